@@ -1,0 +1,76 @@
+/**
+ * Benchmark helpers. Every figure is reported next to a baseline measured in the same run,
+ * as a ratio, so results compare across machines.
+ */
+
+export interface Measurement {
+  label: string
+  count: number
+  seconds: number
+  perSecond: number
+  p50ms: number
+  p99ms: number
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!
+}
+
+/**
+ * Runs `op` with `concurrency` workers until `total` operations are done (after `warmup`
+ * untimed ones) and returns throughput and latency percentiles.
+ */
+export async function measure(
+  label: string,
+  op: (i: number) => Promise<unknown>,
+  opts: { total: number; concurrency?: number; warmup?: number },
+): Promise<Measurement> {
+  const concurrency = opts.concurrency ?? 8
+  for (let i = 0; i < (opts.warmup ?? Math.min(50, opts.total)); i++) await op(i)
+  const latencies: number[] = []
+  let next = 0
+  const started = performance.now()
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < opts.total) {
+        const i = next++
+        const t0 = performance.now()
+        await op(i)
+        latencies.push(performance.now() - t0)
+      }
+    }),
+  )
+  const seconds = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  return {
+    label,
+    count: opts.total,
+    seconds,
+    perSecond: opts.total / seconds,
+    p50ms: percentile(latencies, 50),
+    p99ms: percentile(latencies, 99),
+  }
+}
+
+export function latencyStats(samplesMs: number[]): { p50ms: number; p99ms: number } {
+  const sorted = [...samplesMs].sort((a, b) => a - b)
+  return { p50ms: percentile(sorted, 50), p99ms: percentile(sorted, 99) }
+}
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits)
+
+export function printMeasurement(m: Measurement): void {
+  console.log(`  ${m.label.padEnd(48)} ${fmt(m.perSecond).padStart(9)} ops/s   p50 ${fmt(m.p50ms, 2).padStart(7)} ms   p99 ${fmt(m.p99ms, 2).padStart(7)} ms`)
+}
+
+/** Prints subject and baseline and the subject/baseline throughput ratio, with an optional goal. */
+export function printComparison(title: string, subject: Measurement, baseline: Measurement, goalRatio?: number): number {
+  const ratio = subject.perSecond / baseline.perSecond
+  console.log(`\n${title}`)
+  printMeasurement(subject)
+  printMeasurement(baseline)
+  const goal = goalRatio === undefined ? '' : `   (goal >= ${goalRatio}: ${ratio >= goalRatio ? 'met' : 'NOT met'})`
+  console.log(`  ratio ${fmt(ratio, 2)}${goal}`)
+  return ratio
+}

@@ -1,0 +1,55 @@
+import { importJWK, SignJWT } from 'jose'
+import type { Sql } from '../../shared/db.ts'
+import type { LocalEnv } from './local-env.ts'
+
+/**
+ * Local stand-in for Supabase Auth: users, tenants and signed access tokens with the same
+ * claims Supabase issues (sub, email, role, aud, app_metadata.tenant_id, exp).
+ */
+export async function ensureUserAndTenant(
+  sql: Sql,
+  email: string,
+  tenantName?: string,
+  role: 'owner' | 'admin' | 'member' = 'owner',
+): Promise<{ userId: string; tenantId: string }> {
+  return sql.begin(async (tx) => {
+    const [user] = await tx<{ id: string }[]>`
+      insert into auth.users (email) values (${email.toLowerCase()})
+      on conflict (email) do update set updated_at = now() returning id`
+    const userId = user!.id
+    const name = tenantName ?? `${email.split('@')[0]}'s team`
+    // Reuse a tenant of that name the user already belongs to; otherwise create it.
+    const [existing] = await tx<{ id: string }[]>`
+      select t.id from public.tenants t join public.tenant_members m on m.tenant_id = t.id
+      where m.user_id = ${userId} and t.name = ${name} order by t.created_at limit 1`
+    let tenantId = existing?.id
+    if (!tenantId) {
+      const [tenant] = await tx<{ id: string }[]>`insert into public.tenants (name) values (${name}) returning id`
+      tenantId = tenant!.id
+      await tx`insert into public.tenant_members (tenant_id, user_id, role) values (${tenantId}, ${userId}, ${role})`
+    }
+    await tx`update auth.users set raw_app_meta_data = raw_app_meta_data || ${tx.json({ tenant_id: tenantId })} where id = ${userId}`
+    return { userId, tenantId }
+  })
+}
+
+export async function issueAccessToken(
+  env: Pick<LocalEnv, 'jwtPrivateJwk' | 'jwtKid'>,
+  user: { userId: string; email: string; tenantId?: string },
+  opts: { issuer: string; expiresInSeconds?: number; now?: Date } = { issuer: 'http://127.0.0.1:54321/auth/v1' },
+): Promise<string> {
+  const key = await importJWK(env.jwtPrivateJwk, 'ES256')
+  const iat = Math.floor((opts.now ?? new Date()).getTime() / 1000)
+  return new SignJWT({
+    email: user.email,
+    role: 'authenticated',
+    app_metadata: user.tenantId ? { tenant_id: user.tenantId, provider: 'email' } : { provider: 'email' },
+  })
+    .setProtectedHeader({ alg: 'ES256', kid: env.jwtKid, typ: 'JWT' })
+    .setSubject(user.userId)
+    .setAudience('authenticated')
+    .setIssuer(opts.issuer)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + (opts.expiresInSeconds ?? 3600))
+    .sign(key)
+}

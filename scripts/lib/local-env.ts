@@ -1,0 +1,74 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { exportJWK, generateKeyPair, type JWK } from 'jose'
+import { randomBase62, toBase64, randomBytes } from '../../shared/crypto.ts'
+
+/**
+ * The local platform's secrets, made on first start and kept in the data folder so that
+ * `npm run token` and a restarted platform agree with the running one. Never used in production:
+ * there the same values come from the Supabase project's environment.
+ */
+export interface LocalEnv {
+  apiPort: number
+  dbPort: number
+  anonKey: string
+  serviceRoleKey: string
+  masterKeys: string
+  jwtKid: string
+  jwtPrivateJwk: JWK
+  jwtPublicJwk: JWK
+}
+
+export function dataDir(): string {
+  return resolve(process.env.PLATFORM_DATA_DIR ?? '.data')
+}
+
+const envFile = () => join(dataDir(), 'local-env.json')
+
+export async function loadOrCreateLocalEnv(): Promise<LocalEnv> {
+  if (existsSync(envFile())) return JSON.parse(readFileSync(envFile(), 'utf8')) as LocalEnv
+  mkdirSync(dataDir(), { recursive: true })
+  const env = await createLocalEnv()
+  writeFileSync(envFile(), JSON.stringify(env, null, 2), { mode: 0o600 })
+  return env
+}
+
+/** Fresh secrets and signing keys (tests use these without touching the data folder). */
+export async function createLocalEnv(): Promise<LocalEnv> {
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true })
+  const jwtKid = `local-${randomBase62(8)}`
+  return {
+    apiPort: Number(process.env.PORT ?? 54321),
+    dbPort: Number(process.env.DB_PORT ?? 54322),
+    anonKey: `sb_publishable_${randomBase62(32)}`,
+    serviceRoleKey: `sb_secret_${randomBase62(40)}`,
+    masterKeys: `v1:${toBase64(randomBytes(32))}`,
+    jwtKid,
+    jwtPrivateJwk: { ...(await exportJWK(privateKey)), kid: jwtKid, alg: 'ES256' },
+    jwtPublicJwk: { ...(await exportJWK(publicKey)), kid: jwtKid, alg: 'ES256', use: 'sig' },
+  }
+}
+
+export function readLocalEnv(): LocalEnv {
+  if (!existsSync(envFile())) throw new Error(`No local platform found in ${dataDir()}: run npm start first`)
+  return JSON.parse(readFileSync(envFile(), 'utf8')) as LocalEnv
+}
+
+export function localDatabaseUrl(): string {
+  const port = existsSync(envFile()) ? readLocalEnv().dbPort : 54322
+  return `postgres://postgres@127.0.0.1:${port}/postgres`
+}
+
+/** The environment the functions read, as the local platform sets it. */
+export function functionEnvironment(env: LocalEnv, databaseUrl: string): Record<string, string | undefined> {
+  return {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    SUPABASE_URL: process.env.SUPABASE_URL ?? `http://127.0.0.1:${env.apiPort}`,
+    SUPABASE_JWKS: JSON.stringify({ keys: [env.jwtPublicJwk] }),
+    SUPABASE_ANON_KEY: process.env.SUPABASE_ANON_KEY ?? env.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: process.env.SUPABASE_SERVICE_ROLE_KEY ?? env.serviceRoleKey,
+    VAULT_MASTER_KEYS: process.env.VAULT_MASTER_KEYS ?? env.masterKeys,
+    PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${env.apiPort}`,
+  }
+}

@@ -1,0 +1,13 @@
+/** `npm run migrate`: applies pending migrations to DATABASE_URL (or the running local platform). */
+import { connectDatabase } from '../shared/db.ts'
+import { applyMigrations } from './lib/migrations.ts'
+import { localDatabaseUrl } from './lib/local-env.ts'
+
+const url = process.env.DATABASE_URL ?? localDatabaseUrl()
+const sql = connectDatabase(url, 1)
+try {
+  const applied = await applyMigrations(sql, (m) => console.log(m))
+  console.log(applied.length ? `${applied.length} migration(s) applied` : 'database is up to date')
+} finally {
+  await sql.end()
+}

@@ -1,0 +1,122 @@
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { Scalar } from '@scalar/hono-api-reference'
+import { Hono } from 'hono'
+import { serveFunction } from '../../shared/app.ts'
+import type { Sql } from '../../shared/db.ts'
+import type { FunctionDeps } from '../../shared/deps.ts'
+import { errorBody } from '../../shared/errors.ts'
+import { toFunctionPath } from '../../shared/routes.ts'
+import { createDeps } from '../../shared/runtime.ts'
+import type { LocalEnv } from '../lib/local-env.ts'
+import { functionModules, scheduledJobs } from './functions.ts'
+
+export interface PlatformOptions {
+  /** The functions' environment (see functionEnvironment()). */
+  env: Record<string, string | undefined>
+  localEnv: LocalEnv
+  overrides?: Parameters<typeof createDeps>[1]
+}
+
+export interface Platform {
+  fetch(req: Request): Promise<Response>
+  deps: FunctionDeps
+  sql: Sql
+  /** Runs a scheduled job the way pg_cron does: a POST with the service-role key. */
+  runJob(path: string): Promise<Response>
+  /** Fires after an outbox write commits (an in-process dispatcher listens). */
+  signals: EventTarget
+  close(): Promise<void>
+}
+
+const require = createRequire(import.meta.url)
+
+/**
+ * The local platform: every function app behind one handler, reachable at
+ * /functions/v1/<name>/... and at the spec's public paths through the route table, plus the
+ * development JWKS, the dev mailbox and the API reference.
+ */
+export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
+  const signals = new EventTarget()
+  const deps = await createDeps(opts.env, {
+    onOutboxCommitted: () => signals.dispatchEvent(new Event('outbox')),
+    ...opts.overrides,
+  })
+  const handlers = new Map(functionModules.map((m) => [m.functionName, serveFunction(m.functionName, m.createApp(deps))]))
+
+  const root = new Hono()
+  // Function apps set X-Request-Id themselves; this covers the platform's own routes and 404s.
+  root.use('*', async (c, next) => {
+    await next()
+    if (!c.res.headers.has('x-request-id')) c.res.headers.set('X-Request-Id', crypto.randomUUID())
+  })
+  root.get('/auth/v1/.well-known/jwks.json', (c) => c.json({ keys: [opts.localEnv.jwtPublicJwk] }))
+  root.get('/health', async (c) => {
+    await deps.sql`select 1`
+    return c.json({ status: 'ok', functions: [...handlers.keys()] })
+  })
+  // Development only: the e-mails the notifier "sent" without an e-mail API configured.
+  root.get('/_dev/mailbox', async (c) => {
+    const to = c.req.query('to')
+    const rows = await deps.sql`
+      select id, kind, recipient, subject, body, status, created_at, sent_at from public.notifications
+      ${to ? deps.sql`where recipient = ${to.toLowerCase()}` : deps.sql``}
+      order by created_at desc limit 100`
+    return c.json({ data: rows })
+  })
+  root.get('/docs/scalar.js', async (c) => {
+    const file = await readFile(require.resolve('@scalar/api-reference/browser/standalone.js'))
+    return c.body(file, 200, { 'content-type': 'text/javascript', 'cache-control': 'public, max-age=86400' })
+  })
+  root.get(
+    '/docs',
+    Scalar({
+      pageTitle: 'Tenant Platform API',
+      cdn: '/docs/scalar.js',
+      sources: functionModules.map((m) => ({ title: m.functionName, url: `/functions/v1/${m.functionName}/openapi.json` })),
+    }),
+  )
+  root.all('*', (c) => {
+    const url = new URL(c.req.url)
+    const path = url.pathname.startsWith('/functions/v1/') ? url.pathname : toFunctionPath(url.pathname)
+    const handler = path ? handlers.get(path.split('/')[3] ?? '') : undefined
+    if (!path || !handler) return c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${url.pathname}`), 404)
+    url.pathname = path
+    return handler(new Request(url, c.req.raw))
+  })
+
+  return {
+    fetch: async (req) => root.fetch(req),
+    deps,
+    sql: deps.sql,
+    signals,
+    runJob: async (path) =>
+      root.fetch(
+        new Request(`http://platform.local/functions/v1/${path}`, {
+          method: 'POST',
+          headers: { apikey: deps.config.SUPABASE_SERVICE_ROLE_KEY, 'content-type': 'application/json' },
+          body: '{}',
+        }),
+      ),
+    close: async () => {
+      await deps.sql.end({ timeout: 5 })
+    },
+  }
+}
+
+/** Runs the scheduled jobs on their intervals; returns a stop function. */
+export function startScheduler(platform: Platform, onError: (path: string, err: unknown) => void): () => void {
+  const timers = scheduledJobs.map((job) =>
+    setInterval(() => {
+      platform.runJob(job.path).then(
+        async (res) => {
+          if (!res.ok) onError(job.path, new Error(`${res.status} ${await res.text()}`))
+        },
+        (err) => onError(job.path, err),
+      )
+    }, job.everySeconds * 1000),
+  )
+  return () => {
+    for (const t of timers) clearInterval(t)
+  }
+}

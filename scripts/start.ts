@@ -1,0 +1,93 @@
+/**
+ * `npm start`: the whole platform in one process on one port.
+ *   - the embedded database (PGlite, kept in .data/pgdata) on its own Postgres port, or DATABASE_URL
+ *   - migrations applied, a demo tenant and user seeded on first start
+ *   - every function at /functions/v1/<name>/... and at the spec's public paths
+ * Flags: --memory (throwaway in-memory database), --port N, --db-port N.
+ */
+import { parseArgs } from 'node:util'
+import { join } from 'node:path'
+import { serve } from '@hono/node-server'
+import { connectDatabase } from '../shared/db.ts'
+import { issueAccessToken, ensureUserAndTenant } from './lib/dev-identity.ts'
+import { dataDir, functionEnvironment, loadOrCreateLocalEnv } from './lib/local-env.ts'
+import { applyMigrations } from './lib/migrations.ts'
+import { startEmbeddedPostgres } from './platform/embedded-postgres.ts'
+import { createPlatform, startScheduler } from './platform/server.ts'
+
+const { values: args } = parseArgs({
+  options: {
+    memory: { type: 'boolean', default: false },
+    port: { type: 'string' },
+    'db-port': { type: 'string' },
+  },
+})
+
+const localEnv = await loadOrCreateLocalEnv()
+const apiPort = Number(args.port ?? process.env.PORT ?? localEnv.apiPort)
+const dbPort = Number(args['db-port'] ?? process.env.DB_PORT ?? localEnv.dbPort)
+
+let databaseUrl = process.env.DATABASE_URL
+let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined
+if (!databaseUrl) {
+  embedded = await startEmbeddedPostgres({ dataDir: args.memory ? undefined : join(dataDir(), 'pgdata'), port: dbPort })
+  databaseUrl = embedded.url
+}
+
+const migrationSql = connectDatabase(databaseUrl, 1)
+const applied = await applyMigrations(migrationSql)
+// Seed the demo tenant once; the token is fresh on every start.
+const demo = await ensureUserAndTenant(migrationSql, 'demo@example.com', 'Demo tenant')
+await migrationSql.end()
+
+const env = functionEnvironment({ ...localEnv, apiPort }, databaseUrl)
+const platform = await createPlatform({ env, localEnv: { ...localEnv, apiPort } })
+const stopScheduler = startScheduler(platform, (path, err) =>
+  platform.deps.logger.warn('scheduled job failed', { job: path, error: String(err) }),
+)
+
+const server = serve({
+  port: apiPort,
+  hostname: '127.0.0.1',
+  // The client address for the unauthenticated rate limit comes from the socket, never from a
+  // client-supplied header.
+  fetch: (req, info) => {
+    const headers = new Headers(req.headers)
+    headers.set('x-forwarded-for', info.incoming.socket.remoteAddress ?? 'unknown')
+    return platform.fetch(new Request(req, { headers }))
+  },
+})
+
+const base = `http://127.0.0.1:${apiPort}`
+const token = await issueAccessToken(
+  localEnv,
+  { userId: demo.userId, email: 'demo@example.com', tenantId: demo.tenantId },
+  { issuer: `${base}/auth/v1`, expiresInSeconds: 3600 },
+)
+console.log(`
+Tenant platform running at ${base}
+  database     ${embedded ? `embedded PGlite ${args.memory ? '(in memory)' : `(${join(dataDir(), 'pgdata')})`} at ${embedded.url}` : 'DATABASE_URL'}
+  migrations   ${applied.length ? `${applied.length} applied` : 'up to date'}
+  API docs     ${base}/docs
+  dev mailbox  ${base}/_dev/mailbox
+  JWKS         ${base}/auth/v1/.well-known/jwks.json
+
+Demo user demo@example.com, tenant ${demo.tenantId}. Access token (1 hour):
+export TOKEN=${token}
+
+Try:
+  curl -s -X POST ${base}/api/api-keys -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
+    -d '{"name":"demo","environment":"production","scopes":["content:read"],"rate_limit_per_minute":60}'
+  curl -s ${base}/v1/content -H "Authorization: Bearer <the svc_live_... key from above>"
+  npm run token -- --email you@example.com --tenant "Your team"   # another user's token
+`)
+
+const shutdown = async () => {
+  stopScheduler()
+  server.close()
+  await platform.close()
+  await embedded?.stop()
+  process.exit(0)
+}
+process.on('SIGINT', shutdown)
+process.on('SIGTERM', shutdown)

@@ -1,0 +1,144 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { cors } from 'hono/cors'
+import type { Caller } from './auth.ts'
+import type { FunctionDeps } from './deps.ts'
+import { ApiError, errorBody, toErrorResponse } from './errors.ts'
+import { describeError } from './logger.ts'
+
+export interface RateLimitState {
+  limit: number
+  remaining: number
+  /** Seconds until the current window resets. */
+  reset: number
+}
+
+export type AppEnv = {
+  Variables: {
+    deps: FunctionDeps
+    requestId: string
+    caller: Caller
+    rateLimit: RateLimitState
+  }
+}
+
+export type App = OpenAPIHono<AppEnv>
+
+const REQUEST_ID = /^[\w.-]{8,128}$/
+
+/**
+ * The common frame of every function: request id, structured access log, CORS for the dashboard,
+ * body limit, zod validation errors and the one error handler, and its OpenAPI document.
+ */
+export function createFunctionApp(name: string, deps: FunctionDeps, description: string): App {
+  const app = new OpenAPIHono<AppEnv>({
+    defaultHook: (result) => {
+      if (!result.success) {
+        const details = result.error.issues.map((i) => ({
+          field: i.path.length ? i.path.join('.') : '(body)',
+          message: i.message,
+        }))
+        const fields = [...new Set(details.map((d) => d.field))].join(', ')
+        throw new ApiError('VALIDATION_ERROR', `Invalid request: ${fields}`, { details })
+      }
+    },
+  })
+
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-request-id')
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+    c.set('deps', deps)
+    c.set('requestId', requestId)
+    const started = performance.now()
+    await next()
+    c.header('X-Request-Id', requestId)
+    const rl = c.var.rateLimit
+    if (rl) {
+      c.header('X-RateLimit-Limit', String(rl.limit))
+      c.header('X-RateLimit-Remaining', String(rl.remaining))
+      c.header('X-RateLimit-Reset', String(rl.reset))
+    }
+    deps.logger.info('request', {
+      fn: name,
+      request_id: requestId,
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      status: c.res.status,
+      duration_ms: Math.round(performance.now() - started),
+      caller: c.var.caller?.kind,
+      tenant_id: c.var.caller && 'tenantId' in c.var.caller ? c.var.caller.tenantId : undefined,
+    })
+  })
+
+  app.use(
+    '*',
+    cors({
+      origin: (origin) => (deps.config.CORS_ORIGINS.includes(origin) ? origin : null),
+      allowHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'apikey', 'X-Request-Id', 'Idempotency-Key'],
+      exposeHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
+      maxAge: 600,
+      credentials: true,
+    }),
+  )
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: deps.config.MAX_BODY_BYTES,
+      onError: () => {
+        throw new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${deps.config.MAX_BODY_BYTES} bytes`)
+      },
+    }),
+  )
+
+  app.onError((err, c) =>
+    toErrorResponse(c, err, (e) =>
+      deps.logger.error('unhandled error', { fn: name, request_id: c.var.requestId, ...describeError(e) }),
+    ),
+  )
+  app.notFound((c) => c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404))
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A user access token (JWT) or a platform API key (svc_live_..., svc_test_...)',
+  })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'toolKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'A tool-server key (mcp_live_..., mcp_dev_..., srv_...)',
+  })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'serviceRole', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'apikey',
+    description: 'The service-role key (internal jobs) or the anon key',
+  })
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: name, version: '1.0.0', description },
+    servers: [{ url: `/functions/v1/${name}` }],
+  })
+  return app
+}
+
+/**
+ * The handler Supabase (and the local platform) calls. On Supabase a function sees its path
+ * as `/<name>/...`; the local platform forwards `/functions/v1/<name>/...`. Both reach the same app.
+ */
+export function serveFunction(name: string, app: App): (req: Request) => Response | Promise<Response> {
+  const prefixes = [`/functions/v1/${name}`, `/${name}`]
+  return (req) => {
+    const url = new URL(req.url)
+    const prefix = prefixes.find((p) => url.pathname === p || url.pathname.startsWith(`${p}/`))
+    if (!prefix) return app.fetch(req)
+    url.pathname = url.pathname.slice(prefix.length) || '/'
+    return app.fetch(new Request(url, req))
+  }
+}
+
+export function jsonError(c: Context, err: ApiError): Response {
+  return c.json(errorBody(err.status, err.code, err.message), err.status as 400)
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod'
+
+/**
+ * Every setting the functions read, validated once at start-up. The same schema serves the
+ * Deno entries (Deno.env) and the local platform (process.env), so a typo fails loudly.
+ */
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .optional()
+  .transform((v) => v === 'true' || v === '1')
+
+const list = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  )
+
+export const configSchema = z.object({
+  DATABASE_URL: z.string().min(1),
+  /** Pool size per function instance. */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /** Base address of the Supabase project (or the local platform); used for the JWKS address. */
+  SUPABASE_URL: z.string().url().optional(),
+  /** JWKS as JSON text, when the keys are configured rather than fetched. */
+  SUPABASE_JWKS: z.string().optional(),
+  /** Legacy symmetric JWT secret (HS256). */
+  SUPABASE_JWT_SECRET: z.string().min(32).optional(),
+  SUPABASE_ANON_KEY: z.string().min(20),
+  SUPABASE_SERVICE_ROLE_KEY: z.string().min(20),
+  /** Envelope master keys, newest first: "v2:<base64 32 bytes>,v1:<base64 32 bytes>". */
+  VAULT_MASTER_KEYS: z.string().min(1),
+  /** Origins of the hosted dashboard allowed by CORS. */
+  CORS_ORIGINS: list,
+  /** Where OAuth callbacks send the user back to. */
+  DASHBOARD_URL: z.string().url().default('http://localhost:3000'),
+  /** Public address of this deployment, used in links (OAuth redirect URIs, invitations). */
+  PUBLIC_URL: z.string().url().default('http://127.0.0.1:54321'),
+  /** HTTP e-mail API (Resend-compatible JSON); without it notifications stay in the dev mailbox. */
+  EMAIL_API_URL: z.string().url().optional(),
+  EMAIL_API_KEY: z.string().optional(),
+  EMAIL_FROM: z.string().default('Tenant Platform <no-reply@example.com>'),
+  /** Request body limit in bytes (413 above it). */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(1024 * 1024),
+  /** Outbound SSRF policy relaxations; tests use loopback, never production. */
+  OUTBOUND_ALLOW_LOOPBACK: flag,
+  OUTBOUND_ALLOW_PRIVATE: flag,
+  OUTBOUND_ALLOW_HTTP: flag,
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+})
+
+export type Config = z.infer<typeof configSchema>
+
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  // On Supabase the database address arrives as SUPABASE_DB_URL.
+  const parsed = configSchema.safeParse({ ...env, DATABASE_URL: env.DATABASE_URL ?? env.SUPABASE_DB_URL })
+  if (!parsed.success) {
+    const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
+    throw new Error(`Invalid configuration: ${fields}`)
+  }
+  return parsed.data
+}

@@ -1,0 +1,96 @@
+/** Small WebCrypto building blocks shared by keys, webhooks and the vault. Web-standard only. */
+
+const encoder = new TextEncoder()
+
+export function randomBytes(length: number): Uint8Array {
+  return crypto.getRandomValues(new Uint8Array(length))
+}
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+/** Uniform base62 string: rejection sampling avoids the modulo bias of `byte % 62`. */
+export function randomBase62(length: number): string {
+  let out = ''
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += BASE62[byte % 62]
+    }
+  }
+  return out
+}
+
+export function toBase62(value: number, width: number): string {
+  let out = ''
+  let n = value >>> 0
+  for (let i = 0; i < width; i++) {
+    out = BASE62[n % 62] + out
+    n = Math.floor(n / 62)
+  }
+  return out
+}
+
+export function isBase62(s: string): boolean {
+  return /^[0-9A-Za-z]*$/.test(s)
+}
+
+const CRC_TABLE = (() => {
+  const table = new Uint32Array(256)
+  for (let n = 0; n < 256; n++) {
+    let c = n
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+    table[n] = c >>> 0
+  }
+  return table
+})()
+
+/** CRC-32 (IEEE): a cheap, synchronous checksum so malformed keys are refused before any lookup. */
+export function crc32(text: string): number {
+  let crc = 0xffffffff
+  for (const byte of encoder.encode(text)) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8)
+  return (crc ^ 0xffffffff) >>> 0
+}
+
+export function toHex(bytes: ArrayBuffer | Uint8Array): string {
+  const view = bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes)
+  let out = ''
+  for (const b of view) out += b.toString(16).padStart(2, '0')
+  return out
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let bin = ''
+  for (const b of bytes) bin += String.fromCharCode(b)
+  return btoa(bin)
+}
+
+export function fromBase64(text: string): Uint8Array {
+  const bin = atob(text)
+  const out = new Uint8Array(bin.length)
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i)
+  return out
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  return toHex(await crypto.subtle.digest('SHA-256', encoder.encode(text)))
+}
+
+export async function hmacSha256Hex(secret: string, payload: string | Uint8Array): Promise<string> {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+    'sign',
+  ])
+  const data = typeof payload === 'string' ? encoder.encode(payload) : payload
+  return toHex(await crypto.subtle.sign('HMAC', key, data as BufferSource))
+}
+
+/**
+ * Constant-time string comparison. Length is not secret here (all compared values have public
+ * formats), but every byte of equal-length inputs is always visited.
+ */
+export function timingSafeEqual(a: string, b: string): boolean {
+  const x = encoder.encode(a)
+  const y = encoder.encode(b)
+  let diff = x.length ^ y.length
+  const n = Math.max(x.length, y.length)
+  for (let i = 0; i < n; i++) diff |= (x[i] ?? 0) ^ (y[i] ?? 0)
+  return diff === 0
+}

@@ -1,0 +1,53 @@
+import postgres from 'postgres'
+
+export type Sql = postgres.Sql
+/** A transaction handle; also accepted wherever a plain Sql is used for one statement. */
+export type Tx = postgres.TransactionSql
+export type Queryable = Sql | Tx
+
+export function connectDatabase(url: string, max = 10): Sql {
+  return postgres(url, {
+    max,
+    onnotice: () => {},
+    // Supabase's pooler (transaction mode) does not keep prepared statements; direct and local
+    // connections do, and preparing saves a parse per query.
+    prepare: !url.includes('pooler.supabase.com'),
+    connection: { application_name: 'tenant-platform' },
+    idle_timeout: 30,
+  })
+}
+
+/** Claims as Supabase puts them in request.jwt.claims (what auth.uid() and auth.jwt() read). */
+export interface RequestClaims {
+  sub: string
+  role: 'authenticated'
+  email?: string
+  app_metadata: { tenant_id: string }
+  /** Set when the caller is a key rather than a signed-in user. */
+  api_key_id?: string
+}
+
+/**
+ * Runs `fn` in a transaction as role `authenticated` with the caller's claims, so row-level
+ * security decides what is visible, exactly as PostgREST does on Supabase. Both settings are
+ * transaction-local and vanish at commit, so a pooled connection never carries them further.
+ */
+export async function withTenant<T>(sql: Sql, claims: RequestClaims, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return (await sql.begin(async (tx) => {
+    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`
+    return fn(tx)
+  })) as T
+}
+
+/** Postgres error codes we translate into API errors. */
+export const pgErrors = {
+  uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
+  checkViolation: '23514',
+  insufficientPrivilege: '42501',
+  invalidTextRepresentation: '22P02',
+} as const
+
+export function isPgError(err: unknown, code: string): boolean {
+  return err instanceof postgres.PostgresError && err.code === code
+}

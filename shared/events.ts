@@ -1,0 +1,35 @@
+import { randomBase62 } from './crypto.ts'
+import type { Queryable } from './db.ts'
+
+/** The spec's event types. */
+export const eventTypes = [
+  'tenant.created',
+  'tenant.updated',
+  'content.published',
+  'content.updated',
+  'site.created',
+  'site.deleted',
+  'user.invited',
+  'user.joined',
+  'api_key.created',
+  'api_key.revoked',
+] as const
+export type EventType = (typeof eventTypes)[number]
+
+export function newEventId(): string {
+  return `evt_${randomBase62(24)}`
+}
+
+/**
+ * Writes an event to the transactional outbox. Pass the transaction that makes the change, so
+ * the change and its event commit or roll back together; deliveries are derived from the outbox.
+ */
+export async function recordEvent(
+  tx: Queryable,
+  event: { tenantId: string; type: EventType; data: Record<string, unknown>; at?: Date },
+): Promise<string> {
+  const id = newEventId()
+  await tx`insert into public.event_outbox (id, tenant_id, type, data, created_at)
+           values (${id}, ${event.tenantId}, ${event.type}, ${tx.json(event.data as never)}, ${event.at ?? new Date()})`
+  return id
+}

@@ -1,0 +1,254 @@
+/**
+ * The one door for outbound HTTP (webhooks, OAuth token endpoints, MCP servers, provider APIs).
+ *
+ * Every URL here is tenant-influenced, so without a guard a tenant could point us at
+ * 169.254.169.254, the database on 10.x, or our own admin port on 127.0.0.1 (SSRF).
+ * Web-standard APIs plus `node:dns` only, so it runs on Supabase Edge (Deno) and Node 20.
+ */
+import { lookup } from 'node:dns/promises'
+import ipaddr from 'ipaddr.js'
+
+/** The URL (or an address its host resolves to) is refused by policy. */
+export class OutboundBlockedError extends Error {
+  override name = 'OutboundBlockedError'
+  readonly reason: string
+  constructor(reason: string, url?: string) {
+    super(url ? `outbound request to ${url} blocked: ${reason}` : `outbound request blocked: ${reason}`)
+    this.reason = reason
+  }
+}
+
+/** The request was allowed but failed: timed out, answered too much, or the network failed. */
+export class OutboundError extends Error {
+  override name = 'OutboundError'
+  readonly kind: 'timeout' | 'too_large' | 'network'
+  constructor(kind: OutboundError['kind'], message: string, options?: { cause?: unknown }) {
+    super(message, options)
+    this.kind = kind
+  }
+}
+
+export interface OutboundPolicy {
+  allowLoopback: boolean // 127/8 and ::1 only: tests run their peers on loopback
+  allowPrivate: boolean // RFC1918 + fc00::/7: self-hosted deployments whose peers live on the LAN
+  allowHttp: boolean
+  timeoutMs: number
+  maxResponseBytes: number
+}
+
+export const defaultOutboundPolicy: OutboundPolicy = Object.freeze({
+  allowLoopback: false,
+  allowPrivate: false,
+  allowHttp: false,
+  timeoutMs: 10_000,
+  maxResponseBytes: 1024 * 1024,
+})
+
+type Addr = ipaddr.IPv4 | ipaddr.IPv6
+const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff])
+
+/**
+ * Why an address is refused, or null if the policy admits it. Allow-list: only what ipaddr.js
+ * calls plain 'unicast' passes, so any special range (link-local, CGNAT, multicast, 0/8, 240/4,
+ * broadcast, documentation, ...) is refused without us listing it. IPv6 forms that carry an IPv4
+ * address (mapped, NAT64, 6to4, Teredo) are judged by that IPv4 address.
+ */
+function refusal(addr: Addr, policy: OutboundPolicy): string | null {
+  const range = addr.range()
+  const p = addr.kind() === 'ipv6' ? (addr as ipaddr.IPv6).parts : []
+  // An IPv6 form that carries an IPv4 address is judged by that address, and the reason names it.
+  const embedded = (hi: number, lo: number, inverted = false) => {
+    const inner = inverted ? v4(~hi & 0xffff, ~lo & 0xffff) : v4(hi, lo)
+    const why = refusal(inner, policy)
+    return why && `${range} ${addr} embeds ${why}`
+  }
+  if (range === 'unicast') {
+    // ::a.b.c.d (deprecated IPv4-compatible, in ::/96) is 'unicast' to ipaddr.js; nothing public lives there.
+    const v4Compatible = p.length > 0 && p.slice(0, 6).every((x) => x === 0)
+    return v4Compatible ? `ipv4-compatible address ${addr}` : null
+  }
+  if (range === 'loopback') return policy.allowLoopback ? null : `loopback address ${addr}`
+  if (range === 'private' || range === 'uniqueLocal')
+    return policy.allowPrivate ? null : `private address ${addr}`
+  // ::ffff:a.b.c.d, ::ffff:0:a.b.c.d and the well-known NAT64 prefix 64:ff9b::/96 end in the v4.
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return embedded(p[6]!, p[7]!)
+  if (range === 'rfc6052' && p[1] === 0xff9b && p[2] === 0) return embedded(p[6]!, p[7]!)
+  // 2002:AABB:CCDD::/48 tunnels to a.b.c.d.
+  if (range === '6to4') return embedded(p[1]!, p[2]!)
+  // 2001:0:SERVER:...:~CLIENT: both embedded v4s must pass (the client one is bit-inverted).
+  if (range === 'teredo') return embedded(p[2]!, p[3]!) ?? embedded(p[6]!, p[7]!, true)
+  return `${range} address ${addr}`
+}
+
+/** Reject `promise` when `signal` aborts (dns lookup takes no signal of its own). */
+function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise
+  signal.throwIfAborted()
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason)
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
+
+/**
+ * Refuse the URL unless its scheme is allowed, it carries no credentials, and EVERY address its
+ * host resolves to is acceptable (one public record plus one 10.x record must not slip through).
+ * `new URL` already normalises 2130706433, 0x7f.1 and 0177.0.0.1 to dotted decimal.
+ */
+export async function assertPublicUrl(
+  input: string | URL,
+  policy: OutboundPolicy = defaultOutboundPolicy,
+  signal?: AbortSignal,
+): Promise<URL> {
+  let url: URL
+  try {
+    url = new URL(input)
+  } catch {
+    throw new OutboundBlockedError('invalid URL')
+  }
+  const shown = `${url.protocol}//${url.host}`
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowHttp)) {
+    throw new OutboundBlockedError(`scheme ${url.protocol} not allowed`, shown)
+  }
+  if (url.username || url.password) throw new OutboundBlockedError('credentials in URL', shown)
+
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1') // IPv6 literals come bracketed
+  let addrs: Addr[]
+  if (ipaddr.IPv6.isValid(host) || ipaddr.IPv4.isValidFourPartDecimal(host)) {
+    addrs = [ipaddr.parse(host)]
+  } else {
+    let records: { address: string }[]
+    try {
+      records = await untilAborted(lookup(host, { all: true }), signal)
+    } catch (err) {
+      if (signal?.aborted) throw err
+      throw new OutboundError('network', `cannot resolve ${host}`, { cause: err })
+    }
+    if (records.length === 0) throw new OutboundError('network', `cannot resolve ${host}`)
+    try {
+      addrs = records.map((r) => ipaddr.parse(r.address))
+    } catch {
+      throw new OutboundBlockedError('unparseable resolved address', shown) // fail closed
+    }
+  }
+  for (const addr of addrs) {
+    const why = refusal(addr, policy)
+    if (why) throw new OutboundBlockedError(why, shown)
+  }
+  return url
+}
+
+export type GuardedFetch = (
+  url: string | URL,
+  init?: RequestInit & { timeoutMs?: number; maxResponseBytes?: number },
+) => Promise<Response>
+
+const MAX_REDIRECTS = 3
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308])
+const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
+
+/**
+ * Fetch through the policy. The check runs at send time, not only when a URL is registered, so a
+ * host re-pointed at a private address later (DNS rebinding) is refused.
+ *
+ * Residual TOCTOU: fetch resolves the host again after our lookup, so a rebinding server with a
+ * ~0 TTL can still answer public to us and private to fetch. Closing that needs the connection
+ * pinned to the address we checked (on Node, an undici Agent with a custom `connect.lookup`);
+ * Deno's fetch offers no such hook, so we accept the window to keep one portable code path.
+ */
+export function createGuardedFetch(policy: OutboundPolicy, baseFetch: typeof fetch = fetch): GuardedFetch {
+  return async (input, init = {}) => {
+    const { timeoutMs = policy.timeoutMs, maxResponseBytes = policy.maxResponseBytes, ...rest } = init
+    // One deadline for the whole exchange: DNS, every redirect hop and the body.
+    const timeout = AbortSignal.timeout(timeoutMs)
+    const signal = rest.signal ? AbortSignal.any([rest.signal, timeout]) : timeout
+    const wrap = (err: unknown): unknown => {
+      if (err instanceof OutboundBlockedError || err instanceof OutboundError) return err
+      if (timeout.aborted)
+        return new OutboundError('timeout', `timed out after ${timeoutMs}ms`, { cause: err })
+      if (rest.signal?.aborted) return err // the caller's own abort: leave it as the caller's reason
+      return new OutboundError('network', `outbound request failed: ${String(err)}`, { cause: err })
+    }
+
+    try {
+      let url = await assertPublicUrl(input, policy, signal)
+      let method = (rest.method ?? 'GET').toUpperCase()
+      let body = rest.body
+      const headers = new Headers(rest.headers)
+      for (let hop = 0; ; hop++) {
+        // We follow redirects ourselves: fetch's own following would skip our check on each Location.
+        const res = await baseFetch(url, { ...rest, method, body, headers, signal, redirect: 'manual' })
+        const location = res.headers.get('location')
+        if (!REDIRECT_STATUS.has(res.status) || !location || rest.redirect === 'manual') {
+          return await buffered(res, url, maxResponseBytes)
+        }
+        await res.body?.cancel()
+        if (rest.redirect === 'error')
+          throw new OutboundError('network', `unexpected redirect from ${url.host}`)
+        if (hop >= MAX_REDIRECTS) throw new OutboundError('network', `more than ${MAX_REDIRECTS} redirects`)
+        const next = await assertPublicUrl(new URL(location, url), policy, signal)
+        // As fetch would: 303 (and 301/302 after POST) turn into a bodiless GET. A 307/308 resends
+        // the body, which works for strings/bytes but not a one-shot ReadableStream (fails as 'network').
+        const toGet =
+          res.status === 303
+            ? method !== 'HEAD'
+            : (res.status === 301 || res.status === 302) && method === 'POST'
+        if (toGet) {
+          method = 'GET'
+          body = undefined
+          headers.delete('content-type')
+          headers.delete('content-length')
+        }
+        // Never hand a token or cookie meant for one origin to whatever it redirects to.
+        if (next.origin !== url.origin) {
+          for (const h of ['authorization', 'cookie', 'proxy-authorization']) headers.delete(h)
+        }
+        url = next
+      }
+    } catch (err) {
+      throw wrap(err)
+    }
+  }
+}
+
+/** Read the body under a byte cap (stop as soon as it is exceeded) and return it as a new Response. */
+async function buffered(res: Response, url: URL, cap: number): Promise<Response> {
+  const declared = Number(res.headers.get('content-length') ?? Number.NaN)
+  if (declared > cap) {
+    await res.body?.cancel()
+    throw new OutboundError('too_large', `response from ${url.host} declares ${declared} bytes (cap ${cap})`)
+  }
+  const chunks: Uint8Array[] = []
+  let total = 0
+  if (res.body) {
+    const reader = res.body.getReader()
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done) break
+      total += value.byteLength
+      if (total > cap) {
+        await reader.cancel()
+        throw new OutboundError('too_large', `response from ${url.host} exceeds ${cap} bytes`)
+      }
+      chunks.push(value)
+    }
+  }
+  const bytes = new Uint8Array(total)
+  let at = 0
+  for (const c of chunks) {
+    bytes.set(c, at)
+    at += c.byteLength
+  }
+  // fetch already decoded any content-encoding, so the wire length/encoding no longer describe the body.
+  const headers = new Headers(res.headers)
+  headers.delete('content-encoding')
+  headers.delete('content-length')
+  const out = new Response(NULL_BODY_STATUS.has(res.status) ? null : bytes, {
+    status: res.status,
+    statusText: res.statusText,
+    headers,
+  })
+  Object.defineProperty(out, 'url', { value: url.href }) // keep the final URL visible to callers
+  return out
+}

@@ -1,0 +1,40 @@
+import { z } from '@hono/zod-openapi'
+import { ApiError } from './errors.ts'
+
+/**
+ * Keyset pagination over (timestamp, id): stable under inserts, no OFFSET scans.
+ * The cursor is opaque to clients (base64url of "iso-timestamp|uuid").
+ */
+export const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: 'Page size (1-100)' }),
+  cursor: z.string().max(200).optional().openapi({ description: 'next_cursor from the previous page' }),
+})
+
+export interface Cursor {
+  at: Date
+  id: string
+}
+
+export function encodeCursor(at: Date, id: string): string {
+  return btoa(`${at.toISOString()}|${id}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+}
+
+export function decodeCursor(cursor: string | undefined): Cursor | null {
+  if (!cursor) return null
+  try {
+    const [iso, id] = atob(cursor.replace(/-/g, '+').replace(/_/g, '/')).split('|')
+    const at = new Date(iso ?? '')
+    if (Number.isNaN(at.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error('bad cursor')
+    return { at, id }
+  } catch {
+    throw new ApiError('VALIDATION_ERROR', 'Invalid cursor', { details: [{ field: 'cursor', message: 'Invalid cursor' }] })
+  }
+}
+
+/** Given limit+1 rows, returns the page and the cursor of the next one. */
+export function paginate<T>(rows: T[], limit: number, key: (row: T) => Cursor) {
+  const page = rows.slice(0, limit)
+  const last = page[page.length - 1]
+  const next = rows.length > limit && last ? key(last) : null
+  return { data: page, next_cursor: next ? encodeCursor(next.at, next.id) : null }
+}

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+
+let tp: TestPlatform
+let a: TestTenant
+const clock = new TestClock(new Date('2026-11-21T12:00:10.000Z'))
+
+beforeAll(async () => {
+  // Two instances over one database; a fixed clock keeps every request in one window.
+  tp = await startTestPlatform({ instances: 2, clock })
+  a = await tp.createTenant()
+})
+afterAll(() => tp.close())
+
+describe('rate limits kept in Postgres', () => {
+  it("admits exactly a key's rate_limit_per_minute when requests race from two instances", async () => {
+    const created = await tp.json('/api/api-keys', {
+      token: a.token,
+      body: { name: 'limited', environment: 'sandbox', scopes: ['content:read'], rate_limit_per_minute: 25 },
+    })
+    const key = created.body.key
+    const results = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => tp.json('/v1/content', { token: key, instance: i % 2 })),
+    )
+    const ok = results.filter((r) => r.status === 200)
+    const limited = results.filter((r) => r.status === 429)
+    expect(ok).toHaveLength(25)
+    expect(limited).toHaveLength(35)
+    const sample = limited[0]!
+    expect(sample.body).toMatchObject({ error: 'Too Many Requests', code: 'RATE_LIMITED' })
+    expect(sample.body.retryAfter).toBe(50) // window ends at 12:01:00, clock at 12:00:10
+    expect(sample.headers.get('retry-after')).toBe('50')
+    expect(sample.headers.get('x-ratelimit-limit')).toBe('25')
+    expect(sample.headers.get('x-ratelimit-remaining')).toBe('0')
+    expect(sample.headers.get('x-ratelimit-reset')).toBe('50')
+    // Remaining counts down across both instances.
+    const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((x, y) => x - y)
+    expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => i))
+  })
+
+  it('opens a new window after the minute', async () => {
+    const created = await tp.json('/api/api-keys', {
+      token: a.token,
+      body: { name: 'one', environment: 'sandbox', scopes: ['content:read'], rate_limit_per_minute: 1 },
+    })
+    expect((await tp.json('/v1/content', { token: created.body.key })).status).toBe(200)
+    expect((await tp.json('/v1/content', { token: created.body.key })).status).toBe(429)
+    clock.advance(60_000)
+    expect((await tp.json('/v1/content', { token: created.body.key })).status).toBe(200)
+  })
+
+  it('limits callers without valid credentials to 60 per minute per client address', async () => {
+    const headers = { 'x-test-client': '203.0.113.7' }
+    const results = await Promise.all(Array.from({ length: 70 }, (_, i) => tp.json('/v1/content', { headers, instance: i % 2 })))
+    expect(results.filter((r) => r.status === 401)).toHaveLength(60)
+    expect(results.filter((r) => r.status === 429)).toHaveLength(10)
+    // Another address has its own budget.
+    expect((await tp.json('/v1/content', { headers: { 'x-test-client': '203.0.113.8' } })).status).toBe(401)
+  })
+
+  it('gives signed-in users 1000 per minute and says so in the headers', async () => {
+    const res = await tp.request('/v1/content', { token: a.token })
+    expect(res.headers.get('x-ratelimit-limit')).toBe('1000')
+    expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeLessThan(1000)
+  })
+})

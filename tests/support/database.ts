@@ -1,0 +1,51 @@
+import { randomBytes } from 'node:crypto'
+import postgres from 'postgres'
+import { connectDatabase, type Sql } from '../../shared/db.ts'
+import { applyMigrations } from '../../scripts/lib/migrations.ts'
+
+export interface TestDatabase {
+  url: string
+  /** Owner connection: bypasses row-level security. For seeding and inspection only. */
+  sql: Sql
+  close(): Promise<void>
+}
+
+/**
+ * A fresh, migrated database for one test file. With DATABASE_URL set (CI's PostgreSQL) each
+ * file gets its own new database on that server; otherwise an in-memory embedded PGlite.
+ */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const serverUrl = process.env.DATABASE_URL
+  if (serverUrl) {
+    const name = `test_${randomBytes(6).toString('hex')}`
+    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
+    await admin.unsafe(`create database ${name}`)
+    await admin.end()
+    const url = new URL(serverUrl)
+    url.pathname = `/${name}`
+    const sql = connectDatabase(url.toString(), 4)
+    await applyMigrations(sql)
+    return {
+      url: url.toString(),
+      sql,
+      close: async () => {
+        await sql.end({ timeout: 5 })
+        const dropper = postgres(serverUrl, { max: 1, onnotice: () => {} })
+        await dropper.unsafe(`drop database if exists ${name} with (force)`)
+        await dropper.end()
+      },
+    }
+  }
+  const { startEmbeddedPostgres } = await import('../../scripts/platform/embedded-postgres.ts')
+  const embedded = await startEmbeddedPostgres({ port: 0 })
+  const sql = connectDatabase(embedded.url, 4)
+  await applyMigrations(sql)
+  return {
+    url: embedded.url,
+    sql,
+    close: async () => {
+      await sql.end({ timeout: 5 })
+      await embedded.stop()
+    },
+  }
+}

@@ -1,0 +1,162 @@
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import type { Clock } from '../../shared/deps.ts'
+import type { GuardedFetch } from '../../shared/outbound.ts'
+import { ensureUserAndTenant, issueAccessToken } from '../../scripts/lib/dev-identity.ts'
+import { createLocalEnv, functionEnvironment, type LocalEnv } from '../../scripts/lib/local-env.ts'
+import { createPlatform, type Platform } from '../../scripts/platform/server.ts'
+import { createTestDatabase, type TestDatabase } from './database.ts'
+
+/** A clock the test moves by hand. */
+export class TestClock implements Clock {
+  constructor(private current = new Date('2026-11-21T12:00:30.000Z')) {}
+  now(): Date {
+    return new Date(this.current)
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms)
+  }
+  set(at: Date): void {
+    this.current = new Date(at)
+  }
+}
+
+export interface TestInstance {
+  platform: Platform
+  baseUrl: string
+}
+
+export interface TestTenant {
+  userId: string
+  tenantId: string
+  email: string
+  token: string
+}
+
+export interface RequestOptions {
+  method?: string
+  token?: string
+  headers?: Record<string, string>
+  body?: unknown
+  /** Which instance to send to (default 0). */
+  instance?: number
+}
+
+export interface TestPlatform {
+  db: TestDatabase
+  localEnv: LocalEnv
+  instances: TestInstance[]
+  baseUrl: string
+  serviceRoleKey: string
+  anonKey: string
+  /** A new user and tenant (or a new member of an existing tenant) with a signed access token. */
+  createTenant(opts?: { email?: string; tenant?: string; role?: 'owner' | 'admin' | 'member' }): Promise<TestTenant>
+  tokenFor(user: { userId: string; email: string; tenantId?: string }, opts?: { expiresInSeconds?: number; now?: Date }): Promise<string>
+  request(path: string, opts?: RequestOptions): Promise<Response>
+  /** request() and parse the JSON body. */
+  json<T = any>(path: string, opts?: RequestOptions): Promise<{ status: number; body: T; headers: Headers }>
+  close(): Promise<void>
+}
+
+let counter = 0
+
+/**
+ * The whole platform over a fresh database, served over real HTTP on loopback, with one or
+ * more instances sharing the database (to test behaviour across instances).
+ */
+export async function startTestPlatform(
+  opts: { instances?: number; clock?: Clock; fetch?: GuardedFetch; env?: Record<string, string> } = {},
+): Promise<TestPlatform> {
+  const db = await createTestDatabase()
+  const localEnv = await createLocalEnv()
+  const env = {
+    ...functionEnvironment(localEnv, db.url),
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATABASE_POOL_MAX: '5',
+    OUTBOUND_ALLOW_LOOPBACK: 'true',
+    OUTBOUND_ALLOW_HTTP: 'true',
+    ...opts.env,
+  }
+  const instances: TestInstance[] = []
+  const servers: ReturnType<typeof serve>[] = []
+  for (let i = 0; i < (opts.instances ?? 1); i++) {
+    const platform = await createPlatform({
+      env,
+      localEnv,
+      overrides: { ...(opts.clock && { clock: opts.clock }), ...(opts.fetch && { fetch: opts.fetch }) },
+    })
+    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+      const s = serve(
+        {
+          port: 0,
+          hostname: '127.0.0.1',
+          fetch: (req, info) => {
+            const headers = new Headers(req.headers)
+            // Tests may name a client address; otherwise the socket's, as in production.
+            if (!headers.has('x-test-client')) headers.set('x-forwarded-for', info.incoming.socket.remoteAddress ?? '')
+            else headers.set('x-forwarded-for', headers.get('x-test-client')!)
+            return platform.fetch(new Request(req, { headers }))
+          },
+        },
+        () => resolve(s),
+      )
+    })
+    servers.push(server)
+    instances.push({ platform, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })
+  }
+
+  const tokenFor: TestPlatform['tokenFor'] = (user, o = {}) =>
+    issueAccessToken(localEnv, user, { issuer: 'http://127.0.0.1/auth/v1', ...o })
+
+  const request: TestPlatform['request'] = (path, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers }
+    if (o.token) headers.authorization = `Bearer ${o.token}`
+    let body: string | undefined
+    if (o.body !== undefined) {
+      body = typeof o.body === 'string' ? o.body : JSON.stringify(o.body)
+      headers['content-type'] ??= 'application/json'
+    }
+    return fetch(`${instances[o.instance ?? 0]!.baseUrl}${path}`, { method: o.method ?? (body ? 'POST' : 'GET'), headers, body })
+  }
+
+  return {
+    db,
+    localEnv,
+    instances,
+    baseUrl: instances[0]!.baseUrl,
+    serviceRoleKey: localEnv.serviceRoleKey,
+    anonKey: localEnv.anonKey,
+    async createTenant(o = {}) {
+      counter++
+      const email = o.email ?? `user${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`
+      const ids = await ensureUserAndTenant(db.sql, email, o.tenant ?? `Tenant ${counter} ${email}`, o.role ?? 'owner')
+      return { ...ids, email, token: await tokenFor({ ...ids, email }) }
+    },
+    tokenFor,
+    request,
+    async json(path, o) {
+      const res = await request(path, o)
+      const text = await res.text()
+      return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
+    },
+    async close() {
+      for (const s of servers) s.close()
+      for (const i of instances) await i.platform.close()
+      await db.close()
+    },
+  }
+}
+
+/** Adds a member to an existing tenant and returns their token. */
+export async function addMember(
+  tp: TestPlatform,
+  tenantId: string,
+  role: 'owner' | 'admin' | 'member',
+): Promise<TestTenant> {
+  counter++
+  const email = `member${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`
+  const [user] = await tp.db.sql<{ id: string }[]>`insert into auth.users (email) values (${email}) returning id`
+  await tp.db.sql`insert into public.tenant_members (tenant_id, user_id, role) values (${tenantId}, ${user!.id}, ${role})`
+  const token = await tp.tokenFor({ userId: user!.id, email, tenantId })
+  return { userId: user!.id, tenantId, email, token }
+}

@@ -1,5 +1,4 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import type { Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
 import type { Caller } from './auth.ts'
@@ -116,6 +115,11 @@ export function createFunctionApp(name: string, deps: FunctionDeps, description:
     name: 'apikey',
     description: 'The service-role key (internal jobs) or the anon key',
   })
+  // Liveness with a database round trip, for deploy checks and the Deno smoke test.
+  app.get('/health', async (c) => {
+    await deps.sql`select 1`
+    return c.json({ status: 'ok', function: name })
+  })
   app.doc31('/openapi.json', {
     openapi: '3.1.0',
     info: { title: name, version: '1.0.0', description },
@@ -137,8 +141,4 @@ export function serveFunction(name: string, app: App): (req: Request) => Respons
     url.pathname = url.pathname.slice(prefix.length) || '/'
     return app.fetch(new Request(url, req))
   }
-}
-
-export function jsonError(c: Context, err: ApiError): Response {
-  return c.json(errorBody(err.status, err.code, err.message), err.status as 400)
 }

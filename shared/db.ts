@@ -27,16 +27,46 @@ export interface RequestClaims {
   api_key_id?: string
 }
 
+const claimsSetup = (q: Queryable, claims: RequestClaims) =>
+  q`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`
+
 /**
  * Runs `fn` in a transaction as role `authenticated` with the caller's claims, so row-level
  * security decides what is visible, exactly as PostgREST does on Supabase. Both settings are
  * transaction-local and vanish at commit, so a pooled connection never carries them further.
+ * The settings statement is pipelined with fn's first query (no extra round trip).
  */
 export async function withTenant<T>(sql: Sql, claims: RequestClaims, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return (await sql.begin(async (tx) => {
-    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`
-    return fn(tx)
+    const setup = claimsSetup(tx, claims)
+    setup.catch(() => {}) // starts it now; its error, if any, is raised by the await below
+    const result = await fn(tx)
+    await setup
+    return result
   })) as T
+}
+
+/**
+ * One read as the tenant, in a single network round trip: BEGIN, the claims, the query and
+ * COMMIT are pipelined on one reserved connection. For hot read paths (GET /v1/content);
+ * use withTenant when a step depends on an earlier one.
+ */
+export async function readAsTenant<T extends readonly unknown[]>(
+  sql: Sql,
+  claims: RequestClaims,
+  query: (q: Queryable) => Promise<T>,
+): Promise<T> {
+  const conn = await sql.reserve()
+  try {
+    const [, , rows] = await Promise.all([conn`begin read only`, claimsSetup(conn, claims), query(conn), conn`commit`])
+    return rows
+  } catch (err) {
+    // A failed statement aborts the transaction and turns the COMMIT into a rollback; make sure.
+    await conn`rollback`.catch(() => {})
+    throw err
+  } finally {
+    conn.release()
+  }
 }
 
 /** Postgres error codes we translate into API errors. */

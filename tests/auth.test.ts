@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { generateKey, parseKey } from '../shared/keys.ts'
-import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
+import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 const JWT_SECRET = 'legacy-secret-with-at-least-32-characters!!'
 let tp: TestPlatform
@@ -96,9 +96,10 @@ describe('platform API keys', () => {
 
   it("stops working when its creator leaves the tenant", async () => {
     const t = await tp.createTenant()
-    const key = await createKey(t.token)
+    const admin = await addMember(tp, t.tenantId, 'owner')
+    const key = await createKey(admin.token)
     expect((await tp.json('/v1/content', { token: key.key })).status).toBe(200)
-    await tp.db.sql`delete from public.tenant_members where user_id = ${t.userId}`
+    await tp.db.sql`delete from public.tenant_members where user_id = ${admin.userId}`
     expectAuthRequired(await tp.json('/v1/content', { token: key.key }))
   })
 })

@@ -1,0 +1,41 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import postgres from 'postgres'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * On a database with pg_cron (CI sets CRON_DATABASE_URL to one, migrated), every job the
+ * migrations schedule is registered and calls its function through private.invoke_job.
+ * Without pg_cron the migrations create no job and the local platform runs them in process.
+ */
+const url = process.env.CRON_DATABASE_URL
+
+function scheduledInMigrations(): { name: string; path: string }[] {
+  const jobs: { name: string; path: string }[] = []
+  for (const file of readdirSync('migrations').sort()) {
+    const text = readFileSync(`migrations/${file}`, 'utf8')
+    for (const m of text.matchAll(/private\.schedule_job\(\s*'([^']+)'\s*,\s*'[^']+'\s*,\s*'([^']+)'\s*\)/g)) {
+      jobs.push({ name: m[1]!, path: m[2]! })
+    }
+  }
+  return jobs
+}
+
+describe.skipIf(!url)('pg_cron jobs (CRON_DATABASE_URL)', () => {
+  it('registers every job the migrations schedule', async () => {
+    const sql = postgres(url!, { max: 1, onnotice: () => {} })
+    try {
+      const [ext] = await sql`select count(*)::int as n from pg_extension where extname = 'pg_cron'`
+      expect(ext!.n, 'pg_cron installed in this database').toBe(1)
+      const rows = await sql<{ jobname: string; command: string }[]>`select jobname, command from cron.job`
+      const expected = scheduledInMigrations()
+      expect(expected.length).toBeGreaterThanOrEqual(2)
+      for (const job of expected) {
+        const row = rows.find((r) => r.jobname === job.name)
+        expect(row, job.name).toBeDefined()
+        expect(row!.command).toContain(`private.invoke_job('${job.path}')`)
+      }
+    } finally {
+      await sql.end()
+    }
+  })
+})

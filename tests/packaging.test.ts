@@ -1,0 +1,35 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { renderSupabaseConfig } from '../scripts/lib/supabase-config.ts'
+import { functionModules } from '../scripts/platform/functions.ts'
+import { publicRoutes, toFunctionPath } from '../shared/routes.ts'
+
+const functionDirs = readdirSync('functions').filter((n) => existsSync(`functions/${n}/index.ts`))
+
+describe('edge packaging', () => {
+  it('supabase/config.toml declares every function (regenerate with npm run supabase:config)', () => {
+    expect(readFileSync('supabase/config.toml', 'utf8')).toBe(renderSupabaseConfig())
+    for (const name of functionDirs) expect(renderSupabaseConfig()).toContain(`[functions.${name}]`)
+  })
+
+  it('the local platform serves every function, and every public route names one', () => {
+    expect(functionModules.map((m) => m.functionName).sort()).toEqual([...functionDirs].sort())
+    for (const route of publicRoutes) expect(functionDirs).toContain(route.fn)
+  })
+
+  it('maps public paths to function paths by the longest prefix', () => {
+    expect(toFunctionPath('/api/api-keys')).toBe('/functions/v1/api-keys')
+    expect(toFunctionPath('/api/api-keys/123/revoke')).toBe('/functions/v1/api-keys/123/revoke')
+    expect(toFunctionPath('/v1/content')).toBe('/functions/v1/content')
+    expect(toFunctionPath('/api/api-keysx')).toBeNull()
+    expect(toFunctionPath('/nowhere')).toBeNull()
+  })
+
+  it('every function entry is a Deno entry over its app factory', () => {
+    for (const name of functionDirs) {
+      const entry = readFileSync(`functions/${name}/index.ts`, 'utf8')
+      expect(entry).toContain('serveOnDeno(serveFunction(functionName, createApp(deps)))')
+      expect(readFileSync(`functions/${name}/app.ts`, 'utf8')).toContain(`functionName = '${name}'`)
+    }
+  })
+})

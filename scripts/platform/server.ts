@@ -85,20 +85,42 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     return handler(new Request(url, c.req.raw))
   })
 
+  const runJob = async (path: string) =>
+    root.fetch(
+      new Request(`http://platform.local/functions/v1/${path}`, {
+        method: 'POST',
+        headers: { apikey: deps.config.SUPABASE_SERVICE_ROLE_KEY, 'content-type': 'application/json' },
+        body: '{}',
+      }),
+    )
+
+  // Webhooks: attempt 1 goes out right after an outbox commit instead of at the next poll.
+  // A burst of commits schedules one trigger; the job itself runs one pass at a time per process.
+  let closed = false
+  let webhookDispatchScheduled = false
+  signals.addEventListener('outbox', () => {
+    if (webhookDispatchScheduled || closed) return
+    webhookDispatchScheduled = true
+    setTimeout(() => {
+      webhookDispatchScheduled = false
+      if (closed) return
+      runJob('webhooks/jobs/dispatch').then(
+        async (res) => {
+          if (!res.ok) deps.logger.warn('webhook dispatch failed', { status: res.status, body: await res.text() })
+        },
+        (err) => deps.logger.warn('webhook dispatch failed', { error: String(err) }),
+      )
+    }, 0)
+  })
+
   return {
     fetch: async (req) => root.fetch(req),
     deps,
     sql: deps.sql,
     signals,
-    runJob: async (path) =>
-      root.fetch(
-        new Request(`http://platform.local/functions/v1/${path}`, {
-          method: 'POST',
-          headers: { apikey: deps.config.SUPABASE_SERVICE_ROLE_KEY, 'content-type': 'application/json' },
-          body: '{}',
-        }),
-      ),
+    runJob,
     close: async () => {
+      closed = true
       await deps.sql.end({ timeout: 5 })
     },
   }

@@ -5,6 +5,7 @@ export interface ReceivedWebhook {
   headers: IncomingHttpHeaders
   /** The body bytes exactly as they arrived. */
   raw: Buffer
+  // biome-ignore lint/suspicious/noExplicitAny: parsed JSON of arbitrary shape, asserted field by field in tests
   body: any
   receivedAt: number
 }

@@ -1,0 +1,21 @@
+-- On Supabase, start webhook dispatch as soon as an outbox write commits, not at the next
+-- pg_cron minute: pg_net queues the request inside the writing transaction and sends it only
+-- after commit, so a rolled-back change sends nothing. Where pg_net is missing (the embedded
+-- database, plain PostgreSQL) nothing is created; the local platform signals in process.
+do $$
+begin
+  if exists (select 1 from pg_extension where extname = 'pg_net') then
+    create or replace function private.kick_webhook_dispatch() returns trigger
+    language plpgsql security definer set search_path = '' as $f$
+    begin
+      perform private.invoke_job('webhooks/jobs/dispatch');
+      return null;
+    end
+    $f$;
+    drop trigger if exists event_outbox_kick_dispatch on public.event_outbox;
+    create trigger event_outbox_kick_dispatch
+      after insert on public.event_outbox
+      for each statement execute function private.kick_webhook_dispatch();
+  end if;
+end
+$$;

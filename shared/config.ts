@@ -50,13 +50,31 @@ export const configSchema = z.object({
   OUTBOUND_ALLOW_PRIVATE: flag,
   OUTBOUND_ALLOW_HTTP: flag,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Usage metering of billable calls (default on); the metering benchmark turns it off for its baseline. */
+  METERING_ENABLED: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => v === undefined || v === 'true' || v === '1'),
+  /**
+   * Every OAUTH_* variable, collected by loadConfig: the integrations catalog reads its providers'
+   * client ids and secrets (OAUTH_<SLUG>_CLIENT_ID / _CLIENT_SECRET) and OAUTH_PROVIDERS_OVERRIDE
+   * (JSON that re-points provider URLs, e.g. at a loopback server in tests) from here.
+   */
+  OAUTH_ENV: z.record(z.string(), z.string()).default({}),
 })
 
 export type Config = z.infer<typeof configSchema>
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  // On Supabase the database address arrives as SUPABASE_DB_URL.
-  const parsed = configSchema.safeParse({ ...env, DATABASE_URL: env.DATABASE_URL ?? env.SUPABASE_DB_URL })
+  const oauthEnv = Object.fromEntries(
+    Object.entries(env).filter((e): e is [string, string] => e[0].startsWith('OAUTH_') && e[1] !== undefined),
+  )
+  const parsed = configSchema.safeParse({
+    ...env,
+    // On Supabase the database address arrives as SUPABASE_DB_URL.
+    DATABASE_URL: env.DATABASE_URL ?? env.SUPABASE_DB_URL,
+    OAUTH_ENV: oauthEnv,
+  })
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
     throw new Error(`Invalid configuration: ${fields}`)

@@ -1,0 +1,66 @@
+import { z } from '@hono/zod-openapi'
+
+const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/
+
+export const MAX_ARTICLE_BODY = 200_000
+
+export const createSiteBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).openapi({ example: 'Tech blog' }),
+    domain: z
+      .string()
+      .trim()
+      .toLowerCase()
+      .max(253)
+      .regex(HOSTNAME, 'a host name such as blog.example.com')
+      .nullable()
+      .optional()
+      .openapi({ example: 'blog.example.com' }),
+  })
+  .strict()
+  .openapi('CreateSite')
+
+export const createArticleBody = z
+  .object({
+    site_id: z.uuid(),
+    title: z.string().trim().min(1).max(500).openapi({ example: 'Ten things about edge functions' }),
+    body: z.string().max(MAX_ARTICLE_BODY).default(''),
+  })
+  .strict()
+  .openapi('CreateArticle')
+
+export const updateArticleBody = z
+  .object({
+    title: z.string().trim().min(1).max(500).optional(),
+    body: z.string().max(MAX_ARTICLE_BODY).optional(),
+  })
+  .strict()
+  .refine((b) => b.title !== undefined || b.body !== undefined, 'nothing to change')
+  .openapi('UpdateArticle')
+
+export const siteSchema = z
+  .object({
+    object: z.literal('site'),
+    id: z.uuid(),
+    name: z.string(),
+    domain: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Site')
+
+export const articleSchema = z
+  .object({
+    object: z.literal('article'),
+    id: z.uuid(),
+    site_id: z.uuid(),
+    title: z.string(),
+    body: z.string(),
+    status: z.enum(['draft', 'published']),
+    published_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Article')
+
+export const idParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })

@@ -1,0 +1,96 @@
+import { z } from '@hono/zod-openapi'
+
+export const notificationTypes = ['email'] as const
+
+export const usageQuery = z.object({
+  period: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month as YYYY-MM')
+    .optional()
+    .openapi({ description: 'Month (UTC) as YYYY-MM; default the current one', example: '2026-11' }),
+})
+
+export const productUsageSchema = z
+  .object({
+    product_id: z.uuid(),
+    product: z.string().openapi({ example: 'content' }),
+    name: z.string().openapi({ example: 'Content API' }),
+    unit: z.enum(['request', 'token']),
+    used: z.number().int(),
+    quota: z.number().int().nullable().openapi({ description: 'null: unlimited' }),
+    percent: z
+      .number()
+      .nullable()
+      .openapi({ description: 'used / quota in percent, 2 decimals; null when unlimited' }),
+    overage_units: z.number().int().openapi({ description: 'Billed units over quota (paid plans only)' }),
+    overage_rate: z
+      .string()
+      .openapi({ description: 'USD per unit over quota, exact decimal', example: '0.05' }),
+    overage_cost: z.string().openapi({ description: 'USD, exact decimal', example: '1.25' }),
+  })
+  .openapi('ProductUsage')
+
+export const usageSchema = z
+  .object({
+    period: z.string().openapi({ example: '2026-11' }),
+    plan: z.enum(['free', 'pro', 'business', 'enterprise']),
+    currency: z.literal('USD'),
+    products: z.array(productUsageSchema),
+    total_overage_cost: z.string().openapi({ description: 'USD, exact decimal', example: '1.25' }),
+  })
+  .openapi('Usage')
+
+export const createAlertBody = z
+  .object({
+    product_id: z.uuid().openapi({ description: 'A product id from GET /api/usage' }),
+    threshold_percent: z.number().int().min(1).max(100).openapi({ example: 75 }),
+    notification_type: z.enum(notificationTypes).openapi({ description: "'email' (the one supported type)" }),
+    notification_target: z.email().max(254).toLowerCase().openapi({ example: 'ops@example.com' }),
+  })
+  .strict()
+  .openapi('CreateUsageAlert')
+
+export const alertSchema = z
+  .object({
+    id: z.uuid(),
+    product_id: z.uuid(),
+    product: z.string(),
+    threshold_percent: z.number().int(),
+    notification_type: z.enum(notificationTypes),
+    notification_target: z.string(),
+    created_at: z.string(),
+  })
+  .openapi('UsageAlert')
+
+export const idParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
+
+/** Longest window one analytics request may cover. */
+export const MAX_ANALYTICS_DAYS = 366
+
+export const analyticsQuery = z.object({
+  from: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: 'Start (inclusive); default the start of this month' }),
+  to: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: 'End (exclusive); default the start of next month' }),
+})
+
+export const analyticsSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    usage: z.array(
+      z.object({
+        period: z.string().openapi({ description: 'Month (YYYY-MM); usage is counted per calendar month' }),
+        product_id: z.uuid(),
+        product: z.string(),
+        units: z.number().int(),
+      }),
+    ),
+    events: z.array(z.object({ type: z.string(), count: z.number().int() })),
+    total_events: z.number().int(),
+  })
+  .openapi('Analytics')

@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
+import { outbox } from './support/tenancy.ts'
+
+let tp: TestPlatform
+let a: TestTenant
+let b: TestTenant
+let writer: string
+let reader: string
+
+beforeAll(async () => {
+  tp = await startTestPlatform()
+  a = await tp.createTenant()
+  b = await tp.createTenant()
+  // Many calls below: a paid plan keeps the Free content quota out of the way.
+  await tp.db.sql`update public.tenants set plan = 'pro' where id in (${a.tenantId}, ${b.tenantId})`
+  const key = async (scopes: string[]) =>
+    (
+      await tp.json('/api/api-keys', {
+        token: a.token,
+        body: { name: 'k', environment: 'production', scopes, rate_limit_per_minute: 1000 },
+      })
+    ).body.key as string
+  writer = await key(['content:write', 'content:read'])
+  reader = await key(['content:read'])
+})
+afterAll(() => tp.close())
+
+const eventsOf = async (tenantId: string, type: string) =>
+  (await outbox(tp, tenantId)).filter((e) => e.type === type)
+
+async function site(token = writer, body: Record<string, unknown> = { name: 'Blog' }) {
+  const res = await tp.json('/v1/content/sites', { token, body })
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  return res.body as { id: string }
+}
+async function article(siteId: string, token = writer, title = 'Draft') {
+  const res = await tp.json('/v1/content/articles', { token, body: { site_id: siteId, title, body: 'text' } })
+  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  return res.body as { id: string; title: string; site_id: string; status: string }
+}
+
+describe('sites', () => {
+  it('creates a site with content:write (site.created once) and deletes it with its articles (site.deleted once)', async () => {
+    const res = await tp.json('/v1/content/sites', {
+      token: writer,
+      body: { name: 'Tech', domain: 'Blog.Example.com' },
+    })
+    expect(res.status).toBe(201)
+    expect(res.body).toMatchObject({ object: 'site', name: 'Tech', domain: 'blog.example.com' })
+    const created = (await eventsOf(a.tenantId, 'site.created')).filter((e) => e.data.site_id === res.body.id)
+    expect(created).toHaveLength(1)
+    expect(created[0]!.data).toEqual({
+      site_id: res.body.id,
+      name: 'Tech',
+      domain: 'blog.example.com',
+      created_at: res.body.created_at,
+    })
+    await article(res.body.id)
+    expect(
+      (await tp.json(`/v1/content/sites/${res.body.id}`, { method: 'DELETE', token: writer })).status,
+    ).toBe(204)
+    const deleted = (await eventsOf(a.tenantId, 'site.deleted')).filter((e) => e.data.site_id === res.body.id)
+    expect(deleted).toHaveLength(1)
+    expect(deleted[0]!.data).toMatchObject({
+      site_id: res.body.id,
+      name: 'Tech',
+      domain: 'blog.example.com',
+      articles_deleted: 1,
+    })
+    const [left] = await tp.db
+      .sql`select count(*)::int as n from public.articles where site_id = ${res.body.id}`
+    expect(left!.n).toBe(0)
+    expect(
+      (await tp.json(`/v1/content/sites/${res.body.id}`, { method: 'DELETE', token: writer })).status,
+    ).toBe(404)
+  })
+
+  it('refuses writes with a content:read key (403) and without credentials (401)', async () => {
+    const res = await tp.json('/v1/content/sites', { token: reader, body: { name: 'x' } })
+    expect(res.status).toBe(403)
+    expect(res.body.code).toBe('INSUFFICIENT_PERMISSIONS')
+    expect((await tp.json('/v1/content/sites', { body: { name: 'x' } })).status).toBe(401)
+  })
+
+  it('lets signed-in members write content with their JWT', async () => {
+    const member = await addMember(tp, a.tenantId, 'member')
+    expect(
+      (await tp.json('/v1/content/sites', { token: member.token, body: { name: 'Members site' } })).status,
+    ).toBe(201)
+  })
+
+  it.each([
+    ['empty name', { name: '' }, 'name'],
+    ['bad domain', { name: 'x', domain: 'http://x' }, 'domain'],
+    ['unknown field', { name: 'x', theme: 'dark' }, '(body)'],
+  ])('refuses %s with 400 and writes nothing', async (_n, body, field) => {
+    const [before] = await tp.db.sql`select count(*)::int as n from public.sites`
+    const res = await tp.json('/v1/content/sites', { token: writer, body })
+    expect(res.status).toBe(400)
+    expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field)
+    const [after] = await tp.db.sql`select count(*)::int as n from public.sites`
+    expect(after!.n).toBe(before!.n)
+  })
+})
+
+describe('articles', () => {
+  it('creates, updates (only on change), publishes (once) and deletes, each with its event', async () => {
+    const s = await site()
+    const art = await article(s.id)
+    expect(art).toMatchObject({
+      object: 'article',
+      site_id: s.id,
+      title: 'Draft',
+      status: 'draft',
+      published_at: null,
+    })
+    const forArticle = async (type: string) =>
+      (await eventsOf(a.tenantId, type)).filter((e) => e.data.article_id === art.id)
+    expect((await forArticle('content.updated')).map((e) => e.data.change)).toEqual(['created'])
+
+    const patched = await tp.json(`/v1/content/articles/${art.id}`, {
+      method: 'PATCH',
+      token: writer,
+      body: { title: 'Final' },
+    })
+    expect(patched.status).toBe(200)
+    expect(patched.body.title).toBe('Final')
+    const unchanged = await tp.json(`/v1/content/articles/${art.id}`, {
+      method: 'PATCH',
+      token: writer,
+      body: { title: 'Final', body: 'text' },
+    })
+    expect(unchanged.status).toBe(200)
+    const updates = await forArticle('content.updated')
+    expect(updates.map((e) => e.data.change)).toEqual(['created', 'updated'])
+    expect(updates[1]!.data).toMatchObject({
+      article_id: art.id,
+      site_id: s.id,
+      title: 'Final',
+      changed_fields: ['title'],
+    })
+
+    const published = await tp.json(`/v1/content/articles/${art.id}/publish`, {
+      method: 'POST',
+      token: writer,
+    })
+    expect(published.status).toBe(200)
+    expect(published.body.status).toBe('published')
+    const again = await tp.json(`/v1/content/articles/${art.id}/publish`, { method: 'POST', token: writer })
+    expect(again.body.published_at).toBe(published.body.published_at)
+    const pubEvents = await forArticle('content.published')
+    expect(pubEvents).toHaveLength(1)
+    // Exactly the spec's data.
+    expect(pubEvents[0]!.data).toEqual({
+      article_id: art.id,
+      title: 'Final',
+      site_id: s.id,
+      published_at: published.body.published_at,
+    })
+
+    const got = await tp.json(`/v1/content/articles/${art.id}`, { token: reader })
+    expect(got.body).toMatchObject({ id: art.id, body: 'text', status: 'published' })
+
+    expect(
+      (await tp.json(`/v1/content/articles/${art.id}`, { method: 'DELETE', token: writer })).status,
+    ).toBe(204)
+    expect((await forArticle('content.updated')).map((e) => e.data.change)).toEqual([
+      'created',
+      'updated',
+      'deleted',
+    ])
+    expect((await tp.json(`/v1/content/articles/${art.id}`, { token: reader })).status).toBe(404)
+  })
+
+  it('publishes exactly once when two publishes race', async () => {
+    const art = await article((await site()).id)
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        tp.json(`/v1/content/articles/${art.id}/publish`, { method: 'POST', token: writer }),
+      ),
+    )
+    expect(results.every((r) => r.status === 200)).toBe(true)
+    expect(
+      (await eventsOf(a.tenantId, 'content.published')).filter((e) => e.data.article_id === art.id),
+    ).toHaveLength(1)
+  })
+
+  it.each([
+    ['missing site_id', { title: 'x' }, 'site_id'],
+    ['empty title', { site_id: '00000000-0000-4000-8000-000000000000', title: '' }, 'title'],
+    ['long title', { site_id: '00000000-0000-4000-8000-000000000000', title: 'x'.repeat(501) }, 'title'],
+    [
+      'status set directly',
+      { site_id: '00000000-0000-4000-8000-000000000000', title: 'x', status: 'published' },
+      '(body)',
+    ],
+  ])('refuses %s with 400', async (_n, body, field) => {
+    const res = await tp.json('/v1/content/articles', { token: writer, body })
+    expect(res.status).toBe(400)
+    expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field)
+  })
+
+  it('refuses an empty PATCH and an article in an unknown site', async () => {
+    const art = await article((await site()).id)
+    expect(
+      (await tp.json(`/v1/content/articles/${art.id}`, { method: 'PATCH', token: writer, body: {} })).status,
+    ).toBe(400)
+    const res = await tp.json('/v1/content/articles', {
+      token: writer,
+      body: { site_id: '00000000-0000-4000-8000-000000000000', title: 'x' },
+    })
+    expect(res.status).toBe(404)
+  })
+})
+
+describe('GET /v1/content filters', () => {
+  it('filters by site, status and published since', async () => {
+    const t = await tp.createTenant()
+    await tp.db.sql`update public.tenants set plan = 'pro' where id = ${t.tenantId}`
+    const s1 = await site(t.token, { name: 'One' })
+    const s2 = await site(t.token, { name: 'Two' })
+    const a1 = await article(s1.id, t.token, 'a1')
+    const a2 = await article(s1.id, t.token, 'a2')
+    const a3 = await article(s2.id, t.token, 'a3')
+    await tp.db
+      .sql`update public.articles set status = 'published', published_at = '2026-01-01T00:00:00Z' where id = ${a1.id}`
+    await tp.db
+      .sql`update public.articles set status = 'published', published_at = '2026-06-01T00:00:00Z' where id = ${a3.id}`
+    const ids = async (q: string) =>
+      ((await tp.json(`/v1/content?${q}`, { token: t.token })).body.data as { id: string }[]).map((r) => r.id)
+    expect(await ids(`site_id=${s1.id}`)).toEqual([s1.id, a1.id, a2.id])
+    expect(await ids('status=draft')).toEqual([a2.id])
+    expect(await ids('status=published')).toEqual([a1.id, a3.id])
+    expect(await ids(`published_since=${encodeURIComponent('2026-03-01T00:00:00Z')}`)).toEqual([a3.id])
+    expect(await ids('type=site')).toEqual([s1.id, s2.id])
+    expect((await tp.json('/v1/content?status=archived', { token: t.token })).status).toBe(400)
+  })
+})
+
+describe('tenant isolation', () => {
+  it("keeps tenant B away from tenant A's sites and articles", async () => {
+    const s = await site()
+    const art = await article(s.id)
+    const list = await tp.json('/v1/content', { token: b.token })
+    expect(list.body.data.map((r: { id: string }) => r.id)).not.toContain(s.id)
+    const cases = [
+      tp.json(`/v1/content/articles/${art.id}`, { token: b.token }),
+      tp.json(`/v1/content/articles/${art.id}`, {
+        method: 'PATCH',
+        token: b.token,
+        body: { title: 'pwned' },
+      }),
+      tp.json(`/v1/content/articles/${art.id}/publish`, { method: 'POST', token: b.token }),
+      tp.json(`/v1/content/articles/${art.id}`, { method: 'DELETE', token: b.token }),
+      tp.json(`/v1/content/sites/${s.id}`, { method: 'DELETE', token: b.token }),
+      tp.json('/v1/content/articles', { token: b.token, body: { site_id: s.id, title: 'intruder' } }),
+    ]
+    for (const res of await Promise.all(cases)) expect(res.status).toBe(404)
+    const [row] = await tp.db.sql`select title, status from public.articles where id = ${art.id}`
+    expect(row).toEqual({ title: 'Draft', status: 'draft' })
+    expect(await outbox(tp, b.tenantId)).toHaveLength(0)
+  })
+})

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../scripts/platform/embedded-postgres.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const client = (url: string, max: number, prepare = true) => postgres(url, { max, prepare, onnotice: () => {} })
+const client = (url: string, max: number, prepare = true) =>
+  postgres(url, { max, prepare, onnotice: () => {} })
 
 /** A bare protocol client, to hang up at moments postgres.js never would. */
 async function rawClient(port: number) {
@@ -41,7 +42,9 @@ async function rawClient(port: number) {
     /** Parse + Flush only: leaves the connection mid extended-protocol sequence. */
     parseAndFlush: async (sql: string) => {
       received = Buffer.alloc(0)
-      socket.write(Buffer.concat([message('P', Buffer.from(`\0${sql}\0\0\0`)), message('H', Buffer.alloc(0))]))
+      socket.write(
+        Buffer.concat([message('P', Buffer.from(`\0${sql}\0\0\0`)), message('H', Buffer.alloc(0))]),
+      )
       while (received.length === 0) await sleep(5)
     },
   }
@@ -87,7 +90,8 @@ describe('embedded postgres (in memory)', () => {
               const [row] = await sql`select ${i}::int as n`
               if (row?.n !== i) mismatches++
             } else {
-              const [row] = await sql`select ${i}::int + ${c}::int as n, current_setting('request.x', true) as x`
+              const [row] =
+                await sql`select ${i}::int + ${c}::int as n, current_setting('request.x', true) as x`
               if (row?.n !== i + c) mismatches++
               // A transaction-local setting never leaks out of its transaction.
               if (row?.x) mismatches++

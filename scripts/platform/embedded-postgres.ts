@@ -80,7 +80,13 @@ export async function startEmbeddedPostgres(
   let unlock = () => {}
   const lock = () =>
     new Promise<void>((locked) => {
-      void db.runExclusive(() => new Promise<void>((release) => ((unlock = release), locked())))
+      void db.runExclusive(
+        () =>
+          new Promise<void>((release) => {
+            unlock = release
+            locked()
+          }),
+      )
     })
 
   // execProtocolRawStream keeps its onRawData callback after it returns, so always pass this one
@@ -90,7 +96,7 @@ export async function startEmbeddedPostgres(
   const exec = (bytes: Buffer) => db.execProtocolRawStream(bytes, { onRawData })
 
   async function run(conn: Conn, job: Job) {
-    if (db.closed) return
+    if (!db.ready) return // stop() has begun closing PGlite: nothing more runs
     try {
       if (!job.end) {
         sink = (data) => conn.socket.writable && conn.socket.write(data)
@@ -101,9 +107,11 @@ export async function startEmbeddedPostgres(
       sink = null // the client is gone: discard everything below
       // Abort whatever it left behind. Mid extended-protocol, PGlite may be skipping to Sync and
       // ignore the first ROLLBACK; the Sync ends that, the second ROLLBACK then gets through.
-      if (false) await exec(Buffer.concat([query('rollback'), SYNC]))
-      if (false) await exec(query('rollback'))
-      const closes = [...conn.statements].map((name) => message('C', Buffer.concat([Buffer.from('S'), cstring(name)])))
+      if (!conn.atBoundary || db.isInTransaction()) await exec(Buffer.concat([query('rollback'), SYNC]))
+      if (db.isInTransaction()) await exec(query('rollback'))
+      const closes = [...conn.statements].map((name) =>
+        message('C', Buffer.concat([Buffer.from('S'), cstring(name)])),
+      )
       if (closes.length) await exec(Buffer.concat([...closes, SYNC]))
     } catch (err) {
       console.error('embedded-postgres: PGlite failed on a client batch', err)
@@ -128,7 +136,7 @@ export async function startEmbeddedPostgres(
         const job = owner.jobs.shift()
         if (!job) break // the owner's client has not sent its next batch yet; others keep waiting
         await run(owner, job)
-        if (job.end || (job.boundary && !db.isInTransaction())) {
+        if (job.end || (job.boundary && (!db.ready || !db.isInTransaction()))) {
           const done = owner
           owner = null
           unlock()
@@ -167,12 +175,15 @@ export async function startEmbeddedPostgres(
         if (buf.length - off < len) break
         const packet = buf.subarray(off, off + len)
         off += len
-        if (code === SSL_REQUEST || code === GSSENC_REQUEST) conn.socket.write('N')
-        else if (code === CANCEL_REQUEST) return void conn.socket.destroy() // unsupported; just hang up
-        else if (code >> 16 === 3) {
-          conn.started = true
-          enqueue(conn, { bytes: Buffer.from(packet), boundary: true })
-        } else return void conn.socket.destroy()
+        if (code === SSL_REQUEST || code === GSSENC_REQUEST) {
+          conn.socket.write('N') // no encryption; the client carries on in plain text
+          continue
+        }
+        // Protocol 3.x startup: PGlite answers it itself. A CancelRequest (unsupported) or anything
+        // else: hang up, which is what a canceller expects anyway.
+        if (code >> 16 !== 3 || code === CANCEL_REQUEST) return void conn.socket.destroy()
+        conn.started = true
+        enqueue(conn, { bytes: Buffer.from(packet), boundary: true })
         continue
       }
       if (buf.length - off < 5) break
@@ -192,9 +203,13 @@ export async function startEmbeddedPostgres(
         const sql = msg.subarray(nameEnd + 1, msg.indexOf(0, nameEnd + 1)).toString()
         if (type === 'P' && nameEnd > 5) conn.statements.add(msg.subarray(5, nameEnd).toString())
         if (COPY_FROM_STDIN.test(sql)) {
-          msg = type === 'Q'
-            ? query(COPY_REFUSAL)
-            : message('P', Buffer.concat([msg.subarray(5, nameEnd + 1), cstring(COPY_REFUSAL), Buffer.alloc(2)]))
+          msg =
+            type === 'Q'
+              ? query(COPY_REFUSAL)
+              : message(
+                  'P',
+                  Buffer.concat([msg.subarray(5, nameEnd + 1), cstring(COPY_REFUSAL), Buffer.alloc(2)]),
+                )
         }
       }
       if (type === 'C' && msg[5] === 0x53) conn.statements.delete(msg.subarray(6, msg.length - 1).toString())
@@ -249,7 +264,8 @@ export async function startEmbeddedPostgres(
         const closed = new Promise<void>((resolve) => server.close(() => resolve()))
         for (const conn of conns) conn.socket.destroy()
         await closed
-        // db.close() takes db's mutex, so it waits for the current owner's rollback to finish.
+        // db.close() takes db's mutex, so it waits for the current owner's rollback to finish;
+        // batches still queued after that are skipped (run() checks db.ready).
         await db.close()
       })()
       return stopping

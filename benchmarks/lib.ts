@@ -61,16 +61,24 @@ export function latencyStats(samplesMs: number[]): { p50ms: number; p99ms: numbe
 const fmt = (n: number, digits = 1) => n.toFixed(digits)
 
 export function printMeasurement(m: Measurement): void {
-  console.log(`  ${m.label.padEnd(48)} ${fmt(m.perSecond).padStart(9)} ops/s   p50 ${fmt(m.p50ms, 2).padStart(7)} ms   p99 ${fmt(m.p99ms, 2).padStart(7)} ms`)
+  console.log(
+    `  ${m.label.padEnd(48)} ${fmt(m.perSecond).padStart(9)} ops/s   p50 ${fmt(m.p50ms, 2).padStart(7)} ms   p99 ${fmt(m.p99ms, 2).padStart(7)} ms`,
+  )
 }
 
 /** Prints subject and baseline and the subject/baseline throughput ratio, with an optional goal. */
-export function printComparison(title: string, subject: Measurement, baseline: Measurement, goalRatio?: number): number {
+export function printComparison(
+  title: string,
+  subject: Measurement,
+  baseline: Measurement,
+  goalRatio?: number,
+): number {
   const ratio = subject.perSecond / baseline.perSecond
   console.log(`\n${title}`)
   printMeasurement(subject)
   printMeasurement(baseline)
-  const goal = goalRatio === undefined ? '' : `   (goal >= ${goalRatio}: ${ratio >= goalRatio ? 'met' : 'NOT met'})`
+  const goal =
+    goalRatio === undefined ? '' : `   (goal >= ${goalRatio}: ${ratio >= goalRatio ? 'met' : 'NOT met'})`
   console.log(`  ratio ${fmt(ratio, 2)}${goal}`)
   return ratio
 }

@@ -4,12 +4,13 @@
  * Supabase deploys from the sources (supabase/config.toml); the bundles show what each
  * function weighs and prove that its whole import graph resolves.
  */
-import { readdirSync, existsSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { gzipSync } from 'node:zlib'
-import { readFileSync } from 'node:fs'
 import { build } from 'esbuild'
 
-const functions = readdirSync('functions').filter((name) => existsSync(`functions/${name}/index.ts`)).sort()
+const functions = readdirSync('functions')
+  .filter((name) => existsSync(`functions/${name}/index.ts`))
+  .sort()
 const rows: string[] = []
 for (const name of functions) {
   const outfile = `dist/${name}.js`
@@ -27,6 +28,8 @@ for (const name of functions) {
   })
   const bytes = statSync(outfile).size
   const gzip = gzipSync(readFileSync(outfile)).length
-  rows.push(`${name.padEnd(20)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB   ${(gzip / 1024).toFixed(1).padStart(7)} KiB gzip`)
+  rows.push(
+    `${name.padEnd(20)} ${(bytes / 1024).toFixed(1).padStart(8)} KiB   ${(gzip / 1024).toFixed(1).padStart(7)} KiB gzip`,
+  )
 }
 console.log(`function             bundle          compressed\n${rows.join('\n')}`)

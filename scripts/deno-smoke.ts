@@ -32,14 +32,20 @@ await applyMigrations(sql)
 await sql.end()
 
 const env = functionEnvironment(await createLocalEnv(), databaseUrl)
-const names = readdirSync('functions').filter((n) => existsSync(`functions/${n}/index.ts`)).sort()
+const names = readdirSync('functions')
+  .filter((n) => existsSync(`functions/${n}/index.ts`))
+  .sort()
 let failures = 0
 for (const name of names) {
   const port = await freePort()
-  const child = spawn('node_modules/.bin/deno', ['run', '-A', '--config', 'deno.json', `functions/${name}/index.ts`], {
-    env: { ...env, PORT: String(port), LOG_LEVEL: 'warn', NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child = spawn(
+    'node_modules/.bin/deno',
+    ['run', '-A', '--config', 'deno.json', `functions/${name}/index.ts`],
+    {
+      env: { ...env, PORT: String(port), LOG_LEVEL: 'warn', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   let output = ''
   child.stdout.on('data', (d) => (output += d))
   child.stderr.on('data', (d) => (output += d))
@@ -50,7 +56,10 @@ for (const name of names) {
       const health = await fetch(`http://127.0.0.1:${port}/${name}/health`)
       const doc = await fetch(`http://127.0.0.1:${port}/functions/v1/${name}/openapi.json`)
       const body = (await doc.json()) as { openapi?: string }
-      result = health.status === 200 && body.openapi === '3.1.0' ? 'ok' : `health ${health.status}, openapi ${doc.status}`
+      result =
+        health.status === 200 && body.openapi === '3.1.0'
+          ? 'ok'
+          : `health ${health.status}, openapi ${doc.status}`
       break
     } catch {
       if (child.exitCode !== null) {

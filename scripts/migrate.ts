@@ -1,7 +1,7 @@
 /** `npm run migrate`: applies pending migrations to DATABASE_URL (or the running local platform). */
 import { connectDatabase } from '../shared/db.ts'
-import { applyMigrations } from './lib/migrations.ts'
 import { localDatabaseUrl } from './lib/local-env.ts'
+import { applyMigrations } from './lib/migrations.ts'
 
 const url = process.env.DATABASE_URL ?? localDatabaseUrl()
 const sql = connectDatabase(url, 1)

@@ -5,11 +5,12 @@
  *   - every function at /functions/v1/<name>/... and at the spec's public paths
  * Flags: --memory (throwaway in-memory database), --port N, --db-port N.
  */
-import { parseArgs } from 'node:util'
+
 import { join } from 'node:path'
+import { parseArgs } from 'node:util'
 import { serve } from '@hono/node-server'
 import { connectDatabase } from '../shared/db.ts'
-import { issueAccessToken, ensureUserAndTenant } from './lib/dev-identity.ts'
+import { ensureUserAndTenant, issueAccessToken } from './lib/dev-identity.ts'
 import { dataDir, functionEnvironment, loadOrCreateLocalEnv } from './lib/local-env.ts'
 import { applyMigrations } from './lib/migrations.ts'
 import { startEmbeddedPostgres } from './platform/embedded-postgres.ts'
@@ -30,7 +31,10 @@ const dbPort = Number(args['db-port'] ?? process.env.DB_PORT ?? localEnv.dbPort)
 let databaseUrl = process.env.DATABASE_URL
 let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined
 if (!databaseUrl) {
-  embedded = await startEmbeddedPostgres({ dataDir: args.memory ? undefined : join(dataDir(), 'pgdata'), port: dbPort })
+  embedded = await startEmbeddedPostgres({
+    dataDir: args.memory ? undefined : join(dataDir(), 'pgdata'),
+    port: dbPort,
+  })
   databaseUrl = embedded.url
 }
 

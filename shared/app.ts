@@ -74,8 +74,21 @@ export function createFunctionApp(name: string, deps: FunctionDeps, description:
     '*',
     cors({
       origin: (origin) => (deps.config.CORS_ORIGINS.includes(origin) ? origin : null),
-      allowHeaders: ['Authorization', 'Content-Type', 'X-API-Key', 'apikey', 'X-Request-Id', 'Idempotency-Key'],
-      exposeHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
+      allowHeaders: [
+        'Authorization',
+        'Content-Type',
+        'X-API-Key',
+        'apikey',
+        'X-Request-Id',
+        'Idempotency-Key',
+      ],
+      exposeHeaders: [
+        'X-Request-Id',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+      ],
       maxAge: 600,
       credentials: true,
     }),
@@ -96,7 +109,9 @@ export function createFunctionApp(name: string, deps: FunctionDeps, description:
       deps.logger.error('unhandled error', { fn: name, request_id: c.var.requestId, ...describeError(e) }),
     ),
   )
-  app.notFound((c) => c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404))
+  app.notFound((c) =>
+    c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404),
+  )
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',

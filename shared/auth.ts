@@ -42,7 +42,8 @@ export type TenantCallerOf = Extract<Caller, { tenantId: string }>
 /** Reads the tenant caller set by authenticate(); routes that allow only tenant callers use this. */
 export function tenantCaller(c: Context<AppEnv>): TenantCallerOf {
   const caller = c.var.caller
-  if (!caller || !('tenantId' in caller)) throw new ApiError('AUTH_REQUIRED', 'A tenant credential is required')
+  if (!caller || !('tenantId' in caller))
+    throw new ApiError('AUTH_REQUIRED', 'A tenant credential is required')
   return caller
 }
 
@@ -125,11 +126,18 @@ export function authenticate(options: AuthOptions): MiddlewareHandler<AppEnv> {
 
     const key = allow.has('tool_key') && toolKey ? toolKey : token
     const parsedKey = key ? parseKey(key) : null
-    const keyFamily = parsedKey?.family === 'tool_server' ? 'tool_key' : parsedKey?.family === 'platform' ? 'platform_key' : null
+    const keyFamily =
+      parsedKey?.family === 'tool_server'
+        ? 'tool_key'
+        : parsedKey?.family === 'platform'
+          ? 'platform_key'
+          : null
 
     if (key && keyFamily && allow.has(keyFamily)) {
       const limitFor = (row: Pick<KeyRow, 'family' | 'rate_limit_per_minute'>) =>
-        row.family === 'tool_server' ? Math.min(row.rate_limit_per_minute, rateLimits.toolServer) : row.rate_limit_per_minute
+        row.family === 'tool_server'
+          ? Math.min(row.rate_limit_per_minute, rateLimits.toolServer)
+          : row.rate_limit_per_minute
       const [row] = await deps.sql<KeyRow[]>`
         with key as (
           select k.id, k.tenant_id, k.created_by, k.family, k.scopes, k.rate_limit_per_minute,
@@ -201,7 +209,12 @@ export function authenticate(options: AuthOptions): MiddlewareHandler<AppEnv> {
           tenantId,
           role: row!.member_role,
           email: claims.email,
-          claims: { sub: claims.sub, role: 'authenticated', email: claims.email, app_metadata: { tenant_id: tenantId } },
+          claims: {
+            sub: claims.sub,
+            role: 'authenticated',
+            email: claims.email,
+            app_metadata: { tenant_id: tenantId },
+          },
         })
         return next()
       }
@@ -222,7 +235,12 @@ export function authenticate(options: AuthOptions): MiddlewareHandler<AppEnv> {
 export function limitAnonymous(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const deps = c.var.deps
-    const rl = await countRequest(deps.sql, `ip:${clientAddress(c)}`, rateLimits.unauthenticated, deps.clock.now())
+    const rl = await countRequest(
+      deps.sql,
+      `ip:${clientAddress(c)}`,
+      rateLimits.unauthenticated,
+      deps.clock.now(),
+    )
     c.set('rateLimit', rl)
     if (!rl.allowed) throw new ApiError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.reset })
     await next()

@@ -44,7 +44,12 @@ export const configSchema = z.object({
   EMAIL_API_KEY: z.string().optional(),
   EMAIL_FROM: z.string().default('Tenant Platform <no-reply@example.com>'),
   /** Request body limit in bytes (413 above it). */
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10 * 1024 * 1024).default(1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(1024 * 1024),
   /** Outbound SSRF policy relaxations; tests use loopback, never production. */
   OUTBOUND_ALLOW_LOOPBACK: flag,
   OUTBOUND_ALLOW_PRIVATE: flag,

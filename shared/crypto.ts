@@ -75,9 +75,13 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 export async function hmacSha256Hex(secret: string, payload: string | Uint8Array): Promise<string> {
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
-    'sign',
-  ])
+  const key = await crypto.subtle.importKey(
+    'raw',
+    encoder.encode(secret),
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  )
   const data = typeof payload === 'string' ? encoder.encode(payload) : payload
   return toHex(await crypto.subtle.sign('HMAC', key, data as BufferSource))
 }

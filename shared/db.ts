@@ -51,14 +51,19 @@ export async function withTenant<T>(sql: Sql, claims: RequestClaims, fn: (tx: Tx
  * COMMIT are pipelined on one reserved connection. For hot read paths (GET /v1/content);
  * use withTenant when a step depends on an earlier one.
  */
-export async function readAsTenant<T extends readonly unknown[]>(
+export async function readAsTenant<T>(
   sql: Sql,
   claims: RequestClaims,
   query: (q: Queryable) => Promise<T>,
 ): Promise<T> {
   const conn = await sql.reserve()
   try {
-    const [, , rows] = await Promise.all([conn`begin read only`, claimsSetup(conn, claims), query(conn), conn`commit`])
+    const [, , rows] = await Promise.all([
+      conn`begin read only`,
+      claimsSetup(conn, claims),
+      query(conn),
+      conn`commit`,
+    ])
     return rows
   } catch (err) {
     // A failed statement aborts the transaction and turns the COMMIT into a rollback; make sure.

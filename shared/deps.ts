@@ -1,9 +1,9 @@
 import type { Config } from './config.ts'
 import type { Sql } from './db.ts'
+import type { JwtVerifier } from './jwt.ts'
 import type { Logger } from './logger.ts'
 import type { Notifier } from './notifier.ts'
 import type { GuardedFetch } from './outbound.ts'
-import type { JwtVerifier } from './jwt.ts'
 import type { Vault } from './vault.ts'
 
 export interface Clock {

@@ -59,7 +59,12 @@ export class ApiError extends HTTPException {
 
 export const notFound = (what: string) => new ApiError('NOT_FOUND', `${what} not found`)
 
-export function errorBody(status: number, code: string, message: string, extra: Partial<ErrorBody> = {}): ErrorBody {
+export function errorBody(
+  status: number,
+  code: string,
+  message: string,
+  extra: Partial<ErrorBody> = {},
+): ErrorBody {
   return { error: statusText[status] ?? 'Error', code, message, ...extra }
 }
 

@@ -1,4 +1,10 @@
-import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, type JWTPayload, jwtVerify } from 'jose'
+import {
+  createLocalJWKSet,
+  createRemoteJWKSet,
+  decodeProtectedHeader,
+  type JWTPayload,
+  jwtVerify,
+} from 'jose'
 import { z } from 'zod'
 import type { Config } from './config.ts'
 
@@ -25,7 +31,9 @@ const ASYMMETRIC = ['ES256', 'RS256', 'EdDSA']
  * with the legacy HS256 secret. Both are accepted; the header's alg picks the key, and only
  * the algorithms listed are ever honoured (no "none", no alg confusion).
  */
-export function createJwtVerifier(config: Pick<Config, 'SUPABASE_JWKS' | 'SUPABASE_URL' | 'SUPABASE_JWT_SECRET'>): JwtVerifier {
+export function createJwtVerifier(
+  config: Pick<Config, 'SUPABASE_JWKS' | 'SUPABASE_URL' | 'SUPABASE_JWT_SECRET'>,
+): JwtVerifier {
   const jwks = config.SUPABASE_JWKS
     ? createLocalJWKSet(JSON.parse(config.SUPABASE_JWKS))
     : config.SUPABASE_URL
@@ -39,9 +47,11 @@ export function createJwtVerifier(config: Pick<Config, 'SUPABASE_JWKS' | 'SUPABA
         const { alg } = decodeProtectedHeader(token)
         let payload: JWTPayload
         if (alg === 'HS256' && secret) {
-          payload = (await jwtVerify(token, secret, { algorithms: ['HS256'], audience: 'authenticated' })).payload
+          payload = (await jwtVerify(token, secret, { algorithms: ['HS256'], audience: 'authenticated' }))
+            .payload
         } else if (alg && ASYMMETRIC.includes(alg) && jwks) {
-          payload = (await jwtVerify(token, jwks, { algorithms: ASYMMETRIC, audience: 'authenticated' })).payload
+          payload = (await jwtVerify(token, jwks, { algorithms: ASYMMETRIC, audience: 'authenticated' }))
+            .payload
         } else {
           return null
         }

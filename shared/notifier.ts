@@ -51,7 +51,9 @@ export function createNotifier(opts: {
       let failed = 0
       // Claim a batch with SKIP LOCKED so concurrent senders never pick the same rows.
       await opts.sql.begin(async (tx) => {
-        const batch = await tx<{ id: string; recipient: string; subject: string; body: string; attempts: number }[]>`
+        const batch = await tx<
+          { id: string; recipient: string; subject: string; body: string; attempts: number }[]
+        >`
           select id, recipient, subject, body, attempts from public.notifications
           where status = 'pending' order by created_at limit ${limit}
           for update skip locked`
@@ -64,7 +66,10 @@ export function createNotifier(opts: {
           try {
             const res = await opts.fetch(opts.emailApiUrl, {
               method: 'POST',
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${opts.emailApiKey ?? ''}` },
+              headers: {
+                'content-type': 'application/json',
+                authorization: `Bearer ${opts.emailApiKey ?? ''}`,
+              },
               body: JSON.stringify({ from: opts.from, to: [n.recipient], subject: n.subject, text: n.body }),
             })
             if (!res.ok) throw new Error(`e-mail API answered ${res.status}`)

@@ -23,6 +23,9 @@ export function errorResponses(...statuses: number[]) {
     429: 'Rate limit exceeded (RATE_LIMITED)',
   }
   return Object.fromEntries(
-    statuses.map((s) => [s, { description: text[s] ?? 'Error', content: { 'application/json': { schema: errorSchema } } }]),
+    statuses.map((s) => [
+      s,
+      { description: text[s] ?? 'Error', content: { 'application/json': { schema: errorSchema } } },
+    ]),
   )
 }

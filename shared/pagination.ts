@@ -27,7 +27,9 @@ export function decodeCursor(cursor: string | undefined): Cursor | null {
     if (Number.isNaN(at.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error('bad cursor')
     return { at, id }
   } catch {
-    throw new ApiError('VALIDATION_ERROR', 'Invalid cursor', { details: [{ field: 'cursor', message: 'Invalid cursor' }] })
+    throw new ApiError('VALIDATION_ERROR', 'Invalid cursor', {
+      details: [{ field: 'cursor', message: 'Invalid cursor' }],
+    })
   }
 }
 

@@ -14,7 +14,11 @@ export function windowStart(now: Date): Date {
   return new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS)
 }
 
-export function rateLimitState(limit: number, hits: number, now: Date): RateLimitState & { allowed: boolean } {
+export function rateLimitState(
+  limit: number,
+  hits: number,
+  now: Date,
+): RateLimitState & { allowed: boolean } {
   const reset = Math.max(1, Math.ceil((windowStart(now).getTime() + WINDOW_MS - now.getTime()) / 1000))
   return { limit, remaining: Math.max(0, limit - hits), reset, allowed: hits <= limit }
 }
@@ -35,6 +39,7 @@ export async function countRequest(db: Queryable, bucket: string, limit: number,
 
 /** Drops finished windows; run by the scheduler. */
 export async function pruneRateLimitCounters(db: Queryable, now: Date): Promise<number> {
-  const rows = await db`delete from private.rate_limit_counters where window_start < ${new Date(windowStart(now).getTime() - WINDOW_MS)}`
+  const rows =
+    await db`delete from private.rate_limit_counters where window_start < ${new Date(windowStart(now).getTime() - WINDOW_MS)}`
   return rows.count
 }

@@ -13,7 +13,9 @@ import { Vault } from './vault.ts'
  */
 export async function createDeps(
   env: Record<string, string | undefined>,
-  overrides: Partial<Pick<FunctionDeps, 'clock' | 'fetch' | 'onOutboxCommitted'>> & { sql?: FunctionDeps['sql'] } = {},
+  overrides: Partial<Pick<FunctionDeps, 'clock' | 'fetch' | 'onOutboxCommitted'>> & {
+    sql?: FunctionDeps['sql']
+  } = {},
 ): Promise<FunctionDeps> {
   const config = loadConfig(env)
   const sql = overrides.sql ?? connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_MAX)

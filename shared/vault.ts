@@ -44,7 +44,10 @@ export async function parseMasterKeys(spec: string): Promise<MasterKey[]> {
       if (!version || !material) throw new VaultError('VAULT_MASTER_KEYS entries look like "v1:<base64>"')
       const raw = fromBase64(material)
       if (raw.length !== 32) throw new VaultError(`master key ${version} must be 32 bytes`)
-      const key = await crypto.subtle.importKey('raw', raw as BufferSource, 'AES-GCM', false, ['encrypt', 'decrypt'])
+      const key = await crypto.subtle.importKey('raw', raw as BufferSource, 'AES-GCM', false, [
+        'encrypt',
+        'decrypt',
+      ])
       return { version, key }
     }),
   )
@@ -70,7 +73,11 @@ async function open(key: CryptoKey, box: Uint8Array, aad: string): Promise<Uint8
   try {
     return new Uint8Array(
       await crypto.subtle.decrypt(
-        { name: 'AES-GCM', iv: box.subarray(0, IV_BYTES) as BufferSource, additionalData: encoder.encode(aad) },
+        {
+          name: 'AES-GCM',
+          iv: box.subarray(0, IV_BYTES) as BufferSource,
+          additionalData: encoder.encode(aad),
+        },
         key,
         box.subarray(IV_BYTES) as BufferSource,
       ),
@@ -113,7 +120,8 @@ export class Vault {
   async decrypt(tenantId: string, ciphertext: string, purpose: string): Promise<string> {
     const [format, versionText, body] = ciphertext.split(':')
     const version = Number(versionText)
-    if (format !== FORMAT || !Number.isInteger(version) || !body) throw new VaultError('unrecognised ciphertext')
+    if (format !== FORMAT || !Number.isInteger(version) || !body)
+      throw new VaultError('unrecognised ciphertext')
     let box: Uint8Array
     try {
       box = fromBase64(body)

@@ -14,14 +14,21 @@ beforeAll(async () => {
 })
 afterAll(() => tp.close())
 
-const validBody = { name: 'server', environment: 'production', scopes: ['content:read'], rate_limit_per_minute: 60 }
+const validBody = {
+  name: 'server',
+  environment: 'production',
+  scopes: ['content:read'],
+  rate_limit_per_minute: 60,
+}
 
 describe('POST /api/api-keys', () => {
   it('creates a production platform key, shown once, stored only as a hash', async () => {
     const res = await tp.json('/api/api-keys', { token: a.token, body: validBody })
     expect(res.status).toBe(201)
     const key = res.body
-    expect(Object.keys(key)).toEqual(expect.arrayContaining(['id', 'name', 'key', 'key_prefix', 'scopes', 'rate_limit_per_minute']))
+    expect(Object.keys(key)).toEqual(
+      expect.arrayContaining(['id', 'name', 'key', 'key_prefix', 'scopes', 'rate_limit_per_minute']),
+    )
     expect(key.key).toMatch(/^svc_live_[0-9A-Za-z]{36}$/)
     expect(key.key_prefix).toBe(key.key.slice(0, 13))
     expect(parseKey(key.key)?.family).toBe('platform')
@@ -50,7 +57,8 @@ describe('POST /api/api-keys', () => {
 
   it('writes api_key.created to the outbox in the same transaction', async () => {
     const res = await tp.json('/api/api-keys', { token: a.token, body: { ...validBody, name: 'evented' } })
-    const events = await tp.db.sql`select id, type, data from public.event_outbox where data->>'api_key_id' = ${res.body.id}`
+    const events = await tp.db
+      .sql`select id, type, data from public.event_outbox where data->>'api_key_id' = ${res.body.id}`
     expect(events).toHaveLength(1)
     expect(events[0]!.type).toBe('api_key.created')
     expect(events[0]!.id).toMatch(/^evt_/)
@@ -69,7 +77,11 @@ describe('POST /api/api-keys', () => {
     ['unknown field', { ...validBody, owner: 'me' }, '(body)'],
     ['missing name', { ...validBody, name: undefined }, 'name'],
     ['platform key in development', { ...validBody, environment: 'development' }, 'environment'],
-    ['tool key over 100/min', { ...validBody, kind: 'tool_server', rate_limit_per_minute: 101 }, 'rate_limit_per_minute'],
+    [
+      'tool key over 100/min',
+      { ...validBody, kind: 'tool_server', rate_limit_per_minute: 101 },
+      'rate_limit_per_minute',
+    ],
   ])('refuses %s with 400 VALIDATION_ERROR and stores nothing', async (_name, body, field) => {
     const before = await tp.db.sql`select count(*)::int as n from public.api_keys`
     const res = await tp.json('/api/api-keys', { token: a.token, body })
@@ -81,7 +93,11 @@ describe('POST /api/api-keys', () => {
   })
 
   it('refuses malformed JSON with 400 VALIDATION_ERROR', async () => {
-    const res = await tp.json('/api/api-keys', { token: a.token, body: '{"name": ', headers: { 'content-type': 'application/json' } })
+    const res = await tp.json('/api/api-keys', {
+      token: a.token,
+      body: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    })
     expect(res.status).toBe(400)
     expect(res.body.code).toBe('VALIDATION_ERROR')
   })
@@ -117,7 +133,10 @@ describe('POST /api/api-keys', () => {
   })
 
   it('does not accept a platform key as a credential for key management', async () => {
-    const created = await tp.json('/api/api-keys', { token: a.token, body: { ...validBody, scopes: ['users:write'] } })
+    const created = await tp.json('/api/api-keys', {
+      token: a.token,
+      body: { ...validBody, scopes: ['users:write'] },
+    })
     const res = await tp.json('/api/api-keys', { token: created.body.key, body: validBody })
     expect(res.status).toBe(401)
     expect(res.body.code).toBe('AUTH_REQUIRED')
@@ -129,15 +148,15 @@ describe('listing, reading and revoking', () => {
     const t = await tp.createTenant()
     const ids: string[] = []
     for (let i = 0; i < 5; i++) {
-      ids.push((await tp.json('/api/api-keys', { token: t.token, body: { ...validBody, name: `k${i}` } })).body.id)
+      ids.push(
+        (await tp.json('/api/api-keys', { token: t.token, body: { ...validBody, name: `k${i}` } })).body.id,
+      )
     }
     const seen: string[] = []
     let cursor: string | null = null
     do {
-      const page: { body: { data: { id: string; key?: string }[]; next_cursor: string | null } } = await tp.json(
-        `/api/api-keys?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
-        { token: t.token },
-      )
+      const page: { body: { data: { id: string; key?: string }[]; next_cursor: string | null } } =
+        await tp.json(`/api/api-keys?limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: t.token })
       for (const k of page.body.data) {
         expect(k.key).toBeUndefined()
         seen.push(k.id)
@@ -160,13 +179,15 @@ describe('listing, reading and revoking', () => {
     expect(after.body).toMatchObject({ error: 'Unauthorized', code: 'AUTH_REQUIRED' })
     const again = await tp.json(`/api/api-keys/${created.id}/revoke`, { token: a.token, method: 'POST' })
     expect(again.status).toBe(200)
-    const events = await tp.db.sql`select type from public.event_outbox where data->>'api_key_id' = ${created.id} order by seq`
+    const events = await tp.db
+      .sql`select type from public.event_outbox where data->>'api_key_id' = ${created.id} order by seq`
     expect(events.map((e) => e.type)).toEqual(['api_key.created', 'api_key.revoked'])
   })
 
   it('keeps last_used_at without a write on every request', async () => {
     const created = (await tp.json('/api/api-keys', { token: a.token, body: validBody })).body
-    for (let i = 0; i < 3; i++) expect((await tp.request('/v1/content', { token: created.key })).status).toBe(200)
+    for (let i = 0; i < 3; i++)
+      expect((await tp.request('/v1/content', { token: created.key })).status).toBe(200)
     await new Promise((r) => setTimeout(r, 100))
     const got = await tp.json(`/api/api-keys/${created.id}`, { token: a.token })
     expect(got.body.last_used_at).not.toBeNull()
@@ -174,7 +195,8 @@ describe('listing, reading and revoking', () => {
 
   it('an expired key is refused with 401', async () => {
     const created = (await tp.json('/api/api-keys', { token: a.token, body: validBody })).body
-    await tp.db.sql`update public.api_keys set expires_at = now() - interval '1 second' where id = ${created.id}`
+    await tp.db
+      .sql`update public.api_keys set expires_at = now() - interval '1 second' where id = ${created.id}`
     expect((await tp.json('/v1/content', { token: created.key })).status).toBe(401)
   })
 })

@@ -16,7 +16,13 @@ afterAll(() => tp.close())
 async function createKey(token: string, body: Record<string, unknown> = {}) {
   const res = await tp.json('/api/api-keys', {
     token,
-    body: { name: 'k', environment: 'production', scopes: ['content:read'], rate_limit_per_minute: 100, ...body },
+    body: {
+      name: 'k',
+      environment: 'production',
+      scopes: ['content:read'],
+      rate_limit_per_minute: 100,
+      ...body,
+    },
   })
   expect(res.status, JSON.stringify(res.body)).toBe(201)
   return res.body as { id: string; key: string }
@@ -35,7 +41,11 @@ describe('user JWTs', () => {
   })
 
   it('accepts a legacy HS256 token signed with the JWT secret', async () => {
-    const token = await new SignJWT({ role: 'authenticated', email: a.email, app_metadata: { tenant_id: a.tenantId } })
+    const token = await new SignJWT({
+      role: 'authenticated',
+      email: a.email,
+      app_metadata: { tenant_id: a.tenantId },
+    })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(a.userId)
       .setAudience('authenticated')
@@ -94,7 +104,7 @@ describe('platform API keys', () => {
     expectAuthRequired(await tp.json('/v1/content', { token: tool.key }))
   })
 
-  it("stops working when its creator leaves the tenant", async () => {
+  it('stops working when its creator leaves the tenant', async () => {
     const t = await tp.createTenant()
     const admin = await addMember(tp, t.tenantId, 'owner')
     const key = await createKey(admin.token)
@@ -117,10 +127,16 @@ describe('service-role and anon keys', () => {
 
 describe('responses', () => {
   it('carry X-Request-Id (echoing a sane incoming one) and rate-limit headers', async () => {
-    const res = await tp.request('/v1/content', { token: a.token, headers: { 'x-request-id': 'req-12345678' } })
+    const res = await tp.request('/v1/content', {
+      token: a.token,
+      headers: { 'x-request-id': 'req-12345678' },
+    })
     expect(res.headers.get('x-request-id')).toBe('req-12345678')
     expect(res.headers.get('x-ratelimit-limit')).toBe('1000')
-    const generated = await tp.request('/v1/content', { token: a.token, headers: { 'x-request-id': 'bad id!' } })
+    const generated = await tp.request('/v1/content', {
+      token: a.token,
+      headers: { 'x-request-id': 'bad id!' },
+    })
     expect(generated.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
     const unknown = await tp.json('/api/nothing-here')
     expect(unknown.status).toBe(404)
@@ -132,7 +148,9 @@ describe('responses', () => {
     const doc = await tp.json('/functions/v1/api-keys/openapi.json')
     expect(doc.status).toBe(200)
     expect(doc.body.openapi).toBe('3.1.0')
-    expect(doc.body.paths['/'].post.requestBody.content['application/json'].schema.$ref).toContain('CreateApiKey')
+    expect(doc.body.paths['/'].post.requestBody.content['application/json'].schema.$ref).toContain(
+      'CreateApiKey',
+    )
     expect(doc.body.components.schemas.CreateApiKey.properties.scopes.items.enum).toContain('billing:read')
   })
 })

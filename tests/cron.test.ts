@@ -13,7 +13,9 @@ function scheduledInMigrations(): { name: string; path: string }[] {
   const jobs: { name: string; path: string }[] = []
   for (const file of readdirSync('migrations').sort()) {
     const text = readFileSync(`migrations/${file}`, 'utf8')
-    for (const m of text.matchAll(/private\.schedule_job\(\s*'([^']+)'\s*,\s*'[^']+'\s*,\s*'([^']+)'\s*\)/g)) {
+    for (const m of text.matchAll(
+      /private\.schedule_job\(\s*'([^']+)'\s*,\s*'[^']+'\s*,\s*'([^']+)'\s*\)/g,
+    )) {
       jobs.push({ name: m[1]!, path: m[2]! })
     }
   }

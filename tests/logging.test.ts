@@ -28,7 +28,14 @@ describe('structured logs', () => {
     await tp.json('/v1/content', { token: `${res.body.key.slice(0, -2)}xx` })
     const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>)
     const created = entries.find((e) => e.request_id === 'log-test-0001')
-    expect(created).toMatchObject({ level: 'info', msg: 'request', fn: 'api-keys', method: 'POST', status: 201, caller: 'user' })
+    expect(created).toMatchObject({
+      level: 'info',
+      msg: 'request',
+      fn: 'api-keys',
+      method: 'POST',
+      status: 201,
+      caller: 'user',
+    })
     expect(created!.tenant_id).toBe(t.tenantId)
     const all = lines.join('\n')
     expect(all).not.toContain(res.body.key)

@@ -51,7 +51,9 @@ describe('rate limits kept in Postgres', () => {
 
   it('limits callers without valid credentials to 60 per minute per client address', async () => {
     const headers = { 'x-test-client': '203.0.113.7' }
-    const results = await Promise.all(Array.from({ length: 70 }, (_, i) => tp.json('/v1/content', { headers, instance: i % 2 })))
+    const results = await Promise.all(
+      Array.from({ length: 70 }, (_, i) => tp.json('/v1/content', { headers, instance: i % 2 })),
+    )
     expect(results.filter((r) => r.status === 401)).toHaveLength(60)
     expect(results.filter((r) => r.status === 429)).toHaveLength(10)
     // Another address has its own budget.

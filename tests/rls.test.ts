@@ -16,13 +16,20 @@ beforeAll(async () => {
     body: { name: 'b', environment: 'production', scopes: ['content:read'], rate_limit_per_minute: 10 },
   })
   expect(key.status).toBe(201)
-  const [site] = await tp.db.sql`insert into public.sites (tenant_id, name) values (${b.tenantId}, 'B') returning id`
-  await tp.db.sql`insert into public.articles (tenant_id, site_id, title) values (${b.tenantId}, ${site!.id}, 'B article')`
-  await tp.db.sql`insert into public.notifications (tenant_id, kind, recipient, subject, body) values (${b.tenantId}, 'test', 'b@example.com', 's', 'b')`
+  const [site] = await tp.db
+    .sql`insert into public.sites (tenant_id, name) values (${b.tenantId}, 'B') returning id`
+  await tp.db
+    .sql`insert into public.articles (tenant_id, site_id, title) values (${b.tenantId}, ${site!.id}, 'B article')`
+  await tp.db
+    .sql`insert into public.notifications (tenant_id, kind, recipient, subject, body) values (${b.tenantId}, 'test', 'b@example.com', 's', 'b')`
 })
 afterAll(() => tp.close())
 
-const claimsOf = (t: TestTenant) => ({ sub: t.userId, role: 'authenticated' as const, app_metadata: { tenant_id: t.tenantId } })
+const claimsOf = (t: TestTenant) => ({
+  sub: t.userId,
+  role: 'authenticated' as const,
+  app_metadata: { tenant_id: t.tenantId },
+})
 
 async function tenantTables(): Promise<string[]> {
   const rows = await tp.db.sql<{ table_name: string }[]>`
@@ -36,9 +43,19 @@ async function tenantTables(): Promise<string[]> {
 describe('row-level security', () => {
   it('is enabled on every public table that holds tenant data, and tenant_id is indexed', async () => {
     const tables = await tenantTables()
-    expect(tables).toEqual(expect.arrayContaining(['api_keys', 'articles', 'event_outbox', 'notifications', 'sites', 'tenant_members']))
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        'api_keys',
+        'articles',
+        'event_outbox',
+        'notifications',
+        'sites',
+        'tenant_members',
+      ]),
+    )
     for (const table of tables) {
-      const [rls] = await tp.db.sql`select relrowsecurity from pg_class where oid = ${`public.${table}`}::regclass`
+      const [rls] = await tp.db
+        .sql`select relrowsecurity from pg_class where oid = ${`public.${table}`}::regclass`
       expect(rls!.relrowsecurity, table).toBe(true)
       const [indexed] = await tp.db.sql`
         select exists (
@@ -47,18 +64,24 @@ describe('row-level security', () => {
         ) as ok`
       expect(indexed!.ok, `${table}.tenant_id indexed`).toBe(true)
     }
-    const [tenants] = await tp.db.sql`select relrowsecurity from pg_class where oid = 'public.tenants'::regclass`
+    const [tenants] = await tp.db
+      .sql`select relrowsecurity from pg_class where oid = 'public.tenants'::regclass`
     expect(tenants!.relrowsecurity).toBe(true)
   })
 
   it("shows a user of tenant A none of tenant B's rows in any table, through SQL as role authenticated", async () => {
     for (const table of await tenantTables()) {
-      const [owner] = await tp.db.sql`select count(*)::int as n from ${tp.db.sql(table)} where tenant_id = ${b.tenantId}`
-      const [asA] = await withTenant(tp.db.sql, claimsOf(a), (tx) =>
-        tx`select count(*)::int as n from ${tx(table)} where tenant_id = ${b.tenantId}`,
+      const [owner] = await tp.db
+        .sql`select count(*)::int as n from ${tp.db.sql(table)} where tenant_id = ${b.tenantId}`
+      const [asA] = await withTenant(
+        tp.db.sql,
+        claimsOf(a),
+        (tx) => tx`select count(*)::int as n from ${tx(table)} where tenant_id = ${b.tenantId}`,
       )
       expect(asA!.n, table).toBe(0)
-      if (['api_keys', 'sites', 'articles', 'notifications', 'event_outbox', 'tenant_members'].includes(table)) {
+      if (
+        ['api_keys', 'sites', 'articles', 'notifications', 'event_outbox', 'tenant_members'].includes(table)
+      ) {
         expect(owner!.n, `${table} has B rows to hide`).toBeGreaterThan(0)
       }
     }
@@ -66,16 +89,26 @@ describe('row-level security', () => {
     expect(tenants.map((t) => t.id)).toEqual([a.tenantId])
   })
 
-  it("refuses to write rows into another tenant", async () => {
+  it('refuses to write rows into another tenant', async () => {
     await expect(
-      withTenant(tp.db.sql, claimsOf(a), (tx) => tx`insert into public.sites (tenant_id, name) values (${b.tenantId}, 'sneaky')`),
+      withTenant(
+        tp.db.sql,
+        claimsOf(a),
+        (tx) => tx`insert into public.sites (tenant_id, name) values (${b.tenantId}, 'sneaky')`,
+      ),
     ).rejects.toThrow(/row-level security/)
-    const updated = await withTenant(tp.db.sql, claimsOf(a), (tx) =>
-      tx`update public.articles set title = 'pwned' where tenant_id = ${b.tenantId}`,
+    const updated = await withTenant(
+      tp.db.sql,
+      claimsOf(a),
+      (tx) => tx`update public.articles set title = 'pwned' where tenant_id = ${b.tenantId}`,
     )
     expect(updated.count).toBe(0)
     await expect(
-      withTenant(tp.db.sql, claimsOf(a), (tx) => tx`update public.api_keys set key_hash = 'x' where tenant_id = ${a.tenantId}`),
+      withTenant(
+        tp.db.sql,
+        claimsOf(a),
+        (tx) => tx`update public.api_keys set key_hash = 'x' where tenant_id = ${a.tenantId}`,
+      ),
     ).rejects.toThrow(/permission denied/)
   })
 
@@ -91,7 +124,10 @@ describe('row-level security', () => {
   it('leaves no role or claims behind on a pooled connection after the transaction', async () => {
     await withTenant(tp.db.sql, claimsOf(a), (tx) => tx`select 1`)
     const rows = await Promise.all(
-      Array.from({ length: 8 }, () => tp.db.sql`select current_user as who, current_setting('request.jwt.claims', true) as claims`),
+      Array.from(
+        { length: 8 },
+        () => tp.db.sql`select current_user as who, current_setting('request.jwt.claims', true) as claims`,
+      ),
     )
     for (const r of rows) {
       expect(r[0]!.who).not.toBe('authenticated')

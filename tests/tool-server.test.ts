@@ -10,7 +10,8 @@ beforeAll(async () => {
   tp = await startTestPlatform({ instances: 2, clock })
   a = await tp.createTenant()
   b = await tp.createTenant()
-  await tp.db.sql`insert into public.sites (tenant_id, name) values (${a.tenantId}, 'A site'), (${b.tenantId}, 'B site')`
+  await tp.db
+    .sql`insert into public.sites (tenant_id, name) values (${a.tenantId}, 'A site'), (${b.tenantId}, 'B site')`
 })
 afterAll(() => tp.close())
 
@@ -44,17 +45,23 @@ describe('tool server at {mcp_url} (/mcp)', () => {
     const none = await tp.json('/mcp/tools/list')
     expect(none.status).toBe(401)
     expect(none.body.code).toBe('AUTH_REQUIRED')
-    expect((await tp.json('/mcp/tools/list', { headers: { 'x-api-key': 'mcp_dev_garbage' } })).status).toBe(401)
+    expect((await tp.json('/mcp/tools/list', { headers: { 'x-api-key': 'mcp_dev_garbage' } })).status).toBe(
+      401,
+    )
     const platformKey = await tp.json('/api/api-keys', {
       token: a.token,
       body: { name: 'p', environment: 'production', scopes: ['content:read'], rate_limit_per_minute: 10 },
     })
-    expect((await tp.json('/mcp/tools/list', { headers: { 'x-api-key': platformKey.body.key } })).status).toBe(401)
+    expect(
+      (await tp.json('/mcp/tools/list', { headers: { 'x-api-key': platformKey.body.key } })).status,
+    ).toBe(401)
     const revoked = await toolKey(a)
     await tp.json(`/api/api-keys/${revoked.id}/revoke`, { token: a.token, method: 'POST' })
     expect((await tp.json('/mcp/tools/list', { headers: { 'x-api-key': revoked.key } })).status).toBe(401)
     const noScope = await toolKey(a, 'development', ['analytics:read'])
-    expect((await tp.json('/mcp/tools/list', { headers: { 'x-api-key': noScope.key } })).body.tools).toEqual([])
+    expect((await tp.json('/mcp/tools/list', { headers: { 'x-api-key': noScope.key } })).body.tools).toEqual(
+      [],
+    )
     const denied = await tp.json('/mcp/tools/execute', {
       headers: { 'x-api-key': noScope.key },
       body: { tool: 'platform:list_content', params: {} },
@@ -67,15 +74,23 @@ describe('tool server at {mcp_url} (/mcp)', () => {
     const { key } = await toolKey(a)
     const headers = { 'x-api-key': key }
     expect((await tp.json('/mcp/tools/execute', { headers, body: { params: {} } })).status).toBe(400)
-    expect((await tp.json('/mcp/tools/execute', { headers, body: { tool: 'platform:nope', params: {} } })).status).toBe(404)
-    const bad = await tp.json('/mcp/tools/execute', { headers, body: { tool: 'platform:list_content', params: { limit: 0 } } })
+    expect(
+      (await tp.json('/mcp/tools/execute', { headers, body: { tool: 'platform:nope', params: {} } })).status,
+    ).toBe(404)
+    const bad = await tp.json('/mcp/tools/execute', {
+      headers,
+      body: { tool: 'platform:list_content', params: { limit: 0 } },
+    })
     expect(bad.status).toBe(400)
     expect(bad.body.details[0].field).toBe('params.limit')
   })
 
   it("a key sees only its own tenant's data", async () => {
     const { key } = await toolKey(b)
-    const run = await tp.json('/mcp/tools/execute', { headers: { 'x-api-key': key }, body: { tool: 'platform:list_content', params: {} } })
+    const run = await tp.json('/mcp/tools/execute', {
+      headers: { 'x-api-key': key },
+      body: { tool: 'platform:list_content', params: {} },
+    })
     expect(JSON.stringify(run.body)).not.toContain('A site')
   })
 
@@ -83,7 +98,9 @@ describe('tool server at {mcp_url} (/mcp)', () => {
     clock.advance(60_000)
     const { key } = await toolKey(a)
     const results = await Promise.all(
-      Array.from({ length: 120 }, (_, i) => tp.json('/mcp/tools/list', { headers: { 'x-api-key': key }, instance: i % 2 })),
+      Array.from({ length: 120 }, (_, i) =>
+        tp.json('/mcp/tools/list', { headers: { 'x-api-key': key }, instance: i % 2 }),
+      ),
     )
     expect(results.filter((r) => r.status === 200)).toHaveLength(100)
     const limited = results.filter((r) => r.status === 429)

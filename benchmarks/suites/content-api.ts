@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
-import { listContent, presentContent } from '../../functions/content/queries.ts'
+import { listContent, presentContent } from '../../shared/content.ts'
 import { paginate } from '../../shared/pagination.ts'
 import { startTestPlatform, TestClock } from '../../tests/support/platform.ts'
 import { measure, printComparison } from '../lib.ts'
@@ -17,7 +17,8 @@ export default async function contentApiBenchmark(): Promise<void> {
   const tp = await startTestPlatform({ clock, env: { METERING_ENABLED: 'false' } })
   const tenant = await tp.createTenant()
   await tp.db.sql`update public.tenants set plan = 'enterprise' where id = ${tenant.tenantId}`
-  const [site] = await tp.db.sql`insert into public.sites (tenant_id, name) values (${tenant.tenantId}, 'Bench site') returning id`
+  const [site] = await tp.db
+    .sql`insert into public.sites (tenant_id, name) values (${tenant.tenantId}, 'Bench site') returning id`
   await tp.db.sql`
     insert into public.articles (tenant_id, site_id, title, status)
     select ${tenant.tenantId}, ${site!.id}, 'Article ' || g, 'published' from generate_series(1, 200) g`

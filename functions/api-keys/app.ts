@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi'
 import { createFunctionApp } from '../../shared/app.ts'
 import { authenticate, requireRole, tenantCaller } from '../../shared/auth.ts'
-import { type Tx, isPgError, pgErrors, withTenant } from '../../shared/db.ts'
+import { isPgError, pgErrors, type Tx, withTenant } from '../../shared/db.ts'
 import type { FunctionDeps } from '../../shared/deps.ts'
 import { ApiError, notFound } from '../../shared/errors.ts'
 import { recordEvent } from '../../shared/events.ts'
@@ -35,7 +35,8 @@ interface ApiKeyRow {
   created_at: Date
 }
 
-const columns = 'id, name, family, environment, key_prefix, scopes, rate_limit_per_minute, expires_at, last_used_at, revoked_at, created_at'
+const columns =
+  'id, name, family, environment, key_prefix, scopes, rate_limit_per_minute, expires_at, last_used_at, revoked_at, created_at'
 
 function present(row: ApiKeyRow): ApiKey {
   return {
@@ -82,7 +83,10 @@ const listKeys = createRoute({
   security,
   request: { query: pageQuery },
   responses: {
-    200: { description: 'A page of keys, newest first', content: { 'application/json': { schema: apiKeyListSchema } } },
+    200: {
+      description: 'A page of keys, newest first',
+      content: { 'application/json': { schema: apiKeyListSchema } },
+    },
     ...errorResponses(400, 401, 429),
   },
 })
@@ -130,9 +134,13 @@ export function createApp(deps: FunctionDeps) {
       })
     }
     if (body.rate_limit_per_minute > RATE_LIMIT_MAX[body.kind]) {
-      throw new ApiError('VALIDATION_ERROR', `rate_limit_per_minute is at most ${RATE_LIMIT_MAX[body.kind]} for ${body.kind} keys`, {
-        details: [{ field: 'rate_limit_per_minute', message: `at most ${RATE_LIMIT_MAX[body.kind]}` }],
-      })
+      throw new ApiError(
+        'VALIDATION_ERROR',
+        `rate_limit_per_minute is at most ${RATE_LIMIT_MAX[body.kind]} for ${body.kind} keys`,
+        {
+          details: [{ field: 'rate_limit_per_minute', message: `at most ${RATE_LIMIT_MAX[body.kind]}` }],
+        },
+      )
     }
     const expiresAt = body.expires_at ? new Date(body.expires_at) : null
     if (expiresAt && expiresAt <= now) {
@@ -164,12 +172,16 @@ export function createApp(deps: FunctionDeps) {
     const { limit, cursor } = c.req.valid('query')
     const caller = tenantCaller(c)
     const after = decodeCursor(cursor)
-    const rows = await withTenant(deps.sql, caller.claims, (tx) => tx<ApiKeyRow[]>`
+    const rows = await withTenant(
+      deps.sql,
+      caller.claims,
+      (tx) => tx<ApiKeyRow[]>`
       select ${tx.unsafe(columns)} from public.api_keys
       where tenant_id = ${caller.tenantId}
         ${after ? tx`and (created_at, id) < (${after.at}, ${after.id})` : tx``}
       order by created_at desc, id desc
-      limit ${limit + 1}`)
+      limit ${limit + 1}`,
+    )
     const page = paginate(rows, limit, (r) => ({ at: r.created_at, id: r.id }))
     return c.json({ data: page.data.map(present), next_cursor: page.next_cursor }, 200)
   })
@@ -177,8 +189,12 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(getKey, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    const [row] = await withTenant(deps.sql, caller.claims, (tx) => tx<ApiKeyRow[]>`
-      select ${tx.unsafe(columns)} from public.api_keys where id = ${id} and tenant_id = ${caller.tenantId}`)
+    const [row] = await withTenant(
+      deps.sql,
+      caller.claims,
+      (tx) => tx<ApiKeyRow[]>`
+      select ${tx.unsafe(columns)} from public.api_keys where id = ${id} and tenant_id = ${caller.tenantId}`,
+    )
     if (!row) throw notFound('API key')
     return c.json(present(row), 200)
   })
@@ -194,11 +210,18 @@ export function createApp(deps: FunctionDeps) {
         where id = ${id} and tenant_id = ${caller.tenantId} and revoked_at is null
         returning ${tx.unsafe(columns)}`
       if (revoked) {
-        await recordEvent(tx, { tenantId: caller.tenantId, type: 'api_key.revoked', at: now, data: eventData(revoked) })
+        await recordEvent(tx, {
+          tenantId: caller.tenantId,
+          type: 'api_key.revoked',
+          at: now,
+          data: eventData(revoked),
+        })
         return revoked
       }
       // Already revoked (idempotent) or not this tenant's (404).
-      const [existing] = await tx<ApiKeyRow[]>`select ${tx.unsafe(columns)} from public.api_keys where id = ${id} and tenant_id = ${caller.tenantId}`
+      const [existing] = await tx<
+        ApiKeyRow[]
+      >`select ${tx.unsafe(columns)} from public.api_keys where id = ${id} and tenant_id = ${caller.tenantId}`
       return existing ?? null
     }).catch(asPermissionError)
     if (!row) throw notFound('API key')

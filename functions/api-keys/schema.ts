@@ -17,15 +17,24 @@ export const createApiKeyBody = z
     name: z.string().trim().min(1).max(100).openapi({ example: 'Production server' }),
     environment: z
       .enum(['production', 'sandbox', 'development', 'service'])
-      .openapi({ description: 'platform keys: production (svc_live_) or sandbox (svc_test_); tool-server keys: production (mcp_live_), development (mcp_dev_) or service (srv_)' }),
+      .openapi({
+        description:
+          'platform keys: production (svc_live_) or sandbox (svc_test_); tool-server keys: production (mcp_live_), development (mcp_dev_) or service (srv_)',
+      }),
     scopes: z
       .array(z.enum(scopes))
       .min(1)
       .max(scopes.length)
       .refine((s) => new Set(s).size === s.length, 'scopes must not repeat'),
     rate_limit_per_minute: z.number().int().min(1).max(1000).openapi({ example: 120 }),
-    expires_at: z.iso.datetime({ offset: true }).optional().openapi({ description: 'Must lie in the future' }),
-    kind: z.enum(keyKinds).default('platform').openapi({ description: 'platform (Bearer at /v1) or tool_server (X-API-Key at the tool server)' }),
+    expires_at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .openapi({ description: 'Must lie in the future' }),
+    kind: z
+      .enum(keyKinds)
+      .default('platform')
+      .openapi({ description: 'platform (Bearer at /v1) or tool_server (X-API-Key at the tool server)' }),
   })
   .strict()
   .openapi('CreateApiKey')

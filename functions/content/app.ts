@@ -1,6 +1,7 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import { createFunctionApp } from '../../shared/app.ts'
 import { authenticate, tenantCaller } from '../../shared/auth.ts'
+import { listContent, presentContent } from '../../shared/content.ts'
 import { isPgError, pgErrors, readAsTenant, type Tx, withTenant } from '../../shared/db.ts'
 import type { FunctionDeps } from '../../shared/deps.ts'
 import { notFound } from '../../shared/errors.ts'
@@ -8,7 +9,6 @@ import { recordEvent } from '../../shared/events.ts'
 import { meterRequest } from '../../shared/metering.ts'
 import { errorResponses } from '../../shared/openapi.ts'
 import { decodeCursor, pageQuery, paginate } from '../../shared/pagination.ts'
-import { listContent, presentContent } from './queries.ts'
 import {
   articleSchema,
   createArticleBody,

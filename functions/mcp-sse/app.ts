@@ -20,7 +20,10 @@ const listRoute = createRoute({
   summary: 'The tools available to this key',
   security,
   responses: {
-    200: { description: 'Tools', content: { 'application/json': { schema: z.object({ tools: z.array(toolSchema) }) } } },
+    200: {
+      description: 'Tools',
+      content: { 'application/json': { schema: z.object({ tools: z.array(toolSchema) }) } },
+    },
     ...errorResponses(401, 429),
   },
 })
@@ -75,7 +78,10 @@ export function createApp(deps: FunctionDeps) {
     }
     const parsed = tool.params.safeParse(params)
     if (!parsed.success) {
-      const details = parsed.error.issues.map((i) => ({ field: ['params', ...i.path].join('.'), message: i.message }))
+      const details = parsed.error.issues.map((i) => ({
+        field: ['params', ...i.path].join('.'),
+        message: i.message,
+      }))
       throw new ApiError('VALIDATION_ERROR', `Invalid params for ${name}`, { details })
     }
     return c.json({ tool: name, result: await tool.run(deps, caller, parsed.data) }, 200)

@@ -1,8 +1,8 @@
 import { z } from 'zod'
 import type { TenantCallerOf } from '../../shared/auth.ts'
+import { listContent, presentContent } from '../../shared/content.ts'
 import { readAsTenant } from '../../shared/db.ts'
 import type { FunctionDeps } from '../../shared/deps.ts'
-import { listContent, presentContent } from '../content/queries.ts'
 
 /**
  * The platform's own tools, offered to every tool-server key that holds the scope each needs.
@@ -34,7 +34,11 @@ export const platformTools: PlatformTool[] = [
     params: listContentParams,
     async run(deps, caller, params: z.infer<typeof listContentParams>) {
       const rows = await readAsTenant(deps.sql, caller.claims, (q) =>
-        listContent(q, caller.tenantId, null, params.limit, { type: params.type, site_id: params.site_id, status: params.status }),
+        listContent(q, caller.tenantId, null, params.limit, {
+          type: params.type,
+          site_id: params.site_id,
+          status: params.status,
+        }),
       )
       return { items: rows.slice(0, params.limit).map(presentContent) }
     },
@@ -42,6 +46,9 @@ export const platformTools: PlatformTool[] = [
 ]
 
 export function describeTool(tool: PlatformTool) {
-  const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.params, { io: 'input' }) as Record<string, unknown>
+  const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.params, { io: 'input' }) as Record<
+    string,
+    unknown
+  >
   return { name: tool.name, description: tool.description, inputSchema }
 }

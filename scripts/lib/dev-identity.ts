@@ -24,7 +24,9 @@ export async function ensureUserAndTenant(
       where m.user_id = ${userId} and t.name = ${name} order by t.created_at limit 1`
     let tenantId = existing?.id
     if (!tenantId) {
-      const [tenant] = await tx<{ id: string }[]>`insert into public.tenants (name) values (${name}) returning id`
+      const [tenant] = await tx<
+        { id: string }[]
+      >`insert into public.tenants (name) values (${name}) returning id`
       tenantId = tenant!.id
       await tx`insert into public.tenant_members (tenant_id, user_id, role) values (${tenantId}, ${userId}, ${role})`
     }
@@ -36,7 +38,9 @@ export async function ensureUserAndTenant(
 export async function issueAccessToken(
   env: Pick<LocalEnv, 'jwtPrivateJwk' | 'jwtKid'>,
   user: { userId: string; email: string; tenantId?: string },
-  opts: { issuer: string; expiresInSeconds?: number; now?: Date } = { issuer: 'http://127.0.0.1:54321/auth/v1' },
+  opts: { issuer: string; expiresInSeconds?: number; now?: Date } = {
+    issuer: 'http://127.0.0.1:54321/auth/v1',
+  },
 ): Promise<string> {
   const key = await importJWK(env.jwtPrivateJwk, 'ES256')
   const iat = Math.floor((opts.now ?? new Date()).getTime() / 1000)

@@ -14,13 +14,17 @@ export async function applyMigrations(sql: Sql, log: (msg: string) => void = () 
   const applied: string[] = []
   await sql.begin(async (tx) => {
     await tx`select pg_advisory_xact_lock(hashtext('tenant-platform:migrations'))`
-    await tx.unsafe(`
+    await tx
+      .unsafe(`
       create schema if not exists supabase_migrations;
       create table if not exists supabase_migrations.schema_migrations (
         version text primary key, statements text[], name text
-      )`).simple()
+      )`)
+      .simple()
     const done = new Set(
-      (await tx<{ version: string }[]>`select version from supabase_migrations.schema_migrations`).map((r) => r.version),
+      (await tx<{ version: string }[]>`select version from supabase_migrations.schema_migrations`).map(
+        (r) => r.version,
+      ),
     )
     for (const file of files) {
       const version = file.slice(0, 14)

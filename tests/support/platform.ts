@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
-import type { Clock } from '../../shared/deps.ts'
-import type { GuardedFetch } from '../../shared/outbound.ts'
 import { ensureUserAndTenant, issueAccessToken } from '../../scripts/lib/dev-identity.ts'
 import { createLocalEnv, functionEnvironment, type LocalEnv } from '../../scripts/lib/local-env.ts'
 import { createPlatform, type Platform } from '../../scripts/platform/server.ts'
+import type { Clock } from '../../shared/deps.ts'
+import type { GuardedFetch } from '../../shared/outbound.ts'
 import { createTestDatabase, type TestDatabase } from './database.ts'
 
 /** A clock the test moves by hand. */
@@ -50,8 +50,15 @@ export interface TestPlatform {
   serviceRoleKey: string
   anonKey: string
   /** A new user and tenant (or a new member of an existing tenant) with a signed access token. */
-  createTenant(opts?: { email?: string; tenant?: string; role?: 'owner' | 'admin' | 'member' }): Promise<TestTenant>
-  tokenFor(user: { userId: string; email: string; tenantId?: string }, opts?: { expiresInSeconds?: number; now?: Date }): Promise<string>
+  createTenant(opts?: {
+    email?: string
+    tenant?: string
+    role?: 'owner' | 'admin' | 'member'
+  }): Promise<TestTenant>
+  tokenFor(
+    user: { userId: string; email: string; tenantId?: string },
+    opts?: { expiresInSeconds?: number; now?: Date },
+  ): Promise<string>
   request(path: string, opts?: RequestOptions): Promise<Response>
   /** request() and parse the JSON body. */
   json<T = any>(path: string, opts?: RequestOptions): Promise<{ status: number; body: T; headers: Headers }>
@@ -93,7 +100,8 @@ export async function startTestPlatform(
           fetch: (req, info) => {
             const headers = new Headers(req.headers)
             // Tests may name a client address; otherwise the socket's, as in production.
-            if (!headers.has('x-test-client')) headers.set('x-forwarded-for', info.incoming.socket.remoteAddress ?? '')
+            if (!headers.has('x-test-client'))
+              headers.set('x-forwarded-for', info.incoming.socket.remoteAddress ?? '')
             else headers.set('x-forwarded-for', headers.get('x-test-client')!)
             return platform.fetch(new Request(req, { headers }))
           },
@@ -116,7 +124,11 @@ export async function startTestPlatform(
       body = typeof o.body === 'string' ? o.body : JSON.stringify(o.body)
       headers['content-type'] ??= 'application/json'
     }
-    return fetch(`${instances[o.instance ?? 0]!.baseUrl}${path}`, { method: o.method ?? (body ? 'POST' : 'GET'), headers, body })
+    return fetch(`${instances[o.instance ?? 0]!.baseUrl}${path}`, {
+      method: o.method ?? (body ? 'POST' : 'GET'),
+      headers,
+      body,
+    })
   }
 
   return {
@@ -129,7 +141,12 @@ export async function startTestPlatform(
     async createTenant(o = {}) {
       counter++
       const email = o.email ?? `user${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`
-      const ids = await ensureUserAndTenant(db.sql, email, o.tenant ?? `Tenant ${counter} ${email}`, o.role ?? 'owner')
+      const ids = await ensureUserAndTenant(
+        db.sql,
+        email,
+        o.tenant ?? `Tenant ${counter} ${email}`,
+        o.role ?? 'owner',
+      )
       return { ...ids, email, token: await tokenFor({ ...ids, email }) }
     },
     tokenFor,
@@ -155,8 +172,11 @@ export async function addMember(
 ): Promise<TestTenant> {
   counter++
   const email = `member${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`
-  const [user] = await tp.db.sql<{ id: string }[]>`insert into auth.users (email) values (${email}) returning id`
-  await tp.db.sql`insert into public.tenant_members (tenant_id, user_id, role) values (${tenantId}, ${user!.id}, ${role})`
+  const [user] = await tp.db.sql<
+    { id: string }[]
+  >`insert into auth.users (email) values (${email}) returning id`
+  await tp.db
+    .sql`insert into public.tenant_members (tenant_id, user_id, role) values (${tenantId}, ${user!.id}, ${role})`
   const token = await tp.tokenFor({ userId: user!.id, email, tenantId })
   return { userId: user!.id, tenantId, email, token }
 }

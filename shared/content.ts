@@ -1,5 +1,5 @@
-import type { Queryable } from '../../shared/db.ts'
-import type { Cursor } from '../../shared/pagination.ts'
+import type { Queryable } from './db.ts'
+import type { Cursor } from './pagination.ts'
 
 export interface ContentRow {
   object: 'site' | 'article'
@@ -23,9 +23,16 @@ export interface ContentFilter {
 /**
  * One feed of a tenant's sites and articles in a stable order (created_at, id), read a page at a
  * time by keyset. Runs inside withTenant, where row-level security also applies; the tenant
- * filter picks the active tenant among the user's tenants.
+ * filter picks the active tenant among the user's tenants. Shared because the Content API and
+ * the tool server's platform:list_content both read it.
  */
-export function listContent(db: Queryable, tenantId: string, after: Cursor | null, limit: number, filter: ContentFilter = {}) {
+export function listContent(
+  db: Queryable,
+  tenantId: string,
+  after: Cursor | null,
+  limit: number,
+  filter: ContentFilter = {},
+): Promise<ContentRow[]> {
   const articleFilters = filter.status !== undefined || filter.published_since !== undefined
   const wantSites = filter.type !== 'article' && !articleFilters
   const wantArticles = filter.type !== 'site'
@@ -49,7 +56,12 @@ export function listContent(db: Queryable, tenantId: string, after: Cursor | nul
 }
 
 export function presentContent(row: ContentRow) {
-  const base = { object: row.object, id: row.id, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() }
+  const base = {
+    object: row.object,
+    id: row.id,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  }
   return row.object === 'site'
     ? { ...base, name: row.name, domain: row.domain }
     : {

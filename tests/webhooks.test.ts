@@ -371,6 +371,14 @@ describe('delivery engine', () => {
     // Attempt 1 right after the commit, without any poll or cron tick.
     await waitFor(() => r.received.length === 1, 1000, 'attempt 1 within a second')
     expect(r.received[0]!.receivedAt - committed).toBeLessThan(1000)
+    // The in-process dispatcher records attempt 1 after the receiver has answered; wait for that
+    // before moving the clock, or the next pass could find the delivery still leased.
+    await waitFor(
+      async () =>
+        (await tp.json(`/api/webhooks/${sub.id}/deliveries`, { token: t.token })).body.data.length === 1,
+      5000,
+      'attempt 1 recorded',
+    )
 
     const offsets = [60_000, 6 * 60_000, 36 * 60_000, 156 * 60_000] // cumulative: +1m, +5m, +30m, +2h
     for (const [i, offset] of offsets.entries()) {

@@ -13,7 +13,18 @@ export interface PublicRoute {
 export const publicRoutes: PublicRoute[] = [
   { prefix: '/api/api-keys', fn: 'api-keys', path: '' },
   { prefix: '/v1/content', fn: 'content', path: '' },
+  // {mcp_url}: the tool server.
+  { prefix: '/mcp', fn: 'mcp-sse', path: '' },
   { prefix: '/api/tenants', fn: 'tenants', path: '' },
+  { prefix: '/api/credentials', fn: 'credentials', path: '' },
+  { prefix: '/api/providers', fn: 'credentials', path: '/providers' },
+  { prefix: '/api/invitations', fn: 'tenants', path: '/invitations' },
+  { prefix: '/api/usage', fn: 'usage', path: '/usage' },
+  { prefix: '/api/usage-alerts', fn: 'usage', path: '/alerts' },
+  { prefix: '/v1/analytics', fn: 'usage', path: '/analytics' },
+  { prefix: '/api/webhooks', fn: 'webhooks', path: '' },
+  { prefix: '/api/integrations', fn: 'integrations', path: '' },
+  { prefix: '/api/connections', fn: 'integrations', path: '/connections' },
 ]
 
 /** '/api/api-keys/123' -> '/functions/v1/api-keys/123'; null when no prefix matches. */

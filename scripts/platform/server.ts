@@ -42,7 +42,9 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     onOutboxCommitted: () => signals.dispatchEvent(new Event('outbox')),
     ...opts.overrides,
   })
-  const handlers = new Map(functionModules.map((m) => [m.functionName, serveFunction(m.functionName, m.createApp(deps))]))
+  const handlers = new Map(
+    functionModules.map((m) => [m.functionName, serveFunction(m.functionName, m.createApp(deps))]),
+  )
 
   const root = new Hono()
   // Function apps set X-Request-Id themselves; this covers the platform's own routes and 404s.
@@ -73,14 +75,18 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     Scalar({
       pageTitle: 'Tenant Platform API',
       cdn: '/docs/scalar.js',
-      sources: functionModules.map((m) => ({ title: m.functionName, url: `/functions/v1/${m.functionName}/openapi.json` })),
+      sources: functionModules.map((m) => ({
+        title: m.functionName,
+        url: `/functions/v1/${m.functionName}/openapi.json`,
+      })),
     }),
   )
   root.all('*', (c) => {
     const url = new URL(c.req.url)
     const path = url.pathname.startsWith('/functions/v1/') ? url.pathname : toFunctionPath(url.pathname)
     const handler = path ? handlers.get(path.split('/')[3] ?? '') : undefined
-    if (!path || !handler) return c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${url.pathname}`), 404)
+    if (!path || !handler)
+      return c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${url.pathname}`), 404)
     url.pathname = path
     return handler(new Request(url, c.req.raw))
   })
@@ -106,7 +112,8 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
       if (closed) return
       runJob('webhooks/jobs/dispatch').then(
         async (res) => {
-          if (!res.ok) deps.logger.warn('webhook dispatch failed', { status: res.status, body: await res.text() })
+          if (!res.ok)
+            deps.logger.warn('webhook dispatch failed', { status: res.status, body: await res.text() })
         },
         (err) => deps.logger.warn('webhook dispatch failed', { error: String(err) }),
       )
@@ -127,7 +134,10 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
 }
 
 /** Runs the scheduled jobs on their intervals; returns a stop function. */
-export function startScheduler(platform: Platform, onError: (path: string, err: unknown) => void): () => void {
+export function startScheduler(
+  platform: Platform,
+  onError: (path: string, err: unknown) => void,
+): () => void {
   const timers = scheduledJobs.map((job) =>
     setInterval(() => {
       platform.runJob(job.path).then(

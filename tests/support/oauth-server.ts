@@ -62,10 +62,11 @@ export async function startOAuthServer(opts: {
     scopes: ['openid', 'offline_access', ...opts.scopes],
     pkce: { required: () => false },
     features: { devInteractions: { enabled: false }, revocation: { enabled: true } },
-    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
-    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    issueRefreshToken: async (_ctx: unknown, client: { grantTypeAllowed(t: string): boolean }) =>
+      client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
-    findAccount: async (_ctx, sub) => ({ accountId: sub, claims: async () => ({ sub }) }),
+    findAccount: async (_ctx: unknown, sub: string) => ({ accountId: sub, claims: async () => ({ sub }) }),
     cookies: { keys: ['test-cookie-key-0123456789'] },
     ttl: {
       AccessToken: opts.accessTokenTtlSeconds ?? 3600,
@@ -76,7 +77,7 @@ export async function startOAuthServer(opts: {
       IdToken: 3600,
       RefreshToken: 14 * 24 * 3600,
     },
-    renderError: async (ctx, out) => {
+    renderError: async (ctx: { type: string; body: unknown }, out: unknown) => {
       ctx.type = 'json'
       ctx.body = out
     },
@@ -84,7 +85,7 @@ export async function startOAuthServer(opts: {
   provider.proxy = false
 
   // Post-middleware: add the account's workspace name to token responses, as Notion does.
-  provider.use(async (ctx, next) => {
+  provider.use(async (ctx: { path: string; status: number; body: unknown }, next: () => Promise<void>) => {
     await next()
     const body = ctx.body as Record<string, unknown> | undefined
     if (ctx.path === '/token' && ctx.status === 200 && body && typeof body.access_token === 'string') {
@@ -104,7 +105,7 @@ export async function startOAuthServer(opts: {
     refreshUses.set(rt, (refreshUses.get(rt) ?? 0) + 1)
   }
   provider.on('grant.success', countRefresh)
-  provider.on('grant.error', (ctx) => countRefresh(ctx))
+  provider.on('grant.error', (ctx: { oidc?: { params?: Record<string, unknown> } }) => countRefresh(ctx))
   // oidc-provider revokes the whole grant when a rotated refresh token comes back.
   provider.on('grant.revoked', () => {
     grantsRevoked++

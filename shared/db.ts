@@ -1,4 +1,5 @@
 import postgres from 'postgres'
+import { ApiError } from './errors.ts'
 
 export type Sql = postgres.Sql
 /** A transaction handle; also accepted wherever a plain Sql is used for one statement. */
@@ -85,4 +86,16 @@ export const pgErrors = {
 
 export function isPgError(err: unknown, code: string): boolean {
   return err instanceof postgres.PostgresError && err.code === code
+}
+
+/**
+ * For `.catch()` on tenant writes: row-level security and column grants refuse a member's write
+ * with a privilege error; this turns it into 403 with `message` and rethrows anything else.
+ */
+export function privilegeErrorAs(message: string): (err: unknown) => never {
+  return (err) => {
+    if (isPgError(err, pgErrors.insufficientPrivilege))
+      throw new ApiError('INSUFFICIENT_PERMISSIONS', message)
+    throw err
+  }
 }

@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi'
 import { createFunctionApp } from '../../shared/app.ts'
 import { authenticate, requireRole, tenantCaller } from '../../shared/auth.ts'
-import { isPgError, pgErrors, type Tx, withTenant } from '../../shared/db.ts'
+import { privilegeErrorAs, type Tx, withTenant } from '../../shared/db.ts'
 import type { FunctionDeps } from '../../shared/deps.ts'
 import { ApiError, notFound } from '../../shared/errors.ts'
 import { recordEvent } from '../../shared/events.ts'
@@ -54,13 +54,8 @@ function present(row: ApiKeyRow): ApiKey {
   }
 }
 
-/** Row-level security refuses members' writes; that surfaces here as a Postgres privilege error. */
-function asPermissionError(err: unknown): never {
-  if (isPgError(err, pgErrors.insufficientPrivilege)) {
-    throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners and admins manage API keys')
-  }
-  throw err
-}
+/** RLS refuses members' writes as a privilege error; answer 403. */
+const asPermissionError = privilegeErrorAs('Only owners and admins manage API keys')
 
 const security = [{ bearer: [] }]
 

@@ -1,7 +1,7 @@
 import { createRoute } from '@hono/zod-openapi'
 import { createFunctionApp } from '../../shared/app.ts'
 import { authenticate, limitAnonymous, requireRole, tenantCaller } from '../../shared/auth.ts'
-import { isPgError, pgErrors, type Tx, withTenant } from '../../shared/db.ts'
+import { privilegeErrorAs, type Tx, withTenant } from '../../shared/db.ts'
 import type { FunctionDeps } from '../../shared/deps.ts'
 import { ApiError, notFound } from '../../shared/errors.ts'
 import { errorResponses } from '../../shared/openapi.ts'
@@ -137,12 +137,8 @@ const presentPermission = (r: PermissionRow) => ({
   updated_at: r.updated_at.toISOString(),
 })
 
-function asPermissionError(err: unknown): never {
-  if (isPgError(err, pgErrors.insufficientPrivilege)) {
-    throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners and admins manage integrations')
-  }
-  throw err
-}
+/** RLS refuses members' writes as a privilege error; answer 403. */
+const asPermissionError = privilegeErrorAs('Only owners and admins manage integrations')
 
 const invalid = (field: string, message: string) =>
   new ApiError('VALIDATION_ERROR', `Invalid request: ${field}`, { details: [{ field, message }] })

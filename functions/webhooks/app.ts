@@ -1,7 +1,7 @@
 import { createRoute, type z } from '@hono/zod-openapi'
 import { createFunctionApp } from '../../shared/app.ts'
 import { authenticate, requireRole, tenantCaller } from '../../shared/auth.ts'
-import { isPgError, pgErrors, type Tx, withTenant } from '../../shared/db.ts'
+import { privilegeErrorAs, type Tx, withTenant } from '../../shared/db.ts'
 import type { FunctionDeps } from '../../shared/deps.ts'
 import { ApiError, notFound } from '../../shared/errors.ts'
 import { newEventId } from '../../shared/events.ts'
@@ -103,13 +103,8 @@ function presentDelivery(row: DeliveryRow) {
   }
 }
 
-/** RLS refuses members' writes; that surfaces as a privilege error. */
-function asPermissionError(err: unknown): never {
-  if (isPgError(err, pgErrors.insufficientPrivilege)) {
-    throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners and admins manage webhooks')
-  }
-  throw err
-}
+/** RLS refuses members' writes as a privilege error; answer 403. */
+const asPermissionError = privilegeErrorAs('Only owners and admins manage webhooks')
 
 const security = [{ bearer: [] }]
 const json = <T extends z.ZodType>(schema: T) => ({ content: { 'application/json': { schema } } })

@@ -44,6 +44,9 @@ for (const name of names) {
     {
       env: { ...env, PORT: String(port), LOG_LEVEL: 'warn', NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: the npm `deno` launcher runs the real binary as a child, and
+      // both must stop when we stop it.
+      detached: true,
     },
   )
   let output = ''
@@ -69,7 +72,11 @@ for (const name of names) {
       await new Promise((r) => setTimeout(r, 250))
     }
   }
-  child.kill('SIGTERM')
+  if (child.exitCode === null) {
+    const exited = new Promise((r) => child.once('exit', r))
+    process.kill(-child.pid!, 'SIGTERM')
+    await exited
+  }
   console.log(`deno ${name.padEnd(20)} ${result}`)
   if (result !== 'ok') {
     failures++

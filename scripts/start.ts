@@ -56,9 +56,8 @@ const server = serve({
   // The client address for the unauthenticated rate limit comes from the socket, never from a
   // client-supplied header.
   fetch: (req, info) => {
-    const headers = new Headers(req.headers)
-    headers.set('x-forwarded-for', info.incoming.socket.remoteAddress ?? 'unknown')
-    return platform.fetch(new Request(req, { headers }))
+    req.headers.set('x-forwarded-for', info.incoming.socket.remoteAddress ?? 'unknown')
+    return platform.fetch(req)
   },
 })
 

@@ -1,10 +1,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
+import { getPath } from 'hono/utils/url'
 import type { Caller } from './auth.ts'
 import type { FunctionDeps } from './deps.ts'
 import { ApiError, errorBody, toErrorResponse } from './errors.ts'
 import { describeError } from './logger.ts'
+import { toFunctionPath } from './routes.ts'
 
 export interface RateLimitState {
   limit: number
@@ -32,6 +34,7 @@ const REQUEST_ID = /^[\w.-]{8,128}$/
  */
 export function createFunctionApp(name: string, deps: FunctionDeps, description: string): App {
   const app = new OpenAPIHono<AppEnv>({
+    getPath: (req) => functionPath(name, getPath(req)),
     defaultHook: (result) => {
       if (!result.success) {
         const details = result.error.issues.map((i) => ({
@@ -144,16 +147,15 @@ export function createFunctionApp(name: string, deps: FunctionDeps, description:
 }
 
 /**
- * The handler Supabase (and the local platform) calls. On Supabase a function sees its path
- * as `/<name>/...`; the local platform forwards `/functions/v1/<name>/...`. Both reach the same app.
+ * The path a function routes on. Supabase's edge runtime passes `/<name>/...`, the platform URL
+ * is `/functions/v1/<name>/...`, and a proxy (or the local platform) may pass the spec's public
+ * path (`/api/api-keys/...`), which the route table maps. All reach the same routes, without
+ * copying the request.
  */
-export function serveFunction(name: string, app: App): (req: Request) => Response | Promise<Response> {
-  const prefixes = [`/functions/v1/${name}`, `/${name}`]
-  return (req) => {
-    const url = new URL(req.url)
-    const prefix = prefixes.find((p) => url.pathname === p || url.pathname.startsWith(`${p}/`))
-    if (!prefix) return app.fetch(req)
-    url.pathname = url.pathname.slice(prefix.length) || '/'
-    return app.fetch(new Request(url, req))
+export function functionPath(name: string, pathname: string): string {
+  for (const prefix of [`/functions/v1/${name}`, `/${name}`]) {
+    if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return pathname.slice(prefix.length) || '/'
   }
+  const mapped = toFunctionPath(pathname)
+  return mapped?.startsWith(`/functions/v1/${name}`) ? functionPath(name, mapped) : pathname
 }

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { renderSupabaseConfig } from '../scripts/lib/supabase-config.ts'
 import { functionModules } from '../scripts/platform/functions.ts'
+import { functionPath } from '../shared/app.ts'
 import { publicRoutes, toFunctionPath } from '../shared/routes.ts'
 
 const functionDirs = readdirSync('functions').filter((n) => existsSync(`functions/${n}/index.ts`))
@@ -17,6 +18,14 @@ describe('edge packaging', () => {
     for (const route of publicRoutes) expect(functionDirs).toContain(route.fn)
   })
 
+  it('routes the Supabase, platform and public forms of a path to the same function path', () => {
+    expect(functionPath('api-keys', '/api-keys/123')).toBe('/123')
+    expect(functionPath('api-keys', '/functions/v1/api-keys')).toBe('/')
+    expect(functionPath('api-keys', '/api/api-keys/123/revoke')).toBe('/123/revoke')
+    expect(functionPath('usage', '/api/usage-alerts/9')).toBe('/alerts/9')
+    expect(functionPath('usage', '/api/api-keys')).toBe('/api/api-keys')
+  })
+
   it('maps public paths to function paths by the longest prefix', () => {
     expect(toFunctionPath('/api/api-keys')).toBe('/functions/v1/api-keys')
     expect(toFunctionPath('/api/api-keys/123/revoke')).toBe('/functions/v1/api-keys/123/revoke')
@@ -28,7 +37,7 @@ describe('edge packaging', () => {
   it('every function entry is a Deno entry over its app factory', () => {
     for (const name of functionDirs) {
       const entry = readFileSync(`functions/${name}/index.ts`, 'utf8')
-      expect(entry).toContain('serveOnDeno(serveFunction(functionName, createApp(deps)))')
+      expect(entry).toContain('serveOnDeno(createApp(deps).fetch)')
       expect(readFileSync(`functions/${name}/app.ts`, 'utf8')).toContain(`functionName = '${name}'`)
     }
   })

@@ -2,7 +2,6 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { Scalar } from '@scalar/hono-api-reference'
 import { Hono } from 'hono'
-import { serveFunction } from '../../shared/app.ts'
 import type { Sql } from '../../shared/db.ts'
 import type { FunctionDeps } from '../../shared/deps.ts'
 import { errorBody } from '../../shared/errors.ts'
@@ -42,9 +41,7 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     onOutboxCommitted: () => signals.dispatchEvent(new Event('outbox')),
     ...opts.overrides,
   })
-  const handlers = new Map(
-    functionModules.map((m) => [m.functionName, serveFunction(m.functionName, m.createApp(deps))]),
-  )
+  const handlers = new Map(functionModules.map((m) => [m.functionName, m.createApp(deps).fetch]))
 
   const root = new Hono()
   // Function apps set X-Request-Id themselves; this covers the platform's own routes and 404s.
@@ -81,14 +78,14 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
       })),
     }),
   )
+  // Each app maps the public form of its paths itself (functionPath), so the request goes on
+  // unchanged; this only picks the function.
   root.all('*', (c) => {
-    const url = new URL(c.req.url)
-    const path = url.pathname.startsWith('/functions/v1/') ? url.pathname : toFunctionPath(url.pathname)
+    const pathname = c.req.path
+    const path = pathname.startsWith('/functions/v1/') ? pathname : toFunctionPath(pathname)
     const handler = path ? handlers.get(path.split('/')[3] ?? '') : undefined
-    if (!path || !handler)
-      return c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${url.pathname}`), 404)
-    url.pathname = path
-    return handler(new Request(url, c.req.raw))
+    if (!handler) return c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${pathname}`), 404)
+    return handler(c.req.raw)
   })
 
   const runJob = async (path: string) =>

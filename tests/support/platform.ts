@@ -98,12 +98,10 @@ export async function startTestPlatform(
           port: 0,
           hostname: '127.0.0.1',
           fetch: (req, info) => {
-            const headers = new Headers(req.headers)
             // Tests may name a client address; otherwise the socket's, as in production.
-            if (!headers.has('x-test-client'))
-              headers.set('x-forwarded-for', info.incoming.socket.remoteAddress ?? '')
-            else headers.set('x-forwarded-for', headers.get('x-test-client')!)
-            return platform.fetch(new Request(req, { headers }))
+            const client = req.headers.get('x-test-client') ?? info.incoming.socket.remoteAddress ?? ''
+            req.headers.set('x-forwarded-for', client)
+            return platform.fetch(req)
           },
         },
         () => resolve(s),

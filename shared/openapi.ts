@@ -29,3 +29,9 @@ export function errorResponses(...statuses: number[]) {
     ]),
   )
 }
+
+/** A JSON body or response for a route definition: `responses: { 200: jsonContent(schema, 'The key') }`. */
+export const jsonContent = <T extends z.ZodType>(schema: T, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+})

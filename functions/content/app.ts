@@ -7,7 +7,7 @@ import type { FunctionDeps } from '../../shared/deps.ts'
 import { notFound } from '../../shared/errors.ts'
 import { recordEvent } from '../../shared/events.ts'
 import { meterRequest } from '../../shared/metering.ts'
-import { errorResponses } from '../../shared/openapi.ts'
+import { errorResponses, jsonContent } from '../../shared/openapi.ts'
 import { decodeCursor, pageQuery, paginate } from '../../shared/pagination.ts'
 import {
   articleSchema,
@@ -48,10 +48,6 @@ const listQuery = pageQuery.extend({
 const security = [{ bearer: [] }]
 const read = authenticate({ allow: ['user', 'platform_key'], scope: 'content:read' })
 const write = authenticate({ allow: ['user', 'platform_key'], scope: 'content:write' })
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-})
 const body = <T extends z.ZodType>(schema: T) => ({
   body: { content: { 'application/json': { schema } }, required: true },
 })
@@ -67,7 +63,7 @@ const routes = {
     middleware: [read] as const,
     request: { query: listQuery },
     responses: {
-      200: json(
+      200: jsonContent(
         z.object({ data: z.array(contentItem), next_cursor: z.string().nullable() }),
         'A page of content',
       ),
@@ -82,7 +78,7 @@ const routes = {
     security,
     middleware: [read] as const,
     request: { params: idParam },
-    responses: { 200: json(articleSchema, 'The article'), ...errorResponses(400, 401, 403, 404, 429) },
+    responses: { 200: jsonContent(articleSchema, 'The article'), ...errorResponses(400, 401, 403, 404, 429) },
   }),
   createSite: createRoute({
     method: 'post',
@@ -92,7 +88,7 @@ const routes = {
     security,
     middleware: [write] as const,
     request: body(createSiteBody),
-    responses: { 201: json(siteSchema, 'Created'), ...errorResponses(400, 401, 403, 413, 429) },
+    responses: { 201: jsonContent(siteSchema, 'Created'), ...errorResponses(400, 401, 403, 413, 429) },
   }),
   deleteSite: createRoute({
     method: 'delete',
@@ -112,7 +108,10 @@ const routes = {
     security,
     middleware: [write] as const,
     request: body(createArticleBody),
-    responses: { 201: json(articleSchema, 'Created'), ...errorResponses(400, 401, 403, 404, 413, 429) },
+    responses: {
+      201: jsonContent(articleSchema, 'Created'),
+      ...errorResponses(400, 401, 403, 404, 413, 429),
+    },
   }),
   updateArticle: createRoute({
     method: 'patch',
@@ -122,7 +121,10 @@ const routes = {
     security,
     middleware: [write] as const,
     request: { params: idParam, ...body(updateArticleBody) },
-    responses: { 200: json(articleSchema, 'The article'), ...errorResponses(400, 401, 403, 404, 413, 429) },
+    responses: {
+      200: jsonContent(articleSchema, 'The article'),
+      ...errorResponses(400, 401, 403, 404, 413, 429),
+    },
   }),
   deleteArticle: createRoute({
     method: 'delete',
@@ -143,7 +145,7 @@ const routes = {
     middleware: [write] as const,
     request: { params: idParam },
     responses: {
-      200: json(articleSchema, 'The published article'),
+      200: jsonContent(articleSchema, 'The published article'),
       ...errorResponses(400, 401, 403, 404, 429),
     },
   }),

@@ -8,7 +8,7 @@ import { isPgError, type RequestClaims, type Tx, withTenant } from '../../shared
 import type { FunctionDeps } from '../../shared/deps.ts'
 import { ApiError, notFound } from '../../shared/errors.ts'
 import { recordEvent } from '../../shared/events.ts'
-import { errorResponses } from '../../shared/openapi.ts'
+import { errorResponses, jsonContent } from '../../shared/openapi.ts'
 import { pruneRateLimitCounters } from '../../shared/rate-limit.ts'
 import {
   acceptedInvitationSchema,
@@ -112,10 +112,6 @@ function asLastOwnerConflict(err: unknown): never {
   throw err
 }
 
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-})
 const body = <T extends z.ZodType>(schema: T) => ({
   body: { content: { 'application/json': { schema } }, required: true },
 })
@@ -131,7 +127,7 @@ const routes = {
     security,
     middleware: [anyUser] as const,
     request: body(createTenantBody),
-    responses: { 201: json(tenantSchema, 'Created'), ...errorResponses(400, 401, 413, 429) },
+    responses: { 201: jsonContent(tenantSchema, 'Created'), ...errorResponses(400, 401, 413, 429) },
   }),
   listTenants: createRoute({
     method: 'get',
@@ -140,7 +136,7 @@ const routes = {
     security,
     middleware: [anyUser] as const,
     responses: {
-      200: json(z.object({ data: z.array(tenantSchema) }), 'Tenants'),
+      200: jsonContent(z.object({ data: z.array(tenantSchema) }), 'Tenants'),
       ...errorResponses(401, 429),
     },
   }),
@@ -151,7 +147,7 @@ const routes = {
     security,
     middleware: [anyUser] as const,
     request: body(switchTenantBody),
-    responses: { 200: json(switchTenantResponse, 'Switched'), ...errorResponses(400, 401, 404, 429) },
+    responses: { 200: jsonContent(switchTenantResponse, 'Switched'), ...errorResponses(400, 401, 404, 429) },
   }),
   getCurrent: createRoute({
     method: 'get',
@@ -159,7 +155,7 @@ const routes = {
     summary: 'The tenant of the access token',
     security,
     middleware: [tenantUser] as const,
-    responses: { 200: json(tenantSchema, 'Tenant'), ...errorResponses(401, 403, 429) },
+    responses: { 200: jsonContent(tenantSchema, 'Tenant'), ...errorResponses(401, 403, 429) },
   }),
   updateCurrent: createRoute({
     method: 'patch',
@@ -168,7 +164,7 @@ const routes = {
     security,
     middleware: [tenantUser] as const,
     request: body(updateTenantBody),
-    responses: { 200: json(tenantSchema, 'Tenant'), ...errorResponses(400, 401, 403, 413, 429) },
+    responses: { 200: jsonContent(tenantSchema, 'Tenant'), ...errorResponses(400, 401, 403, 413, 429) },
   }),
   listMembers: createRoute({
     method: 'get',
@@ -177,7 +173,7 @@ const routes = {
     security,
     middleware: [tenantUser] as const,
     responses: {
-      200: json(z.object({ data: z.array(memberSchema) }), 'Members'),
+      200: jsonContent(z.object({ data: z.array(memberSchema) }), 'Members'),
       ...errorResponses(401, 403, 429),
     },
   }),
@@ -188,7 +184,7 @@ const routes = {
     security,
     middleware: [tenantUser] as const,
     request: { params: userIdParam, ...body(updateMemberBody) },
-    responses: { 200: json(memberSchema, 'Member'), ...errorResponses(400, 401, 403, 404, 409, 429) },
+    responses: { 200: jsonContent(memberSchema, 'Member'), ...errorResponses(400, 401, 403, 404, 409, 429) },
   }),
   removeMember: createRoute({
     method: 'delete',
@@ -206,7 +202,10 @@ const routes = {
     security,
     middleware: [tenantUser] as const,
     request: body(createInvitationBody),
-    responses: { 201: json(invitationSchema, 'Invited'), ...errorResponses(400, 401, 403, 409, 413, 429) },
+    responses: {
+      201: jsonContent(invitationSchema, 'Invited'),
+      ...errorResponses(400, 401, 403, 409, 413, 429),
+    },
   }),
   listInvitations: createRoute({
     method: 'get',
@@ -215,7 +214,7 @@ const routes = {
     security,
     middleware: [tenantUser] as const,
     responses: {
-      200: json(z.object({ data: z.array(invitationSchema) }), 'Invitations'),
+      200: jsonContent(z.object({ data: z.array(invitationSchema) }), 'Invitations'),
       ...errorResponses(401, 403, 429),
     },
   }),
@@ -226,7 +225,10 @@ const routes = {
     security,
     middleware: [tenantUser] as const,
     request: { params: idParam },
-    responses: { 200: json(invitationSchema, 'Revoked'), ...errorResponses(400, 401, 403, 404, 409, 429) },
+    responses: {
+      200: jsonContent(invitationSchema, 'Revoked'),
+      ...errorResponses(400, 401, 403, 404, 409, 429),
+    },
   }),
   acceptInvitation: createRoute({
     method: 'post',
@@ -236,7 +238,7 @@ const routes = {
     middleware: [anyUser] as const,
     request: body(acceptInvitationBody),
     responses: {
-      200: json(acceptedInvitationSchema, 'Joined'),
+      200: jsonContent(acceptedInvitationSchema, 'Joined'),
       ...errorResponses(400, 401, 403, 404, 409, 422, 429),
     },
   }),
@@ -246,7 +248,7 @@ const routes = {
     summary: 'What an invitation link invites to (does not use it up)',
     middleware: [limitAnonymous()] as const,
     request: { query: previewInvitationQuery },
-    responses: { 200: json(invitationPreviewSchema, 'Invitation'), ...errorResponses(400, 404, 429) },
+    responses: { 200: jsonContent(invitationPreviewSchema, 'Invitation'), ...errorResponses(400, 404, 429) },
   }),
   sendNotifications: createRoute({
     method: 'post',
@@ -254,7 +256,7 @@ const routes = {
     summary: 'Job: send queued e-mail notifications (service role only)',
     security: serviceSecurity,
     responses: {
-      200: json(z.object({ sent: z.number(), failed: z.number() }), 'Counts'),
+      200: jsonContent(z.object({ sent: z.number(), failed: z.number() }), 'Counts'),
       ...errorResponses(401),
     },
   }),
@@ -263,7 +265,7 @@ const routes = {
     path: '/jobs/prune-rate-limits',
     summary: 'Job: delete finished rate-limit windows (service role only)',
     security: serviceSecurity,
-    responses: { 200: json(z.object({ deleted: z.number() }), 'Count'), ...errorResponses(401) },
+    responses: { 200: jsonContent(z.object({ deleted: z.number() }), 'Count'), ...errorResponses(401) },
   }),
 }
 

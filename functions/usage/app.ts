@@ -5,7 +5,7 @@ import { isPgError, pgErrors, withTenant } from '../../shared/db.ts'
 import type { FunctionDeps } from '../../shared/deps.ts'
 import { ApiError, notFound } from '../../shared/errors.ts'
 import { enqueueDueUsageAlerts, meterRequest, type Product, periodOf } from '../../shared/metering.ts'
-import { errorResponses } from '../../shared/openapi.ts'
+import { errorResponses, jsonContent } from '../../shared/openapi.ts'
 import {
   alertSchema,
   analyticsQuery,
@@ -20,10 +20,6 @@ import {
 export const functionName = 'usage'
 
 const security = [{ bearer: [] }]
-const json = <T extends z.ZodType>(schema: T, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-})
 
 const usageReader = authenticate({ allow: ['user', 'platform_key'], scope: 'billing:read' })
 const dashboardUser = authenticate({ allow: ['user'] })
@@ -36,7 +32,7 @@ const routes = {
     security,
     middleware: [usageReader] as const,
     request: { query: usageQuery },
-    responses: { 200: json(usageSchema, 'Usage'), ...errorResponses(400, 401, 403, 429) },
+    responses: { 200: jsonContent(usageSchema, 'Usage'), ...errorResponses(400, 401, 403, 429) },
   }),
   listAlerts: createRoute({
     method: 'get',
@@ -45,7 +41,7 @@ const routes = {
     security,
     middleware: [dashboardUser] as const,
     responses: {
-      200: json(z.object({ data: z.array(alertSchema) }), 'Alerts'),
+      200: jsonContent(z.object({ data: z.array(alertSchema) }), 'Alerts'),
       ...errorResponses(401, 403, 429),
     },
   }),
@@ -57,7 +53,7 @@ const routes = {
     security,
     middleware: [dashboardUser] as const,
     request: { body: { content: { 'application/json': { schema: createAlertBody } }, required: true } },
-    responses: { 201: json(alertSchema, 'Created'), ...errorResponses(400, 401, 403, 409, 413, 429) },
+    responses: { 201: jsonContent(alertSchema, 'Created'), ...errorResponses(400, 401, 403, 409, 413, 429) },
   }),
   deleteAlert: createRoute({
     method: 'delete',
@@ -77,14 +73,14 @@ const routes = {
     security,
     middleware: [authenticate({ allow: ['user', 'platform_key'], scope: 'analytics:read' })] as const,
     request: { query: analyticsQuery },
-    responses: { 200: json(analyticsSchema, 'Analytics'), ...errorResponses(400, 401, 403, 429) },
+    responses: { 200: jsonContent(analyticsSchema, 'Analytics'), ...errorResponses(400, 401, 403, 429) },
   }),
   checkAlerts: createRoute({
     method: 'post',
     path: '/jobs/check-usage-alerts',
     summary: 'Job: queue usage alerts that are due and not yet sent (service role only)',
     security: [{ serviceRole: [] }],
-    responses: { 200: json(z.object({ queued: z.number() }), 'Count'), ...errorResponses(401) },
+    responses: { 200: jsonContent(z.object({ queued: z.number() }), 'Count'), ...errorResponses(401) },
   }),
 }
 

@@ -21,6 +21,8 @@ export interface Notifier {
 }
 
 const MAX_ATTEMPTS = 5
+/** How long a sender owns a claimed notification before another may retry it. */
+const LEASE_SECONDS = 120
 
 /**
  * One notifier for every feature. Notifications are rows first (so a crash never loses one and
@@ -47,23 +49,25 @@ export function createNotifier(opts: {
     },
 
     async sendPending(limit = 50) {
+      // Claim a batch under a lease in one short statement; SKIP LOCKED keeps concurrent senders
+      // off each other's rows. The HTTP calls happen outside any transaction.
+      const batch = await opts.sql<
+        { id: string; recipient: string; subject: string; body: string; attempts: number }[]
+      >`
+        update public.notifications set locked_until = now() + ${`${LEASE_SECONDS} seconds`}::interval, attempts = attempts + 1
+        where id in (
+          select id from public.notifications
+          where status = 'pending' and (locked_until is null or locked_until < now())
+          order by created_at limit ${limit}
+          for update skip locked
+        )
+        returning id, recipient, subject, body, attempts`
       let sent = 0
       let failed = 0
-      // Claim a batch with SKIP LOCKED so concurrent senders never pick the same rows.
-      await opts.sql.begin(async (tx) => {
-        const batch = await tx<
-          { id: string; recipient: string; subject: string; body: string; attempts: number }[]
-        >`
-          select id, recipient, subject, body, attempts from public.notifications
-          where status = 'pending' order by created_at limit ${limit}
-          for update skip locked`
-        for (const n of batch) {
-          if (!opts.emailApiUrl) {
-            await tx`update public.notifications set status = 'sent', sent_at = now(), attempts = attempts + 1 where id = ${n.id}`
-            sent++
-            continue
-          }
-          try {
+      for (const n of batch) {
+        try {
+          // Without an e-mail API the notification is "sent" to the dev mailbox (the row itself).
+          if (opts.emailApiUrl) {
             const res = await opts.fetch(opts.emailApiUrl, {
               method: 'POST',
               headers: {
@@ -73,16 +77,21 @@ export function createNotifier(opts: {
               body: JSON.stringify({ from: opts.from, to: [n.recipient], subject: n.subject, text: n.body }),
             })
             if (!res.ok) throw new Error(`e-mail API answered ${res.status}`)
-            await tx`update public.notifications set status = 'sent', sent_at = now(), attempts = attempts + 1 where id = ${n.id}`
-            sent++
-          } catch (err) {
-            const status = n.attempts + 1 >= MAX_ATTEMPTS ? 'failed' : 'pending'
-            await tx`update public.notifications set status = ${status}, attempts = attempts + 1, last_error = ${String(err).slice(0, 500)} where id = ${n.id}`
-            opts.logger.warn('notification send failed', { notification_id: n.id, error: String(err) })
-            failed++
           }
+          await opts.sql`update public.notifications set status = 'sent', sent_at = now(), locked_until = null where id = ${n.id}`
+          sent++
+        } catch (err) {
+          const status = n.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending'
+          // Back off a minute per attempt so far before the next try.
+          await opts.sql`
+            update public.notifications
+            set status = ${status}, locked_until = now() + make_interval(mins => ${n.attempts}),
+                last_error = ${String(err).slice(0, 500)}
+            where id = ${n.id}`
+          opts.logger.warn('notification send failed', { notification_id: n.id, error: String(err) })
+          failed++
         }
-      })
+      }
       return { sent, failed }
     },
   }

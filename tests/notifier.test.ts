@@ -1,0 +1,114 @@
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startTestPlatform, type TestPlatform } from './support/platform.ts'
+
+/** A stand-in for an HTTP e-mail API (Resend-style JSON), on loopback. */
+let status = 200
+const received: { auth: string | undefined; body: { to: string[]; subject: string; text: string } }[] = []
+let emailApi: Server
+let tp: TestPlatform
+let mailbox: TestPlatform
+
+const readBody = (req: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let text = ''
+    req.on('data', (d) => (text += d))
+    req.on('end', () => resolve(text))
+  })
+
+beforeAll(async () => {
+  emailApi = createServer(async (req, res) => {
+    const body = JSON.parse(await readBody(req))
+    if (status === 200) received.push({ auth: req.headers.authorization, body })
+    res.writeHead(status, { 'content-type': 'application/json' }).end('{}')
+  })
+  await new Promise<void>((r) => emailApi.listen(0, '127.0.0.1', r))
+  const url = `http://127.0.0.1:${(emailApi.address() as AddressInfo).port}/emails`
+  tp = await startTestPlatform({ instances: 2, env: { EMAIL_API_URL: url, EMAIL_API_KEY: 're_test_key' } })
+  mailbox = await startTestPlatform()
+})
+afterAll(async () => {
+  await tp.close()
+  await mailbox.close()
+  emailApi.close()
+})
+
+const sendJob = (p: TestPlatform, instance = 0) =>
+  p.instances[instance]!.platform.runJob('tenants/jobs/send-notifications').then((r) => r.json())
+
+describe('notifier', () => {
+  it('sends each queued e-mail once through the e-mail API, even with two senders racing', async () => {
+    const { notifier } = tp.instances[0]!.platform.deps
+    for (let i = 0; i < 20; i++) {
+      expect(
+        await notifier.enqueue(tp.db.sql, {
+          kind: 'test',
+          recipient: `r${i}@example.com`,
+          subject: `s${i}`,
+          body: 'b',
+        }),
+      ).toBe(true)
+    }
+    await Promise.all([sendJob(tp, 0), sendJob(tp, 1), sendJob(tp, 0)])
+    expect(received.map((r) => r.body.to[0]).sort()).toEqual(
+      Array.from({ length: 20 }, (_, i) => `r${i}@example.com`).sort(),
+    )
+    expect(received[0]!.auth).toBe('Bearer re_test_key')
+    const [row] = await tp.db.sql`select count(*)::int as n from public.notifications where status = 'sent'`
+    expect(row!.n).toBe(20)
+  })
+
+  it('queues a notification with a dedupe key only once', async () => {
+    const { notifier } = tp.instances[0]!.platform.deps
+    const input = {
+      kind: 'test',
+      recipient: 'once@example.com',
+      subject: 's',
+      body: 'b',
+      dedupeKey: 'once:1',
+    }
+    const results = await Promise.all([
+      notifier.enqueue(tp.db.sql, input),
+      notifier.enqueue(tp.db.sql, input),
+    ])
+    expect(results.sort()).toEqual([false, true])
+  })
+
+  it('retries a failing e-mail API with backoff and gives up after 5 attempts', async () => {
+    status = 500
+    const { notifier } = tp.instances[0]!.platform.deps
+    await notifier.enqueue(tp.db.sql, {
+      kind: 'test',
+      recipient: 'fail@example.com',
+      subject: 's',
+      body: 'b',
+    })
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      await sendJob(tp)
+      const [n] = await tp.db
+        .sql`select status, attempts, last_error from public.notifications where recipient = 'fail@example.com'`
+      expect(n!.attempts).toBe(attempt)
+      expect(n!.last_error).toContain('500')
+      expect(n!.status).toBe(attempt < 5 ? 'pending' : 'failed')
+      // Skip the backoff for the test.
+      await tp.db
+        .sql`update public.notifications set locked_until = null where recipient = 'fail@example.com'`
+    }
+    status = 200
+  })
+
+  it('keeps mail in the dev mailbox when no e-mail API is configured', async () => {
+    const { notifier } = mailbox.instances[0]!.platform.deps
+    await notifier.enqueue(mailbox.db.sql, {
+      kind: 'test',
+      recipient: 'dev@example.com',
+      subject: 'Hello',
+      body: 'b',
+    })
+    await sendJob(mailbox)
+    const res = await mailbox.json('/_dev/mailbox?to=dev@example.com')
+    expect(res.body.data).toHaveLength(1)
+    expect(res.body.data[0]).toMatchObject({ subject: 'Hello', status: 'sent' })
+  })
+})

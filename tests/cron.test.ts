@@ -9,14 +9,14 @@ import { describe, expect, it } from 'vitest'
  */
 const url = process.env.CRON_DATABASE_URL
 
-function scheduledInMigrations(): { name: string; path: string }[] {
-  const jobs: { name: string; path: string }[] = []
+function scheduledInMigrations(): { name: string; schedule: string; path: string }[] {
+  const jobs: { name: string; schedule: string; path: string }[] = []
   for (const file of readdirSync('migrations').sort()) {
     const text = readFileSync(`migrations/${file}`, 'utf8')
     for (const m of text.matchAll(
-      /private\.schedule_job\(\s*'([^']+)'\s*,\s*'[^']+'\s*,\s*'([^']+)'\s*\)/g,
+      /private\.schedule_job\(\s*'([^']+)'\s*,\s*'([^']+)'\s*,\s*'([^']+)'\s*\)/g,
     )) {
-      jobs.push({ name: m[1]!, path: m[2]! })
+      jobs.push({ name: m[1]!, schedule: m[2]!, path: m[3]! })
     }
   }
   return jobs
@@ -28,12 +28,17 @@ describe.skipIf(!url)('pg_cron jobs (CRON_DATABASE_URL)', () => {
     try {
       const [ext] = await sql`select count(*)::int as n from pg_extension where extname = 'pg_cron'`
       expect(ext!.n, 'pg_cron installed in this database').toBe(1)
-      const rows = await sql<{ jobname: string; command: string }[]>`select jobname, command from cron.job`
+      const rows = await sql<{ jobname: string; schedule: string; command: string }[]>`
+        select jobname, schedule, command from cron.job`
       const expected = scheduledInMigrations()
-      expect(expected.length).toBeGreaterThanOrEqual(2)
+      expect(expected.map((j) => j.name)).toEqual(
+        expect.arrayContaining(['webhook-dispatch', 'oauth-token-refresh']),
+      )
+      expect(rows.find((r) => r.jobname === 'webhook-dispatch')?.schedule).toBe('* * * * *')
       for (const job of expected) {
         const row = rows.find((r) => r.jobname === job.name)
         expect(row, job.name).toBeDefined()
+        expect(row!.schedule, job.name).toBe(job.schedule)
         expect(row!.command).toContain(`private.invoke_job('${job.path}')`)
       }
     } finally {

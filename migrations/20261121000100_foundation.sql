@@ -8,6 +8,12 @@ revoke all on schema private from public;
 grant usage on schema private to authenticated;
 alter default privileges in schema private revoke execute on functions from public;
 
+-- Supabase grants anon and authenticated ALL on every new table and sequence in public by default,
+-- which would override the explicit (column) grants below and open them through PostgREST.
+-- Every grant in these migrations is explicit, so turn that default off (a no-op elsewhere).
+alter default privileges in schema public revoke all on tables from anon, authenticated;
+alter default privileges in schema public revoke all on sequences from anon, authenticated;
+
 create table public.tenants (
   id uuid primary key default gen_random_uuid(),
   name text not null check (length(name) between 1 and 200),

@@ -6,15 +6,34 @@
 ------------------------------------------------------------------------------------------------
 
 -- The plan is set by owners through the tenants function (which checks the role); RLS already
--- limits tenant updates to owners and admins.
+-- limits tenant updates to owners and admins, and the trigger keeps the plan (billing) the
+-- owners' for direct (Data API) updates too.
 grant update (plan) on public.tenants to authenticated;
+create function private.tenant_plan_owners_only() returns trigger
+language plpgsql set search_path = '' as $$
+begin
+  if new.plan is distinct from old.plan and current_user = 'authenticated'
+     and not private.has_tenant_role(new.id, array['owner']) then
+    raise exception 'only owners change the plan' using errcode = '42501';
+  end if;
+  return new;
+end
+$$;
+create trigger tenants_plan_owners_only before update of plan on public.tenants
+  for each row execute function private.tenant_plan_owners_only();
 
--- Owners and admins change roles and remove members; anyone may leave. New memberships are only
--- made by the security-definer functions below (sign-up, accepting an invitation).
+-- Owners and admins change roles and remove members; anyone may leave. Only owners grant, take
+-- or remove the owner role (as the tenants function checks; here too, for direct Data API
+-- writes). New memberships are only made by the security-definer functions below (sign-up,
+-- accepting an invitation).
 create policy tenant_members_update on public.tenant_members for update to authenticated
-  using ((select private.has_tenant_role(tenant_id, array['owner', 'admin'])));
+  using ((select private.has_tenant_role(tenant_id, array['owner']))
+         or (role <> 'owner' and (select private.has_tenant_role(tenant_id, array['admin']))))
+  with check ((select private.has_tenant_role(tenant_id, array['owner'])) or role <> 'owner');
 create policy tenant_members_delete on public.tenant_members for delete to authenticated
-  using ((select private.has_tenant_role(tenant_id, array['owner', 'admin'])) or user_id = (select auth.uid()));
+  using ((select private.has_tenant_role(tenant_id, array['owner']))
+         or (role <> 'owner' and (select private.has_tenant_role(tenant_id, array['admin'])))
+         or user_id = (select auth.uid()));
 grant update (role), delete on public.tenant_members to authenticated;
 
 -- A tenant always keeps an owner. The tenant row is locked first, so two concurrent removals of
@@ -167,7 +186,8 @@ alter table public.invitations enable row level security;
 create policy invitations_select on public.invitations for select to authenticated
   using (tenant_id in (select private.user_tenant_ids()));
 create policy invitations_insert on public.invitations for insert to authenticated
-  with check ((select private.has_tenant_role(tenant_id, array['owner', 'admin'])));
+  with check ((select private.has_tenant_role(tenant_id, array['owner']))
+              or (role <> 'owner' and (select private.has_tenant_role(tenant_id, array['admin']))));
 create policy invitations_update on public.invitations for update to authenticated
   using ((select private.has_tenant_role(tenant_id, array['owner', 'admin'])));
 grant select, insert on public.invitations to authenticated;

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import postgres from 'postgres'
 
 /** The closed set of error codes; the spec names the first three. */
 export const errorStatus = {
@@ -86,6 +87,17 @@ export function toErrorResponse(c: Context, err: unknown, log: (e: unknown) => v
     const message = code === 'INTERNAL_ERROR' ? 'Internal server error' : err.message
     return c.json(errorBody(status, code, message), status as ContentfulStatusCode)
   }
+  // Text PostgreSQL cannot store (a NUL byte) passes any schema that bounds only
+  // length, and is the client's fault wherever it comes from: 400, not 500.
+  if (err instanceof postgres.PostgresError && UNSTORABLE_TEXT.has(err.code)) {
+    return c.json(
+      errorBody(400, 'VALIDATION_ERROR', 'Text contains a character that cannot be stored (NUL)'),
+      400,
+    )
+  }
   log(err)
   return c.json(errorBody(500, 'INTERNAL_ERROR', 'Internal server error'), 500)
 }
+
+/** character_not_in_repertoire (NUL in text), untranslatable_character (jsonb \u0000 read as text). */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05'])

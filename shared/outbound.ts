@@ -147,6 +147,7 @@ export type GuardedFetch = (
 const MAX_REDIRECTS = 3
 const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308])
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
+const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization', 'x-api-key', 'apikey']
 
 /**
  * Fetch through the policy. The check runs at send time, not only when a URL is registered, so a
@@ -200,9 +201,10 @@ export function createGuardedFetch(policy: OutboundPolicy, baseFetch: typeof fet
           headers.delete('content-type')
           headers.delete('content-length')
         }
-        // Never hand a token or cookie meant for one origin to whatever it redirects to.
+        // Never hand a token or cookie meant for one origin to whatever it redirects to. fetch only
+        // knows the standard ones; MCP servers take their api_key secret as X-API-Key.
         if (next.origin !== url.origin) {
-          for (const h of ['authorization', 'cookie', 'proxy-authorization']) headers.delete(h)
+          for (const h of CREDENTIAL_HEADERS) headers.delete(h)
         }
         url = next
       }

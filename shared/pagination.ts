@@ -19,12 +19,24 @@ export function encodeCursor(at: Date, id: string): string {
   return btoa(`${at.toISOString()}|${id}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 
+const ISO_YEAR = /^(?!0000)\d{4}-/
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 export function decodeCursor(cursor: string | undefined): Cursor | null {
   if (!cursor) return null
   try {
     const [iso, id] = atob(cursor.replace(/-/g, '+').replace(/_/g, '/')).split('|')
     const at = new Date(iso ?? '')
-    if (Number.isNaN(at.getTime()) || !id || !/^[0-9a-f-]{36}$/i.test(id)) throw new Error('bad cursor')
+    // Only what encodeCursor writes: anything else (year 0, +6-digit years, a dashes-only "uuid")
+    // would reach the database and fail there as a 500.
+    if (
+      Number.isNaN(at.getTime()) ||
+      at.toISOString() !== iso ||
+      !ISO_YEAR.test(iso) ||
+      !id ||
+      !UUID.test(id)
+    )
+      throw new Error('bad cursor')
     return { at, id }
   } catch {
     throw new ApiError('VALIDATION_ERROR', 'Invalid cursor', {

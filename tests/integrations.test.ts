@@ -358,6 +358,18 @@ describe('decideToolCall', () => {
     ).toBe(false)
   })
 
+  it('refuses recipients that are not one plain address, so a list in one string cannot pass the domain check', async () => {
+    const send = (to: unknown[]) => decide('gmail:send_email', { to, subject: 's', body: 'b' })
+    // The last '@' is an allowed domain, but the string names eve@evil.test too.
+    expect(await send(['eve@evil.test, bob@partner.org'])).toMatchObject({ allowed: false })
+    expect(await send(['eve@evil.test;bob@partner.org'])).toMatchObject({ allowed: false })
+    expect(await send(['Eve <eve@evil.test> bob@partner.org'])).toMatchObject({ allowed: false })
+    expect(await send(['eve@evil.test@partner.org'])).toMatchObject({ allowed: false })
+    // A recipient that is not a string is not skipped.
+    expect(await send([{ email: 'eve@evil.test' }, 'bob@partner.org'])).toMatchObject({ allowed: false })
+    expect((await send(['bob@partner.org', 'ann@example.com'])).allowed).toBe(true)
+  })
+
   it('refuses tools whose scope was not granted, unknown tools, and connections needing re-authorization', async () => {
     expect(
       await decide('github:create_issue', { owner: 'a', repo: 'b', title: 't' }, t, github),

@@ -160,6 +160,36 @@ describe('createGuardedFetch against a real loopback server', () => {
     expect(seenAuth).toBeUndefined()
   })
 
+  it('drops API-key headers across origins too, and keeps them on a same-origin redirect', async () => {
+    const seen: Record<string, string | undefined>[] = []
+    const base = await serve((req, res) => {
+      const port = (server!.address() as AddressInfo).port
+      seen.push({
+        url: req.url,
+        xApiKey: req.headers['x-api-key'] as string,
+        apikey: req.headers.apikey as string,
+      })
+      if (req.url === '/start') {
+        res.writeHead(307, { location: '/same' })
+        return res.end()
+      }
+      if (req.url === '/same') {
+        res.writeHead(302, { location: `http://localhost:${port}/end` }) // different origin, still loopback
+        return res.end()
+      }
+      res.end('landed')
+    })
+    const res = await guarded(`${base}/start`, {
+      headers: { 'x-api-key': 'mcp-secret', apikey: 'anon-secret' },
+    })
+    expect(await res.text()).toBe('landed')
+    expect(seen).toEqual([
+      { url: '/start', xApiKey: 'mcp-secret', apikey: 'anon-secret' },
+      { url: '/same', xApiKey: 'mcp-secret', apikey: 'anon-secret' },
+      { url: '/end', xApiKey: undefined, apikey: undefined },
+    ])
+  })
+
   it('refuses a redirect to a private address', async () => {
     const base = await serve((_req, res) => {
       res.writeHead(302, { location: 'http://10.0.0.1/' })

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { withTenant } from '../shared/db.ts'
 import {
   addMember,
   startTestPlatform,
@@ -429,6 +430,107 @@ describe('members', () => {
     const [owners] = await tp.db
       .sql`select count(*)::int as n from public.tenant_members where tenant_id = ${t.tenantId} and role = 'owner'`
     expect(owners!.n).toBe(1)
+  })
+})
+
+describe('row-level security backs the role rules (direct Data API writes as an admin)', () => {
+  const asUser = <T>(u: TestTenant, fn: Parameters<typeof withTenant<T>>[2]) =>
+    withTenant(
+      tp.db.sql,
+      { sub: u.userId, role: 'authenticated', app_metadata: { tenant_id: u.tenantId } },
+      fn,
+    )
+  const refused = (p: Promise<unknown>) =>
+    p.then(
+      () => 'allowed',
+      (err: { code?: string }) => err.code,
+    )
+
+  it('lets an admin neither take nor grant the owner role, nor remove an owner, nor change the plan', async () => {
+    const t = await tp.createTenant()
+    const admin = await addMember(tp, t.tenantId, 'admin')
+    const member = await addMember(tp, t.tenantId, 'member')
+    // Promote self or another to owner: refused by the policy's check.
+    for (const target of [admin.userId, member.userId]) {
+      expect(
+        await refused(
+          asUser(
+            admin,
+            (tx) => tx`update public.tenant_members set role = 'owner' where user_id = ${target}`,
+          ),
+        ),
+      ).toBe('42501')
+    }
+    // Demote or remove the owner: the owner's row is not the admin's to change.
+    const demoted = await asUser(
+      admin,
+      (tx) =>
+        tx`update public.tenant_members set role = 'member' where user_id = ${t.userId} returning user_id`,
+    )
+    const removed = await asUser(
+      admin,
+      (tx) => tx`delete from public.tenant_members where user_id = ${t.userId} returning user_id`,
+    )
+    expect([demoted.length, removed.length]).toEqual([0, 0])
+    // An owner invitation the admin could accept from a second account.
+    expect(
+      await refused(
+        asUser(
+          admin,
+          (tx) => tx`insert into public.invitations (tenant_id, email, role, token_hash, expires_at)
+                     values (${t.tenantId}, 'alt@example.com', 'owner', 'x', now() + interval '1 day')`,
+        ),
+      ),
+    ).toBe('42501')
+    // The plan (billing) is the owners'.
+    expect(
+      await refused(
+        asUser(admin, (tx) => tx`update public.tenants set plan = 'enterprise' where id = ${t.tenantId}`),
+      ),
+    ).toBe('42501')
+    const roles = await tp.db.sql<{ user_id: string; role: string }[]>`
+      select user_id, role from public.tenant_members where tenant_id = ${t.tenantId} order by role`
+    expect(Object.fromEntries(roles.map((r) => [r.user_id, r.role]))).toEqual({
+      [t.userId]: 'owner',
+      [admin.userId]: 'admin',
+      [member.userId]: 'member',
+    })
+    const [tenant] = await tp.db.sql`select plan from public.tenants where id = ${t.tenantId}`
+    expect(tenant!.plan).toBe('free')
+    expect((await tp.db.sql`select 1 from public.invitations where tenant_id = ${t.tenantId}`).length).toBe(0)
+  })
+
+  it('still lets admins manage non-owners and owners do everything, directly', async () => {
+    const t = await tp.createTenant()
+    const admin = await addMember(tp, t.tenantId, 'admin')
+    const member = await addMember(tp, t.tenantId, 'member')
+    const other = await addMember(tp, t.tenantId, 'member')
+    await asUser(
+      admin,
+      (tx) => tx`update public.tenant_members set role = 'admin' where user_id = ${member.userId}`,
+    )
+    await asUser(admin, (tx) => tx`delete from public.tenant_members where user_id = ${other.userId}`)
+    await asUser(
+      admin,
+      (tx) => tx`insert into public.invitations (tenant_id, email, role, token_hash, expires_at)
+                 values (${t.tenantId}, 'new@example.com', 'admin', ${`h-${t.tenantId}`}, now() + interval '1 day')`,
+    )
+    await asUser(
+      t,
+      (tx) => tx`update public.tenant_members set role = 'owner' where user_id = ${admin.userId}`,
+    )
+    await asUser(t, (tx) => tx`update public.tenants set plan = 'pro' where id = ${t.tenantId}`)
+    // With a second owner, an owner may step down.
+    await asUser(t, (tx) => tx`update public.tenant_members set role = 'admin' where user_id = ${t.userId}`)
+    const roles = await tp.db.sql<{ user_id: string; role: string }[]>`
+      select user_id, role from public.tenant_members where tenant_id = ${t.tenantId}`
+    expect(Object.fromEntries(roles.map((r) => [r.user_id, r.role]))).toEqual({
+      [t.userId]: 'admin',
+      [admin.userId]: 'owner',
+      [member.userId]: 'admin',
+    })
+    const [tenant] = await tp.db.sql`select plan from public.tenants where id = ${t.tenantId}`
+    expect(tenant!.plan).toBe('pro')
   })
 })
 

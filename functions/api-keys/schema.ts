@@ -14,7 +14,13 @@ export const RATE_LIMIT_MAX = { platform: 1000, tool_server: 100 } as const
 
 export const createApiKeyBody = z
   .object({
-    name: z.string().trim().min(1).max(100).openapi({ example: 'Production server' }),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .refine((s) => !s.includes('\u0000'), 'must not contain NUL')
+      .openapi({ example: 'Production server' }),
     environment: z.enum(['production', 'sandbox', 'development', 'service']).openapi({
       description:
         'platform keys: production (svc_live_) or sandbox (svc_test_); tool-server keys: production (mcp_live_), development (mcp_dev_) or service (srv_)',

@@ -101,6 +101,9 @@ export type Decision =
   | { allowed: true; connection_id: string; tool_name: string }
   | { allowed: false; reason: string; connection_id?: string; tool_name?: string }
 
+/** One bare address: a single '@', none of the characters that separate or quote addresses. */
+const PLAIN_ADDRESS = /^[^\s@,;:<>()"[\]\\]+@[^\s@,;:<>()"[\]\\]+$/
+
 const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x) => typeof x === 'string') : typeof v === 'string' ? [v] : []
 
@@ -140,9 +143,12 @@ export function restrictionViolation(
     case 'gmail:send_email': {
       const allowed = (restrictions.recipients as string[] | undefined)?.map((r) => r.toLowerCase())
       if (!allowed) return null
-      const recipients = [...strings(args.to), ...strings(args.cc), ...strings(args.bcc)].map((r) =>
-        r.trim().toLowerCase(),
-      )
+      const given = [args.to, args.cc, args.bcc].flatMap((v) => (Array.isArray(v) ? v : v == null ? [] : [v]))
+      // Fail closed on anything but one plain address per entry: 'eve@evil.test, bob@ok.org' would
+      // otherwise pass as '@ok.org' while the mail goes to both, and a non-string would be skipped.
+      const bad = given.find((r) => typeof r !== 'string' || !PLAIN_ADDRESS.test(r.trim()))
+      if (bad !== undefined) return `recipient ${String(bad).slice(0, 200)} is not a single e-mail address`
+      const recipients = strings(given).map((r) => r.trim().toLowerCase())
       if (recipients.length === 0) return 'the message has no recipients'
       for (const r of recipients) {
         const domain = r.slice(r.lastIndexOf('@'))

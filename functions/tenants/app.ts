@@ -402,8 +402,10 @@ export function createApp(deps: FunctionDeps) {
     const caller = tenantCaller(c)
     requireRole(c, ['owner', 'admin'])
     const member = await withTenant(deps.sql, caller.claims, async (tx) => {
+      // No FOR UPDATE: that needs the update policy, which an admin fails on an owner's row (403
+      // below, not 404). The update's policy re-checks the row's latest version.
       const [target] = await tx<{ role: Role }[]>`
-        select role from public.tenant_members where tenant_id = ${caller.tenantId} and user_id = ${user_id} for update`
+        select role from public.tenant_members where tenant_id = ${caller.tenantId} and user_id = ${user_id}`
       if (!target) throw notFound('Member')
       if (
         (target.role === 'owner' || role === 'owner') &&
@@ -412,7 +414,15 @@ export function createApp(deps: FunctionDeps) {
       ) {
         throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners grant or take the owner role')
       }
-      await tx`update public.tenant_members set role = ${role} where tenant_id = ${caller.tenantId} and user_id = ${user_id}`
+      const updated = await tx`
+        update public.tenant_members set role = ${role} where tenant_id = ${caller.tenantId} and user_id = ${user_id}
+        returning user_id`.catch((err) => {
+        if (isPgError(err, '42501'))
+          throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners grant or take the owner role')
+        throw err
+      })
+      // RLS let nothing through: the caller lost the owner role, or the member left, meanwhile.
+      if (updated.length === 0) await refusedOrGone(tx, caller.tenantId, user_id)
       return (await memberList(tx, caller.tenantId)).find((m) => m.user_id === user_id)!
     }).catch(asLastOwnerConflict)
     return c.json(member, 200)
@@ -431,7 +441,9 @@ export function createApp(deps: FunctionDeps) {
       if (!leaving && target.role === 'owner' && caller.kind === 'user' && caller.role !== 'owner') {
         throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners remove owners')
       }
-      await tx`delete from public.tenant_members where tenant_id = ${caller.tenantId} and user_id = ${user_id}`
+      const deleted = await tx`
+        delete from public.tenant_members where tenant_id = ${caller.tenantId} and user_id = ${user_id} returning user_id`
+      if (deleted.length === 0) await refusedOrGone(tx, caller.tenantId, user_id)
     }).catch(asLastOwnerConflict)
     return c.body(null, 204)
   })
@@ -588,6 +600,14 @@ export function createApp(deps: FunctionDeps) {
   })
 
   return app
+}
+
+/** After RLS filtered out a member's row in a write: 404 when it is gone, else 403. */
+async function refusedOrGone(tx: Tx, tenantId: string, userId: string): Promise<never> {
+  const [still] =
+    await tx`select 1 from public.tenant_members where tenant_id = ${tenantId} and user_id = ${userId}`
+  if (!still) throw notFound('Member')
+  throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners change or remove owners')
 }
 
 async function memberList(tx: Tx, tenantId: string) {

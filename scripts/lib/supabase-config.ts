@@ -32,6 +32,12 @@ major_version = 15
 enabled = true
 schema_paths = []
 
+# Puts the user's active tenant into app_metadata.tenant_id of every access token
+# (migrations/20261121040000_tenants_usage.sql; docs/tenants-and-usage.md).
+[auth.hook.custom_access_token]
+enabled = true
+uri = "pg-functions://postgres/public/custom_access_token_hook"
+
 [edge_runtime]
 enabled = true
 policy = "per_worker"

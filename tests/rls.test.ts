@@ -121,6 +121,19 @@ describe('row-level security', () => {
     ).rejects.toThrow(/permission denied/)
   })
 
+  it('stores default timestamps at millisecond precision, as keyset cursors carry them', async () => {
+    const rows = await tp.db.sql`
+      select table_schema || '.' || table_name || '.' || column_name as col, column_default from information_schema.columns
+      where table_schema in ('public', 'private') and data_type = 'timestamp with time zone' and column_default is not null`
+    expect(rows.length).toBeGreaterThan(10)
+    for (const r of rows) expect(r.column_default, r.col).not.toBe('now()')
+    // Measured in SQL: a JavaScript Date would hide the microseconds.
+    const [site] = await tp.db.sql<{ micros: number }[]>`
+      insert into public.sites (tenant_id, name) values (${a.tenantId}, 'ms')
+      returning (extract(microseconds from created_at)::bigint % 1000)::int as micros`
+    expect(site!.micros).toBe(0)
+  })
+
   it('leaves no role or claims behind on a pooled connection after the transaction', async () => {
     await withTenant(tp.db.sql, claimsOf(a), (tx) => tx`select 1`)
     const rows = await Promise.all(

@@ -29,7 +29,7 @@ export async function recordEvent(
   event: { tenantId: string; type: EventType; data: Record<string, unknown>; at?: Date },
 ): Promise<string> {
   const id = newEventId()
-  await tx`insert into public.event_outbox (id, tenant_id, type, data, created_at)
-           values (${id}, ${event.tenantId}, ${event.type}, ${tx.json(event.data as never)}, ${event.at ?? new Date()})`
+  // Through the security-definer function: tenants cannot insert events directly.
+  await tx`select private.record_event(${id}, ${event.tenantId}, ${event.type}, ${tx.json(event.data as never)}, ${event.at ?? new Date()})`
   return id
 }

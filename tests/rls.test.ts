@@ -112,6 +112,25 @@ describe('row-level security', () => {
     ).rejects.toThrow(/permission denied/)
   })
 
+  it('lets tenants write events only through the functions, never by a direct insert', async () => {
+    await expect(
+      withTenant(
+        tp.db.sql,
+        claimsOf(a),
+        (tx) =>
+          tx`insert into public.event_outbox (id, tenant_id, type, data) values ('evt_forged', ${a.tenantId}, 'content.published', '{}')`,
+      ),
+    ).rejects.toThrow(/permission denied/)
+    await expect(
+      withTenant(
+        tp.db.sql,
+        claimsOf(a),
+        (tx) =>
+          tx`select private.record_event('evt_other', ${b.tenantId}, 'content.published', '{}'::jsonb, now())`,
+      ),
+    ).rejects.toThrow(/not a member/)
+  })
+
   it('keeps private tables (rate limits, data keys) out of reach of role authenticated', async () => {
     await expect(
       withTenant(tp.db.sql, claimsOf(a), (tx) => tx`select * from private.tenant_data_keys`),

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto'
 import { Hono } from 'hono'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { applyMigrations } from '../scripts/lib/migrations.ts'
-import { connectDatabase, type Sql } from '../shared/db.ts'
+import type { Sql } from '../shared/db.ts'
 import { toErrorResponse } from '../shared/errors.ts'
+import { createTestDatabase } from './support/database.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 let tp: TestPlatform
@@ -67,7 +67,7 @@ describe('migrations on a database with Supabase default privileges', () => {
   let supabaseLike: { sql: Sql; close(): Promise<void> }
 
   beforeAll(async () => {
-    supabaseLike = await freshDatabase()
+    supabaseLike = await createTestDatabase({ migrate: false })
     await supabaseLike.sql.unsafe(`
       do $$ begin
         if not exists (select 1 from pg_roles where rolname = 'anon') then create role anon nologin noinherit; end if;
@@ -109,36 +109,3 @@ describe('migrations on a database with Supabase default privileges', () => {
     expect(row).toEqual({ owner: false, scopes: false, name: true })
   })
 })
-
-/** A new, empty database (no migrations) on the same kind of server the suite runs on. */
-async function freshDatabase(): Promise<{ sql: Sql; close(): Promise<void> }> {
-  const serverUrl = process.env.DATABASE_URL
-  if (serverUrl) {
-    const name = `test_${randomBytes(6).toString('hex')}`
-    const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
-    await admin.unsafe(`create database ${name}`)
-    await admin.end()
-    const url = new URL(serverUrl)
-    url.pathname = `/${name}`
-    const sql = connectDatabase(url.toString(), 2)
-    return {
-      sql,
-      close: async () => {
-        await sql.end({ timeout: 5 })
-        const dropper = postgres(serverUrl, { max: 1, onnotice: () => {} })
-        await dropper.unsafe(`drop database if exists ${name} with (force)`)
-        await dropper.end()
-      },
-    }
-  }
-  const { startEmbeddedPostgres } = await import('../scripts/platform/embedded-postgres.ts')
-  const embedded = await startEmbeddedPostgres({ port: 0 })
-  const sql = connectDatabase(embedded.url, 2)
-  return {
-    sql,
-    close: async () => {
-      await sql.end({ timeout: 5 })
-      await embedded.stop()
-    },
-  }
-}

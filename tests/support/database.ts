@@ -13,8 +13,9 @@ export interface TestDatabase {
 /**
  * A fresh, migrated database for one test file. With DATABASE_URL set (CI's PostgreSQL) each
  * file gets its own new database on that server; otherwise an in-memory embedded PGlite.
+ * `migrate: false` leaves it empty, for tests that prepare it before migrating.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase({ migrate = true } = {}): Promise<TestDatabase> {
   const serverUrl = process.env.DATABASE_URL
   if (serverUrl) {
     const name = `test_${randomBytes(6).toString('hex')}`
@@ -24,7 +25,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const url = new URL(serverUrl)
     url.pathname = `/${name}`
     const sql = connectDatabase(url.toString(), 4)
-    await applyMigrations(sql)
+    if (migrate) await applyMigrations(sql)
     return {
       url: url.toString(),
       sql,
@@ -39,7 +40,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const { startEmbeddedPostgres } = await import('../../scripts/platform/embedded-postgres.ts')
   const embedded = await startEmbeddedPostgres({ port: 0 })
   const sql = connectDatabase(embedded.url, 4)
-  await applyMigrations(sql)
+  if (migrate) await applyMigrations(sql)
   return {
     url: embedded.url,
     sql,

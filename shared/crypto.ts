@@ -1,4 +1,7 @@
-/** Small WebCrypto building blocks shared by keys, webhooks and the vault. Web-standard only. */
+/**
+ * Small WebCrypto building blocks shared by keys and the vault. Web-standard only. (Webhook
+ * signing lives in functions/webhooks/verify.ts, kept self-contained for receivers to copy.)
+ */
 
 const encoder = new TextEncoder()
 
@@ -72,18 +75,6 @@ export function fromBase64(text: string): Uint8Array {
 
 export async function sha256Hex(text: string): Promise<string> {
   return toHex(await crypto.subtle.digest('SHA-256', encoder.encode(text)))
-}
-
-export async function hmacSha256Hex(secret: string, payload: string | Uint8Array): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    'raw',
-    encoder.encode(secret),
-    { name: 'HMAC', hash: 'SHA-256' },
-    false,
-    ['sign'],
-  )
-  const data = typeof payload === 'string' ? encoder.encode(payload) : payload
-  return toHex(await crypto.subtle.sign('HMAC', key, data as BufferSource))
 }
 
 /**

@@ -10,23 +10,13 @@ import { Hono } from 'hono'
 import { listContent, presentContent } from '../../shared/content.ts'
 import { paginate } from '../../shared/pagination.ts'
 import { startTestPlatform, TestClock } from '../../tests/support/platform.ts'
+import { contentRequest, seedContentTenant } from '../content-fixture.ts'
 import { measure, printComparison } from '../lib.ts'
 
 export default async function contentApiBenchmark(): Promise<void> {
   const clock = new TestClock()
   const tp = await startTestPlatform({ clock, env: { METERING_ENABLED: 'false' } })
-  const tenant = await tp.createTenant()
-  await tp.db.sql`update public.tenants set plan = 'enterprise' where id = ${tenant.tenantId}`
-  const [site] = await tp.db
-    .sql`insert into public.sites (tenant_id, name) values (${tenant.tenantId}, 'Bench site') returning id`
-  await tp.db.sql`
-    insert into public.articles (tenant_id, site_id, title, status)
-    select ${tenant.tenantId}, ${site!.id}, 'Article ' || g, 'published' from generate_series(1, 200) g`
-  const created = await tp.json('/api/api-keys', {
-    token: tenant.token,
-    body: { name: 'bench', environment: 'production', scopes: ['content:read'], rate_limit_per_minute: 1000 },
-  })
-  const key = created.body.key as string
+  const { tenant, key } = await seedContentTenant(tp, 'enterprise')
 
   const bare = new Hono().get('/bare', async (c) => {
     const rows = await listContent(tp.db.sql, tenant.tenantId, null, 20)
@@ -39,17 +29,10 @@ export default async function contentApiBenchmark(): Promise<void> {
   const bareUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bare`
 
   const total = 3000
-  const authed = await measure(
-    'GET /v1/content (platform key, limit, RLS)',
-    async (i) => {
-      // Stay under the key's 1000/min: a new minute every 500 requests.
-      if (i % 500 === 0) clock.advance(60_000)
-      const res = await fetch(`${tp.baseUrl}/v1/content`, { headers: { authorization: `Bearer ${key}` } })
-      if (res.status !== 200) throw new Error(`status ${res.status}`)
-      await res.arrayBuffer()
-    },
-    { total, concurrency: 8 },
-  )
+  const authed = await measure('GET /v1/content (platform key, limit, RLS)', contentRequest(tp, clock, key), {
+    total,
+    concurrency: 8,
+  })
   const baseline = await measure(
     'bare route, same query (no auth, limit, RLS)',
     async () => {

@@ -2,9 +2,11 @@
  * Metered GET /v1/content against the same request with metering off, on one platform and one
  * database in the same run (the switch is the METERING_ENABLED setting, flipped on the running
  * instance). Rounds alternate so that drift (cache warmth, table growth) hits both sides alike.
- * Goal (issue 4): metering costs under 20% of throughput, i.e. ratio >= 0.8.
+ * Goal (issue 6): metering costs under 20% of throughput, i.e. ratio >= 0.8.
  */
+
 import { startTestPlatform, TestClock } from '../../tests/support/platform.ts'
+import { contentRequest, seedContentTenant } from '../content-fixture.ts'
 import { type Measurement, measure, printComparison } from '../lib.ts'
 
 function combine(label: string, runs: Measurement[]): Measurement {
@@ -25,28 +27,10 @@ export default async function meteringBenchmark(): Promise<void> {
   const clock = new TestClock()
   const tp = await startTestPlatform({ clock })
   const config = tp.instances[0]!.platform.deps.config
-  const tenant = await tp.createTenant()
   // A paid plan with room: every metered call takes the normal path (upsert, quota compare).
-  await tp.db.sql`update public.tenants set plan = 'business' where id = ${tenant.tenantId}`
-  const [site] = await tp.db
-    .sql`insert into public.sites (tenant_id, name) values (${tenant.tenantId}, 'Bench site') returning id`
-  await tp.db.sql`
-    insert into public.articles (tenant_id, site_id, title, status)
-    select ${tenant.tenantId}, ${site!.id}, 'Article ' || g, 'published' from generate_series(1, 200) g`
-  const created = await tp.json('/api/api-keys', {
-    token: tenant.token,
-    body: { name: 'bench', environment: 'production', scopes: ['content:read'], rate_limit_per_minute: 1000 },
-  })
-  const key = created.body.key as string
+  const { tenant, key } = await seedContentTenant(tp, 'business')
 
-  let sent = 0
-  const op = async () => {
-    // Stay under the key's 1000/min: a new minute every 500 requests (same month throughout).
-    if (sent++ % 500 === 0) clock.advance(60_000)
-    const res = await fetch(`${tp.baseUrl}/v1/content`, { headers: { authorization: `Bearer ${key}` } })
-    if (res.status !== 200) throw new Error(`status ${res.status}: ${await res.text()}`)
-    await res.arrayBuffer()
-  }
+  const op = contentRequest(tp, clock, key)
 
   const total = 1500
   const on: Measurement[] = []

@@ -4,7 +4,7 @@ import type { AppEnv } from '../../shared/app.ts'
 import { createFunctionApp } from '../../shared/app.ts'
 import { authenticate, limitAnonymous, requireRole, tenantCaller } from '../../shared/auth.ts'
 import { randomBase62, sha256Hex } from '../../shared/crypto.ts'
-import { isPgError, type RequestClaims, type Tx, withTenant } from '../../shared/db.ts'
+import { isPgError, privilegeErrorAs, type RequestClaims, type Tx, withTenant } from '../../shared/db.ts'
 import type { FunctionDeps } from '../../shared/deps.ts'
 import { ApiError, notFound } from '../../shared/errors.ts'
 import { recordEvent } from '../../shared/events.ts'
@@ -416,11 +416,7 @@ export function createApp(deps: FunctionDeps) {
       }
       const updated = await tx`
         update public.tenant_members set role = ${role} where tenant_id = ${caller.tenantId} and user_id = ${user_id}
-        returning user_id`.catch((err) => {
-        if (isPgError(err, '42501'))
-          throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners grant or take the owner role')
-        throw err
-      })
+        returning user_id`.catch(privilegeErrorAs('Only owners grant or take the owner role'))
       // RLS let nothing through: the caller lost the owner role, or the member left, meanwhile.
       if (updated.length === 0) await refusedOrGone(tx, caller.tenantId, user_id)
       return (await memberList(tx, caller.tenantId)).find((m) => m.user_id === user_id)!
@@ -501,11 +497,7 @@ export function createApp(deps: FunctionDeps) {
         dedupeKey: `invitation:${created!.id}`,
       })
       return created!
-    }).catch((err) => {
-      if (isPgError(err, '42501'))
-        throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners and admins invite')
-      throw err
-    })
+    }).catch(privilegeErrorAs('Only owners and admins invite'))
     deps.onOutboxCommitted?.()
     return c.json(presentInvitation(row, now), 201)
   })

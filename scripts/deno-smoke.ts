@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { connectDatabase } from '../shared/db.ts'
+import { connectDatabase } from '../shared/infra/db.ts'
 import { createLocalEnv, functionEnvironment } from './lib/local-env.ts'
 import { applyMigrations } from './lib/migrations.ts'
 

@@ -1,5 +1,5 @@
 /** `npm run migrate`: applies pending migrations to DATABASE_URL (or the running local platform). */
-import { connectDatabase } from '../shared/db.ts'
+import { connectDatabase } from '../shared/infra/db.ts'
 import { localDatabaseUrl } from './lib/local-env.ts'
 import { applyMigrations } from './lib/migrations.ts'
 

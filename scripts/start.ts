@@ -9,7 +9,7 @@
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { serve } from '@hono/node-server'
-import { connectDatabase } from '../shared/db.ts'
+import { connectDatabase } from '../shared/infra/db.ts'
 import { ensureUserAndTenant, issueAccessToken } from './lib/dev-identity.ts'
 import { dataDir, functionEnvironment, loadOrCreateLocalEnv } from './lib/local-env.ts'
 import { applyMigrations } from './lib/migrations.ts'

@@ -4,7 +4,7 @@
  * so scripts can do TOKEN=$(npm run -s token -- --email a@b.c). Works while `npm start` runs.
  */
 import { parseArgs } from 'node:util'
-import { connectDatabase } from '../shared/db.ts'
+import { connectDatabase } from '../shared/infra/db.ts'
 import { ensureUserAndTenant, issueAccessToken } from './lib/dev-identity.ts'
 import { localDatabaseUrl, readLocalEnv } from './lib/local-env.ts'
 

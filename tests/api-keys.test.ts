@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { parseKey } from '../shared/keys.ts'
+import { parseKey } from '../shared/infra/keys.ts'
 import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 let tp: TestPlatform

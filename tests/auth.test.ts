@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { generateKey, parseKey } from '../shared/keys.ts'
+import { generateKey, parseKey } from '../shared/infra/keys.ts'
 import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 const JWT_SECRET = 'legacy-secret-with-at-least-32-characters!!'

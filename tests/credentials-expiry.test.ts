@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { scheduledJobs } from '../scripts/platform/functions.ts'
-import { useCredential } from '../shared/credentials.ts'
+import { scheduledJobs } from '../shared/infra/jobs/schedule.ts'
+import { useCredential } from '../shared/services/credentials/use-credential.ts'
 import {
   addMember,
   startTestPlatform,
@@ -75,7 +75,9 @@ const alertsFor = (rows: Awaited<ReturnType<typeof alerts>>, id: string, thresho
 
 describe('credential expiry alerts', () => {
   it('is scheduled daily (pg_cron in production, the local scheduler otherwise) and takes only the service key', async () => {
-    expect(scheduledJobs).toContainEqual({ path: 'credentials/jobs/expiry-alerts', everySeconds: 86_400 })
+    expect(scheduledJobs).toContainEqual(
+      expect.objectContaining({ path: 'credentials/jobs/expiry-alerts', cron: '0 7 * * *' }),
+    )
     const asUser = await tp.json('/functions/v1/credentials/jobs/expiry-alerts', {
       token: owner.token,
       method: 'POST',

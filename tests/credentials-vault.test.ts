@@ -3,9 +3,13 @@ import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { functionEnvironment } from '../scripts/lib/local-env.ts'
 import { createPlatform, type Platform } from '../scripts/platform/server.ts'
-import { credentialPurpose, type UseCredentialRequest, useCredential } from '../shared/credentials.ts'
-import { fromBase64, randomBase62, toBase64 } from '../shared/crypto.ts'
-import { VaultError } from '../shared/vault.ts'
+import { fromBase64, randomBase62, toBase64 } from '../shared/infra/crypto.ts'
+import { VaultError } from '../shared/infra/vault.ts'
+import {
+  credentialPurpose,
+  type UseCredentialRequest,
+  useCredential,
+} from '../shared/services/credentials/use-credential.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 const run = promisify(execFile)

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { keyHint, SHORT_SECRET_HINT } from '../functions/credentials/hint.ts'
-import { MAX_SECRET_LENGTH, providerCategories } from '../functions/credentials/schema.ts'
-import { CredentialUnavailableError, useCredential } from '../shared/credentials.ts'
-import { randomBase62 } from '../shared/crypto.ts'
+import { randomBase62 } from '../shared/infra/crypto.ts'
+import { keyHint, SHORT_SECRET_HINT } from '../shared/services/credentials/hint-and-status.ts'
+import { MAX_SECRET_LENGTH, providerCategories } from '../shared/services/credentials/schema.ts'
+import { CredentialUnavailableError, useCredential } from '../shared/services/credentials/use-credential.ts'
 import {
   addMember,
   startTestPlatform,

@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs'
 import postgres from 'postgres'
 import { describe, expect, it } from 'vitest'
+import { scheduledJobs } from '../shared/infra/jobs/schedule.ts'
 
 /**
  * On a database with pg_cron (CI sets CRON_DATABASE_URL to one, migrated), every job the
@@ -9,28 +9,15 @@ import { describe, expect, it } from 'vitest'
  */
 const url = process.env.CRON_DATABASE_URL
 
-function scheduledInMigrations(): { name: string; schedule: string; path: string }[] {
-  const jobs: { name: string; schedule: string; path: string }[] = []
-  for (const file of readdirSync('migrations').sort()) {
-    const text = readFileSync(`migrations/${file}`, 'utf8')
-    for (const m of text.matchAll(
-      /private\.schedule_job\(\s*'([^']+)'\s*,\s*'([^']+)'\s*,\s*'([^']+)'\s*\)/g,
-    )) {
-      jobs.push({ name: m[1]!, schedule: m[2]!, path: m[3]! })
-    }
-  }
-  return jobs
-}
-
 describe.skipIf(!url)('pg_cron jobs (CRON_DATABASE_URL)', () => {
-  it('registers every job the migrations schedule', async () => {
+  it('registers every job of the schedule table', async () => {
     const sql = postgres(url!, { max: 1, onnotice: () => {} })
     try {
       const [ext] = await sql`select count(*)::int as n from pg_extension where extname = 'pg_cron'`
       expect(ext!.n, 'pg_cron installed in this database').toBe(1)
       const rows = await sql<{ jobname: string; schedule: string; command: string }[]>`
         select jobname, schedule, command from cron.job`
-      const expected = scheduledInMigrations()
+      const expected = scheduledJobs
       expect(expected.map((j) => j.name)).toEqual(
         expect.arrayContaining(['webhook-dispatch', 'oauth-token-refresh']),
       )
@@ -38,7 +25,7 @@ describe.skipIf(!url)('pg_cron jobs (CRON_DATABASE_URL)', () => {
       for (const job of expected) {
         const row = rows.find((r) => r.jobname === job.name)
         expect(row, job.name).toBeDefined()
-        expect(row!.schedule, job.name).toBe(job.schedule)
+        expect(row!.schedule, job.name).toBe(job.cron)
         expect(row!.command).toContain(`private.invoke_job('${job.path}')`)
       }
     } finally {

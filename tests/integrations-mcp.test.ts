@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { integrationBySlug } from '../functions/integrations/catalog.ts'
+import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
 import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
 import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { integrationBySlug } from '../functions/integrations/catalog.ts'
-import { pkceChallenge } from '../functions/integrations/oauth.ts'
+import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
+import { pkceChallenge } from '../shared/services/integrations/oauth.ts'
 import { type OAuthServer, startOAuthServer } from './support/oauth-server.ts'
 import {
   addMember,

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { catalog, integrationBySlug, toolAlias } from '../functions/integrations/catalog.ts'
-import { decideToolCall, parseRestrictions } from '../functions/integrations/permissions.ts'
-import { recordIntegrationCall } from '../functions/integrations/stats.ts'
-import { withTenant } from '../shared/db.ts'
+import { withTenant } from '../shared/infra/db.ts'
+import { catalog, integrationBySlug, toolAlias } from '../shared/services/integrations/catalog.ts'
+import { decideToolCall, parseRestrictions } from '../shared/services/integrations/permissions.ts'
+import { recordIntegrationCall } from '../shared/services/integrations/usage-log.ts'
 import {
   addMember,
   startTestPlatform,

@@ -8,7 +8,7 @@ import {
   OutboundBlockedError,
   OutboundError,
   type OutboundPolicy,
-} from '../shared/outbound.ts'
+} from '../shared/infra/outbound.ts'
 
 describe('assertPublicUrl with the default policy', () => {
   it.each([

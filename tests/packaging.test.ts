@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { renderSupabaseConfig } from '../scripts/lib/supabase-config.ts'
 import { functionModules } from '../scripts/platform/functions.ts'
-import { functionPath } from '../shared/app.ts'
-import { publicRoutes, toFunctionPath } from '../shared/routes.ts'
+import { functionPath } from '../shared/infra/http/function-app.ts'
+import { publicRoutes, toFunctionPath } from '../shared/infra/http/public-routes.ts'
 
 const functionDirs = readdirSync('functions').filter((n) => existsSync(`functions/${n}/index.ts`))
 

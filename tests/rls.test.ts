@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { withTenant } from '../shared/db.ts'
+import { withTenant } from '../shared/infra/db.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 let tp: TestPlatform

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { formatUsd } from '../functions/usage/app.ts'
-import { productIds, recordUsage, secondsToNextPeriod } from '../shared/metering.ts'
+import { productIds, recordUsage, secondsToNextPeriod } from '../shared/services/usage/metering.ts'
 import {
   addMember,
   startTestPlatform,

@@ -1,10 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { dispatchDue } from '../functions/webhooks/dispatcher.ts'
-import { verifyWebhookRequest, verifyWebhookSignature } from '../functions/webhooks/verify.ts'
 import { functionEnvironment } from '../scripts/lib/local-env.ts'
-import { recordEvent } from '../shared/events.ts'
-import { createDeps } from '../shared/runtime.ts'
+import { createDeps } from '../shared/infra/create-deps.ts'
+import { recordEvent } from '../shared/infra/events.ts'
+import { dispatchDue } from '../shared/services/webhooks/dispatcher.ts'
+import { verifyWebhookRequest, verifyWebhookSignature } from '../shared/services/webhooks/signature.ts'
 import {
   addMember,
   startTestPlatform,

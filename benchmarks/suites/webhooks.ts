@@ -3,7 +3,7 @@
  * guarded POST -> record) to a loopback receiver, against a plain loop of signed fetch POSTs to
  * the same receiver at the same concurrency, plus commit-to-first-attempt latency.
  */
-import { signBody } from '../../functions/webhooks/verify.ts'
+import { signBody } from '../../shared/services/webhooks/signature.ts'
 import { startTestPlatform } from '../../tests/support/platform.ts'
 import { startReceiver, waitFor } from '../../tests/support/webhook-receiver.ts'
 import { latencyStats, type Measurement, printComparison } from '../lib.ts'

@@ -1,14 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { createFunctionApp } from '../../shared/app.ts'
-import { authenticate, tenantCaller } from '../../shared/auth.ts'
-import { listContent, presentContent } from '../../shared/content.ts'
-import { isPgError, pgErrors, readAsTenant, type Tx, withTenant } from '../../shared/db.ts'
-import type { FunctionDeps } from '../../shared/deps.ts'
-import { notFound } from '../../shared/errors.ts'
-import { recordEvent } from '../../shared/events.ts'
-import { meterRequest } from '../../shared/metering.ts'
-import { errorResponses, jsonContent } from '../../shared/openapi.ts'
-import { decodeCursor, pageQuery, paginate } from '../../shared/pagination.ts'
+import { isPgError, pgErrors, readAsTenant, type Tx, withTenant } from '../../shared/infra/db.ts'
+import type { FunctionDeps } from '../../shared/infra/deps.ts'
+import { notFound } from '../../shared/infra/errors.ts'
+import { recordEvent } from '../../shared/infra/events.ts'
+import { authenticate, tenantCaller } from '../../shared/infra/http/authenticate.ts'
+import { serviceContext } from '../../shared/infra/http/define-route.ts'
+import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import { errorResponses, jsonContent } from '../../shared/infra/http/openapi.ts'
+import { decodeCursor, pageQuery, paginate } from '../../shared/infra/pagination.ts'
+import { listContent, presentContent } from '../../shared/services/content/queries.ts'
 import {
   articleSchema,
   createArticleBody,
@@ -16,7 +16,8 @@ import {
   idParam,
   siteSchema,
   updateArticleBody,
-} from './schema.ts'
+} from '../../shared/services/content/schema.ts'
+import { meterUsage } from '../../shared/services/usage/metering.ts'
 
 export const functionName = 'content'
 
@@ -223,7 +224,7 @@ export function createApp(deps: FunctionDeps) {
     // Metering and the read run side by side: the response waits for both, and a refused call
     // (429) discards the page. Reads only; writes are metered before they change anything.
     const [, rows] = await Promise.all([
-      meterRequest(c, 'content'),
+      meterUsage(serviceContext(c), 'content'),
       readAsTenant(deps.sql, caller.claims, (q) => listContent(q, caller.tenantId, after, limit, filter)),
     ])
     const page = paginate(rows, limit, (r) => ({ at: r.created_at, id: r.id }))
@@ -233,7 +234,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.getArticle, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    await meterRequest(c, 'content')
+    await meterUsage(serviceContext(c), 'content')
     const [row] = await withTenant(
       deps.sql,
       caller.claims,
@@ -247,7 +248,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.createSite, async (c) => {
     const input = c.req.valid('json')
     const caller = tenantCaller(c)
-    await meterRequest(c, 'content')
+    await meterUsage(serviceContext(c), 'content')
     const now = deps.clock.now()
     const row = await withTenant(deps.sql, caller.claims, async (tx) => {
       const [site] = await tx<SiteRow[]>`
@@ -269,7 +270,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.deleteSite, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    await meterRequest(c, 'content')
+    await meterUsage(serviceContext(c), 'content')
     const now = deps.clock.now()
     const deleted = await withTenant(deps.sql, caller.claims, async (tx) => {
       const [site] = await tx<(SiteRow & { articles: number })[]>`
@@ -300,7 +301,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.createArticle, async (c) => {
     const input = c.req.valid('json')
     const caller = tenantCaller(c)
-    await meterRequest(c, 'content')
+    await meterUsage(serviceContext(c), 'content')
     const now = deps.clock.now()
     const row = await withTenant(deps.sql, caller.claims, async (tx) => {
       // The site must be one of this tenant's (RLS hides the others).
@@ -331,7 +332,7 @@ export function createApp(deps: FunctionDeps) {
     const { id } = c.req.valid('param')
     const input = c.req.valid('json')
     const caller = tenantCaller(c)
-    await meterRequest(c, 'content')
+    await meterUsage(serviceContext(c), 'content')
     const now = deps.clock.now()
     const { row, changed } = await withTenant(deps.sql, caller.claims, async (tx: Tx) => {
       const [before] = await tx<ArticleRow[]>`
@@ -360,7 +361,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.deleteArticle, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    await meterRequest(c, 'content')
+    await meterUsage(serviceContext(c), 'content')
     const now = deps.clock.now()
     const deleted = await withTenant(deps.sql, caller.claims, async (tx) => {
       const [article] = await tx<ArticleRow[]>`
@@ -382,7 +383,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.publishArticle, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    await meterRequest(c, 'content')
+    await meterUsage(serviceContext(c), 'content')
     const now = deps.clock.now()
     const { row, published } = await withTenant(deps.sql, caller.claims, async (tx) => {
       const [article] = await tx<ArticleRow[]>`

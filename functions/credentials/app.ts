@@ -1,14 +1,14 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { createFunctionApp } from '../../shared/app.ts'
-import { authenticate, requireRole, tenantCaller } from '../../shared/auth.ts'
-import { credentialPurpose } from '../../shared/credentials.ts'
-import { isPgError, pgErrors, type Tx, withTenant } from '../../shared/db.ts'
-import type { FunctionDeps } from '../../shared/deps.ts'
-import { ApiError, notFound } from '../../shared/errors.ts'
-import { errorResponses } from '../../shared/openapi.ts'
-import { decodeCursor, pageQuery, paginate } from '../../shared/pagination.ts'
-import { pruneCredentialUsage, sendExpiryAlerts } from './expiry.ts'
-import { credentialStatus, keyHint } from './hint.ts'
+import { requireRole } from '../../shared/infra/auth.ts'
+import { isPgError, pgErrors, type Tx, withTenant } from '../../shared/infra/db.ts'
+import type { FunctionDeps } from '../../shared/infra/deps.ts'
+import { notFound, ServiceError } from '../../shared/infra/errors.ts'
+import { authenticate, tenantCaller } from '../../shared/infra/http/authenticate.ts'
+import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import { errorResponses } from '../../shared/infra/http/openapi.ts'
+import { decodeCursor, pageQuery, paginate } from '../../shared/infra/pagination.ts'
+import { pruneCredentialUsage, sendExpiryAlerts } from '../../shared/services/credentials/expiry-alerts.ts'
+import { credentialStatus, keyHint } from '../../shared/services/credentials/hint-and-status.ts'
 import {
   type Credential,
   createCredentialBody,
@@ -23,7 +23,8 @@ import {
   rotateCredentialBody,
   updateCredentialBody,
   usageListSchema,
-} from './schema.ts'
+} from '../../shared/services/credentials/schema.ts'
+import { credentialPurpose } from '../../shared/services/credentials/use-credential.ts'
 
 export const functionName = 'credentials'
 
@@ -84,16 +85,16 @@ function present(row: CredentialRow, now: Date): Credential {
 /** Translates the database's refusals into API errors. Messages never carry request values. */
 function asApiError(err: unknown): never {
   if (isPgError(err, pgErrors.insufficientPrivilege)) {
-    throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners and admins manage credentials')
+    throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners and admins manage credentials')
   }
   if (isPgError(err, pgErrors.uniqueViolation)) {
-    throw new ApiError(
+    throw new ServiceError(
       'CONFLICT',
       'A credential with this name already exists for this provider and environment',
     )
   }
   if (isPgError(err, pgErrors.foreignKeyViolation)) {
-    throw new ApiError('VALIDATION_ERROR', 'Unknown provider_id', {
+    throw new ServiceError('VALIDATION_ERROR', 'Unknown provider_id', {
       details: [{ field: 'provider_id', message: 'no such provider (see GET /api/providers)' }],
     })
   }
@@ -104,7 +105,7 @@ function futureExpiry(value: string | null | undefined, now: Date): Date | null 
   if (value === undefined || value === null) return value
   const at = new Date(value)
   if (at <= now) {
-    throw new ApiError('VALIDATION_ERROR', 'expires_at must lie in the future', {
+    throw new ServiceError('VALIDATION_ERROR', 'expires_at must lie in the future', {
       details: [{ field: 'expires_at', message: 'must lie in the future' }],
     })
   }
@@ -265,7 +266,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(createCredential, async (c) => {
     const body = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const now = deps.clock.now()
     const expiresAt = futureExpiry(body.expires_at, now) ?? null
     const id = crypto.randomUUID()
@@ -326,7 +327,7 @@ export function createApp(deps: FunctionDeps) {
     const { id } = c.req.valid('param')
     const body = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const now = deps.clock.now()
     const changes: Record<string, unknown> = { updated_at: now }
     if (body.name !== undefined) changes.name = body.name
@@ -351,7 +352,7 @@ export function createApp(deps: FunctionDeps) {
     const { id } = c.req.valid('param')
     const body = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const now = deps.clock.now()
     const expiresAt = futureExpiry(body.expires_at, now)
     // Encrypted for this row before anything else; a wrong-tenant id simply updates nothing.
@@ -381,7 +382,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(deleteCredential, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const deleted = await withTenant(
       deps.sql,
       caller.claims,

@@ -1,10 +1,11 @@
 import { createRoute } from '@hono/zod-openapi'
-import { createFunctionApp } from '../../shared/app.ts'
-import { authenticate, limitAnonymous, requireRole, tenantCaller } from '../../shared/auth.ts'
-import { privilegeErrorAs, type Tx, withTenant } from '../../shared/db.ts'
-import type { FunctionDeps } from '../../shared/deps.ts'
-import { ApiError, notFound } from '../../shared/errors.ts'
-import { errorResponses } from '../../shared/openapi.ts'
+import { requireRole } from '../../shared/infra/auth.ts'
+import { privilegeErrorAs, type Tx, withTenant } from '../../shared/infra/db.ts'
+import type { FunctionDeps } from '../../shared/infra/deps.ts'
+import { notFound, ServiceError } from '../../shared/infra/errors.ts'
+import { authenticate, limitAnonymous, tenantCaller } from '../../shared/infra/http/authenticate.ts'
+import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import { errorResponses } from '../../shared/infra/http/openapi.ts'
 import {
   type CatalogEntry,
   catalog,
@@ -14,8 +15,12 @@ import {
   integrationBySlug,
   resolveProviders,
   toolAlias,
-} from './catalog.ts'
-import { type DiscoveredTool, discoverMcpTools, McpConnectError } from './mcp.ts'
+} from '../../shared/services/integrations/catalog.ts'
+import {
+  type DiscoveredTool,
+  discoverMcpTools,
+  McpConnectError,
+} from '../../shared/services/integrations/mcp-discovery.ts'
 import {
   beginAuthorization,
   consumeState,
@@ -24,9 +29,12 @@ import {
   revokeToken,
   TokenEndpointError,
   vaultPurposes,
-} from './oauth.ts'
-import { catalogTools, parseRestrictions, resolveTool } from './permissions.ts'
-import { refreshExpiringTokens } from './refresh.ts'
+} from '../../shared/services/integrations/oauth.ts'
+import {
+  catalogTools,
+  parseRestrictions,
+  resolveTool,
+} from '../../shared/services/integrations/permissions.ts'
 import {
   authorizeResponse,
   type Connection,
@@ -48,8 +56,9 @@ import {
   statsQuery,
   statsSchema,
   type Tool,
-} from './schema.ts'
-import { integrationStats, recordIntegrationCall } from './stats.ts'
+} from '../../shared/services/integrations/schema.ts'
+import { refreshExpiringTokens } from '../../shared/services/integrations/token-refresh.ts'
+import { integrationStats, recordIntegrationCall } from '../../shared/services/integrations/usage-log.ts'
 
 export const functionName = 'integrations'
 
@@ -141,7 +150,7 @@ const presentPermission = (r: PermissionRow) => ({
 const asPermissionError = privilegeErrorAs('Only owners and admins manage integrations')
 
 const invalid = (field: string, message: string) =>
-  new ApiError('VALIDATION_ERROR', `Invalid request: ${field}`, { details: [{ field, message }] })
+  new ServiceError('VALIDATION_ERROR', `Invalid request: ${field}`, { details: [{ field, message }] })
 
 async function toolsOf(tx: Tx, tenantId: string, row: ConnectionRow): Promise<Tool[]> {
   if (row.connection_type === 'oauth') return catalogTools(row.integration_slug).map(presentTool)
@@ -408,9 +417,9 @@ export function createApp(deps: FunctionDeps) {
     const entry = integrationBySlug(slug)
     const provider = providers.get(slug)
     if (!entry || !provider) throw notFound('OAuth integration')
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     if (!provider.clientId || !provider.clientSecret) {
-      throw new ApiError(
+      throw new ServiceError(
         'UNPROCESSABLE',
         `${entry.name} is not configured on this deployment (${provider.clientIdEnv})`,
       )
@@ -520,7 +529,7 @@ export function createApp(deps: FunctionDeps) {
     if (!entry) throw invalid('integration_id', 'unknown integration')
     if (!entry.connection_types.includes('mcp'))
       throw invalid('integration_id', `${entry.slug} does not take MCP connections`)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
 
     const started = performance.now()
     let discovered: Awaited<ReturnType<typeof discoverMcpTools>>
@@ -534,7 +543,7 @@ export function createApp(deps: FunctionDeps) {
     } catch (err) {
       if (!(err instanceof McpConnectError)) throw err
       if (err.reason === 'blocked') throw invalid('mcp_server_url', err.message)
-      throw new ApiError('UNPROCESSABLE', `Cannot connect: ${err.message}`, {
+      throw new ServiceError('UNPROCESSABLE', `Cannot connect: ${err.message}`, {
         details: [{ field: 'mcp_server_url', message: err.reason }],
       })
     }
@@ -622,7 +631,7 @@ export function createApp(deps: FunctionDeps) {
     const { id } = c.req.valid('param')
     const { display_name } = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const row = await withTenant(deps.sql, caller.claims, async (tx) => {
       await loadConnection(tx, caller.tenantId, id)
       await tx`update public.integration_connections set display_name = ${display_name}, updated_at = ${deps.clock.now()}
@@ -635,7 +644,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(deleteConnection, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     // Visible to the caller (RLS) first; only then read the secrets with the service connection.
     const row = await withTenant(deps.sql, caller.claims, (tx) => loadConnection(tx, caller.tenantId, id))
     const [secrets] = await deps.sql<
@@ -673,7 +682,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(rediscover, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const row = await withTenant(deps.sql, caller.claims, (tx) => loadConnection(tx, caller.tenantId, id))
     if (row.connection_type !== 'mcp')
       throw invalid('id', 'OAuth connections take their tools from the catalog')
@@ -710,7 +719,7 @@ export function createApp(deps: FunctionDeps) {
     } catch (err) {
       if (!(err instanceof McpConnectError)) throw err
       await withTenant(deps.sql, caller.claims, (tx) => log(tx, false))
-      throw new ApiError('UNPROCESSABLE', `Cannot discover tools: ${err.message}`, {
+      throw new ServiceError('UNPROCESSABLE', `Cannot discover tools: ${err.message}`, {
         details: [{ field: 'mcp_server_url', message: err.reason }],
       })
     }
@@ -730,7 +739,7 @@ export function createApp(deps: FunctionDeps) {
     const { id } = c.req.valid('param')
     const body = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const now = deps.clock.now()
     const result = await withTenant(deps.sql, caller.claims, async (tx) => {
       const row = await loadConnection(tx, caller.tenantId, id)
@@ -739,7 +748,7 @@ export function createApp(deps: FunctionDeps) {
       if (!tool) throw invalid('tool_name', `the connection has no tool ${body.tool_name}`)
       const restrictions = parseRestrictions(tool.name, body.restrictions)
       if (!restrictions.ok) {
-        throw new ApiError(
+        throw new ServiceError(
           'VALIDATION_ERROR',
           `Invalid request: ${restrictions.issues.map((i) => i.field).join(', ')}`,
           {

@@ -1,10 +1,10 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { createFunctionApp } from '../../shared/app.ts'
-import { authenticate, tenantCaller } from '../../shared/auth.ts'
-import type { FunctionDeps } from '../../shared/deps.ts'
-import { ApiError } from '../../shared/errors.ts'
-import { errorResponses } from '../../shared/openapi.ts'
-import { describeTool, platformTools } from './tools.ts'
+import type { FunctionDeps } from '../../shared/infra/deps.ts'
+import { ServiceError } from '../../shared/infra/errors.ts'
+import { authenticate, tenantCaller } from '../../shared/infra/http/authenticate.ts'
+import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import { errorResponses } from '../../shared/infra/http/openapi.ts'
+import { describeTool, platformTools } from '../../shared/services/tools/platform-tools.ts'
 
 export const functionName = 'mcp-sse'
 
@@ -72,9 +72,9 @@ export function createApp(deps: FunctionDeps) {
     const { tool: name, params } = c.req.valid('json')
     const caller = tenantCaller(c)
     const tool = platformTools.find((t) => t.name === name)
-    if (!tool) throw new ApiError('NOT_FOUND', `No tool named ${name}`)
+    if (!tool) throw new ServiceError('NOT_FOUND', `No tool named ${name}`)
     if (!keyScopes(c).includes(tool.scope)) {
-      throw new ApiError('INSUFFICIENT_PERMISSIONS', `The tool ${name} needs the scope ${tool.scope}`)
+      throw new ServiceError('INSUFFICIENT_PERMISSIONS', `The tool ${name} needs the scope ${tool.scope}`)
     }
     const parsed = tool.params.safeParse(params)
     if (!parsed.success) {
@@ -82,7 +82,7 @@ export function createApp(deps: FunctionDeps) {
         field: ['params', ...i.path].join('.'),
         message: i.message,
       }))
-      throw new ApiError('VALIDATION_ERROR', `Invalid params for ${name}`, { details })
+      throw new ServiceError('VALIDATION_ERROR', `Invalid params for ${name}`, { details })
     }
     return c.json({ tool: name, result: await tool.run(deps, caller, parsed.data) }, 200)
   })

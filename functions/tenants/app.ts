@@ -1,15 +1,22 @@
 import { createRoute, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
-import type { AppEnv } from '../../shared/app.ts'
-import { createFunctionApp } from '../../shared/app.ts'
-import { authenticate, limitAnonymous, requireRole, tenantCaller } from '../../shared/auth.ts'
-import { randomBase62, sha256Hex } from '../../shared/crypto.ts'
-import { isPgError, privilegeErrorAs, type RequestClaims, type Tx, withTenant } from '../../shared/db.ts'
-import type { FunctionDeps } from '../../shared/deps.ts'
-import { ApiError, notFound } from '../../shared/errors.ts'
-import { recordEvent } from '../../shared/events.ts'
-import { errorResponses, jsonContent } from '../../shared/openapi.ts'
-import { pruneRateLimitCounters } from '../../shared/rate-limit.ts'
+import { requireRole } from '../../shared/infra/auth.ts'
+import { randomBase62, sha256Hex } from '../../shared/infra/crypto.ts'
+import {
+  isPgError,
+  privilegeErrorAs,
+  type RequestClaims,
+  type Tx,
+  withTenant,
+} from '../../shared/infra/db.ts'
+import type { FunctionDeps } from '../../shared/infra/deps.ts'
+import { notFound, ServiceError } from '../../shared/infra/errors.ts'
+import { recordEvent } from '../../shared/infra/events.ts'
+import type { AppEnv } from '../../shared/infra/http/app-env.ts'
+import { authenticate, limitAnonymous, tenantCaller } from '../../shared/infra/http/authenticate.ts'
+import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import { errorResponses, jsonContent } from '../../shared/infra/http/openapi.ts'
+import { pruneRateLimitCounters } from '../../shared/infra/rate-limit.ts'
 import {
   acceptedInvitationSchema,
   acceptInvitationBody,
@@ -28,7 +35,7 @@ import {
   updateMemberBody,
   updateTenantBody,
   userIdParam,
-} from './schema.ts'
+} from '../../shared/services/tenants/schema.ts'
 
 export const functionName = 'tenants'
 
@@ -95,7 +102,7 @@ function userClaims(c: Context<AppEnv>): RequestClaims & { email?: string } {
   const caller = c.var.caller
   if (caller.kind === 'user') return caller.claims
   if (caller.kind !== 'user_without_tenant')
-    throw new ApiError('AUTH_REQUIRED', 'A signed-in user is required')
+    throw new ServiceError('AUTH_REQUIRED', 'A signed-in user is required')
   return {
     sub: caller.userId,
     role: 'authenticated',
@@ -107,7 +114,7 @@ function userClaims(c: Context<AppEnv>): RequestClaims & { email?: string } {
 /** The trigger that keeps a tenant's last owner raises this. */
 function asLastOwnerConflict(err: unknown): never {
   if (isPgError(err, 'P0001') && String((err as Error).message).includes('owner')) {
-    throw new ApiError('CONFLICT', 'A tenant must keep at least one owner')
+    throw new ServiceError('CONFLICT', 'A tenant must keep at least one owner')
   }
   throw err
 }
@@ -348,8 +355,8 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.updateCurrent, async (c) => {
     const input = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
-    if (input.plan !== undefined) requireRole(c, ['owner'])
+    requireRole(c.var.caller, ['owner', 'admin'])
+    if (input.plan !== undefined) requireRole(c.var.caller, ['owner'])
     const now = deps.clock.now()
     const { row, changed } = await withTenant(deps.sql, caller.claims, async (tx) => {
       const [before] = await tx<TenantRow[]>`
@@ -400,7 +407,7 @@ export function createApp(deps: FunctionDeps) {
     const { user_id } = c.req.valid('param')
     const { role } = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const member = await withTenant(deps.sql, caller.claims, async (tx) => {
       // No FOR UPDATE: that needs the update policy, which an admin fails on an owner's row (403
       // below, not 404). The update's policy re-checks the row's latest version.
@@ -412,7 +419,7 @@ export function createApp(deps: FunctionDeps) {
         caller.kind === 'user' &&
         caller.role !== 'owner'
       ) {
-        throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners grant or take the owner role')
+        throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners grant or take the owner role')
       }
       const updated = await tx`
         update public.tenant_members set role = ${role} where tenant_id = ${caller.tenantId} and user_id = ${user_id}
@@ -428,14 +435,14 @@ export function createApp(deps: FunctionDeps) {
     const { user_id } = c.req.valid('param')
     const caller = tenantCaller(c)
     const leaving = user_id === caller.userId
-    if (!leaving) requireRole(c, ['owner', 'admin'])
+    if (!leaving) requireRole(c.var.caller, ['owner', 'admin'])
     await withTenant(deps.sql, caller.claims, async (tx) => {
       // No FOR UPDATE: a member leaving may not lock rows; the last-owner trigger locks the tenant.
       const [target] = await tx<{ role: Role }[]>`
         select role from public.tenant_members where tenant_id = ${caller.tenantId} and user_id = ${user_id}`
       if (!target) throw notFound('Member')
       if (!leaving && target.role === 'owner' && caller.kind === 'user' && caller.role !== 'owner') {
-        throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners remove owners')
+        throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners remove owners')
       }
       const deleted = await tx`
         delete from public.tenant_members where tenant_id = ${caller.tenantId} and user_id = ${user_id} returning user_id`
@@ -447,8 +454,8 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.createInvitation, async (c) => {
     const input = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
-    if (input.role === 'owner') requireRole(c, ['owner'])
+    requireRole(c.var.caller, ['owner', 'admin'])
+    if (input.role === 'owner') requireRole(c.var.caller, ['owner'])
     const now = deps.clock.now()
     const token = `inv_${randomBase62(32)}`
     const tokenHash = await sha256Hex(token)
@@ -458,7 +465,7 @@ export function createApp(deps: FunctionDeps) {
       const [member] = await tx<
         { yes: boolean }[]
       >`select private.is_member_email(${caller.tenantId}, ${input.email}) as yes`
-      if (member!.yes) throw new ApiError('CONFLICT', `${input.email} is already a member of this tenant`)
+      if (member!.yes) throw new ServiceError('CONFLICT', `${input.email} is already a member of this tenant`)
       const [tenant] = await tx<
         { name: string }[]
       >`select name from public.tenants where id = ${caller.tenantId}`
@@ -518,14 +525,14 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.revokeInvitation, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const now = deps.clock.now()
     const row = await withTenant(deps.sql, caller.claims, async (tx: Tx) => {
       const [existing] = await tx<InvitationRow[]>`
         select ${tx.unsafe(invitationColumns)} from public.invitations
         where id = ${id} and tenant_id = ${caller.tenantId} for update`
       if (!existing) throw notFound('Invitation')
-      if (existing.accepted_at) throw new ApiError('CONFLICT', 'The invitation was already accepted')
+      if (existing.accepted_at) throw new ServiceError('CONFLICT', 'The invitation was already accepted')
       if (existing.revoked_at) return existing
       const [revoked] = await tx<InvitationRow[]>`
         update public.invitations set revoked_at = ${now} where id = ${id} returning ${tx.unsafe(invitationColumns)}`
@@ -559,13 +566,13 @@ export function createApp(deps: FunctionDeps) {
         deps.onOutboxCommitted?.()
         return c.json({ tenant_id: result.tenant_id, role: result.role, refresh_session: true as const }, 200)
       case 'used':
-        throw new ApiError('CONFLICT', 'This invitation has already been used')
+        throw new ServiceError('CONFLICT', 'This invitation has already been used')
       case 'expired':
-        throw new ApiError('UNPROCESSABLE', 'This invitation has expired; ask for a new one')
+        throw new ServiceError('UNPROCESSABLE', 'This invitation has expired; ask for a new one')
       case 'wrong_user':
-        throw new ApiError('INSUFFICIENT_PERMISSIONS', 'This invitation is for another e-mail address')
+        throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'This invitation is for another e-mail address')
       case 'already_member':
-        throw new ApiError('CONFLICT', 'You are already a member of this tenant')
+        throw new ServiceError('CONFLICT', 'You are already a member of this tenant')
       default:
         throw notFound('Invitation')
     }
@@ -599,7 +606,7 @@ async function refusedOrGone(tx: Tx, tenantId: string, userId: string): Promise<
   const [still] =
     await tx`select 1 from public.tenant_members where tenant_id = ${tenantId} and user_id = ${userId}`
   if (!still) throw notFound('Member')
-  throw new ApiError('INSUFFICIENT_PERMISSIONS', 'Only owners change or remove owners')
+  throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners change or remove owners')
 }
 
 async function memberList(tx: Tx, tenantId: string) {

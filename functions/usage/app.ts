@@ -1,11 +1,18 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import { createFunctionApp } from '../../shared/app.ts'
-import { authenticate, requireRole, tenantCaller } from '../../shared/auth.ts'
-import { isPgError, pgErrors, withTenant } from '../../shared/db.ts'
-import type { FunctionDeps } from '../../shared/deps.ts'
-import { ApiError, notFound } from '../../shared/errors.ts'
-import { enqueueDueUsageAlerts, meterRequest, type Product, periodOf } from '../../shared/metering.ts'
-import { errorResponses, jsonContent } from '../../shared/openapi.ts'
+import { requireRole } from '../../shared/infra/auth.ts'
+import { isPgError, pgErrors, withTenant } from '../../shared/infra/db.ts'
+import type { FunctionDeps } from '../../shared/infra/deps.ts'
+import { notFound, ServiceError } from '../../shared/infra/errors.ts'
+import { authenticate, tenantCaller } from '../../shared/infra/http/authenticate.ts'
+import { serviceContext } from '../../shared/infra/http/define-route.ts'
+import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import { errorResponses, jsonContent } from '../../shared/infra/http/openapi.ts'
+import {
+  enqueueDueUsageAlerts,
+  meterUsage,
+  type Product,
+  periodOf,
+} from '../../shared/services/usage/metering.ts'
 import {
   alertSchema,
   analyticsQuery,
@@ -15,7 +22,7 @@ import {
   MAX_ANALYTICS_DAYS,
   usageQuery,
   usageSchema,
-} from './schema.ts'
+} from '../../shared/services/usage/schema.ts'
 
 export const functionName = 'usage'
 
@@ -209,14 +216,14 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.createAlert, async (c) => {
     const input = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const now = deps.clock.now()
     const row = await withTenant(deps.sql, caller.claims, async (tx) => {
       const [product] = await tx<
         { slug: Product }[]
       >`select slug from public.products where id = ${input.product_id}`
       if (!product) {
-        throw new ApiError('VALIDATION_ERROR', 'Unknown product_id', {
+        throw new ServiceError('VALIDATION_ERROR', 'Unknown product_id', {
           details: [{ field: 'product_id', message: 'not a product id (see GET /api/usage)' }],
         })
       }
@@ -228,7 +235,7 @@ export function createApp(deps: FunctionDeps) {
       return created!
     }).catch((err) => {
       if (isPgError(err, pgErrors.uniqueViolation))
-        throw new ApiError('CONFLICT', 'The same alert already exists')
+        throw new ServiceError('CONFLICT', 'The same alert already exists')
       throw err
     })
     // A threshold already passed this month notifies now rather than at the next job run.
@@ -243,7 +250,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.deleteAlert, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const deleted = await withTenant(
       deps.sql,
       caller.claims,
@@ -263,16 +270,16 @@ export function createApp(deps: FunctionDeps) {
       ? new Date(query.to)
       : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1))
     if (to <= from) {
-      throw new ApiError('VALIDATION_ERROR', 'to must lie after from', {
+      throw new ServiceError('VALIDATION_ERROR', 'to must lie after from', {
         details: [{ field: 'to', message: 'must lie after from' }],
       })
     }
     if (to.getTime() - from.getTime() > MAX_ANALYTICS_DAYS * 86_400_000) {
-      throw new ApiError('VALIDATION_ERROR', `The period spans at most ${MAX_ANALYTICS_DAYS} days`, {
+      throw new ServiceError('VALIDATION_ERROR', `The period spans at most ${MAX_ANALYTICS_DAYS} days`, {
         details: [{ field: 'from', message: `at most ${MAX_ANALYTICS_DAYS} days before to` }],
       })
     }
-    await meterRequest(c, 'analytics')
+    await meterUsage(serviceContext(c), 'analytics')
     const { usage, events } = await withTenant(deps.sql, caller.claims, async (tx) => {
       // Usage is kept per calendar month: every month that overlaps [from, to).
       const usage = await tx<{ period: string; product_id: string; product: string; units: string }[]>`

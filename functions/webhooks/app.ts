@@ -1,20 +1,21 @@
 import { createRoute, type z } from '@hono/zod-openapi'
-import { createFunctionApp } from '../../shared/app.ts'
-import { authenticate, requireRole, tenantCaller } from '../../shared/auth.ts'
-import { privilegeErrorAs, type Tx, withTenant } from '../../shared/db.ts'
-import type { FunctionDeps } from '../../shared/deps.ts'
-import { ApiError, notFound } from '../../shared/errors.ts'
-import { newEventId } from '../../shared/events.ts'
-import { generateKey } from '../../shared/keys.ts'
-import { errorResponses } from '../../shared/openapi.ts'
+import { requireRole } from '../../shared/infra/auth.ts'
+import { privilegeErrorAs, type Tx, withTenant } from '../../shared/infra/db.ts'
+import type { FunctionDeps } from '../../shared/infra/deps.ts'
+import { notFound, ServiceError } from '../../shared/infra/errors.ts'
+import { newEventId } from '../../shared/infra/events.ts'
+import { authenticate, tenantCaller } from '../../shared/infra/http/authenticate.ts'
+import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import { errorResponses } from '../../shared/infra/http/openapi.ts'
+import { generateKey } from '../../shared/infra/keys.ts'
 import {
   assertPublicUrl,
   defaultOutboundPolicy,
   OutboundBlockedError,
   type OutboundPolicy,
-} from '../../shared/outbound.ts'
-import { decodeCursor, pageQuery, paginate } from '../../shared/pagination.ts'
-import { coalescing, dispatchDue } from './dispatcher.ts'
+} from '../../shared/infra/outbound.ts'
+import { decodeCursor, pageQuery, paginate } from '../../shared/infra/pagination.ts'
+import { coalescing, dispatchDue } from '../../shared/services/webhooks/dispatcher.ts'
 import {
   attemptListSchema,
   createdSubscriptionSchema,
@@ -33,7 +34,7 @@ import {
   subscriptionListSchema,
   subscriptionSchema,
   updateSubscriptionBody,
-} from './schema.ts'
+} from '../../shared/services/webhooks/schema.ts'
 
 export const functionName = 'webhooks'
 
@@ -286,7 +287,7 @@ export function createApp(deps: FunctionDeps) {
     } catch (err) {
       const message =
         err instanceof OutboundBlockedError ? `refused: ${err.reason}` : 'the host does not resolve'
-      throw new ApiError('VALIDATION_ERROR', `url ${message}`, { details: [{ field: 'url', message }] })
+      throw new ServiceError('VALIDATION_ERROR', `url ${message}`, { details: [{ field: 'url', message }] })
     }
   }
 
@@ -300,7 +301,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.create, async (c) => {
     const body = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     await assertDeliverable(body.url)
     const now = deps.clock.now()
     const secret = generateKey('whsec_')
@@ -314,7 +315,7 @@ export function createApp(deps: FunctionDeps) {
           { n: number },
         ]
       if (n >= MAX_SUBSCRIPTIONS_PER_TENANT) {
-        throw new ApiError(
+        throw new ServiceError(
           'UNPROCESSABLE',
           `A tenant has at most ${MAX_SUBSCRIPTIONS_PER_TENANT} webhook subscriptions`,
         )
@@ -358,7 +359,7 @@ export function createApp(deps: FunctionDeps) {
     const { id } = c.req.valid('param')
     const body = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     if (body.url !== undefined) await assertDeliverable(body.url)
     const now = deps.clock.now()
     const row = await withTenant(deps.sql, caller.claims, async (tx) => {
@@ -379,7 +380,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.remove, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const deleted = await withTenant(
       deps.sql,
       caller.claims,
@@ -393,7 +394,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.secret, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const [row] = await withTenant(
       deps.sql,
       caller.claims,
@@ -414,7 +415,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.rotate, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     // The body is optional: no body means the default overlap.
     const raw = (await c.req.text()).trim()
     let parsedJson: unknown = {}
@@ -422,7 +423,7 @@ export function createApp(deps: FunctionDeps) {
       try {
         parsedJson = JSON.parse(raw)
       } catch {
-        throw new ApiError('VALIDATION_ERROR', 'Malformed JSON body')
+        throw new ServiceError('VALIDATION_ERROR', 'Malformed JSON body')
       }
     }
     const parsed = rotateSecretBody.safeParse(parsedJson)
@@ -431,9 +432,13 @@ export function createApp(deps: FunctionDeps) {
         field: i.path.length ? i.path.join('.') : '(body)',
         message: i.message,
       }))
-      throw new ApiError('VALIDATION_ERROR', `Invalid request: ${details.map((d) => d.field).join(', ')}`, {
-        details,
-      })
+      throw new ServiceError(
+        'VALIDATION_ERROR',
+        `Invalid request: ${details.map((d) => d.field).join(', ')}`,
+        {
+          details,
+        },
+      )
     }
     const now = deps.clock.now()
     const secret = generateKey('whsec_')
@@ -460,7 +465,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.pause, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const now = deps.clock.now()
     const row = await withTenant(deps.sql, caller.claims, async (tx) => {
       await tx`update public.webhook_subscriptions set status = 'paused', paused_at = ${now}, paused_reason = 'manual', updated_at = ${now}
@@ -473,7 +478,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.resume, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const now = deps.clock.now()
     const row = await withTenant(deps.sql, caller.claims, async (tx) => {
       const resumed = await tx`
@@ -538,7 +543,7 @@ export function createApp(deps: FunctionDeps) {
     const { id } = c.req.valid('param')
     const { event_id } = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const now = deps.clock.now()
     const row = await withTenant(deps.sql, caller.claims, async (tx) => {
       await findSubscription(tx, caller.tenantId, id)
@@ -551,7 +556,7 @@ export function createApp(deps: FunctionDeps) {
       const [exists] =
         await tx`select 1 from public.webhook_deliveries where subscription_id = ${id} and event_id = ${event_id}`
       if (!exists) throw notFound('Delivery of this event to this subscription')
-      throw new ApiError(
+      throw new ServiceError(
         'CONFLICT',
         'An attempt of this delivery is in flight; try again when it has finished',
       )
@@ -564,7 +569,7 @@ export function createApp(deps: FunctionDeps) {
     const { id } = c.req.valid('param')
     const { since } = c.req.valid('json')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const now = deps.clock.now()
     const requeued = await withTenant(deps.sql, caller.claims, async (tx) => {
       await findSubscription(tx, caller.tenantId, id)
@@ -582,7 +587,7 @@ export function createApp(deps: FunctionDeps) {
   app.openapi(routes.test, async (c) => {
     const { id } = c.req.valid('param')
     const caller = tenantCaller(c)
-    requireRole(c, ['owner', 'admin'])
+    requireRole(c.var.caller, ['owner', 'admin'])
     const now = deps.clock.now()
     const row = await withTenant(deps.sql, caller.claims, async (tx) => {
       await findSubscription(tx, caller.tenantId, id)

@@ -1,5 +1,5 @@
 import { importJWK, SignJWT } from 'jose'
-import type { Sql } from '../../shared/db.ts'
+import type { Sql } from '../../shared/infra/db.ts'
 import type { LocalEnv } from './local-env.ts'
 
 /**

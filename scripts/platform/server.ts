@@ -2,13 +2,14 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { Scalar } from '@scalar/hono-api-reference'
 import { Hono } from 'hono'
-import type { Sql } from '../../shared/db.ts'
-import type { FunctionDeps } from '../../shared/deps.ts'
-import { errorBody } from '../../shared/errors.ts'
-import { toFunctionPath } from '../../shared/routes.ts'
-import { createDeps } from '../../shared/runtime.ts'
+import { createDeps } from '../../shared/infra/create-deps.ts'
+import type { Sql } from '../../shared/infra/db.ts'
+import type { FunctionDeps } from '../../shared/infra/deps.ts'
+import { errorBody } from '../../shared/infra/errors.ts'
+import { toFunctionPath } from '../../shared/infra/http/public-routes.ts'
+import { scheduledJobs } from '../../shared/infra/jobs/schedule.ts'
 import type { LocalEnv } from '../lib/local-env.ts'
-import { functionModules, scheduledJobs } from './functions.ts'
+import { functionModules } from './functions.ts'
 
 export interface PlatformOptions {
   /** The functions' environment (see functionEnvironment()). */
@@ -148,7 +149,7 @@ export function startScheduler(
         },
         (err) => onError(job.path, err),
       )
-    }, job.everySeconds * 1000),
+    }, job.localEverySeconds * 1000),
   )
   return () => {
     for (const t of timers) clearInterval(t)

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import postgres from 'postgres'
 import { applyMigrations } from '../../scripts/lib/migrations.ts'
-import { connectDatabase, type Sql } from '../../shared/db.ts'
+import { connectDatabase, type Sql } from '../../shared/infra/db.ts'
 
 export interface TestDatabase {
   url: string

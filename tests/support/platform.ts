@@ -3,8 +3,8 @@ import { serve } from '@hono/node-server'
 import { ensureUserAndTenant, issueAccessToken } from '../../scripts/lib/dev-identity.ts'
 import { createLocalEnv, functionEnvironment, type LocalEnv } from '../../scripts/lib/local-env.ts'
 import { createPlatform, type Platform } from '../../scripts/platform/server.ts'
-import type { Clock } from '../../shared/deps.ts'
-import type { GuardedFetch } from '../../shared/outbound.ts'
+import type { Clock } from '../../shared/infra/deps.ts'
+import type { GuardedFetch } from '../../shared/infra/outbound.ts'
 import { createTestDatabase, type TestDatabase } from './database.ts'
 
 /** A clock the test moves by hand. */

@@ -1,0 +1,23 @@
+import type { OpenAPIHono } from '@hono/zod-openapi'
+import type { Caller } from '../auth.ts'
+import type { FunctionDeps } from '../deps.ts'
+
+export interface RateLimitState {
+  limit: number
+  remaining: number
+  /** Seconds until the current window resets. */
+  reset: number
+}
+
+/** What the frame and the route middleware put on every request's context. */
+export type AppEnv = {
+  Variables: {
+    /** The function's dependencies: the one way handlers reach the database, clock, vault... */
+    deps: FunctionDeps
+    requestId: string
+    caller: Caller
+    rateLimit: RateLimitState
+  }
+}
+
+export type App = OpenAPIHono<AppEnv>

@@ -1,0 +1,50 @@
+import { createRoute, type RouteConfig } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { type FunctionDeps, type ServiceContext, serviceContextFor } from '../deps.ts'
+import type { AppEnv } from './app-env.ts'
+import { authenticate, type RouteAuth, tenantCaller } from './authenticate.ts'
+
+/** The OpenAPI extension that carries a route's RouteAuth, read by the security matrix and README check. */
+export const AUTH_EXTENSION = 'x-auth'
+
+/** Routes that take no credentials (OAuth callbacks, invitation look-ups) say so explicitly. */
+export const publicRoute = { allow: [] } as const satisfies RouteAuth
+
+function securityFor(auth: RouteAuth): RouteConfig['security'] {
+  const schemes: Record<string, string[]>[] = []
+  if (auth.allow.some((k) => k === 'user' || k === 'user_without_tenant' || k === 'platform_key'))
+    schemes.push({ bearer: [] })
+  if (auth.allow.includes('tool_key')) schemes.push({ toolKey: [] })
+  if (auth.allow.includes('service') || auth.allow.includes('anon')) schemes.push({ serviceRole: [] })
+  return schemes
+}
+
+/**
+ * A route definition with its authentication beside it: who may call (caller kinds), the scope a
+ * key needs and the roles a user needs. The rule is enforced by the route's own middleware and
+ * published in the OpenAPI document (security plus `x-auth`), so the security matrix test and the
+ * README's scope table read the same declaration the code enforces.
+ */
+export function defineRoute<const R extends Omit<RouteConfig, 'security' | 'middleware'>>(
+  auth: RouteAuth,
+  config: R,
+) {
+  const isPublic = auth.allow.length === 0
+  return createRoute({
+    ...config,
+    security: isPublic ? [] : securityFor(auth),
+    ...(!isPublic && { middleware: authenticate(auth) }),
+    [AUTH_EXTENSION]: {
+      allow: [...auth.allow],
+      ...(auth.scope && { scope: auth.scope }),
+      ...(auth.roles && { roles: [...auth.roles] }),
+    },
+  })
+}
+
+/** The function's dependencies, from the context (the one way handlers reach them). */
+export const depsOf = (c: Context<AppEnv>): FunctionDeps => c.var.deps
+
+/** The service context for this request's tenant caller. */
+export const serviceContext = (c: Context<AppEnv>): ServiceContext =>
+  serviceContextFor(c.var.deps, tenantCaller(c))

@@ -1,0 +1,34 @@
+import type { Context } from 'hono'
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import postgres from 'postgres'
+import { errorBody, ServiceError } from '../errors.ts'
+
+/** Turns any thrown value into the spec's error body; unknown errors are logged and hidden. */
+export function toErrorResponse(c: Context, err: unknown, log: (e: unknown) => void): Response {
+  if (err instanceof ServiceError) {
+    if (err.retryAfter !== undefined) c.header('Retry-After', String(err.retryAfter))
+    return c.json(err.toBody(), err.status as ContentfulStatusCode)
+  }
+  if (err instanceof HTTPException) {
+    // Hono raises these for malformed JSON and similar request faults.
+    const status = err.status
+    const code = status === 400 ? 'VALIDATION_ERROR' : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INTERNAL_ERROR'
+    if (code === 'INTERNAL_ERROR') log(err)
+    const message = code === 'INTERNAL_ERROR' ? 'Internal server error' : err.message
+    return c.json(errorBody(status, code, message), status as ContentfulStatusCode)
+  }
+  // Text PostgreSQL cannot store (a NUL byte) passes any schema that bounds only
+  // length, and is the client's fault wherever it comes from: 400, not 500.
+  if (err instanceof postgres.PostgresError && UNSTORABLE_TEXT.has(err.code)) {
+    return c.json(
+      errorBody(400, 'VALIDATION_ERROR', 'Text contains a character that cannot be stored (NUL)'),
+      400,
+    )
+  }
+  log(err)
+  return c.json(errorBody(500, 'INTERNAL_ERROR', 'Internal server error'), 500)
+}
+
+/** character_not_in_repertoire (NUL in text), untranslatable_character (jsonb \u0000 read as text). */
+const UNSTORABLE_TEXT = new Set(['22021', '22P05'])

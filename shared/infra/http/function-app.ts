@@ -1,0 +1,140 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import { bodyLimit } from 'hono/body-limit'
+import { cors } from 'hono/cors'
+import { getPath } from 'hono/utils/url'
+import type { FunctionDeps } from '../deps.ts'
+import { errorBody, ServiceError, validationError } from '../errors.ts'
+import { describeError } from '../logger.ts'
+import type { App, AppEnv } from './app-env.ts'
+import { toErrorResponse } from './error-response.ts'
+import { toFunctionPath } from './public-routes.ts'
+
+const REQUEST_ID = /^[\w.-]{8,128}$/
+
+/**
+ * The common frame of every function: request id, structured access log, CORS for the dashboard,
+ * body limit, zod validation errors and the one error handler, and its OpenAPI document.
+ */
+export function createFunctionApp(name: string, deps: FunctionDeps, description: string): App {
+  const app = new OpenAPIHono<AppEnv>({
+    getPath: (req) => functionPath(name, getPath(req)),
+    defaultHook: (result) => {
+      if (!result.success) throw validationError(result.error.issues)
+    },
+  })
+
+  app.use('*', async (c, next) => {
+    const incoming = c.req.header('x-request-id')
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+    c.set('deps', deps)
+    c.set('requestId', requestId)
+    const started = performance.now()
+    await next()
+    c.header('X-Request-Id', requestId)
+    const rl = c.var.rateLimit
+    if (rl) {
+      c.header('X-RateLimit-Limit', String(rl.limit))
+      c.header('X-RateLimit-Remaining', String(rl.remaining))
+      c.header('X-RateLimit-Reset', String(rl.reset))
+    }
+    deps.logger.info('request', {
+      fn: name,
+      request_id: requestId,
+      method: c.req.method,
+      path: new URL(c.req.url).pathname,
+      status: c.res.status,
+      duration_ms: Math.round(performance.now() - started),
+      caller: c.var.caller?.kind,
+      tenant_id: c.var.caller && 'tenantId' in c.var.caller ? c.var.caller.tenantId : undefined,
+    })
+  })
+
+  app.use(
+    '*',
+    cors({
+      origin: (origin) => (deps.config.CORS_ORIGINS.includes(origin) ? origin : null),
+      allowHeaders: [
+        'Authorization',
+        'Content-Type',
+        'X-API-Key',
+        'apikey',
+        'X-Request-Id',
+        'Idempotency-Key',
+      ],
+      exposeHeaders: [
+        'X-Request-Id',
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'X-RateLimit-Reset',
+        'Retry-After',
+      ],
+      maxAge: 600,
+      credentials: true,
+    }),
+  )
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: deps.config.MAX_BODY_BYTES,
+      onError: () => {
+        throw new ServiceError(
+          'PAYLOAD_TOO_LARGE',
+          `Request body exceeds ${deps.config.MAX_BODY_BYTES} bytes`,
+        )
+      },
+    }),
+  )
+
+  app.onError((err, c) =>
+    toErrorResponse(c, err, (e) =>
+      deps.logger.error('unhandled error', { fn: name, request_id: c.var.requestId, ...describeError(e) }),
+    ),
+  )
+  app.notFound((c) =>
+    c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404),
+  )
+
+  app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'A user access token (JWT) or a platform API key (svc_live_..., svc_test_...)',
+  })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'toolKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'A tool-server key (mcp_live_..., mcp_dev_..., srv_...)',
+  })
+  app.openAPIRegistry.registerComponent('securitySchemes', 'serviceRole', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'apikey',
+    description: 'The service-role key (internal jobs) or the anon key',
+  })
+  // Liveness with a database round trip, for deploy checks and the Deno smoke test.
+  app.get('/health', async (c) => {
+    await deps.sql`select 1`
+    return c.json({ status: 'ok', function: name })
+  })
+  app.doc31('/openapi.json', {
+    openapi: '3.1.0',
+    info: { title: name, version: '1.0.0', description },
+    servers: [{ url: `/functions/v1/${name}` }],
+  })
+  return app
+}
+
+/**
+ * The path a function routes on. Supabase's edge runtime passes `/<name>/...`, the platform URL
+ * is `/functions/v1/<name>/...`, and a proxy (or the local platform) may pass the spec's public
+ * path (`/api/api-keys/...`), which the route table maps. All reach the same routes, without
+ * copying the request.
+ */
+export function functionPath(name: string, pathname: string): string {
+  for (const prefix of [`/functions/v1/${name}`, `/${name}`]) {
+    if (pathname === prefix || pathname.startsWith(`${prefix}/`)) return pathname.slice(prefix.length) || '/'
+  }
+  const mapped = toFunctionPath(pathname)
+  return mapped?.startsWith(`/functions/v1/${name}`) ? functionPath(name, mapped) : pathname
+}

@@ -1,0 +1,76 @@
+/**
+ * The one table of scheduled jobs. Each is an HTTP POST, with the service-role key, to a job
+ * route inside the function that owns its data.
+ *
+ * - Production: pg_cron runs `cron` and calls `path` through private.invoke_job (pg_net). The
+ *   migrations register each job with private.schedule_job; tests/schedule.test.ts holds the
+ *   migrations, the local scheduler and the README's job table to this list.
+ * - Local platform: the same path is called in process every `localEverySeconds`, which may be
+ *   shorter than the cron interval where prompt local feedback helps (notifications, dispatch).
+ */
+export interface ScheduledJob {
+  /** pg_cron job name. */
+  name: string
+  /** pg_cron schedule, UTC. */
+  cron: string
+  /** `<function>/jobs/<job>`, under /functions/v1. */
+  path: string
+  localEverySeconds: number
+  /** What the README's job table says of the schedule. */
+  description: string
+}
+
+export const scheduledJobs: readonly ScheduledJob[] = [
+  {
+    name: 'send-notifications',
+    cron: '* * * * *',
+    path: 'tenants/jobs/send-notifications',
+    localEverySeconds: 10,
+    description: 'every minute',
+  },
+  {
+    name: 'prune-rate-limits',
+    cron: '*/5 * * * *',
+    path: 'tenants/jobs/prune-rate-limits',
+    localEverySeconds: 300,
+    description: 'every 5 minutes',
+  },
+  {
+    // Polled every second locally so any instance delivers promptly; attempt 1 is also kicked on commit.
+    name: 'webhook-dispatch',
+    cron: '* * * * *',
+    path: 'webhooks/jobs/dispatch',
+    localEverySeconds: 1,
+    description:
+      'every minute, plus an immediate kick after each outbox commit (pg_net trigger; in process locally)',
+  },
+  {
+    // Tokens expiring within the hour.
+    name: 'oauth-token-refresh',
+    cron: '0 * * * *',
+    path: 'integrations/jobs/refresh-tokens',
+    localEverySeconds: 3600,
+    description: 'hourly',
+  },
+  {
+    name: 'check-usage-alerts',
+    cron: '* * * * *',
+    path: 'usage/jobs/check-usage-alerts',
+    localEverySeconds: 60,
+    description: 'every minute',
+  },
+  {
+    name: 'credential-expiry-alerts',
+    cron: '0 7 * * *',
+    path: 'credentials/jobs/expiry-alerts',
+    localEverySeconds: 86_400,
+    description: 'daily 07:00 UTC',
+  },
+  {
+    name: 'credential-usage-prune',
+    cron: '30 3 * * *',
+    path: 'credentials/jobs/prune-usage',
+    localEverySeconds: 86_400,
+    description: 'daily 03:30 UTC',
+  },
+]

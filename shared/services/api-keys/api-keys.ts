@@ -1,0 +1,168 @@
+import type { z } from '@hono/zod-openapi'
+import { privilegeErrorAs, type Tx, withTenant } from '../../infra/db.ts'
+import type { ServiceContext } from '../../infra/deps.ts'
+import { invalidField, notFound, requireFuture } from '../../infra/errors.ts'
+import { recordEvent } from '../../infra/events.ts'
+import { displayPrefix, generateKey, hashKey } from '../../infra/keys.ts'
+import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import {
+  type ApiKey,
+  type CreatedApiKey,
+  type createApiKeyBody,
+  environmentsByKind,
+  RATE_LIMIT_MAX,
+} from './schema.ts'
+
+/** Platform and tool-server keys: create (the secret shown once), list, get, revoke. */
+
+interface ApiKeyRow {
+  id: string
+  name: string
+  family: ApiKey['kind']
+  environment: string
+  key_prefix: string
+  scopes: string[]
+  rate_limit_per_minute: number
+  expires_at: Date | null
+  last_used_at: Date | null
+  revoked_at: Date | null
+  created_at: Date
+}
+
+const columns =
+  'id, name, family, environment, key_prefix, scopes, rate_limit_per_minute, expires_at, last_used_at, revoked_at, created_at'
+
+function present(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    kind: row.family,
+    environment: row.environment,
+    key_prefix: row.key_prefix,
+    scopes: row.scopes,
+    rate_limit_per_minute: row.rate_limit_per_minute,
+    expires_at: row.expires_at?.toISOString() ?? null,
+    last_used_at: row.last_used_at?.toISOString() ?? null,
+    revoked_at: row.revoked_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+  }
+}
+
+/** RLS refuses members' writes as a privilege error; answer 403. */
+const asPermissionError = privilegeErrorAs('Only owners and admins manage API keys')
+
+export type CreateApiKeyInput = z.output<typeof createApiKeyBody>
+
+export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput): Promise<CreatedApiKey> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const prefixes: Record<string, string> = environmentsByKind[input.kind]
+  const prefix = prefixes[input.environment]
+  if (!prefix) {
+    const allowed = Object.keys(prefixes).join(', ')
+    throw invalidField(
+      'environment',
+      `one of ${allowed}`,
+      `A ${input.kind} key's environment is one of: ${allowed}`,
+    )
+  }
+  const max = RATE_LIMIT_MAX[input.kind]
+  if (input.rate_limit_per_minute > max) {
+    throw invalidField(
+      'rate_limit_per_minute',
+      `at most ${max}`,
+      `rate_limit_per_minute is at most ${max} for ${input.kind} keys`,
+    )
+  }
+  const expiresAt = input.expires_at ? new Date(input.expires_at) : null
+  requireFuture('expires_at', expiresAt, now)
+  const key = generateKey(prefix as Parameters<typeof generateKey>[0])
+  const keyHash = await hashKey(key)
+  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
+    const [created] = await tx<ApiKeyRow[]>`
+      insert into public.api_keys (tenant_id, created_by, name, family, environment, key_prefix, key_hash, scopes, rate_limit_per_minute, expires_at, created_at)
+      values (${caller.tenantId}, ${caller.userId}, ${input.name}, ${input.kind}, ${input.environment}, ${displayPrefix(key)},
+              ${keyHash}, ${input.scopes}, ${input.rate_limit_per_minute}, ${expiresAt}, ${now})
+      returning ${tx.unsafe(columns)}`
+    await recordEvent(tx, {
+      tenantId: caller.tenantId,
+      type: 'api_key.created',
+      at: now,
+      data: eventData(created!),
+    })
+    return created!
+  }).catch(asPermissionError)
+  ctx.onOutboxCommitted?.()
+  return { ...present(row), key }
+}
+
+export async function listApiKeys(
+  ctx: ServiceContext,
+  page: { limit: number; after: Cursor | null },
+): Promise<Page<ApiKey>> {
+  const { caller } = ctx
+  const rows = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx<ApiKeyRow[]>`
+      select ${tx.unsafe(columns)} from public.api_keys
+      where tenant_id = ${caller.tenantId}
+        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
+      order by created_at desc, id desc
+      limit ${page.limit + 1}`,
+  )
+  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), present)
+}
+
+export async function getApiKey(ctx: ServiceContext, id: string): Promise<ApiKey> {
+  const { caller } = ctx
+  const [row] = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx<ApiKeyRow[]>`
+      select ${tx.unsafe(columns)} from public.api_keys where id = ${id} and tenant_id = ${caller.tenantId}`,
+  )
+  if (!row) throw notFound('API key')
+  return present(row)
+}
+
+/** Takes effect on the next request, on every instance; revoking twice is not an error. */
+export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<ApiKey> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const row = await withTenant(ctx.sql, caller.claims, async (tx: Tx) => {
+    const [revoked] = await tx<ApiKeyRow[]>`
+      update public.api_keys set revoked_at = ${now}
+      where id = ${id} and tenant_id = ${caller.tenantId} and revoked_at is null
+      returning ${tx.unsafe(columns)}`
+    if (revoked) {
+      await recordEvent(tx, {
+        tenantId: caller.tenantId,
+        type: 'api_key.revoked',
+        at: now,
+        data: eventData(revoked),
+      })
+      return revoked
+    }
+    // Already revoked (idempotent) or not this tenant's (404).
+    const [existing] = await tx<ApiKeyRow[]>`
+      select ${tx.unsafe(columns)} from public.api_keys where id = ${id} and tenant_id = ${caller.tenantId}`
+    return existing ?? null
+  }).catch(asPermissionError)
+  if (!row) throw notFound('API key')
+  ctx.onOutboxCommitted?.()
+  return present(row)
+}
+
+/** Event data for api_key.created / api_key.revoked: identifies the key, never its secret. */
+function eventData(row: ApiKeyRow) {
+  return {
+    api_key_id: row.id,
+    name: row.name,
+    kind: row.family,
+    environment: row.environment,
+    key_prefix: row.key_prefix,
+    scopes: row.scopes,
+    ...(row.revoked_at && { revoked_at: row.revoked_at.toISOString() }),
+  }
+}

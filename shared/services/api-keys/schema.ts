@@ -1,0 +1,69 @@
+import { z } from '@hono/zod-openapi'
+import { scopes } from '../../infra/auth.ts'
+
+export const keyKinds = ['platform', 'tool_server'] as const
+
+/** Which environments each kind takes, and the prefix each gives its keys (from the spec). */
+export const environmentsByKind = {
+  platform: { production: 'svc_live_', sandbox: 'svc_test_' },
+  tool_server: { production: 'mcp_live_', development: 'mcp_dev_', service: 'srv_' },
+} as const
+
+/** Bounds of rate_limit_per_minute: at most the API-wide authenticated limit; tool-server keys at most 100. */
+export const RATE_LIMIT_MAX = { platform: 1000, tool_server: 100 } as const
+
+export const createApiKeyBody = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .refine((s) => !s.includes('\u0000'), 'must not contain NUL')
+      .openapi({ example: 'Production server' }),
+    environment: z.enum(['production', 'sandbox', 'development', 'service']).openapi({
+      description:
+        'platform keys: production (svc_live_) or sandbox (svc_test_); tool-server keys: production (mcp_live_), development (mcp_dev_) or service (srv_)',
+    }),
+    scopes: z
+      .array(z.enum(scopes))
+      .min(1)
+      .max(scopes.length)
+      .refine((s) => new Set(s).size === s.length, 'scopes must not repeat'),
+    rate_limit_per_minute: z.number().int().min(1).max(1000).openapi({ example: 120 }),
+    expires_at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .openapi({ description: 'Must lie in the future' }),
+    kind: z
+      .enum(keyKinds)
+      .default('platform')
+      .openapi({ description: 'platform (Bearer at /v1) or tool_server (X-API-Key at the tool server)' }),
+  })
+  .strict()
+  .openapi('CreateApiKey')
+
+export const apiKeySchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    kind: z.enum(keyKinds),
+    environment: z.string(),
+    key_prefix: z.string().openapi({ example: 'svc_live_Ab3x' }),
+    scopes: z.array(z.string()),
+    rate_limit_per_minute: z.number().int(),
+    expires_at: z.string().nullable(),
+    last_used_at: z.string().nullable(),
+    revoked_at: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('ApiKey')
+
+export const createdApiKeySchema = apiKeySchema
+  .extend({ key: z.string().openapi({ description: 'The full secret. Shown only in this response.' }) })
+  .openapi('CreatedApiKey')
+
+export const apiKeyListSchema = z.object({ data: z.array(apiKeySchema), next_cursor: z.string().nullable() })
+
+export type ApiKey = z.infer<typeof apiKeySchema>
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>

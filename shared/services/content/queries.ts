@@ -1,0 +1,74 @@
+import type { Queryable } from '../../infra/db.ts'
+import type { Cursor } from '../../infra/pagination.ts'
+
+export interface ContentRow {
+  object: 'site' | 'article'
+  id: string
+  site_id: string | null
+  name: string
+  domain: string | null
+  status: string | null
+  published_at: Date | null
+  created_at: Date
+  updated_at: Date
+}
+
+export interface ContentFilter {
+  site_id?: string
+  status?: 'draft' | 'published'
+  published_since?: Date
+  type?: 'site' | 'article'
+}
+
+/**
+ * One feed of a tenant's sites and articles in a stable order (created_at, id), read a page at a
+ * time by keyset. Runs inside withTenant, where row-level security also applies; the tenant
+ * filter picks the active tenant among the user's tenants. Shared because the Content API and
+ * the tool server's platform:list_content both read it.
+ */
+export function listContent(
+  db: Queryable,
+  tenantId: string,
+  after: Cursor | null,
+  limit: number,
+  filter: ContentFilter = {},
+): Promise<ContentRow[]> {
+  const articleFilters = filter.status !== undefined || filter.published_since !== undefined
+  const wantSites = filter.type !== 'article' && !articleFilters
+  const wantArticles = filter.type !== 'site'
+  const page = after ? db`and (created_at, id) > (${after.at}, ${after.id})` : db``
+  return db<ContentRow[]>`
+    select * from (
+      select 'site' as object, id, null::uuid as site_id, name, domain, null as status, null::timestamptz as published_at, created_at, updated_at
+      from public.sites
+      where ${wantSites} and tenant_id = ${tenantId} ${filter.site_id ? db`and id = ${filter.site_id}` : db``} ${page}
+      union all
+      select 'article', id, site_id, title, null, status, published_at, created_at, updated_at
+      from public.articles
+      where ${wantArticles} and tenant_id = ${tenantId}
+        ${filter.site_id ? db`and site_id = ${filter.site_id}` : db``}
+        ${filter.status ? db`and status = ${filter.status}` : db``}
+        ${filter.published_since ? db`and published_at >= ${filter.published_since}` : db``}
+        ${page}
+    ) content
+    order by created_at, id
+    limit ${limit + 1}`
+}
+
+export function presentContent(row: ContentRow) {
+  const base = {
+    object: row.object,
+    id: row.id,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  }
+  return row.object === 'site'
+    ? { ...base, name: row.name, domain: row.domain }
+    : {
+        ...base,
+        site_id: row.site_id,
+        title: row.name,
+        status: row.status,
+        published_at: row.published_at?.toISOString() ?? null,
+      }
+}

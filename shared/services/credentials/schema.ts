@@ -1,0 +1,167 @@
+import { z } from '@hono/zod-openapi'
+import { pageQuery } from '../../infra/pagination.ts'
+
+/** The spec's 14 provider category names, exactly as written there. */
+export const providerCategories = [
+  'AI',
+  'Payments',
+  'Email',
+  'Communications',
+  'Storage',
+  'Database',
+  'Infrastructure',
+  'Development',
+  'Productivity',
+  'Analytics',
+  'Monitoring',
+  'Ecommerce',
+  'Affiliate',
+  'Scraping',
+] as const
+
+import { callerKinds, environments } from './use-credential.ts'
+
+export {
+  type CredentialCallerKind,
+  callerKinds,
+  type Environment,
+  environments,
+} from './use-credential.ts'
+
+/**
+ * Size limit of a secret. Real provider secrets are far smaller (API keys < 200 characters; a
+ * cloud service-account JSON key or a PEM private key a few KiB); 16 KiB leaves room for those
+ * and keeps one credential bounded.
+ */
+export const MAX_SECRET_LENGTH = 16_384
+
+/** Days before expiry at which a credential counts as 'expiring' and owners are alerted. */
+export const EXPIRING_WITHIN_DAYS = 7
+
+const secret = z
+  .string()
+  .min(1, 'must not be empty')
+  .max(MAX_SECRET_LENGTH, `at most ${MAX_SECRET_LENGTH} characters`)
+  .refine((s) => s.trim().length > 0, 'must not be only whitespace')
+  .openapi({
+    description: 'The secret. Encrypted at once; never returned, only its key_hint.',
+    example: 'sk-live-...',
+  })
+
+const name = z
+  .string()
+  .trim()
+  .min(1)
+  .max(100)
+  // Names end up in e-mail subjects (expiry alerts): no control characters.
+  .refine((s) => !/\p{Cc}/u.test(s), 'must not contain control characters')
+  .openapi({ example: 'Production OpenAI key' })
+
+const scopes = z
+  .array(z.string().trim().min(1).max(64))
+  .max(20)
+  .refine((s) => new Set(s).size === s.length, 'scopes must not repeat')
+  .openapi({ description: 'Free labels for the use of the credential', example: ['inference'] })
+
+const expiresAt = z.iso.datetime({ offset: true }).openapi({ description: 'Must lie in the future' })
+
+export const createCredentialBody = z
+  .object({
+    provider_id: z.uuid().openapi({ description: 'A provider from GET /api/providers' }),
+    name,
+    environment: z.enum(environments),
+    credential: secret,
+    scopes: scopes.default([]),
+    expires_at: expiresAt.optional(),
+  })
+  .strict()
+  .openapi('CreateCredential')
+
+export const updateCredentialBody = z
+  .object({
+    name: name.optional(),
+    scopes: scopes.optional(),
+    expires_at: expiresAt.nullable().optional().openapi({ description: 'null removes the expiry' }),
+  })
+  .strict()
+  .refine((b) => Object.keys(b).length > 0, 'name, scopes or expires_at is required')
+  .openapi('UpdateCredential')
+
+export const rotateCredentialBody = z
+  .object({
+    credential: secret,
+    expires_at: expiresAt
+      .nullable()
+      .optional()
+      .openapi({ description: 'The new secret’s expiry; null removes it' }),
+  })
+  .strict()
+  .openapi('RotateCredential')
+
+export const providerSchema = z
+  .object({
+    id: z.uuid(),
+    slug: z.string().openapi({ example: 'openai' }),
+    name: z.string().openapi({ example: 'OpenAI' }),
+    category: z.enum(providerCategories),
+    icon_url: z.string().openapi({ example: 'https://openai.com/favicon.ico' }),
+  })
+  .openapi('Provider')
+
+export const providerListSchema = z.object({ data: z.array(providerSchema) })
+
+export const providerQuery = z.object({
+  category: z.enum(providerCategories).optional().openapi({ description: 'Only providers of this category' }),
+})
+
+export const credentialStatuses = ['active', 'expiring', 'expired'] as const
+
+export const credentialSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    environment: z.enum(environments),
+    key_hint: z.string().openapi({ example: '...a1B2c3', description: "'...' and the last 6 characters" }),
+    provider_id: z.uuid(),
+    provider: providerSchema,
+    scopes: z.array(z.string()),
+    expires_at: z.string().nullable(),
+    status: z.enum(credentialStatuses).openapi({
+      description: `expiring: expires within ${EXPIRING_WITHIN_DAYS} days; expired: expires_at has passed`,
+    }),
+    last_used_at: z.string().nullable(),
+    rotated_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Credential')
+
+export const credentialListSchema = z.object({
+  data: z.array(credentialSchema),
+  next_cursor: z.string().nullable(),
+})
+
+export const credentialListQuery = pageQuery.extend({
+  provider_id: z.uuid().optional().openapi({ description: 'Only credentials of this provider' }),
+  environment: z
+    .enum(environments)
+    .optional()
+    .openapi({ description: 'Only credentials of this environment' }),
+})
+
+export const usageSchema = z
+  .object({
+    id: z.uuid(),
+    caller_kind: z.enum(callerKinds),
+    function_name: z.string(),
+    used_at: z.string(),
+  })
+  .openapi('CredentialUsage')
+
+export const usageListSchema = z.object({ data: z.array(usageSchema), next_cursor: z.string().nullable() })
+
+export const idParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
+
+export type Credential = z.infer<typeof credentialSchema>
+export type Provider = z.infer<typeof providerSchema>
+export type CredentialUsage = z.infer<typeof usageSchema>

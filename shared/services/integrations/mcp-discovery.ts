@@ -1,0 +1,251 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
+import {
+  StreamableHTTPClientTransport,
+  StreamableHTTPError,
+} from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import type { FunctionDeps } from '../../infra/deps.ts'
+import {
+  assertPublicUrl,
+  defaultOutboundPolicy,
+  OutboundBlockedError,
+  OutboundError,
+  type OutboundPolicy,
+} from '../../infra/outbound.ts'
+import { toolAlias } from './catalog.ts'
+
+/**
+ * MCP client side: connect to a tenant's MCP server with the SDK client (Streamable HTTP first,
+ * the older SSE transport as fallback), authenticate as the connection says, and list its tools.
+ */
+
+export type McpAuthType = 'bearer' | 'api_key'
+export type McpTransportKind = 'streamable_http' | 'sse'
+
+export interface DiscoveredTool {
+  /** '<integration_slug>:<tool_name>' */
+  name: string
+  alias: string
+  description: string
+  inputSchema: Record<string, unknown>
+}
+
+export class McpConnectError extends Error {
+  override name = 'McpConnectError'
+  constructor(
+    readonly reason: 'blocked' | 'unreachable' | 'unauthorized' | 'not_mcp' | 'timeout',
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+const MAX_TOOLS = 500
+const MAX_PAGES = 20
+const MAX_SCHEMA_BYTES = 64 * 1024
+const MAX_STREAM_BYTES = 4 * 1024 * 1024
+const DISCOVERY_TIMEOUT_MS = 15_000
+const TOOL_NAME = /^[A-Za-z0-9_./-]{1,128}$/
+
+export function authHeaders(authType: McpAuthType, token: string): Record<string, string> {
+  return authType === 'bearer' ? { authorization: `Bearer ${token}` } : { 'x-api-key': token }
+}
+
+export function outboundPolicy(deps: FunctionDeps): OutboundPolicy {
+  return {
+    ...defaultOutboundPolicy,
+    allowLoopback: deps.config.OUTBOUND_ALLOW_LOOPBACK,
+    allowPrivate: deps.config.OUTBOUND_ALLOW_PRIVATE,
+    allowHttp: deps.config.OUTBOUND_ALLOW_HTTP,
+  }
+}
+
+/** Caps a streamed body: a hostile server cannot make us read without end. */
+function capped(body: ReadableStream<Uint8Array>, max: number): ReadableStream<Uint8Array> {
+  let total = 0
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        total += chunk.byteLength
+        if (total > max) controller.error(new OutboundError('too_large', `MCP stream exceeds ${max} bytes`))
+        else controller.enqueue(chunk)
+      },
+    }),
+  )
+}
+
+/**
+ * The transports' fetch. Requests that answer and end (POSTs, DELETEs) go through deps.fetch,
+ * the guarded fetch. Long-lived SSE streams (GET) cannot: it buffers whole bodies. They get the
+ * same SSRF check (assertPublicUrl at send time), no redirect following and a byte cap.
+ */
+function mcpFetch(deps: FunctionDeps, deadline: AbortSignal) {
+  const policy = outboundPolicy(deps)
+  return async (url: string | URL, init: RequestInit = {}): Promise<Response> => {
+    const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline
+    if ((init.method ?? 'GET').toUpperCase() !== 'GET') {
+      return deps.fetch(url, { ...init, signal, timeoutMs: DISCOVERY_TIMEOUT_MS })
+    }
+    const checked = await assertPublicUrl(url, policy, signal)
+    const res = await fetch(checked, { ...init, signal, redirect: 'manual' })
+    if (!res.body) return res
+    return new Response(capped(res.body, MAX_STREAM_BYTES), {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    })
+  }
+}
+
+function causes(err: unknown): unknown[] {
+  const out: unknown[] = []
+  let at: unknown = err
+  for (let i = 0; at && i < 6; i++) {
+    out.push(at)
+    at = (at as { cause?: unknown; event?: unknown }).cause
+  }
+  return out
+}
+
+/** The HTTP status an SDK error carries (StreamableHTTPError.code, SseError.code), if any. */
+function statusOf(err: unknown): number | undefined {
+  for (const e of causes(err)) {
+    const code = (e as { code?: unknown })?.code
+    if (typeof code === 'number' && code >= 100 && code < 600) return code
+  }
+  return undefined
+}
+
+function classify(err: unknown, transport: McpTransportKind): McpConnectError {
+  const chain = causes(err)
+  const blocked = chain.find((e) => e instanceof OutboundBlockedError) as OutboundBlockedError | undefined
+  if (blocked) return new McpConnectError('blocked', `the server address is refused: ${blocked.reason}`)
+  const status = statusOf(err)
+  if (status === 401 || status === 403)
+    return new McpConnectError('unauthorized', `the MCP server refused the credentials (HTTP ${status})`)
+  const outbound = chain.find((e) => e instanceof OutboundError) as OutboundError | undefined
+  if (
+    outbound?.kind === 'timeout' ||
+    chain.some((e) => e instanceof Error && /timed? ?out/i.test(e.message))
+  ) {
+    return new McpConnectError('timeout', 'the MCP server did not answer in time')
+  }
+  if (outbound) return new McpConnectError('unreachable', `the MCP server is unreachable (${outbound.kind})`)
+  if (chain.some((e) => e instanceof TypeError && /fetch failed/i.test(e.message))) {
+    return new McpConnectError('unreachable', 'the MCP server is unreachable')
+  }
+  if (status !== undefined)
+    return new McpConnectError('not_mcp', `not an MCP endpoint (${transport} answered HTTP ${status})`)
+  return new McpConnectError('not_mcp', `not an MCP endpoint (${transport} handshake failed)`)
+}
+
+async function withDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) throw new OutboundError('timeout', 'MCP discovery timed out')
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new OutboundError('timeout', 'MCP discovery timed out'))
+    signal.addEventListener('abort', onAbort, { once: true })
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
+  })
+}
+
+async function listWith(transport: Transport, deadline: AbortSignal): Promise<unknown[]> {
+  const client = new Client({ name: 'tenant-platform-integrations', version: '1.0.0' })
+  try {
+    await withDeadline(
+      client.connect(transport, { timeout: DISCOVERY_TIMEOUT_MS, signal: deadline }),
+      deadline,
+    )
+    const tools: unknown[] = []
+    let cursor: string | undefined
+    for (let page = 0; page < MAX_PAGES && tools.length < MAX_TOOLS; page++) {
+      const res = await withDeadline(
+        client.listTools(cursor ? { cursor } : undefined, {
+          timeout: DISCOVERY_TIMEOUT_MS,
+          signal: deadline,
+        }),
+        deadline,
+      )
+      tools.push(...res.tools)
+      cursor = res.nextCursor
+      if (!cursor) break
+    }
+    return tools.slice(0, MAX_TOOLS)
+  } finally {
+    await client.close().catch(() => {})
+  }
+}
+
+/** Keeps well-formed tools only, named '<slug>:<tool>' with their alias. */
+export function normaliseTools(slug: string, raw: unknown[]): DiscoveredTool[] {
+  const out: DiscoveredTool[] = []
+  const seen = new Set<string>()
+  for (const t of raw) {
+    const tool = t as { name?: unknown; description?: unknown; inputSchema?: unknown }
+    if (typeof tool.name !== 'string' || !TOOL_NAME.test(tool.name)) continue
+    const schema =
+      tool.inputSchema && typeof tool.inputSchema === 'object'
+        ? (tool.inputSchema as Record<string, unknown>)
+        : { type: 'object' }
+    if (JSON.stringify(schema).length > MAX_SCHEMA_BYTES) continue
+    const name = `${slug}:${tool.name}`
+    const alias = toolAlias(name)
+    if (seen.has(name) || seen.has(`alias:${alias}`)) continue
+    seen.add(name)
+    seen.add(`alias:${alias}`)
+    out.push({
+      name,
+      alias,
+      description: typeof tool.description === 'string' ? tool.description.slice(0, 4000) : '',
+      inputSchema: schema,
+    })
+  }
+  return out
+}
+
+/**
+ * Connects and lists the server's tools. Streamable HTTP first; when the endpoint answers like a
+ * server without it (400/404/405, or not an MCP response), the SSE transport. Refused
+ * credentials, unreachable servers and time-outs end the attempt at once.
+ */
+export async function discoverMcpTools(
+  deps: FunctionDeps,
+  input: { slug: string; url: string; authType: McpAuthType; token: string },
+): Promise<{ transport: McpTransportKind; tools: DiscoveredTool[] }> {
+  let url: URL
+  try {
+    url = await assertPublicUrl(input.url, outboundPolicy(deps))
+  } catch (err) {
+    if (err instanceof OutboundBlockedError)
+      throw new McpConnectError('blocked', `the server address is refused: ${err.reason}`)
+    throw new McpConnectError('unreachable', 'the MCP server address does not resolve')
+  }
+  const deadline = AbortSignal.timeout(DISCOVERY_TIMEOUT_MS)
+  const fetchImpl = mcpFetch(deps, deadline)
+  const headers = authHeaders(input.authType, input.token)
+
+  let first: McpConnectError
+  try {
+    const transport = new StreamableHTTPClientTransport(url, { fetch: fetchImpl, requestInit: { headers } })
+    const tools = await listWith(transport, deadline)
+    return { transport: 'streamable_http', tools: normaliseTools(input.slug, tools) }
+  } catch (err) {
+    first = classify(err, 'streamable_http')
+    const status = statusOf(err)
+    const fallback =
+      first.reason === 'not_mcp' &&
+      (status === undefined ||
+        [400, 404, 405, 406, 415].includes(status) ||
+        err instanceof StreamableHTTPError)
+    if (!fallback) throw first
+  }
+  try {
+    const transport = new SSEClientTransport(url, { fetch: fetchImpl, requestInit: { headers } })
+    const tools = await listWith(transport, deadline)
+    return { transport: 'sse', tools: normaliseTools(input.slug, tools) }
+  } catch (err) {
+    const second = classify(err, 'sse')
+    // Neither transport spoke MCP: report the first answer, which is the one for the modern transport.
+    throw second.reason === 'not_mcp' ? first : second
+  }
+}

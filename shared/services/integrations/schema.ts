@@ -1,0 +1,201 @@
+import { z } from '@hono/zod-openapi'
+import { categories } from './catalog.ts'
+import { statsPeriods, triggeredByValues } from './usage-log.ts'
+
+const jsonSchemaObject = z
+  .record(z.string(), z.unknown())
+  .openapi({ description: 'JSON Schema of the arguments' })
+
+export const toolSchema = z
+  .object({
+    name: z
+      .string()
+      .openapi({ example: 'slack:post_message', description: "'<integration_slug>:<tool_name>'" }),
+    alias: z
+      .string()
+      .openapi({ example: 'slack__post_message', description: 'The same tool for clients that refuse ":"' }),
+    description: z.string(),
+    inputSchema: jsonSchemaObject,
+  })
+  .openapi('IntegrationTool')
+
+export const integrationSchema = z
+  .object({
+    integration_id: z.uuid(),
+    slug: z.string().openapi({ example: 'slack' }),
+    name: z.string(),
+    kind: z.string().openapi({ example: 'team chat' }),
+    category: z.enum(categories),
+    connection_types: z.array(z.enum(['oauth', 'mcp'])),
+    capabilities: z.array(z.string()),
+    oauth_scopes: z.array(z.string()),
+    mcp_type: z.enum(['official', 'self_hosted', 'webhook']).nullable(),
+    /** Whether this deployment has the platform's OAuth client for it. */
+    oauth_configured: z.boolean(),
+    tools: z.array(toolSchema),
+  })
+  .openapi('Integration')
+
+export const catalogSchema = z
+  .object({
+    categories: z.array(z.object({ slug: z.enum(categories), integrations: z.number().int() })),
+    data: z.array(integrationSchema),
+  })
+  .openapi('IntegrationCatalog')
+
+export const connectionSchema = z
+  .object({
+    id: z.uuid(),
+    integration_id: z.uuid(),
+    integration_slug: z.string(),
+    connection_type: z.enum(['oauth', 'mcp']),
+    status: z.enum(['active', 'needs_reauth']),
+    display_name: z.string().nullable(),
+    external_account_name: z.string().nullable(),
+    scopes: z.array(z.string()),
+    token_expires_at: z.string().nullable(),
+    last_refreshed_at: z.string().nullable(),
+    mcp_server_url: z.string().nullable(),
+    mcp_auth_type: z.enum(['bearer', 'api_key']).nullable(),
+    mcp_transport: z.enum(['streamable_http', 'sse']).nullable(),
+    tool_count: z.number().int(),
+    tools_discovered_at: z.string().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Connection')
+
+export const connectionDetailSchema = connectionSchema
+  .extend({ tools: z.array(toolSchema) })
+  .openapi('ConnectionDetail')
+
+export const deletedSchema = z.object({
+  id: z.uuid(),
+  deleted: z.literal(true),
+  revoked_at_provider: z.boolean().openapi({ description: 'Whether the provider confirmed revocation' }),
+})
+
+export const connectionListSchema = z.object({ data: z.array(connectionSchema) })
+
+export const connectBody = z
+  .object({
+    integration_id: z.uuid(),
+    connection_type: z.literal('mcp'),
+    mcp_server_url: z
+      .url({ protocol: /^https?$/ })
+      .max(2048)
+      .openapi({ example: 'https://mcp.example.com/mcp' }),
+    mcp_auth_type: z.enum(['bearer', 'api_key']),
+    mcp_auth_token: z
+      .string()
+      .min(1)
+      .max(4096)
+      .openapi({ description: 'Write-only: encrypted at once, never returned' }),
+    display_name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ description: 'Used for custom servers' }),
+  })
+  .strict()
+  .openapi('ConnectMcpServer')
+
+export const renameBody = z
+  .object({ display_name: z.string().trim().min(1).max(100) })
+  .strict()
+  .openapi('RenameConnection')
+
+export const permissionBody = z
+  .object({
+    tool_name: z
+      .string()
+      .min(3)
+      .max(200)
+      .openapi({ example: 'slack:post_message', description: 'Tool name or its alias' }),
+    allowed: z.boolean(),
+    restrictions: z.record(z.string().max(50), z.unknown()).optional().openapi({
+      description: 'Depends on the tool: channels, databases, repositories or recipients (see docs)',
+    }),
+  })
+  .strict()
+  .openapi('SetToolPermission')
+
+export const permissionSchema = z
+  .object({
+    id: z.uuid(),
+    connection_id: z.uuid(),
+    tool_name: z.string(),
+    allowed: z.boolean(),
+    restrictions: z.record(z.string(), z.unknown()),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('ToolPermission')
+
+export const permissionListSchema = z.object({
+  default_allowed: z.boolean().openapi({ description: 'What a tool without a permission row gets' }),
+  data: z.array(permissionSchema),
+})
+
+export const statsSchema = z
+  .object({
+    integration_id: z.uuid(),
+    period: z.enum(Object.keys(statsPeriods) as [keyof typeof statsPeriods]),
+    from: z.string(),
+    to: z.string(),
+    total_calls: z.number().int(),
+    success_count: z.number().int(),
+    failure_count: z.number().int(),
+    success_rate: z.number(),
+    failure_rate: z.number(),
+    avg_response_time_ms: z.number().nullable(),
+    triggered_by: z.object(
+      Object.fromEntries(triggeredByValues.map((t) => [t, z.number().int()])) as Record<
+        (typeof triggeredByValues)[number],
+        z.ZodNumber
+      >,
+    ),
+  })
+  .openapi('IntegrationStats')
+
+export const statsQuery = z.object({
+  period: z.enum(Object.keys(statsPeriods) as [keyof typeof statsPeriods]).default('24h'),
+})
+
+export const idParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
+export const integrationParam = z.object({
+  id: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z0-9-]+$/)
+    .openapi({ param: { name: 'id', in: 'path' }, description: 'integration_id or slug' }),
+})
+export const slugParam = z.object({
+  slug: z
+    .string()
+    .max(64)
+    .regex(/^[a-z0-9-]+$/)
+    .openapi({ param: { name: 'slug', in: 'path' }, example: 'notion' }),
+})
+
+export const callbackQuery = z.object({
+  state: z.string().min(1).max(512),
+  code: z.string().min(1).max(4096).optional(),
+  error: z.string().max(200).optional(),
+  error_description: z.string().max(1000).optional(),
+})
+
+export const authorizeResponse = z.object({ authorization_url: z.string(), expires_at: z.string() })
+
+export const refreshJobResult = z.object({
+  claimed: z.number(),
+  refreshed: z.number(),
+  needs_reauth: z.number(),
+  failed: z.number(),
+  skipped: z.number(),
+})
+
+export type Connection = z.infer<typeof connectionSchema>
+export type Tool = z.infer<typeof toolSchema>

@@ -1,0 +1,210 @@
+import type { FunctionDeps } from '../../infra/deps.ts'
+import type { ResolvedProvider } from './catalog.ts'
+import { refreshTokens, TokenEndpointError, type TokenSet, vaultPurposes } from './oauth.ts'
+
+/**
+ * The hourly token refresh (spec: tokens expiring within 1 hour are refreshed, new tokens stored).
+ *
+ * Exclusivity: a run claims connections with one UPDATE over a FOR UPDATE SKIP LOCKED subquery
+ * that sets a lease (`refresh_locked_until`, `refresh_lease`). Row locks make two runs skip each
+ * other's rows, the lease keeps them away after that transaction ends, and the UPDATE's RETURNING
+ * is the re-read after the lock: the refresh token used is the newest one stored. The token
+ * endpoint is called outside any transaction, only while the lease is held with room to spare
+ * (every attempt is bounded by a timeout far shorter than the lease), and the new tokens are
+ * stored by one UPDATE conditioned on the lease. A refresh token is therefore never sent twice,
+ * across runs and instances. (If a process dies after sending, the lease expires and the next run
+ * tries the same token; a provider that rotated it answers invalid_grant, and the connection asks
+ * for re-authorization, which is the safe outcome.)
+ */
+
+export const REFRESH_WINDOW_MS = 60 * 60 * 1000
+const LEASE_MS = 5 * 60 * 1000
+/** Stop sending when less than this remains of the lease (one attempt's timeout plus margin). */
+const LEASE_MARGIN_MS = 30 * 1000
+const ATTEMPTS = 3
+const RETRY_BASE_MS = 200
+/** After a run's attempts fail transiently, wait before the next run tries: 5 min, 10, 20, ... 1 h. */
+const BACKOFF_BASE_MS = 5 * 60 * 1000
+const BACKOFF_MAX_MS = 60 * 60 * 1000
+
+export interface RefreshResult {
+  claimed: number
+  refreshed: number
+  needs_reauth: number
+  failed: number
+  skipped: number
+}
+
+interface Claimed {
+  id: string
+  tenant_id: string
+  integration_slug: string
+  refresh_token_encrypted: string
+  token_version: number
+  refresh_failures: number
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+export async function refreshExpiringTokens(
+  deps: FunctionDeps,
+  providers: Map<string, ResolvedProvider>,
+  opts: { batchSize?: number; concurrency?: number; budgetMs?: number } = {},
+): Promise<RefreshResult> {
+  const batchSize = opts.batchSize ?? 100
+  const concurrency = opts.concurrency ?? 16
+  const budgetEnd = Date.now() + (opts.budgetMs ?? 50_000)
+  const result: RefreshResult = { claimed: 0, refreshed: 0, needs_reauth: 0, failed: 0, skipped: 0 }
+
+  while (Date.now() < budgetEnd) {
+    const now = deps.clock.now()
+    const lease = crypto.randomUUID()
+    const leaseUntil = new Date(now.getTime() + LEASE_MS)
+    const claimed = await deps.sql<Claimed[]>`
+      update public.integration_connections c
+      set refresh_locked_until = ${leaseUntil}, refresh_lease = ${lease}
+      from (
+        select id from public.integration_connections
+        where connection_type = 'oauth' and status = 'active' and refresh_token_encrypted is not null
+          and token_expires_at < ${new Date(now.getTime() + REFRESH_WINDOW_MS)}
+          and (refresh_locked_until is null or refresh_locked_until < ${now})
+          and (refresh_next_attempt_at is null or refresh_next_attempt_at <= ${now})
+        order by token_expires_at
+        limit ${batchSize}
+        for update skip locked
+      ) due
+      where c.id = due.id
+      returning c.id, c.tenant_id, c.integration_slug, c.refresh_token_encrypted, c.token_version, c.refresh_failures`
+    if (claimed.length === 0) break
+    result.claimed += claimed.length
+
+    let next = 0
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, claimed.length) }, async () => {
+        while (next < claimed.length) {
+          const row = claimed[next++]!
+          const outcome = await refreshOne(deps, providers.get(row.integration_slug), row, lease, leaseUntil)
+          result[outcome]++
+        }
+      }),
+    )
+    if (claimed.length < batchSize) break
+  }
+  return result
+}
+
+async function refreshOne(
+  deps: FunctionDeps,
+  provider: ResolvedProvider | undefined,
+  row: Claimed,
+  lease: string,
+  leaseUntil: Date,
+): Promise<'refreshed' | 'needs_reauth' | 'failed' | 'skipped'> {
+  if (!provider?.clientId) {
+    await recordFailure(deps, row, lease, 'the provider is not configured on this deployment')
+    return 'failed'
+  }
+  let tokens: TokenSet | null = null
+  let lastError: TokenEndpointError | null = null
+  try {
+    const refreshToken = await deps.vault.decrypt(
+      row.tenant_id,
+      row.refresh_token_encrypted,
+      vaultPurposes.refreshToken,
+    )
+    for (let attempt = 0; attempt < ATTEMPTS && !tokens; attempt++) {
+      // Never send after the lease could have passed to another run.
+      if (deps.clock.now().getTime() > leaseUntil.getTime() - LEASE_MARGIN_MS) return 'skipped'
+      try {
+        tokens = await refreshTokens(deps, provider, refreshToken)
+      } catch (err) {
+        if (!(err instanceof TokenEndpointError)) throw err
+        lastError = err
+        // Only transient failures are worth another try; the grant answer will not change.
+        if (err.kind !== 'transient') break
+        if (attempt < ATTEMPTS - 1) await sleep(RETRY_BASE_MS * 4 ** attempt * (0.5 + Math.random()))
+      }
+    }
+  } catch (err) {
+    deps.logger.error('token refresh failed', {
+      connection_id: row.id,
+      error: err instanceof Error ? err.name : 'unknown',
+    })
+    await recordFailure(deps, row, lease, 'internal error while refreshing')
+    return 'failed'
+  }
+
+  if (tokens) {
+    const access = await deps.vault.encrypt(row.tenant_id, tokens.accessToken, vaultPurposes.accessToken)
+    // Providers that rotate send a new refresh token; the others keep the old one valid.
+    const refresh = tokens.refreshToken
+      ? await deps.vault.encrypt(row.tenant_id, tokens.refreshToken, vaultPurposes.refreshToken)
+      : null
+    const stored = await deps.sql`
+      update public.integration_connections set
+        access_token_encrypted = ${access},
+        refresh_token_encrypted = coalesce(${refresh}, refresh_token_encrypted),
+        token_expires_at = ${tokens.expiresAt},
+        scopes = coalesce(${tokens.scopes}::text[], scopes),
+        token_version = token_version + 1,
+        refresh_locked_until = null, refresh_lease = null,
+        refresh_failures = 0, refresh_next_attempt_at = null, last_refresh_error = null,
+        last_refreshed_at = ${deps.clock.now()}, updated_at = ${deps.clock.now()}
+      where id = ${row.id} and refresh_lease = ${lease}`
+    if (stored.count === 0)
+      deps.logger.warn('token refresh lease lost before storing', { connection_id: row.id })
+    return 'refreshed'
+  }
+
+  if (lastError?.kind === 'invalid_grant') {
+    await markNeedsReauth(deps, row, lease)
+    return 'needs_reauth'
+  }
+  await recordFailure(deps, row, lease, lastError?.message ?? 'refresh failed')
+  return 'failed'
+}
+
+async function recordFailure(
+  deps: FunctionDeps,
+  row: Claimed,
+  lease: string,
+  message: string,
+): Promise<void> {
+  const failures = row.refresh_failures + 1
+  const wait = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (failures - 1))
+  await deps.sql`
+    update public.integration_connections set
+      refresh_failures = ${failures}, refresh_next_attempt_at = ${new Date(deps.clock.now().getTime() + wait)},
+      last_refresh_error = ${message.slice(0, 500)}, refresh_locked_until = null, refresh_lease = null
+    where id = ${row.id} and refresh_lease = ${lease}`
+}
+
+/** invalid_grant: the connection needs re-authorization; the tenant's owners hear about it once. */
+async function markNeedsReauth(deps: FunctionDeps, row: Claimed, lease: string): Promise<void> {
+  await deps.sql.begin(async (tx) => {
+    const [updated] = await tx<
+      { integration_slug: string; display_name: string | null; external_account_name: string | null }[]
+    >`
+      update public.integration_connections set
+        status = 'needs_reauth', last_refresh_error = 'invalid_grant', refresh_locked_until = null, refresh_lease = null,
+        updated_at = ${deps.clock.now()}
+      where id = ${row.id} and refresh_lease = ${lease}
+      returning integration_slug, display_name, external_account_name`
+    if (!updated) return
+    const owners = await tx<{ email: string }[]>`
+      select u.email from public.tenant_members m join auth.users u on u.id = m.user_id
+      where m.tenant_id = ${row.tenant_id} and m.role = 'owner' and u.email is not null`
+    const label = updated.display_name ?? updated.external_account_name ?? updated.integration_slug
+    for (const { email } of owners) {
+      await deps.notifier.enqueue(tx, {
+        tenantId: row.tenant_id,
+        kind: 'integration.needs_reauth',
+        recipient: email,
+        subject: `Reconnect ${updated.integration_slug}: access was revoked or expired`,
+        body: `The ${updated.integration_slug} connection "${label}" can no longer refresh its access. Reconnect it in Settings > Integrations to keep using its tools.`,
+        // One notice per token generation and owner, however many runs or instances see the failure.
+        dedupeKey: `integration.needs_reauth:${row.id}:${row.token_version}:${email}`,
+      })
+    }
+  })
+}

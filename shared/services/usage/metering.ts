@@ -1,0 +1,206 @@
+import type { Queryable } from '../../infra/db.ts'
+import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
+import { ServiceError } from '../../infra/errors.ts'
+
+/**
+ * The spec's API products. The ids are fixed in the migration (20261121040000_tenants_usage.sql)
+ * so that every deployment shares them; they are the spec's product_id.
+ */
+export const productIds = {
+  content: '0f3c6a52-6f0e-4c51-9a10-000000000001',
+  assistant: '0f3c6a52-6f0e-4c51-9a10-000000000002',
+  analytics: '0f3c6a52-6f0e-4c51-9a10-000000000003',
+  distribution: '0f3c6a52-6f0e-4c51-9a10-000000000004',
+  identity: '0f3c6a52-6f0e-4c51-9a10-000000000005',
+} as const
+export type Product = keyof typeof productIds
+
+/** Alerts every tenant gets, to its owners and admins (the spec's 80%, 90%, 100%). */
+export const defaultAlertThresholds = [80, 90, 100] as const
+
+/** First day of the calendar month (UTC) holding `now`, as 'YYYY-MM-01'. */
+export function periodOf(now: Date): string {
+  return `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}-01`
+}
+
+/** Whole seconds until the next calendar month (UTC) begins; at least 1. */
+export function secondsToNextPeriod(now: Date): number {
+  const next = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)
+  return Math.max(1, Math.ceil((next - now.getTime()) / 1000))
+}
+
+export interface UsageResult {
+  /** False when the tenant's plan refuses calls over quota (Free) and this one would pass it. */
+  allowed: boolean
+  plan: string
+  /** The new total for the period; null when refused (nothing was counted). */
+  units: bigint | null
+  /** Monthly quota; null is unlimited. */
+  quota: bigint | null
+  /** Thresholds (percent) the tenant set for this product, besides the defaults. */
+  alertThresholds: number[]
+}
+
+/**
+ * Counts `units` of `product` for a tenant in the current month, in one statement and so one
+ * round trip: it reads the plan's quota and upserts the counter. The upsert holds the row lock,
+ * so concurrent calls on any number of instances add up exactly. On plans that refuse overage
+ * (Free) the update only happens while the new total stays within the quota, so exactly the
+ * quota is admitted and a refused call is not counted.
+ */
+export async function recordUsage(
+  db: Queryable,
+  input: { tenantId: string; product: Product; units?: number; now: Date },
+): Promise<UsageResult> {
+  const units = input.units ?? 1
+  const productId = productIds[input.product]
+  const [row] = await db<
+    { plan: string; quota: string | null; units: string | null; alert_thresholds: number[] | null }[]
+  >`
+    with q as (
+      select t.plan, pq.monthly_quota as quota,
+             -- Only Free refuses; paid plans go through and pay overage.
+             case when t.plan = 'free' then pq.monthly_quota end as hard_cap
+      from public.tenants t
+      left join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = ${productId}
+      where t.id = ${input.tenantId}
+    ), counted as (
+      insert into public.usage_counters as c (tenant_id, product_id, period, units)
+      select ${input.tenantId}, ${productId}, ${periodOf(input.now)}, ${units}
+      from q where q.hard_cap is null or ${units} <= q.hard_cap
+      on conflict (tenant_id, product_id, period) do update
+        set units = c.units + excluded.units
+        where (select hard_cap from q) is null or c.units + excluded.units <= (select hard_cap from q)
+      returning c.units
+    )
+    select q.plan, q.quota::text, (select units::text from counted) as units,
+           (select array_agg(distinct a.threshold_percent) from public.usage_alerts a
+            where a.tenant_id = ${input.tenantId} and a.product_id = ${productId}) as alert_thresholds
+    from q`
+  if (!row) throw new Error(`No tenant ${input.tenantId}`)
+  return {
+    allowed: row.units !== null,
+    plan: row.plan,
+    units: row.units === null ? null : BigInt(row.units),
+    quota: row.quota === null ? null : BigInt(row.quota),
+    alertThresholds: row.alert_thresholds ?? [],
+  }
+}
+
+/**
+ * Thresholds whose line this call crossed: the previous total was below t% of the quota and the
+ * new one is at or above it. Totals are serialised by the counter's row lock, so exactly one
+ * call crosses each line. Integer arithmetic, no rounding.
+ */
+export function crossedThresholds(result: UsageResult, units: number): number[] {
+  if (result.units === null || result.quota === null || result.quota <= 0n) return []
+  const after = result.units * 100n
+  const before = (result.units - BigInt(units)) * 100n
+  const all = new Set<number>([...defaultAlertThresholds, ...result.alertThresholds])
+  return [...all]
+    .filter((t) => before < BigInt(t) * result.quota! && after >= BigInt(t) * result.quota!)
+    .sort((a, b) => a - b)
+}
+
+/**
+ * Meters `units` of `product` for the caller's tenant. Front ends call it after validation
+ * (malformed requests are not billed). Throws 429 QUOTA_EXCEEDED, with the seconds to the next month, when
+ * the plan refuses the call. Sends usage alerts only on the rare call that crosses a threshold.
+ */
+export async function meterUsage(deps: ServiceContext, product: Product, units = 1): Promise<void> {
+  if (!deps.config.METERING_ENABLED) return
+  const caller = deps.caller
+  const now = deps.clock.now()
+  const result = await recordUsage(deps.sql, { tenantId: caller.tenantId, product, units, now })
+  if (!result.allowed) {
+    throw new ServiceError(
+      'QUOTA_EXCEEDED',
+      `The ${result.plan} plan's monthly quota for the ${product} API is used up`,
+      {
+        retryAfter: secondsToNextPeriod(now),
+      },
+    )
+  }
+  if (crossedThresholds(result, units).length > 0) {
+    // Awaited (a few calls per product and month): an edge runtime may stop after the response.
+    // The check-usage-alerts job is the backstop should this fail.
+    await enqueueDueUsageAlerts(deps, { period: periodOf(now), tenantId: caller.tenantId, product }).catch(
+      (err) =>
+        deps.logger.error('usage alert failed', { tenant_id: caller.tenantId, product, error: String(err) }),
+    )
+  }
+}
+
+interface DueAlert {
+  tenant_id: string
+  tenant_name: string
+  product_id: string
+  product_name: string
+  unit: string
+  period: string
+  threshold: number
+  quota: string
+  recipient: string
+  dedupe_key: string
+}
+
+/**
+ * Queues every usage alert that is due and not yet sent for `period`: the default thresholds to
+ * the tenant's owners and admins, and the tenant's own alerts to their targets. Each
+ * (tenant, product, month, threshold, recipient) is one notification, made once by the
+ * notifier's dedupe key, so the metered path and the job can both run on any instance.
+ */
+export async function enqueueDueUsageAlerts(
+  deps: Pick<FunctionDeps, 'sql' | 'notifier'>,
+  scope: { period: string; tenantId?: string; product?: Product },
+): Promise<number> {
+  const sql = deps.sql
+  const productId = scope.product ? productIds[scope.product] : null
+  const due = await sql<DueAlert[]>`
+    with c as (
+      select u.tenant_id, t.name as tenant_name, u.product_id, p.name as product_name, p.unit,
+             u.period, u.units, q.monthly_quota as quota
+      from public.usage_counters u
+      join public.tenants t on t.id = u.tenant_id
+      join public.products p on p.id = u.product_id
+      join public.plan_quotas q on q.plan = t.plan and q.product_id = u.product_id
+      where u.period = ${scope.period} and q.monthly_quota > 0
+        ${scope.tenantId ? sql`and u.tenant_id = ${scope.tenantId}` : sql``}
+        ${productId ? sql`and u.product_id = ${productId}` : sql``}
+    ), targets as (
+      select c.*, d.threshold, lower(usr.email) as recipient
+      from c
+      cross join unnest(${sql.array([...defaultAlertThresholds])}::int[]) as d (threshold)
+      join public.tenant_members m on m.tenant_id = c.tenant_id and m.role in ('owner', 'admin')
+      join auth.users usr on usr.id = m.user_id and usr.email is not null
+      union
+      select c.*, a.threshold_percent, lower(a.notification_target)
+      from c join public.usage_alerts a
+        on a.tenant_id = c.tenant_id and a.product_id = c.product_id and a.notification_type = 'email'
+    ), keyed as (
+      select *, 'usage-alert:' || tenant_id || ':' || product_id || ':' || to_char(period, 'YYYY-MM')
+                || ':' || threshold || ':' || recipient as dedupe_key
+      from targets
+      where units * 100 >= threshold::bigint * quota
+    )
+    select tenant_id, tenant_name, product_id, product_name, unit, to_char(period, 'YYYY-MM') as period,
+           threshold, quota::text, recipient, dedupe_key
+    from keyed k
+    where not exists (select 1 from public.notifications n where n.dedupe_key = k.dedupe_key)
+    order by tenant_id, product_id, threshold, recipient`
+  let queued = 0
+  for (const a of due) {
+    const made = await deps.notifier.enqueue(sql, {
+      tenantId: a.tenant_id,
+      kind: 'usage.alert',
+      recipient: a.recipient,
+      subject: `${a.product_name}: ${a.threshold}% of the monthly quota used`,
+      body:
+        `The tenant "${a.tenant_name}" has used ${a.threshold}% of its ${a.product_name} quota ` +
+        `(${a.quota} ${a.unit}s) for ${a.period}.`,
+      dedupeKey: a.dedupe_key,
+    })
+    if (made) queued++
+  }
+  return queued
+}

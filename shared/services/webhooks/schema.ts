@@ -1,0 +1,181 @@
+import { z } from '@hono/zod-openapi'
+import { eventTypes } from '../../infra/events.ts'
+
+/** A documented cap: each subscription is polled and signed for; 25 covers real integrations. */
+export const MAX_SUBSCRIPTIONS_PER_TENANT = 25
+/** Rotation overlap: how long the previous secret keeps signing (default 24 h, at most 7 days). */
+export const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 60 * 60
+export const MAX_SECRET_OVERLAP_SECONDS = 7 * 24 * 60 * 60
+
+const eventTypeSchema = z.enum(eventTypes, {
+  error: () => `must be one of: ${eventTypes.join(', ')}`,
+})
+
+const urlSchema = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
+  .max(2048)
+  .openapi({
+    example: 'https://example.com/hooks/platform',
+    description:
+      'https only in production; refused when its host resolves to a private, loopback, link-local or metadata address',
+  })
+
+const eventsSchema = z
+  .array(eventTypeSchema)
+  .min(1)
+  .max(eventTypes.length)
+  .refine((e) => new Set(e).size === e.length, 'events must not repeat')
+  .openapi({
+    example: ['content.published', 'api_key.created'],
+    description: `Any of: ${eventTypes.join(', ')}`,
+  })
+
+export const createSubscriptionBody = z
+  .object({
+    url: urlSchema,
+    events: eventsSchema,
+    description: z.string().trim().max(500).optional(),
+  })
+  .strict()
+  .openapi('CreateWebhook')
+
+export const updateSubscriptionBody = z
+  .object({
+    url: urlSchema.optional(),
+    events: eventsSchema.optional(),
+    description: z.string().trim().max(500).nullable().optional(),
+  })
+  .strict()
+  .refine((b) => b.url !== undefined || b.events !== undefined || b.description !== undefined, {
+    message: 'give at least one of url, events, description',
+  })
+  .openapi('UpdateWebhook')
+
+export const rotateSecretBody = z
+  .object({
+    overlap_seconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_SECRET_OVERLAP_SECONDS)
+      .default(DEFAULT_SECRET_OVERLAP_SECONDS)
+      .openapi({
+        description: 'How long the previous secret keeps signing x-service-signature (0 = switch at once)',
+      }),
+  })
+  .strict()
+  .openapi('RotateWebhookSecret')
+
+export const redeliverBody = z
+  .object({ event_id: z.string().regex(/^evt_[0-9A-Za-z]{1,64}$/, 'must be an evt_ id') })
+  .strict()
+  .openapi('RedeliverWebhookEvent')
+
+export const recoverBody = z
+  .object({
+    since: z.iso
+      .datetime({ offset: true })
+      .openapi({ description: 'Requeue failed deliveries of events created at or after this time' }),
+  })
+  .strict()
+  .openapi('RecoverWebhookDeliveries')
+
+export const subscriptionSchema = z
+  .object({
+    id: z.uuid(),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    status: z.enum(['active', 'paused']),
+    paused_at: z.string().nullable(),
+    paused_reason: z.enum(['failures', 'manual']).nullable(),
+    previous_secret_expires_at: z
+      .string()
+      .nullable()
+      .openapi({ description: 'End of the rotation overlap, if one is running' }),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Webhook')
+
+export const createdSubscriptionSchema = subscriptionSchema
+  .extend({
+    secret: z.string().openapi({
+      example: 'whsec_...',
+      description: 'The signing secret (also readable later by owners and admins)',
+    }),
+  })
+  .openapi('CreatedWebhook')
+
+export const secretSchema = z
+  .object({
+    secret: z.string(),
+    previous_secret_expires_at: z.string().nullable(),
+  })
+  .openapi('WebhookSecret')
+
+export const subscriptionListSchema = z.object({
+  data: z.array(subscriptionSchema),
+  next_cursor: z.string().nullable(),
+})
+
+export const attemptSchema = z
+  .object({
+    id: z.uuid(),
+    delivery_id: z.uuid(),
+    event_id: z.string(),
+    event_type: z.string(),
+    attempt: z.number().int(),
+    success: z.boolean(),
+    status_code: z.number().int().nullable(),
+    duration_ms: z.number().int(),
+    response_excerpt: z.string().nullable(),
+    error: z.string().nullable(),
+    attempted_at: z.string(),
+    next_attempt_at: z
+      .string()
+      .nullable()
+      .openapi({ description: 'When the next attempt was scheduled after this one (null: none)' }),
+  })
+  .openapi('WebhookDeliveryAttempt')
+
+export const attemptListSchema = z.object({
+  data: z.array(attemptSchema),
+  next_cursor: z.string().nullable(),
+})
+
+export const deliverySchema = z
+  .object({
+    id: z.uuid(),
+    event_id: z.string(),
+    event_type: z.string(),
+    status: z.enum(['pending', 'held', 'succeeded', 'failed']),
+    attempts: z.number().int(),
+    next_attempt_at: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('WebhookDelivery')
+
+export const recoverResultSchema = z.object({ requeued: z.number().int() }).openapi('WebhookRecoverResult')
+
+export const dispatchResultSchema = z.object({
+  claimed: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  paused: z.number().int(),
+})
+
+export const idParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
+
+export const deliveriesQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: 'Page size (1-100)' }),
+  cursor: z.string().max(200).optional().openapi({ description: 'next_cursor from the previous page' }),
+  event_id: z
+    .string()
+    .regex(/^evt_[0-9A-Za-z]{1,64}$/)
+    .optional()
+    .openapi({ description: 'Only attempts of this event' }),
+})
+
+export type Subscription = z.infer<typeof subscriptionSchema>
+export type DeliveryAttempt = z.infer<typeof attemptSchema>

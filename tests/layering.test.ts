@@ -1,0 +1,111 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, normalize, relative } from 'node:path'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * The layering rule of docs/adr/0005-services-beneath-front-ends.md, checked on the import graph:
+ *
+ *   shared/infra     imports only shared/infra (and packages);
+ *   shared/services  imports shared/infra and shared/services, never Hono or shared/infra/http,
+ *                    so the same operation serves REST, the tool server, jobs and server functions;
+ *   functions/<f>    imports shared/ and its own folder, never another function;
+ *   nothing in shared/ or functions/ imports scripts/, tests/ or benchmarks/.
+ */
+
+type ImportGraph = Map<string, string[]>
+
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g
+
+function importsOf(file: string, text: string): string[] {
+  const specs: string[] = []
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2]!
+    specs.push(spec.startsWith('.') ? normalize(join(dirname(file), spec)) : spec)
+  }
+  return specs
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) return sourceFiles(path)
+    return /\.tsx?$/.test(name) ? [path] : []
+  })
+}
+
+const isPackage = (spec: string) =>
+  !spec.includes('/') || !/^(shared|functions|scripts|tests|benchmarks)\//.test(spec)
+
+function layerViolations(graph: ImportGraph): string[] {
+  const violations: string[] = []
+  for (const [file, imports] of graph) {
+    for (const target of imports) {
+      const refuse = (why: string) => violations.push(`${file} -> ${target}: ${why}`)
+      const local = !isPackage(target)
+      if (local && /^(scripts|tests|benchmarks)\//.test(target))
+        refuse('production code imports a tool or test')
+      if (file.startsWith('shared/infra/')) {
+        if (local && !target.startsWith('shared/infra/')) refuse('infrastructure imports only infrastructure')
+      } else if (file.startsWith('shared/services/')) {
+        if (local && !target.startsWith('shared/infra/') && !target.startsWith('shared/services/'))
+          refuse('services import only infrastructure and services')
+        if (target.startsWith('shared/infra/http/'))
+          refuse('services are transport-free (no shared/infra/http)')
+        if (target === 'hono' || target.startsWith('hono/')) refuse('services are transport-free (no Hono)')
+      } else if (file.startsWith('functions/')) {
+        const own = file.split('/').slice(0, 2).join('/')
+        if (local && target.startsWith('functions/') && !target.startsWith(`${own}/`))
+          refuse('a function never imports another function')
+      } else if (file.startsWith('shared/')) {
+        refuse('shared/ holds only infra/ and services/')
+      }
+    }
+  }
+  return violations
+}
+
+describe('layering', () => {
+  it('holds for the whole tree', () => {
+    const graph: ImportGraph = new Map()
+    for (const root of ['shared', 'functions']) {
+      for (const path of sourceFiles(root)) {
+        const file = relative('.', path)
+        graph.set(file, importsOf(file, readFileSync(path, 'utf8')))
+      }
+    }
+    expect(graph.size).toBeGreaterThan(50)
+    expect(layerViolations(graph)).toEqual([])
+  })
+
+  it('refuses each kind of violation (the check can fail)', () => {
+    const graph: ImportGraph = new Map([
+      ['shared/infra/db.ts', ['shared/services/content/queries.ts', 'postgres']],
+      [
+        'shared/services/content/queries.ts',
+        ['shared/infra/http/app-env.ts', 'hono', 'functions/content/app.ts'],
+      ],
+      ['functions/content/app.ts', ['functions/usage/app.ts', 'shared/services/content/queries.ts']],
+      ['functions/usage/app.ts', ['scripts/lib/local-env.ts', 'functions/usage/routes/get.ts']],
+    ])
+    const found = layerViolations(graph)
+    expect(found).toEqual([
+      'shared/infra/db.ts -> shared/services/content/queries.ts: infrastructure imports only infrastructure',
+      'shared/services/content/queries.ts -> shared/infra/http/app-env.ts: services are transport-free (no shared/infra/http)',
+      'shared/services/content/queries.ts -> hono: services are transport-free (no Hono)',
+      'shared/services/content/queries.ts -> functions/content/app.ts: services import only infrastructure and services',
+      'functions/content/app.ts -> functions/usage/app.ts: a function never imports another function',
+      'functions/usage/app.ts -> scripts/lib/local-env.ts: production code imports a tool or test',
+    ])
+  })
+
+  it('reads relative, re-export and dynamic imports', () => {
+    const text = `import { a } from '../../infra/db.ts'\nexport { b } from './b.ts'\nconst c = await import('../c.ts')\nimport type { D } from 'hono'`
+    expect(importsOf('shared/services/x/y.ts', text)).toEqual([
+      'shared/infra/db.ts',
+      'shared/services/x/b.ts',
+      'shared/services/c.ts',
+      'hono',
+    ])
+  })
+})

@@ -2,8 +2,9 @@
  * Credentials vault: create over HTTP and the server-side read, against raw AES-256-GCM of the
  * same bytes through WebCrypto in the same run (the floor the envelope scheme builds on).
  */
-import { useCredential } from '../../shared/services/credentials/use-credential.ts'
+
 import { randomBase62 } from '../../shared/infra/crypto.ts'
+import { useCredential } from '../../shared/services/credentials/use-credential.ts'
 import { startTestPlatform } from '../../tests/support/platform.ts'
 import { measure, printComparison, printMeasurement } from '../lib.ts'
 

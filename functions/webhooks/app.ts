@@ -10,9 +10,9 @@ import { errorResponses } from '../../shared/infra/http/openapi.ts'
 import { generateKey } from '../../shared/infra/keys.ts'
 import {
   assertPublicUrl,
-  defaultOutboundPolicy,
   OutboundBlockedError,
   type OutboundPolicy,
+  outboundPolicyFrom,
 } from '../../shared/infra/outbound.ts'
 import { decodeCursor, pageQuery, paginate } from '../../shared/infra/pagination.ts'
 import { coalescing, dispatchDue } from '../../shared/services/webhooks/dispatcher.ts'
@@ -266,12 +266,7 @@ export function createApp(deps: FunctionDeps) {
     deps,
     'Outbound webhooks: subscriptions, signed deliveries, delivery log',
   )
-  const policy: OutboundPolicy = {
-    ...defaultOutboundPolicy,
-    allowLoopback: deps.config.OUTBOUND_ALLOW_LOOPBACK,
-    allowPrivate: deps.config.OUTBOUND_ALLOW_PRIVATE,
-    allowHttp: deps.config.OUTBOUND_ALLOW_HTTP,
-  }
+  const policy: OutboundPolicy = outboundPolicyFrom(deps.config)
   const runDispatch = coalescing(() => dispatchDue(deps))
   /** Deliveries became due: let the in-process dispatcher send them now rather than at its next poll. */
   const deliverSoon = () => deps.onOutboxCommitted?.()

@@ -4,7 +4,7 @@ import { type Clock, type FunctionDeps, systemClock } from './deps.ts'
 import { createJwtVerifier } from './jwt.ts'
 import { createLogger } from './logger.ts'
 import { createNotifier } from './notifier.ts'
-import { createGuardedFetch, defaultOutboundPolicy } from './outbound.ts'
+import { createGuardedFetch, outboundPolicyFrom } from './outbound.ts'
 import { Vault } from './vault.ts'
 
 /**
@@ -20,14 +20,7 @@ export async function createDeps(
   const config = loadConfig(env)
   const sql = overrides.sql ?? connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_MAX)
   const logger = createLogger(config.LOG_LEVEL)
-  const fetch =
-    overrides.fetch ??
-    createGuardedFetch({
-      ...defaultOutboundPolicy,
-      allowLoopback: config.OUTBOUND_ALLOW_LOOPBACK,
-      allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
-      allowHttp: config.OUTBOUND_ALLOW_HTTP,
-    })
+  const fetch = overrides.fetch ?? createGuardedFetch(outboundPolicyFrom(config))
   const clock: Clock = overrides.clock ?? systemClock
   return {
     config,

@@ -7,6 +7,7 @@
  */
 import { lookup } from 'node:dns/promises'
 import ipaddr from 'ipaddr.js'
+import type { Config } from './config.ts'
 
 /** The URL (or an address its host resolves to) is refused by policy. */
 export class OutboundBlockedError extends Error {
@@ -43,6 +44,18 @@ export const defaultOutboundPolicy: OutboundPolicy = Object.freeze({
   timeoutMs: 10_000,
   maxResponseBytes: 1024 * 1024,
 })
+
+/** The deployment's policy: the defaults, relaxed only where configuration says so (tests, LANs). */
+export function outboundPolicyFrom(
+  config: Pick<Config, 'OUTBOUND_ALLOW_LOOPBACK' | 'OUTBOUND_ALLOW_PRIVATE' | 'OUTBOUND_ALLOW_HTTP'>,
+): OutboundPolicy {
+  return {
+    ...defaultOutboundPolicy,
+    allowLoopback: config.OUTBOUND_ALLOW_LOOPBACK,
+    allowPrivate: config.OUTBOUND_ALLOW_PRIVATE,
+    allowHttp: config.OUTBOUND_ALLOW_HTTP,
+  }
+}
 
 type Addr = ipaddr.IPv4 | ipaddr.IPv6
 const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff])

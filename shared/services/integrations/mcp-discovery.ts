@@ -8,10 +8,10 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { FunctionDeps } from '../../infra/deps.ts'
 import {
   assertPublicUrl,
-  defaultOutboundPolicy,
   OutboundBlockedError,
   OutboundError,
   type OutboundPolicy,
+  outboundPolicyFrom,
 } from '../../infra/outbound.ts'
 import { toolAlias } from './catalog.ts'
 
@@ -53,12 +53,7 @@ export function authHeaders(authType: McpAuthType, token: string): Record<string
 }
 
 export function outboundPolicy(deps: FunctionDeps): OutboundPolicy {
-  return {
-    ...defaultOutboundPolicy,
-    allowLoopback: deps.config.OUTBOUND_ALLOW_LOOPBACK,
-    allowPrivate: deps.config.OUTBOUND_ALLOW_PRIVATE,
-    allowHttp: deps.config.OUTBOUND_ALLOW_HTTP,
-  }
+  return outboundPolicyFrom(deps.config)
 }
 
 /** Caps a streamed body: a hostile server cannot make us read without end. */

@@ -1,0 +1,21 @@
+import { expect } from 'vitest'
+import type { TestPlatform, TestTenant } from './platform.ts'
+
+/**
+ * One record of each tenant-owned resource, made through the API as `tenant`, for tests that
+ * check another tenant cannot reach them (the security matrix). Returns their ids by name.
+ */
+export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Promise<Record<string, string>> {
+  const post = async (path: string, body: unknown) => {
+    const res = await tp.json(path, { token: tenant.token, body })
+    expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300)
+    return res.body
+  }
+  const apiKey = await post('/api/api-keys', {
+    name: 'fixture',
+    environment: 'production',
+    scopes: ['content:read'],
+    rate_limit_per_minute: 10,
+  })
+  return { apiKey: apiKey.id, user: tenant.userId }
+}

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util'
 import { serve } from '@hono/node-server'
 import { connectDatabase } from '../shared/infra/db.ts'
 import { ensureUserAndTenant, issueAccessToken } from './lib/dev-identity.ts'
-import { dataDir, functionEnvironment, loadOrCreateLocalEnv } from './lib/local-env.ts'
+import { dataDir, functionEnvironment, loadOrCreateLocalEnv, saveLocalEnv } from './lib/local-env.ts'
 import { applyMigrations } from './lib/migrations.ts'
 import { startEmbeddedPostgres } from './platform/embedded-postgres.ts'
 import { createPlatform, startScheduler } from './platform/server.ts'
@@ -24,9 +24,14 @@ const { values: args } = parseArgs({
   },
 })
 
-const localEnv = await loadOrCreateLocalEnv()
-const apiPort = Number(args.port ?? process.env.PORT ?? localEnv.apiPort)
-const dbPort = Number(args['db-port'] ?? process.env.DB_PORT ?? localEnv.dbPort)
+const storedEnv = await loadOrCreateLocalEnv()
+const apiPort = Number(args.port ?? process.env.PORT ?? storedEnv.apiPort)
+const dbPort = Number(args['db-port'] ?? process.env.DB_PORT ?? storedEnv.dbPort)
+// Remember this run's ports: `npm run token` and the commands printed below must reach this instance.
+const localEnv = { ...storedEnv, apiPort, dbPort }
+saveLocalEnv(localEnv)
+// A terminal gets one readable line per request; pipes and files get JSON (or say LOG_FORMAT=json).
+process.env.LOG_FORMAT ??= process.stdout.isTTY ? 'pretty' : 'json'
 
 let databaseUrl = process.env.DATABASE_URL
 let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined
@@ -44,8 +49,8 @@ const applied = await applyMigrations(migrationSql)
 const demo = await ensureUserAndTenant(migrationSql, 'demo@example.com', 'Demo tenant')
 await migrationSql.end()
 
-const env = functionEnvironment({ ...localEnv, apiPort }, databaseUrl)
-const platform = await createPlatform({ env, localEnv: { ...localEnv, apiPort } })
+const env = functionEnvironment(localEnv, databaseUrl)
+const platform = await createPlatform({ env, localEnv })
 const stopScheduler = startScheduler(platform, (path, err) =>
   platform.deps.logger.warn('scheduled job failed', { job: path, error: String(err) }),
 )

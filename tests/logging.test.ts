@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createLogger } from '../shared/infra/logger.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 
 let tp: TestPlatform
@@ -42,5 +43,45 @@ describe('structured logs', () => {
     expect(all).not.toContain(res.body.key.slice(13))
     expect(all).not.toContain(t.token)
     expect(all).not.toContain(tp.serviceRoleKey)
+  })
+})
+
+describe('a quiet local platform', () => {
+  it('logs a scheduled job poll that did nothing at debug level only', async () => {
+    lines.length = 0
+    const res = await tp.instances[0]!.platform.runJob('webhooks/jobs/dispatch')
+    expect(res.status).toBe(200)
+    const polls = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'request' && e.fn === 'webhooks')
+    expect(polls.length).toBe(1)
+    expect(polls[0].level).toBe('debug')
+  })
+
+  it('keeps failed job calls and ordinary requests at info', async () => {
+    lines.length = 0
+    await tp.json('/functions/v1/webhooks/jobs/dispatch', { method: 'POST', body: {} })
+    const refused = lines.map((l) => JSON.parse(l)).find((e) => e.msg === 'request' && e.status === 401)
+    expect(refused?.level).toBe('info')
+  })
+
+  it('writes one compact readable line per request in the pretty format', () => {
+    const out: string[] = []
+    const logger = createLogger('info', { format: 'pretty', write: (_level, line) => out.push(line) })
+    logger.info('request', {
+      fn: 'api-keys',
+      request_id: 'r1',
+      method: 'POST',
+      path: '/api/api-keys',
+      status: 201,
+      duration_ms: 12,
+      caller: 'user',
+      tenant_id: 't1',
+    })
+    logger.warn('scheduled job failed', { job: 'webhooks/jobs/dispatch', error: 'boom' })
+    logger.debug('hidden')
+    expect(out).toHaveLength(2)
+    expect(out[0]).toMatch(/^\d\d:\d\d:\d\d INFO {2}POST \/api\/api-keys 201 12ms user api-keys$/)
+    expect(out[1]).toMatch(
+      /^\d\d:\d\d:\d\d WARN {2}scheduled job failed job=webhooks\/jobs\/dispatch error=boom$/,
+    )
   })
 })

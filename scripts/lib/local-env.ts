@@ -49,6 +49,12 @@ export async function createLocalEnv(): Promise<LocalEnv> {
   }
 }
 
+/** Records the ports a run actually uses, so `npm run token` and printed commands reach that instance. */
+export function saveLocalEnv(env: LocalEnv): void {
+  mkdirSync(dataDir(), { recursive: true })
+  writeFileSync(envFile(), JSON.stringify(env, null, 2), { mode: 0o600 })
+}
+
 export function readLocalEnv(): LocalEnv {
   if (!existsSync(envFile())) throw new Error(`No local platform found in ${dataDir()}: run npm start first`)
   return JSON.parse(readFileSync(envFile(), 'utf8')) as LocalEnv

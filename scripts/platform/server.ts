@@ -145,7 +145,10 @@ export function startScheduler(
     setInterval(() => {
       platform.runJob(job.path).then(
         async (res) => {
-          if (!res.ok) onError(job.path, new Error(`${res.status} ${await res.text()}`))
+          if (!res.ok) return onError(job.path, new Error(`${res.status} ${await res.text()}`))
+          // Polls that did nothing stay quiet (their request line is at debug level).
+          const report = await res.json().catch(() => null)
+          if (didWork(report)) platform.deps.logger.info('job done', { job: job.path, ...report })
         },
         (err) => onError(job.path, err),
       )
@@ -154,4 +157,13 @@ export function startScheduler(
   return () => {
     for (const t of timers) clearInterval(t)
   }
+}
+
+/** A job's JSON report counts what it did; any positive count means it did something. */
+function didWork(report: unknown): report is Record<string, unknown> {
+  return (
+    typeof report === 'object' &&
+    report !== null &&
+    Object.values(report).some((v) => (typeof v === 'number' && v > 0) || (Array.isArray(v) && v.length > 0))
+  )
 }

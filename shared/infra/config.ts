@@ -55,6 +55,8 @@ export const configSchema = z.object({
   OUTBOUND_ALLOW_PRIVATE: flag,
   OUTBOUND_ALLOW_HTTP: flag,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** json (default), or pretty: one compact line per event, for a terminal (npm start picks it on a TTY). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   /** Usage metering of billable calls (default on); the metering benchmark turns it off for its baseline. */
   METERING_ENABLED: z
     .enum(['true', 'false', '1', '0'])

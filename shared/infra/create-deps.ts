@@ -19,7 +19,7 @@ export async function createDeps(
 ): Promise<FunctionDeps> {
   const config = loadConfig(env)
   const sql = overrides.sql ?? connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_MAX)
-  const logger = createLogger(config.LOG_LEVEL)
+  const logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT })
   const fetch = overrides.fetch ?? createGuardedFetch(outboundPolicyFrom(config))
   const clock: Clock = overrides.clock ?? systemClock
   return {

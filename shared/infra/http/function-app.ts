@@ -37,11 +37,18 @@ export function createFunctionApp(name: string, deps: FunctionDeps, description:
       c.header('X-RateLimit-Remaining', String(rl.remaining))
       c.header('X-RateLimit-Reset', String(rl.reset))
     }
-    deps.logger.info('request', {
+    // Scheduled job calls arrive every second locally and every minute on pg_cron: a successful
+    // one is routine (debug); a job that did something says so in its own log line.
+    const pathname = new URL(c.req.url).pathname
+    const routine =
+      c.var.caller?.kind === 'service' &&
+      c.res.status < 400 &&
+      functionPath(name, pathname).startsWith('/jobs/')
+    deps.logger[routine ? 'debug' : 'info']('request', {
       fn: name,
       request_id: requestId,
       method: c.req.method,
-      path: new URL(c.req.url).pathname,
+      path: pathname,
       status: c.res.status,
       duration_ms: Math.round(performance.now() - started),
       caller: c.var.caller?.kind,

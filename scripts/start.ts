@@ -58,12 +58,9 @@ const stopScheduler = startScheduler(platform, (path, err) =>
 const server = serve({
   port: apiPort,
   hostname: '127.0.0.1',
-  // The client address for the unauthenticated rate limit comes from the socket, never from a
-  // client-supplied header.
-  fetch: (req, info) => {
-    req.headers.set('x-forwarded-for', info.incoming.socket.remoteAddress ?? 'unknown')
-    return platform.fetch(req)
-  },
+  // The client address for the unauthenticated rate limit comes from the socket (a client's own
+  // X-Forwarded-For counts only behind TRUSTED_PROXIES).
+  fetch: (req, info) => platform.fetch(req, { remoteAddr: info.incoming.socket.remoteAddress }),
 })
 
 const base = `http://127.0.0.1:${apiPort}`

@@ -3,7 +3,7 @@ import { isPgError, pgErrors, readAsTenant, type Tx, withTenant } from '../../sh
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
 import { notFound } from '../../shared/infra/errors.ts'
 import { recordEvent } from '../../shared/infra/events.ts'
-import { authenticate, tenantCaller } from '../../shared/infra/http/authenticate.ts'
+import { authenticate, readAuthenticated, tenantCaller } from '../../shared/infra/http/authenticate.ts'
 import { serviceContext } from '../../shared/infra/http/define-route.ts'
 import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
 import { errorResponses, jsonContent } from '../../shared/infra/http/openapi.ts'
@@ -17,7 +17,7 @@ import {
   siteSchema,
   updateArticleBody,
 } from '../../shared/services/content/schema.ts'
-import { meterUsage } from '../../shared/services/usage/metering.ts'
+import { meterUsage, recordUsageQuery, settleUsage } from '../../shared/services/usage/metering.ts'
 
 export const functionName = 'content'
 
@@ -48,6 +48,11 @@ const listQuery = pageQuery.extend({
 
 const security = [{ bearer: [] }]
 const read = authenticate({ allow: ['user', 'platform_key'], scope: 'content:read' })
+const pipelinedRead = authenticate({
+  allow: ['user', 'platform_key'],
+  scope: 'content:read',
+  pipelined: true,
+})
 const write = authenticate({ allow: ['user', 'platform_key'], scope: 'content:write' })
 const body = <T extends z.ZodType>(schema: T) => ({
   body: { content: { 'application/json': { schema } }, required: true },
@@ -61,7 +66,7 @@ const routes = {
     summary: "List the tenant's sites and articles (oldest first, keyset pagination)",
     description: `Needs a user access token or a platform API key with the scope content:read.${metered}`,
     security,
-    middleware: [read] as const,
+    middleware: [pipelinedRead] as const,
     request: { query: listQuery },
     responses: {
       200: jsonContent(
@@ -213,7 +218,6 @@ export function createApp(deps: FunctionDeps) {
 
   app.openapi(routes.list, async (c) => {
     const { limit, cursor, type, site_id, status, published_since } = c.req.valid('query')
-    const caller = tenantCaller(c)
     const after = decodeCursor(cursor)
     const filter = {
       type,
@@ -221,12 +225,18 @@ export function createApp(deps: FunctionDeps) {
       status,
       published_since: published_since ? new Date(published_since) : undefined,
     }
-    // Metering and the read run side by side: the response waits for both, and a refused call
-    // (429) discards the page. Reads only; writes are metered before they change anything.
-    const [, rows] = await Promise.all([
-      meterUsage(serviceContext(c), 'content'),
-      readAsTenant(deps.sql, caller.claims, (q) => listContent(q, caller.tenantId, after, limit, filter)),
-    ])
+    // One round trip: a key's authentication, the metering and the read are pipelined in one
+    // transaction; a refused key or call (401/403/429) discards the page. Reads only; writes are
+    // metered before they change anything.
+    const now = deps.clock.now()
+    const { rows, before: usage } = await readAuthenticated(
+      c,
+      (q, tenant) => listContent(q, tenant, after, limit, filter),
+      deps.config.METERING_ENABLED
+        ? (q, tenant) => recordUsageQuery(q, tenant, 'content', 1, now)
+        : undefined,
+    )
+    if (usage) await settleUsage(serviceContext(c), 'content', 1, usage[0]!, now)
     const page = paginate(rows, limit, (r) => ({ at: r.created_at, id: r.id }))
     return c.json({ data: page.data.map(presentContent), next_cursor: page.next_cursor }, 200)
   })

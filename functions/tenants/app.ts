@@ -16,7 +16,7 @@ import type { AppEnv } from '../../shared/infra/http/app-env.ts'
 import { authenticate, limitAnonymous, tenantCaller } from '../../shared/infra/http/authenticate.ts'
 import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
 import { errorResponses, jsonContent } from '../../shared/infra/http/openapi.ts'
-import { pruneRateLimitCounters } from '../../shared/infra/rate-limit.ts'
+import { pruneRateLimitBuckets } from '../../shared/infra/rate-limit.ts'
 import {
   acceptedInvitationSchema,
   acceptInvitationBody,
@@ -285,7 +285,7 @@ export function createApp(deps: FunctionDeps) {
   app.use('/jobs/*', authenticate({ allow: ['service'] }))
   app.openapi(routes.sendNotifications, async (c) => c.json(await deps.notifier.sendPending(), 200))
   app.openapi(routes.pruneRateLimits, async (c) =>
-    c.json({ deleted: await pruneRateLimitCounters(deps.sql, deps.clock.now()) }, 200),
+    c.json({ deleted: await pruneRateLimitBuckets(deps.sql, deps.clock.now()) }, 200),
   )
 
   app.openapi(routes.createTenant, async (c) => {

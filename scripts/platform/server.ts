@@ -19,7 +19,8 @@ export interface PlatformOptions {
 }
 
 export interface Platform {
-  fetch(req: Request): Promise<Response>
+  /** `remoteAddr` is the socket peer, which the functions use as the client address. */
+  fetch(req: Request, conn?: { remoteAddr?: string }): Promise<Response>
   deps: FunctionDeps
   sql: Sql
   /** Runs a scheduled job the way pg_cron does: a POST with the service-role key. */
@@ -91,7 +92,7 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     const path = pathname.startsWith('/functions/v1/') ? pathname : toFunctionPath(pathname)
     const handler = path ? handlers.get(path.split('/')[3] ?? '') : undefined
     if (!handler) return c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${pathname}`), 404)
-    return handler(c.req.raw)
+    return handler(c.req.raw, c.env as { remoteAddr?: string })
   })
 
   const runJob = async (path: string) =>
@@ -124,7 +125,7 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
   })
 
   return {
-    fetch: async (req) => root.fetch(req),
+    fetch: async (req, conn) => root.fetch(req, conn ?? {}),
     deps,
     sql: deps.sql,
     signals,

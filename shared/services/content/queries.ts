@@ -1,4 +1,4 @@
-import type { Queryable } from '../../infra/db.ts'
+import type { Queryable, TenantRef } from '../../infra/db.ts'
 import type { Cursor } from '../../infra/pagination.ts'
 
 export interface ContentRow {
@@ -28,7 +28,7 @@ export interface ContentFilter {
  */
 export function listContent(
   db: Queryable,
-  tenantId: string,
+  tenantId: TenantRef,
   after: Cursor | null,
   limit: number,
   filter: ContentFilter = {},

@@ -13,17 +13,8 @@ import type { Delivery, DeliveryAttempt } from './schema.ts'
 
 /** The delivery log of a subscription (every attempt, newest first) and redelivery of one event. */
 
-interface AttemptRow {
-  id: string
-  delivery_id: string
-  event_id: string
-  event_type: string
-  attempt: number
-  success: boolean
-  status_code: number | null
-  duration_ms: number
-  response_excerpt: string | null
-  error: string | null
+/** An attempt as stored: the presented shape with its times as dates. */
+type AttemptRow = Omit<DeliveryAttempt, 'attempted_at' | 'next_attempt_at'> & {
   attempted_at: Date
   next_attempt_at: Date | null
 }

@@ -1,5 +1,5 @@
 import { createRoute, z } from '@hono/zod-openapi'
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
+import { type FunctionDeps, serviceContextFor } from '../../shared/infra/deps.ts'
 import { ServiceError } from '../../shared/infra/errors.ts'
 import { authenticate, tenantCaller } from '../../shared/infra/http/authenticate.ts'
 import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
@@ -84,7 +84,7 @@ export function createApp(deps: FunctionDeps) {
       }))
       throw new ServiceError('VALIDATION_ERROR', `Invalid params for ${name}`, { details })
     }
-    return c.json({ tool: name, result: await tool.run(deps, caller, parsed.data) }, 200)
+    return c.json({ tool: name, result: await tool.run(serviceContextFor(deps, caller), parsed.data) }, 200)
   })
   return app
 }

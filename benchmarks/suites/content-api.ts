@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { paginate } from '../../shared/infra/pagination.ts'
-import { listContent, presentContent } from '../../shared/services/content/queries.ts'
+import { presentContent, queryContent } from '../../shared/services/content/feed.ts'
 import { startTestPlatform, TestClock } from '../../tests/support/platform.ts'
 import { contentRequest, seedContentTenant } from '../content-fixture.ts'
 import { measure, printComparison } from '../lib.ts'
@@ -21,7 +21,7 @@ export default async function contentApiBenchmark(): Promise<void> {
 
   const bare = new Hono().get('/bare', async (c) => {
     // The platform's own pool, so both sides have the same connections to work with.
-    const rows = await listContent(tp.instances[0]!.platform.deps.sql, tenant.tenantId, null, 20)
+    const rows = await queryContent(tp.instances[0]!.platform.deps.sql, tenant.tenantId, null, 20)
     const page = paginate(rows, 20, (r) => ({ at: r.created_at, id: r.id }))
     return c.json({ data: page.data.map(presentContent), next_cursor: page.next_cursor })
   })

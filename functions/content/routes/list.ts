@@ -1,0 +1,63 @@
+import { z } from '@hono/zod-openapi'
+import type { App } from '../../../shared/infra/http/app-env.ts'
+import { readAuthenticated } from '../../../shared/infra/http/authenticate.ts'
+import { defineRoute, serviceContext } from '../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
+import { decodeCursor, pageQuery } from '../../../shared/infra/pagination.ts'
+import { contentPage, queryContent } from '../../../shared/services/content/feed.ts'
+import { contentListSchema } from '../../../shared/services/content/schema.ts'
+import { recordUsageQuery, settleUsage } from '../../../shared/services/usage/metering.ts'
+import { metered, readAuth } from './auth.ts'
+
+const listQuery = pageQuery.extend({
+  type: z.enum(['site', 'article']).optional().openapi({ description: 'Only sites or only articles' }),
+  site_id: z.uuid().optional().openapi({ description: 'The site, and the articles of that site' }),
+  status: z.enum(['draft', 'published']).optional().openapi({ description: 'Articles with this status' }),
+  published_since: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .openapi({ description: 'Articles published at or after' }),
+})
+
+export const route = defineRoute(
+  { ...readAuth, pipelined: true },
+  {
+    method: 'get',
+    path: '/',
+    summary: "List the tenant's sites and articles (oldest first, keyset pagination)",
+    description: `Needs a user access token or a platform API key with the scope content:read.${metered}`,
+    request: { query: listQuery },
+    responses: {
+      200: jsonContent(contentListSchema, 'A page of content'),
+      ...errorResponses(400, 401, 403, 429),
+    },
+  },
+)
+
+export type ListContentResponse = z.infer<typeof contentListSchema>
+
+export const registerListContent = (app: App) =>
+  app.openapi(route, async (c) => {
+    const { limit, cursor, type, site_id, status, published_since } = c.req.valid('query')
+    const deps = c.var.deps
+    const after = decodeCursor(cursor)
+    const filter = {
+      type,
+      site_id,
+      status,
+      published_since: published_since ? new Date(published_since) : undefined,
+    }
+    // The hot path, in one round trip: a key's authentication, the metering and the read go out
+    // pipelined in one transaction (readAuthenticated); a refused key or call (401/403/429)
+    // discards the page. Reads only; writes are metered before they change anything.
+    const now = deps.clock.now()
+    const { rows, before: usage } = await readAuthenticated(
+      c,
+      (q, tenant) => queryContent(q, tenant, after, limit, filter),
+      deps.config.METERING_ENABLED
+        ? (q, tenant) => recordUsageQuery(q, tenant, 'content', 1, now)
+        : undefined,
+    )
+    if (usage) await settleUsage(serviceContext(c), 'content', 1, usage[0]!, now)
+    return c.json(contentPage(rows, limit), 200)
+  })

@@ -39,16 +39,20 @@ language sql set search_path = '' as $$
 $$;
 
 -- Authenticates a platform or tool-server key by its hash, in one statement:
---   outcome 'ok'            the key is valid, within its limit and holds p_scope (if any); the
---                           transaction's request.jwt.claims now name the key's creator and tenant
+--   outcome 'ok'            the key is valid, within its limit and holds p_scope (if any); its
+--                           claims (the key's creator and tenant) are returned, and with
+--                           p_session_claims also left in the session setting app.key_claims
 --   outcome 'rate_limited'  valid, but over its rate limit
 --   outcome 'forbidden'     valid and within its limit, but without p_scope
 --   outcome 'invalid'       unknown, revoked, expired, of another family, or its creator left the
 --                           tenant; the client address's bucket (p_ip_bucket) was charged instead
 --   outcome 'ip_limited'    invalid, and that address is over its limit too
--- It never raises for a bad key, so the counts it makes are committed with the transaction.
--- Security definer: it reads key hashes and writes buckets that no tenant role may touch. The
--- caller pipelines `set role authenticated` after it (a definer function may not switch roles).
+-- It never raises for a bad key, so the counts it makes stand. A pipelined read runs it on its own
+-- (autocommit, so the bucket's row lock ends with it), then opens the read's transaction with
+-- request.jwt.claims taken from app.key_claims: one round trip, and requests of one key do not
+-- queue behind each other's reads. app.key_claims is reset at every call, so a pooled connection
+-- never carries a previous request's claims into this one.
+-- Security definer: it reads key hashes and writes buckets that no tenant role may touch.
 create function private.authenticate_key(
   p_key_hash text,
   p_family text,
@@ -56,7 +60,8 @@ create function private.authenticate_key(
   p_ip_bucket text,
   p_ip_limit integer,
   p_tool_limit integer,
-  p_now timestamptz
+  p_now timestamptz,
+  p_session_claims boolean
 )
 returns table (
   outcome text,
@@ -73,7 +78,11 @@ declare
   k record;
   rl record;
   lim integer;
+  claims text;
 begin
+  if p_session_claims then
+    perform set_config('app.key_claims', '', false);
+  end if;
   select ak.id, ak.tenant_id, ak.created_by, ak.family, ak.scopes, ak.rate_limit_per_minute, ak.last_used_at
     into k
   from public.api_keys ak
@@ -101,24 +110,27 @@ begin
     return query select 'forbidden', k.id, k.tenant_id, k.created_by, k.scopes, lim, rl.tat, k.last_used_at;
     return;
   end if;
-  perform set_config('request.jwt.claims', json_build_object(
+  claims := json_build_object(
     'sub', k.created_by,
     'role', 'authenticated',
     'app_metadata', json_build_object('tenant_id', k.tenant_id),
     'api_key_id', k.id
-  )::text, true);
+  )::text;
+  if p_session_claims then
+    perform set_config('app.key_claims', claims, false);
+  end if;
   return query select 'ok', k.id, k.tenant_id, k.created_by, k.scopes, lim, rl.tat, k.last_used_at;
 end
 $$;
 
 revoke execute on function private.gcra_base(timestamptz, timestamptz) from public;
 revoke execute on function private.take_rate_limit(text, integer, timestamptz) from public;
-revoke execute on function private.authenticate_key(text, text, text, text, integer, integer, timestamptz) from public;
+revoke execute on function private.authenticate_key(text, text, text, text, integer, integer, timestamptz, boolean) from public;
 
 drop table private.rate_limit_counters;
 
 -- Metering as a function, so a pipelined request can meter the tenant its key authenticated as
--- (read from the transaction's claims) without a round trip of its own. Counts `p_units` of a
+-- (read from app.key_claims) without a round trip of its own. Counts `p_units` of a
 -- product for the month holding p_period; Free refuses past its quota and counts nothing then.
 -- No tenant (authentication failed): no row, nothing counted.
 create function private.record_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date)

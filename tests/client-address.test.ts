@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { isTrustedProxy } from '../shared/infra/http/trusted-proxies.ts'
-import { startTestPlatform, type TestPlatform } from './support/platform.ts'
+import { startTestPlatform, TestClock, type TestPlatform } from './support/platform.ts'
 
 /**
  * The unauthenticated limit (60/min) keys on the client address. A client can write any
- * X-Forwarded-For, so it counts only when the socket peer is a configured proxy.
+ * X-Forwarded-For, so it counts only when the socket peer is a configured proxy. A fixed clock:
+ * GCRA earns a request back every second, which a slow run would otherwise see.
  */
 async function unauthenticated(tp: TestPlatform, n: number, headers: (i: number) => Record<string, string>) {
   return Promise.all(Array.from({ length: n }, (_, i) => tp.json('/v1/content', { headers: headers(i) })))
@@ -15,7 +16,7 @@ const count = (results: { status: number }[], status: number) =>
 describe('without trusted proxies', () => {
   let tp: TestPlatform
   beforeAll(async () => {
-    tp = await startTestPlatform()
+    tp = await startTestPlatform({ clock: new TestClock() })
   })
   afterAll(() => tp.close())
 
@@ -32,7 +33,7 @@ describe('without trusted proxies', () => {
 describe('behind a trusted proxy', () => {
   let tp: TestPlatform
   beforeAll(async () => {
-    tp = await startTestPlatform({ env: { TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.1' } })
+    tp = await startTestPlatform({ clock: new TestClock(), env: { TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.1' } })
   })
   afterAll(() => tp.close())
 
@@ -62,7 +63,7 @@ describe('behind a trusted proxy', () => {
 describe('a header the edge overwrites', () => {
   let tp: TestPlatform
   beforeAll(async () => {
-    tp = await startTestPlatform({ env: { CLIENT_IP_HEADER: 'x-real-ip' } })
+    tp = await startTestPlatform({ clock: new TestClock(), env: { CLIENT_IP_HEADER: 'x-real-ip' } })
   })
   afterAll(() => tp.close())
 

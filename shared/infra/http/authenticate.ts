@@ -93,10 +93,16 @@ interface KeyAuthRow {
  * The one key-authentication statement (private.authenticate_key), for a standalone or pipelined
  * call. Synchronous on purpose: a pipeline issues its statements in call order.
  */
-function keyAuthQuery(q: Queryable, c: Context<AppEnv>, presented: PresentedKey, scope: Scope | undefined) {
+function keyAuthQuery(
+  q: Queryable,
+  c: Context<AppEnv>,
+  presented: PresentedKey,
+  scope: Scope | undefined,
+  sessionClaims = false,
+) {
   return q<KeyAuthRow[]>`
     select * from private.authenticate_key(${presented.hash}, ${presented.family}, ${scope ?? null},
-      ${`ip:${clientAddress(c)}`}, ${rateLimits.unauthenticated}, ${rateLimits.toolServer}, ${c.var.deps.clock.now()})`
+      ${`ip:${clientAddress(c)}`}, ${rateLimits.unauthenticated}, ${rateLimits.toolServer}, ${c.var.deps.clock.now()}, ${sessionClaims})`
 }
 
 /**
@@ -262,13 +268,16 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * A tenant read in one round trip for every caller. For a key on a `pipelined` route, BEGIN, the
- * key statement (which sets the claims only when the key passes), `before` (e.g. metering, run
- * with the function's own privileges), the switch to role authenticated, the read and COMMIT go
- * out together. Both steps name the tenant through `tenant`, taken from the claims in SQL, so for
- * a refused key they touch nothing (no tenant, and no rows under row-level security) and their
- * results are discarded; the refusal is exactly the middleware's. Users were authenticated by the
- * middleware; their claims are set in the same pipeline.
+ * A tenant read in one round trip for every caller. For a key on a `pipelined` route these go out
+ * together on one connection: the key statement (autocommit: it takes the rate limit and leaves
+ * the key's claims in the session setting app.key_claims, or clears it), `before` (e.g. metering,
+ * also autocommit, with the function's own privileges), then BEGIN, the claims and role
+ * authenticated for the transaction, the read, COMMIT. Locks taken by the rate limit and the
+ * metering end with their own statements, so a key's requests never queue behind each other's
+ * reads. Both steps name the tenant through `tenant`, taken from the claims in SQL, so for a
+ * refused key they touch nothing (no tenant, no rows under row-level security) and their results
+ * are discarded; the refusal is exactly the middleware's. Users were authenticated by the
+ * middleware; their claims come from it.
  */
 export async function readAuthenticated<T, B = undefined>(
   c: Context<AppEnv>,
@@ -278,22 +287,30 @@ export async function readAuthenticated<T, B = undefined>(
   const pending = c.var.pendingKey
   const conn = await c.var.deps.sql.reserve()
   try {
-    const tenant: TenantRef = conn`(nullif(current_setting('request.jwt.claims', true), '')::jsonb #>> '{app_metadata,tenant_id}')::uuid`
-    const auth = pending
-      ? keyAuthQuery(conn, c, pending, pending.scope)
-      : conn`select set_config('request.jwt.claims', ${JSON.stringify(tenantCaller(c).claims)}, true)`
-    const steps: Promise<unknown>[] = [conn`begin`, auth]
+    const caller = pending ? undefined : tenantCaller(c)
+    const keyClaims = conn`nullif(current_setting('app.key_claims', true), '')`
+    const tenant: TenantRef = caller
+      ? caller.tenantId
+      : conn`(${keyClaims}::jsonb #>> '{app_metadata,tenant_id}')::uuid`
+    const auth = pending ? keyAuthQuery(conn, c, pending, pending.scope, true) : undefined
     const early = before?.(conn, tenant)
-    if (early) steps.push(early)
-    steps.push(conn`select set_config('role', 'authenticated', true)`)
+    const steps: Promise<unknown>[] = [conn`begin`]
+    steps.push(
+      caller
+        ? conn`select set_config('request.jwt.claims', ${JSON.stringify(caller.claims)}, true), set_config('role', 'authenticated', true)`
+        : conn`select set_config('request.jwt.claims', coalesce(${keyClaims}, ''), true), set_config('role', 'authenticated', true)`,
+    )
     const rows = read(conn, tenant)
     steps.push(rows, conn`commit`)
-    await Promise.all(steps)
-    if (pending) applyKeyOutcome(c, pending, ((await auth) as KeyAuthRow[])[0]!, pending.scope)
+    if (pending) steps.push(conn`select set_config('app.key_claims', '', false)`)
+    await Promise.all([auth, early, ...steps])
+    if (pending) applyKeyOutcome(c, pending, (await auth!)[0]!, pending.scope)
     return { rows: await rows, before: await early }
   } catch (err) {
-    // A failed statement aborts the transaction and turns the COMMIT into a rollback; make sure.
+    // A failed statement aborts the transaction and turns the COMMIT into a rollback; make sure,
+    // and leave no key's claims on the connection.
     await conn`rollback`.catch(() => {})
+    await conn`select set_config('app.key_claims', '', false)`.catch(() => {})
     throw err
   } finally {
     conn.release()

@@ -38,99 +38,103 @@ language sql set search_path = '' as $$
                   (select b.tat from private.rate_limit_buckets b where b.bucket = p_bucket))
 $$;
 
--- Authenticates a platform or tool-server key by its hash, in one statement:
---   outcome 'ok'            the key is valid, within its limit and holds p_scope (if any); its
---                           claims (the key's creator and tenant) are returned, and with
---                           p_session_claims also left in the session setting app.key_claims
---   outcome 'rate_limited'  valid, but over its rate limit
---   outcome 'forbidden'     valid and within its limit, but without p_scope
---   outcome 'invalid'       unknown, revoked, expired, of another family, or its creator left the
---                           tenant; the client address's bucket (p_ip_bucket) was charged instead
---   outcome 'ip_limited'    invalid, and that address is over its limit too
--- It never raises for a bad key, so the counts it makes stand. A pipelined read runs it on its own
--- (autocommit, so the bucket's row lock ends with it), then opens the read's transaction with
--- request.jwt.claims taken from app.key_claims: one round trip, and requests of one key do not
--- queue behind each other's reads. app.key_claims is reset at every call, so a pooled connection
--- never carries a previous request's claims into this one.
--- Security definer: it reads key hashes and writes buckets that no tenant role may touch.
-create function private.authenticate_key(
-  p_key_hash text,
-  p_family text,
-  p_scope text,
-  p_ip_bucket text,
-  p_ip_limit integer,
-  p_tool_limit integer,
-  p_now timestamptz,
-  p_session_claims boolean
-)
+-- Key authentication, in pieces that a request combines as it needs.
+--
+-- private.find_key: the key with this hash, if it is a credential at all: not revoked or expired,
+-- of the family its prefix says, and its creator (whom it acts as) still a member of the tenant.
+create function private.find_key(p_key_hash text, p_family text, p_tool_limit integer, p_now timestamptz)
 returns table (
-  outcome text,
   key_id uuid,
   tenant_id uuid,
   user_id uuid,
   scopes text[],
   rate_limit integer,
-  tat timestamptz,
   last_used_at timestamptz
 )
-language plpgsql security definer set search_path = '' as $$
-declare
-  k record;
-  rl record;
-  lim integer;
-  claims text;
-begin
-  if p_session_claims then
-    perform set_config('app.key_claims', '', false);
-  end if;
-  select ak.id, ak.tenant_id, ak.created_by, ak.family, ak.scopes, ak.rate_limit_per_minute, ak.last_used_at
-    into k
+language sql stable security definer set search_path = '' as $$
+  select ak.id, ak.tenant_id, ak.created_by, ak.scopes,
+         case when ak.family = 'tool_server' then least(ak.rate_limit_per_minute, p_tool_limit)
+              else ak.rate_limit_per_minute end,
+         ak.last_used_at
   from public.api_keys ak
   join public.tenant_members m on m.tenant_id = ak.tenant_id and m.user_id = ak.created_by
   where ak.key_hash = p_key_hash
     and ak.family = p_family
     and ak.revoked_at is null
-    and (ak.expires_at is null or ak.expires_at > p_now);
+    and (ak.expires_at is null or ak.expires_at > p_now)
+$$;
 
-  if k.id is null then
+-- private.charge_key: takes the request from the key's bucket, or from the client address's
+-- bucket when the key is no credential (which also throttles key guessing). When the take is
+-- refused it clears request.jwt.claims, so that statements after it in the same transaction
+-- (metering) act for no tenant.
+create function private.charge_key(
+  p_key_hash text,
+  p_family text,
+  p_ip_bucket text,
+  p_ip_limit integer,
+  p_tool_limit integer,
+  p_now timestamptz
+)
+returns table (valid boolean, allowed boolean, tat timestamptz, rate_limit integer)
+language plpgsql security definer set search_path = '' as $$
+declare
+  k record;
+  rl record;
+begin
+  select * into k from private.find_key(p_key_hash, p_family, p_tool_limit, p_now);
+  if k.key_id is null then
     select * into rl from private.take_rate_limit(p_ip_bucket, p_ip_limit, p_now);
-    return query select case when rl.allowed then 'invalid' else 'ip_limited' end,
-      null::uuid, null::uuid, null::uuid, null::text[], p_ip_limit, rl.tat, null::timestamptz;
-    return;
+  else
+    select * into rl from private.take_rate_limit('key:' || k.key_id, k.rate_limit, p_now);
   end if;
-
-  lim := case when k.family = 'tool_server' then least(k.rate_limit_per_minute, p_tool_limit)
-              else k.rate_limit_per_minute end;
-  select * into rl from private.take_rate_limit('key:' || k.id, lim, p_now);
   if not rl.allowed then
-    return query select 'rate_limited', k.id, k.tenant_id, k.created_by, k.scopes, lim, rl.tat, k.last_used_at;
-    return;
+    perform set_config('request.jwt.claims', '', true);
   end if;
-  if p_scope is not null and not (p_scope = any (k.scopes)) then
-    return query select 'forbidden', k.id, k.tenant_id, k.created_by, k.scopes, lim, rl.tat, k.last_used_at;
-    return;
-  end if;
-  claims := json_build_object(
-    'sub', k.created_by,
+  return query select k.key_id is not null, rl.allowed, rl.tat, coalesce(k.rate_limit, p_ip_limit);
+end
+$$;
+
+-- private.claim_key: for a pipelined read, sets the transaction's request.jwt.claims to the
+-- key's creator and tenant when the key is a credential holding p_scope (if any); row-level
+-- security then lets the read see that tenant's rows, and nothing otherwise.
+create function private.claim_key(p_key_hash text, p_family text, p_scope text, p_tool_limit integer, p_now timestamptz)
+returns table (
+  key_id uuid,
+  tenant_id uuid,
+  user_id uuid,
+  scopes text[],
+  rate_limit integer,
+  last_used_at timestamptz,
+  scope_ok boolean
+)
+language plpgsql security definer set search_path = '' as $$
+declare
+  k record;
+  ok boolean;
+begin
+  select * into k from private.find_key(p_key_hash, p_family, p_tool_limit, p_now);
+  ok := k.key_id is not null and (p_scope is null or p_scope = any (k.scopes));
+  perform set_config('request.jwt.claims', case when ok then json_build_object(
+    'sub', k.user_id,
     'role', 'authenticated',
     'app_metadata', json_build_object('tenant_id', k.tenant_id),
-    'api_key_id', k.id
-  )::text;
-  if p_session_claims then
-    perform set_config('app.key_claims', claims, false);
-  end if;
-  return query select 'ok', k.id, k.tenant_id, k.created_by, k.scopes, lim, rl.tat, k.last_used_at;
+    'api_key_id', k.key_id
+  )::text else '' end, true);
+  return query select k.key_id, k.tenant_id, k.user_id, k.scopes, k.rate_limit, k.last_used_at, ok;
 end
 $$;
 
 revoke execute on function private.gcra_base(timestamptz, timestamptz) from public;
 revoke execute on function private.take_rate_limit(text, integer, timestamptz) from public;
-revoke execute on function private.authenticate_key(text, text, text, text, integer, integer, timestamptz, boolean) from public;
+revoke execute on function private.find_key(text, text, integer, timestamptz) from public;
+revoke execute on function private.charge_key(text, text, text, integer, integer, timestamptz) from public;
+revoke execute on function private.claim_key(text, text, text, integer, timestamptz) from public;
 
 drop table private.rate_limit_counters;
 
 -- Metering as a function, so a pipelined request can meter the tenant its key authenticated as
--- (read from app.key_claims) without a round trip of its own. Counts `p_units` of a
+-- (read from the transaction's claims) without a round trip of its own. Counts `p_units` of a
 -- product for the month holding p_period; Free refuses past its quota and counts nothing then.
 -- No tenant (authentication failed): no row, nothing counted.
 create function private.record_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date)

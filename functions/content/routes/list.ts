@@ -51,7 +51,7 @@ export const registerListContent = (app: App) =>
     // pipelined in one transaction (readAuthenticated); a refused key or call (401/403/429)
     // discards the page. Reads only; writes are metered before they change anything.
     const now = deps.clock.now()
-    const { rows, before: usage } = await readAuthenticated(
+    const { rows, after: usage } = await readAuthenticated(
       c,
       (q, tenant) => queryContent(q, tenant, after, limit, filter),
       deps.config.METERING_ENABLED

@@ -78,65 +78,57 @@ interface PresentedKey {
   kind: 'platform_key' | 'tool_key'
 }
 
-interface KeyAuthRow {
-  outcome: 'ok' | 'rate_limited' | 'forbidden' | 'invalid' | 'ip_limited'
+/** A key as private.find_key / private.claim_key return it (nulls when it is no credential). */
+interface KeyRow {
   key_id: string | null
   tenant_id: string | null
   user_id: string | null
   scopes: string[] | null
-  rate_limit: number
-  tat: Date
   last_used_at: Date | null
 }
 
-/**
- * The one key-authentication statement (private.authenticate_key), for a standalone or pipelined
- * call. Synchronous on purpose: a pipeline issues its statements in call order.
- */
-function keyAuthQuery(
-  q: Queryable,
-  c: Context<AppEnv>,
-  presented: PresentedKey,
-  scope: Scope | undefined,
-  sessionClaims = false,
-) {
-  return q<KeyAuthRow[]>`
-    select * from private.authenticate_key(${presented.hash}, ${presented.family}, ${scope ?? null},
-      ${`ip:${clientAddress(c)}`}, ${rateLimits.unauthenticated}, ${rateLimits.toolServer}, ${c.var.deps.clock.now()}, ${sessionClaims})`
+/** private.charge_key: the rate-limit take, from the key's bucket or the address's. */
+interface ChargeRow {
+  valid: boolean
+  allowed: boolean
+  tat: Date
+  rate_limit: number
 }
 
+const chargeKey = (q: Queryable, c: Context<AppEnv>, presented: PresentedKey) =>
+  q<ChargeRow[]>`
+    select * from private.charge_key(${presented.hash}, ${presented.family}, ${`ip:${clientAddress(c)}`},
+      ${rateLimits.unauthenticated}, ${rateLimits.toolServer}, ${c.var.deps.clock.now()})`
+
 /**
- * Turns the key statement's outcome into the caller (or today's refusals: 401 for an invalid key,
- * 429 over the key's or the address's limit, 403 without the scope) and the rate-limit headers.
+ * Turns a key's charge and lookup into the caller, or into today's refusals: 401 for no
+ * credential, 429 over the key's or the address's limit, 403 without the scope. Sets the
+ * rate-limit headers either way.
  */
 function applyKeyOutcome(
   c: Context<AppEnv>,
   presented: PresentedKey,
-  row: KeyAuthRow,
+  charge: ChargeRow,
+  key: KeyRow | undefined,
   scope: Scope | undefined,
 ) {
   const deps = c.var.deps
   const now = deps.clock.now()
-  const rl = rateLimitDecision(
-    row.rate_limit,
-    row.outcome !== 'rate_limited' && row.outcome !== 'ip_limited',
-    row.tat,
-    now,
-  )
+  const rl = rateLimitDecision(charge.rate_limit, charge.allowed, charge.tat, now)
   c.set('rateLimit', rl)
-  switch (row.outcome) {
-    case 'ip_limited':
+  if (!charge.valid || !key?.key_id) {
+    if (!charge.allowed)
       throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
-    case 'invalid':
-      throw new ServiceError('AUTH_REQUIRED', 'Invalid, expired or revoked API key')
-    case 'rate_limited':
-      throw new ServiceError('RATE_LIMITED', 'Rate limit exceeded', { retryAfter: rl.retryAfter })
-    case 'forbidden':
-      throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${scope}`)
+    throw new ServiceError('AUTH_REQUIRED', 'Invalid, expired or revoked API key')
   }
-  const keyId = row.key_id!
+  if (!charge.allowed)
+    throw new ServiceError('RATE_LIMITED', 'Rate limit exceeded', { retryAfter: rl.retryAfter })
+  if (scope && !key.scopes!.includes(scope)) {
+    throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${scope}`)
+  }
+  const keyId = key.key_id
   // Keep last_used_at at minute resolution: one write per key per minute, off the request path.
-  if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+  if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
     deps.sql`update public.api_keys set last_used_at = ${now}
              where id = ${keyId} and (last_used_at is null or last_used_at < ${new Date(now.getTime() - LAST_USED_RESOLUTION_MS)})`.catch(
       (e) => deps.logger.warn('last_used_at update failed', { key_id: keyId, error: String(e) }),
@@ -145,13 +137,13 @@ function applyKeyOutcome(
   c.set('caller', {
     kind: presented.kind,
     keyId,
-    tenantId: row.tenant_id!,
-    userId: row.user_id!,
-    scopes: row.scopes!,
+    tenantId: key.tenant_id!,
+    userId: key.user_id!,
+    scopes: key.scopes!,
     claims: {
-      sub: row.user_id!,
+      sub: key.user_id!,
       role: 'authenticated',
-      app_metadata: { tenant_id: row.tenant_id! },
+      app_metadata: { tenant_id: key.tenant_id! },
       api_key_id: keyId,
     },
   })
@@ -217,8 +209,12 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
         c.set('pendingKey', { ...presented, scope: options.scope })
         return next()
       }
-      const [row] = await keyAuthQuery(deps.sql, c, presented, options.scope)
-      applyKeyOutcome(c, presented, row!, options.scope)
+      // One statement: the charge (rate limit) and the lookup.
+      const [row] = await deps.sql<(ChargeRow & KeyRow)[]>`
+        select charge.*, key.* from private.charge_key(${presented.hash}, ${presented.family},
+          ${`ip:${clientAddress(c)}`}, ${rateLimits.unauthenticated}, ${rateLimits.toolServer}, ${now}) charge
+        left join private.find_key(${presented.hash}, ${presented.family}, ${rateLimits.toolServer}, ${now}) key on true`
+      applyKeyOutcome(c, presented, row!, row, options.scope)
       return next()
     }
 
@@ -268,49 +264,54 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * A tenant read in one round trip for every caller. For a key on a `pipelined` route these go out
- * together on one connection: the key statement (autocommit: it takes the rate limit and leaves
- * the key's claims in the session setting app.key_claims, or clears it), `before` (e.g. metering,
- * also autocommit, with the function's own privileges), then BEGIN, the claims and role
- * authenticated for the transaction, the read, COMMIT. Locks taken by the rate limit and the
- * metering end with their own statements, so a key's requests never queue behind each other's
- * reads. Both steps name the tenant through `tenant`, taken from the claims in SQL, so for a
- * refused key they touch nothing (no tenant, no rows under row-level security) and their results
- * are discarded; the refusal is exactly the middleware's. Users were authenticated by the
- * middleware; their claims come from it.
+ * A tenant read in one round trip for every caller, in one transaction. For a key on a
+ * `pipelined` route these go out together on one connection: BEGIN; the key lookup, which sets
+ * the transaction's claims only when the key is a credential with the route's scope; role
+ * authenticated and the read (under row-level security: no claims, no rows); back to the
+ * function's own role; the rate-limit charge, which clears the claims when it refuses; `after`
+ * (e.g. metering), which names the tenant through `tenant`, read from those claims; COMMIT. The
+ * writes come last, so their row locks are held only until the COMMIT right behind them and a
+ * key's requests do not queue behind each other's reads. For a refused key the read's rows and
+ * `after`'s result are discarded (it acted for no tenant); the refusal is exactly the
+ * middleware's. Users were authenticated by the middleware; their claims come from it.
  */
-export async function readAuthenticated<T, B = undefined>(
+export async function readAuthenticated<T, A = undefined>(
   c: Context<AppEnv>,
   read: (q: Queryable, tenant: TenantRef) => Promise<T>,
-  before?: (q: Queryable, tenant: TenantRef) => Promise<B>,
-): Promise<{ rows: T; before: B | undefined }> {
+  after?: (q: Queryable, tenant: TenantRef) => Promise<A>,
+): Promise<{ rows: T; after: A | undefined }> {
+  const deps = c.var.deps
   const pending = c.var.pendingKey
-  const conn = await c.var.deps.sql.reserve()
+  const caller = pending ? undefined : tenantCaller(c)
+  const now = deps.clock.now()
+  const conn = await deps.sql.reserve()
   try {
-    const caller = pending ? undefined : tenantCaller(c)
-    const keyClaims = conn`nullif(current_setting('app.key_claims', true), '')`
-    const tenant: TenantRef = caller
-      ? caller.tenantId
-      : conn`(${keyClaims}::jsonb #>> '{app_metadata,tenant_id}')::uuid`
-    const auth = pending ? keyAuthQuery(conn, c, pending, pending.scope, true) : undefined
-    const early = before?.(conn, tenant)
-    const steps: Promise<unknown>[] = [conn`begin`]
-    steps.push(
+    // Fragments are made afresh for each statement that embeds them.
+    const tenant = (): TenantRef =>
       caller
-        ? conn`select set_config('request.jwt.claims', ${JSON.stringify(caller.claims)}, true), set_config('role', 'authenticated', true)`
-        : conn`select set_config('request.jwt.claims', coalesce(${keyClaims}, ''), true), set_config('role', 'authenticated', true)`,
-    )
-    const rows = read(conn, tenant)
-    steps.push(rows, conn`commit`)
-    if (pending) steps.push(conn`select set_config('app.key_claims', '', false)`)
-    await Promise.all([auth, early, ...steps])
-    if (pending) applyKeyOutcome(c, pending, (await auth!)[0]!, pending.scope)
-    return { rows: await rows, before: await early }
+        ? caller.tenantId
+        : conn`(nullif(current_setting('request.jwt.claims', true), '')::jsonb #>> '{app_metadata,tenant_id}')::uuid`
+    const begin = conn`begin`
+    const claim = pending
+      ? conn<(KeyRow & { scope_ok: boolean })[]>`
+          select * from private.claim_key(${pending.hash}, ${pending.family}, ${pending.scope ?? null},
+            ${rateLimits.toolServer}, ${now})`
+      : conn`select set_config('request.jwt.claims', ${JSON.stringify(caller!.claims)}, true)`
+    const asTenant = conn`set local role authenticated`
+    const rows = read(conn, tenant())
+    const asFunction = conn`set local role none`
+    const charge = pending ? chargeKey(conn, c, pending) : undefined
+    const afterRead = after?.(conn, tenant())
+    const commit = conn`commit`
+    await Promise.all([begin, claim, asTenant, rows, asFunction, charge, afterRead, commit])
+    if (pending) {
+      const [key] = (await claim) as KeyRow[]
+      applyKeyOutcome(c, pending, (await charge!)[0]!, key, pending.scope)
+    }
+    return { rows: await rows, after: await afterRead }
   } catch (err) {
-    // A failed statement aborts the transaction and turns the COMMIT into a rollback; make sure,
-    // and leave no key's claims on the connection.
+    // A failed statement aborts the transaction and turns the COMMIT into a rollback; make sure.
     await conn`rollback`.catch(() => {})
-    await conn`select set_config('app.key_claims', '', false)`.catch(() => {})
     throw err
   } finally {
     conn.release()

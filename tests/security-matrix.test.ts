@@ -196,7 +196,14 @@ function fixtureFor(e: RouteAuthEntry): string | undefined {
   return undefined
 }
 
-const fixturePatterns: [string, string][] = [['api-keys/{id}', 'apiKey']]
+const fixturePatterns: [string, string][] = [
+  ['api-keys/{id}', 'apiKey'],
+  ['credentials/{id}', 'credential'],
+  ['usage/alerts/{id}', 'usageAlert'],
+]
 
 /** Bodies that pass validation, for routes whose 404 comes after it. */
-const validBodies: Record<string, unknown> = {}
+const validBodies: Record<string, unknown> = {
+  'PATCH credentials/{id}': { name: 'renamed' },
+  'POST credentials/{id}/rotate': { credential: 'sk-rotated-secret-0123456789' },
+}

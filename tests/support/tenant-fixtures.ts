@@ -1,4 +1,5 @@
 import { expect } from 'vitest'
+import { productIds } from '../../shared/services/usage/metering.ts'
 import type { TestPlatform, TestTenant } from './platform.ts'
 
 /**
@@ -17,5 +18,18 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     scopes: ['content:read'],
     rate_limit_per_minute: 10,
   })
-  return { apiKey: apiKey.id, user: tenant.userId }
+  const providers = await tp.json('/api/providers', { token: tenant.token })
+  const credential = await post('/api/credentials', {
+    provider_id: providers.body.data[0].id,
+    name: 'fixture',
+    environment: 'production',
+    credential: 'sk-fixture-secret-0123456789',
+  })
+  const usageAlert = await post('/api/usage-alerts', {
+    product_id: productIds.content,
+    threshold_percent: 50,
+    notification_type: 'email',
+    notification_target: 'fixture@example.com',
+  })
+  return { apiKey: apiKey.id, credential: credential.id, usageAlert: usageAlert.id, user: tenant.userId }
 }

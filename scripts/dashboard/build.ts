@@ -13,8 +13,9 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { build } from 'esbuild'
 
+import { dashboardOutDir } from '../platform/dashboard.ts'
+
 const here = fileURLToPath(new URL('.', import.meta.url))
-export const dashboardOutDir = resolve(here, '../../dist/dashboard')
 
 export interface DashboardBuild {
   outdir: string

@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { Hono } from 'hono'
-import { dashboardOutDir } from '../dashboard/build.ts'
+
+/** Where `npm run build:dashboard` puts the static site (git-ignored). */
+export const dashboardOutDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../dist/dashboard')
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

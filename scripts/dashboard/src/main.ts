@@ -204,4 +204,6 @@ function App(): VNode {
   return html`<${OAuthReturn} /><${Shell} session=${session} tenants=${tenants} onSwitch=${switchTenant} />`
 }
 
-render(html`<${App} />`, document.getElementById('app')!)
+const root = document.getElementById('app')!
+root.textContent = ''
+render(html`<${App} />`, root)

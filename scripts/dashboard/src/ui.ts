@@ -1,5 +1,5 @@
 import { html } from 'htm/preact'
-import { createContext, type VNode } from 'preact'
+import { cloneElement, createContext, isValidElement, type VNode } from 'preact'
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError } from './api.ts'
 
@@ -259,6 +259,11 @@ export function Bar({
   </div>`
 }
 
+/**
+ * A labelled control. The control also gets the label as its accessible name: a <select> inside
+ * a <label> would otherwise be announced with its options' text.
+ */
 export function Field({ label, children, hint }: { label: string; children: unknown; hint?: string }): VNode {
-  return html`<label class="field"><span>${label}</span>${children}${hint ? html`<small>${hint}</small>` : null}</label>`
+  const control = isValidElement(children) ? cloneElement(children, { 'aria-label': label }) : children
+  return html`<label class="field"><span>${label}</span>${control}${hint ? html`<small>${hint}</small>` : null}</label>`
 }

@@ -83,9 +83,9 @@ export function CredentialsPage(): VNode {
         : html`<${ReadOnly} what="the credentials" />`
     }
     <div class="row">
-      <label class="field inline"><span>Environment</span>
+      <label class="field inline"><span>Show</span>
         <select value=${env} onChange=${(e: Event) => setEnv((e.target as HTMLSelectElement).value)}>
-          <option value="">all</option>${environments.map((e) => html`<option>${e}</option>`)}
+          <option value="">all environments</option>${environments.map((e) => html`<option>${e}</option>`)}
         </select></label>
     </div>
     <${Loaded} state=${list}>${(page: Page<Credential>) =>

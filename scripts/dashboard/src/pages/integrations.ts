@@ -280,7 +280,7 @@ export function ConnectionPage({ id }: { id: string }): VNode {
       <${StatsPanel} key=${statsKey} integrationId=${c.integration_id} />
       <h2>Tools and permissions</h2>
       <${Loaded} state=${perms}>${(p: { default_allowed: boolean; data: Permission[] }) => html`
-        <p class="muted">Tools without a rule are ${p.default_allowed ? 'allowed' : 'disabled'}. Restrictions are a JSON object the tool server enforces.</p>
+        <p class="muted">Tools without a rule are ${p.default_allowed ? 'allowed' : 'disabled'}. Restrictions, for the tools that take them (e.g. Slack channels), are a JSON object the tool server enforces.</p>
         <table class="tools"><caption class="sr">Tools</caption>
           <thead><tr><th>Tool</th><th>Allowed</th><th>Restrictions</th></tr></thead>
           <tbody>${c.tools.map((t) => {
@@ -310,6 +310,8 @@ function ToolRow({
   const [text, setText] = useState(Object.keys(restrictions).length ? JSON.stringify(restrictions) : '')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
+  // Shown at once; put back if the platform refuses.
+  const [on, setOn] = useState(allowed)
   const save = async (nextAllowed: boolean) => {
     setError(undefined)
     let parsed: Record<string, unknown> = {}
@@ -320,6 +322,7 @@ function ToolRow({
       return
     }
     setBusy(true)
+    setOn(nextAllowed)
     try {
       await api('POST', `/api/connections/${connectionId}/permissions`, {
         tool_name: tool.name,
@@ -328,6 +331,7 @@ function ToolRow({
       })
       onSaved()
     } catch (e) {
+      setOn(allowed)
       setError(e)
     } finally {
       setBusy(false)
@@ -335,14 +339,14 @@ function ToolRow({
   }
   return html`<tr>
     <td data-label="Tool"><code>${tool.name}</code><br /><small class="muted">${tool.description}</small></td>
-    <td data-label="Allowed"><label class="check"><input type="checkbox" checked=${allowed} disabled=${!write || busy}
+    <td data-label="Allowed"><label class="check"><input type="checkbox" checked=${on} disabled=${!write || busy}
       onChange=${(e: Event) => save((e.target as HTMLInputElement).checked)} aria-label=${`Allow ${tool.name}`} />
-      ${allowed ? 'allowed' : 'disabled'}</label>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : null}</td>
+      ${on ? 'allowed' : 'disabled'}</label>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : null}</td>
     <td data-label="Restrictions">${
       write
         ? html`<div class="row"><input class="mono grow" value=${text} placeholder="{}" aria-label=${`Restrictions of ${tool.name}`}
             onInput=${(e: Event) => setText((e.target as HTMLInputElement).value)} />
-            <button type="button" onClick=${() => save(allowed)} disabled=${busy}>Save</button></div>`
+            <button type="button" onClick=${() => save(on)} disabled=${busy}>Save</button></div>`
         : html`<code>${text || '—'}</code>`
     }<${ErrorNote} error=${error} /></td>
   </tr>`

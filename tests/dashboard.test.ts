@@ -32,9 +32,10 @@ async function shot(name: string, width = 1280): Promise<void> {
   if (!SHOTS) return
   mkdirSync(SHOTS, { recursive: true })
   const before = page.viewportSize()
-  if (width !== before?.width) await page.setViewportSize({ width, height: 800 })
+  if (width !== before?.width) await page.setViewportSize({ width, height: width < 1000 ? 844 : 800 })
   await page.waitForTimeout(100)
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+  // Narrow: what a phone shows first; wide: the whole page.
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: width >= 1000 })
   if (before && width !== before.width) await page.setViewportSize(before)
 }
 
@@ -142,9 +143,16 @@ describe('the dashboard in a browser', () => {
     await shot('api-keys')
     await shot('api-keys-narrow', 390)
 
-    // Revoking asks first; cancelling keeps the key.
-    await row.getByRole('button', { name: 'Revoke site build' }).click()
-    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click()
+    // Revoking asks first, by keyboard too: Enter opens the question with Cancel focused, Escape
+    // keeps the key.
+    await row.getByRole('button', { name: 'Revoke site build' }).focus()
+    await page.keyboard.press('Enter')
+    const dialog = page.getByRole('dialog')
+    await dialog.waitFor()
+    expect(await dialog.textContent()).toContain('Revoke “site build”?')
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel')
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden' })
     expect(await row.locator('.pill').textContent()).toBe('active')
   })
 
@@ -239,6 +247,7 @@ describe('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Reveal secret' }).click()
     expect(await page.getByLabel('Signing secret').inputValue()).toBe(secret)
     await shot('webhook-deliveries')
+    await shot('webhook-deliveries-narrow', 390)
 
     // Pausing asks first, then shows the paused state with Resume.
     await page.getByRole('button', { name: 'Pause', exact: true }).click()
@@ -256,8 +265,10 @@ describe('the dashboard in a browser', () => {
     await go('#/usage')
     await page.locator('.usage .bar-row').first().waitFor()
     await shot('usage')
+    await shot('usage-narrow', 390)
     await go('#/credentials')
     await page.getByText('Add a credential').click()
+    await page.getByLabel('Provider').selectOption({ label: 'OpenAI' })
     await page.getByLabel('Name', { exact: true }).fill('OpenAI production')
     await page.getByLabel('Environment', { exact: true }).selectOption('production')
     await page.getByLabel('Secret').fill('sk-test-1234567890abcdef')
@@ -305,15 +316,26 @@ describe('the dashboard in a browser', () => {
   })
 
   it('is small and quick to become interactive', async () => {
-    const started = Date.now()
-    await page.goto(`${dashboardUrl}#/keys`)
-    await page.locator('tr', { hasText: 'site build' }).waitFor()
-    const interactive = Date.now() - started
+    // Cold loads (fresh browser contexts, nothing cached): the sign-in form, and a signed-in
+    // page with its data.
+    const timed = async (setup: Parameters<Browser['newContext']>[0], hash: string, ready: (p: Page) => Promise<void>) => {
+      const context = await browser.newContext(setup)
+      const p = await context.newPage()
+      const started = Date.now()
+      await p.goto(`${dashboardUrl}${hash}`)
+      await ready(p)
+      const ms = Date.now() - started
+      await context.close()
+      return ms
+    }
+    const signIn = await timed({}, '', (p) => p.getByLabel('E-mail').waitFor())
+    const storageState = await page.context().storageState()
+    const keys = await timed({ storageState }, '#/keys', (p) => p.locator('tr', { hasText: 'site build' }).waitFor())
     console.log(
       `dashboard: ${(built.bytes / 1024).toFixed(1)} KiB (${(built.gzipBytes / 1024).toFixed(1)} KiB gzip); ` +
-        `signed-in API keys page loaded with data in ${interactive} ms`,
+        `cold load to interactive: sign-in ${signIn} ms, signed-in API keys page with data ${keys} ms`,
     )
     expect(built.gzipBytes).toBeLessThan(150 * 1024)
-    expect(interactive).toBeLessThan(5_000)
+    expect(keys).toBeLessThan(5_000)
   })
 })

@@ -68,6 +68,7 @@ export function CredentialsPage(): VNode {
         }}>
         <div class="grid2">
           <${Field} label="Provider"><select name="provider_id" required>
+            <option value="">Choose a provider…</option>
             ${byCategory(p.data).map(
               ([cat, items]) =>
                 html`<optgroup label=${cat}>${items.map((x) => html`<option value=${x.id}>${x.name}</option>`)}</optgroup>`,

@@ -318,7 +318,11 @@ describe('the dashboard in a browser', () => {
   it('is small and quick to become interactive', async () => {
     // Cold loads (fresh browser contexts, nothing cached): the sign-in form, and a signed-in
     // page with its data.
-    const timed = async (setup: Parameters<Browser['newContext']>[0], hash: string, ready: (p: Page) => Promise<void>) => {
+    const timed = async (
+      setup: Parameters<Browser['newContext']>[0],
+      hash: string,
+      ready: (p: Page) => Promise<void>,
+    ) => {
       const context = await browser.newContext(setup)
       const p = await context.newPage()
       const started = Date.now()
@@ -330,7 +334,9 @@ describe('the dashboard in a browser', () => {
     }
     const signIn = await timed({}, '', (p) => p.getByLabel('E-mail').waitFor())
     const storageState = await page.context().storageState()
-    const keys = await timed({ storageState }, '#/keys', (p) => p.locator('tr', { hasText: 'site build' }).waitFor())
+    const keys = await timed({ storageState }, '#/keys', (p) =>
+      p.locator('tr', { hasText: 'site build' }).waitFor(),
+    )
     console.log(
       `dashboard: ${(built.bytes / 1024).toFixed(1)} KiB (${(built.gzipBytes / 1024).toFixed(1)} KiB gzip); ` +
         `cold load to interactive: sign-in ${signIn} ms, signed-in API keys page with data ${keys} ms`,

@@ -101,6 +101,13 @@ describe('local Supabase Auth (/auth/v1) with supabase-js', () => {
       body: {},
     })
     expect(grant.status).toBe(400)
+    const big = await tp.json('/auth/v1/signup', {
+      headers: { apikey: tp.anonKey },
+      body: { email: 'big@example.com', password: 'long enough', data: { note: 'x'.repeat(20_000) } },
+    })
+    expect(big.status).toBe(413)
+    // Supabase Auth's {code, message}, which is also the spec's body with `error`.
+    expect(big.body).toMatchObject({ error: 'Payload Too Large', code: 'request_too_large' })
     const user = await tp.json('/auth/v1/user', {
       headers: { apikey: tp.anonKey, authorization: 'Bearer x.y.z' },
     })

@@ -1,11 +1,13 @@
 import bcrypt from 'bcryptjs'
 import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
 import { importJWK, jwtVerify } from 'jose'
 import { z } from 'zod'
 import { randomBase62, sha256Hex, timingSafeEqual } from '../../shared/infra/crypto.ts'
 import type { Sql } from '../../shared/infra/db.ts'
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
+import { errorBody } from '../../shared/infra/errors.ts'
 import { countRequest, rateLimits } from '../../shared/infra/rate-limit.ts'
 import { issueAccessToken } from '../lib/dev-identity.ts'
 import type { LocalEnv } from '../lib/local-env.ts'
@@ -33,8 +35,11 @@ const BCRYPT_COST = 10
 /** bcrypt reads at most 72 bytes; Supabase Auth refuses longer passwords. */
 const MAX_PASSWORD_BYTES = 72
 const MIN_PASSWORD_LENGTH = 6
+/** Auth requests are small: an e-mail, a password and a little user metadata. */
+const MAX_BODY_BYTES = 16 * 1024
 /** Compared against when the e-mail is unknown, so the answer takes as long either way. */
-const DUMMY_HASH = bcrypt.hashSync('not-a-password', BCRYPT_COST)
+let dummyHash: Promise<string> | undefined
+const dummy = () => (dummyHash ??= bcrypt.hash('not-a-password', BCRYPT_COST))
 
 // Supabase Auth ignores fields it does not know and clients send some (captcha, PKCE), so these
 // schemas strip unknown keys rather than refusing them.
@@ -62,7 +67,7 @@ const userColumns =
 
 class AuthError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 422 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 413 | 422 | 429,
     readonly code: string,
     message: string,
     readonly extra: Record<string, unknown> = {},
@@ -114,11 +119,24 @@ export function createLocalAuth(
 
   app.onError((err, c) => {
     c.header('x-supabase-api-version', '2024-01-01')
-    if (err instanceof AuthError)
-      return c.json({ code: err.code, message: err.message, ...err.extra }, err.status)
+    // Supabase Auth's {code, message} (supabase-js reads code, given the version header), which is
+    // also the spec's error body once `error` is added; the codes stay Supabase Auth's.
+    if (err instanceof AuthError) {
+      return c.json({ ...errorBody(err.status, err.code, err.message), ...err.extra }, err.status)
+    }
     deps.logger.error('local auth error', { error: String(err) })
-    return c.json({ code: 'unexpected_failure', message: 'Unexpected failure' }, 500)
+    return c.json(errorBody(500, 'unexpected_failure', 'Unexpected failure'), 500)
   })
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AuthError(413, 'request_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes`)
+      },
+    }),
+  )
 
   // Supabase's gateway refuses requests without the project's anon or service-role key.
   app.use('*', async (c, next) => {
@@ -232,7 +250,7 @@ export function createLocalAuth(
       const body = await parse(emailPassword, () => c.req.json())
       const [user] = await sql<UserRow[]>`
         select ${sql.unsafe(userColumns)} from auth.users where email = ${body.email}`
-      const ok = await bcrypt.compare(body.password, user?.encrypted_password ?? DUMMY_HASH)
+      const ok = await bcrypt.compare(body.password, user?.encrypted_password ?? (await dummy()))
       if (!user?.encrypted_password || !ok)
         throw new AuthError(400, 'invalid_credentials', 'Invalid login credentials')
       const [signedIn] = await sql<UserRow[]>`

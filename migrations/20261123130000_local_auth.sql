@@ -4,24 +4,24 @@
 --
 -- On Supabase these columns and Supabase Auth's own tables already exist, and the postgres role
 -- may not alter auth tables at all (not even with IF NOT EXISTS), so each change is made only
--- where the catalog shows it missing.
+-- where the catalog shows it missing. The checks read pg_catalog, not information_schema, which
+-- hides the columns of tables the current role holds no privilege on.
 do $$
+declare
+  users oid := (select c.oid from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                where n.nspname = 'auth' and c.relname = 'users');
+  col text;
 begin
-  if not exists (select 1 from information_schema.columns
-                 where table_schema = 'auth' and table_name = 'users' and column_name = 'encrypted_password') then
-    alter table auth.users add column encrypted_password text;
-  end if;
-  if not exists (select 1 from information_schema.columns
-                 where table_schema = 'auth' and table_name = 'users' and column_name = 'email_confirmed_at') then
-    alter table auth.users add column email_confirmed_at timestamptz;
-  end if;
-  if not exists (select 1 from information_schema.columns
-                 where table_schema = 'auth' and table_name = 'users' and column_name = 'last_sign_in_at') then
-    alter table auth.users add column last_sign_in_at timestamptz;
-  end if;
+  foreach col in array array['encrypted_password', 'email_confirmed_at', 'last_sign_in_at'] loop
+    if not exists (select 1 from pg_attribute where attrelid = users and attname = col and not attisdropped) then
+      execute format('alter table auth.users add column %I %s', col,
+                     case when col = 'encrypted_password' then 'text' else 'timestamptz' end);
+    end if;
+  end loop;
   -- Supabase Auth keeps its sessions in auth.sessions and auth.refresh_tokens; only where those
   -- are absent (locally) does the stand-in get its own table.
-  if to_regclass('auth.refresh_tokens') is null and to_regclass('auth.local_refresh_tokens') is null then
+  if not exists (select 1 from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                 where n.nspname = 'auth' and c.relname in ('refresh_tokens', 'local_refresh_tokens')) then
     create table auth.local_refresh_tokens (
       token_hash text primary key,
       user_id uuid not null references auth.users (id) on delete cascade,

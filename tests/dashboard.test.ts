@@ -59,7 +59,8 @@ async function eventually(check: () => Promise<boolean>, reload: () => Promise<v
 async function tokenOf(email: string): Promise<string> {
   const [row] = await tp.db.sql<{ user_id: string; tenant_id: string }[]>`
     select m.user_id, m.tenant_id from public.tenant_members m join auth.users u on u.id = m.user_id
-    where u.email = ${email} and m.role = 'owner'`
+    join public.tenants t on t.id = m.tenant_id
+    where u.email = ${email} and t.name = 'Dash Co'`
   return tp.tokenFor({ userId: row!.user_id, email, tenantId: row!.tenant_id })
 }
 
@@ -117,6 +118,25 @@ describe('the dashboard in a browser', () => {
     // The session survives a reload (supabase-js keeps it in localStorage).
     await page.reload()
     await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+
+    // A second tenant from the switcher, then back: each switch refreshes the session, whose
+    // token then names the chosen tenant.
+    const switcher = page.getByLabel('Tenant')
+    await switcher.selectOption('+')
+    await page.getByLabel('Tenant name').fill('Side Project')
+    await page.getByRole('button', { name: 'Create tenant' }).click()
+    await expect.poll(() => switcher.locator('option:checked').textContent()).toBe('Side Project (owner)')
+    await switcher.selectOption({ label: 'Dash Co (owner)' })
+    await expect.poll(() => switcher.locator('option:checked').textContent()).toBe('Dash Co (owner)')
+    await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+    const tenantOfToken = await page.evaluate(() => {
+      const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'))!
+      const token = JSON.parse(localStorage.getItem(key)!).access_token as string
+      return JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))).app_metadata
+        .tenant_id
+    })
+    const [dash] = await tp.db.sql<{ id: string }[]>`select id from public.tenants where name = 'Dash Co'`
+    expect(tenantOfToken).toBe(dash!.id)
   })
 
   it('creates a key, shows it once, then lists it with its last use after a /v1 call', async () => {

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Hono } from 'hono'
+import { compress } from 'hono/compress'
 
 /** Where `npm run build:dashboard` puts the static site (git-ignored). */
 export const dashboardOutDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../dist/dashboard')
@@ -22,6 +23,7 @@ const types: Record<string, string> = {
 export function serveDashboard(app: Hono, opts: { anonKey: string; dir?: string }): void {
   const dir = opts.dir ?? dashboardOutDir
   app.get('/dashboard', (c) => c.redirect('/dashboard/', 302))
+  app.use('/dashboard/*', compress())
   app.get('/dashboard/config.js', (c) => {
     const config = { supabaseUrl: new URL(c.req.url).origin, supabaseAnonKey: opts.anonKey }
     return c.body(`window.DASHBOARD_CONFIG = ${JSON.stringify(config)}\n`, 200, {

@@ -200,6 +200,10 @@ function App(): VNode {
     tenantId: active.id,
     tenantName: active.name,
     role: active.role,
+    refresh: async () => {
+      await supabase.auth.refreshSession()
+      await loadTenants()
+    },
   }
   return html`<${OAuthReturn} /><${Shell} session=${session} tenants=${tenants} onSwitch=${switchTenant} />`
 }

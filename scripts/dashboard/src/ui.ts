@@ -11,6 +11,8 @@ export interface Session {
   tenantId: string
   tenantName: string
   role: 'owner' | 'admin' | 'member'
+  /** After a change to the user's own memberships: a new token, and the tenants again. */
+  refresh: () => Promise<void>
 }
 export const SessionContext = createContext<Session | null>(null)
 export function useSession(): Session {

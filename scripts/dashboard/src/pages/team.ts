@@ -105,7 +105,9 @@ export function TeamPage(): VNode {
                   confirmLabel=${x.email === session.email ? 'Leave' : 'Remove'}
                   run=${async () => {
                     await api('DELETE', `/api/tenants/current/members/${x.user_id}`)
-                    members.reload()
+                    // Leaving: the token no longer fits; a new one names another tenant, or none.
+                    if (x.email === session.email) await session.refresh()
+                    else members.reload()
                   }}>${x.email === session.email ? 'Leave' : 'Remove'}<//>`
               : null
           }</td>

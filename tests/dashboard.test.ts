@@ -66,7 +66,8 @@ async function tokenOf(email: string): Promise<string> {
 
 // Without the browser, a developer's run skips this file and says why; CI installs it and runs it.
 const browserMissing = !existsSync(CHROMIUM) && !process.env.CI
-if (browserMissing) console.warn(`tests/dashboard.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`)
+if (browserMissing)
+  console.warn(`tests/dashboard.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`)
 
 beforeAll(async () => {
   if (browserMissing) return

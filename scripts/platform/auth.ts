@@ -8,7 +8,7 @@ import { randomBase62, sha256Hex, timingSafeEqual } from '../../shared/infra/cry
 import type { Sql } from '../../shared/infra/db.ts'
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
 import { errorBody } from '../../shared/infra/errors.ts'
-import { countRequest, rateLimits } from '../../shared/infra/rate-limit.ts'
+import { rateLimits, takeRateLimit } from '../../shared/infra/rate-limit.ts'
 import { issueAccessToken } from '../lib/dev-identity.ts'
 import type { LocalEnv } from '../lib/local-env.ts'
 
@@ -150,14 +150,16 @@ export function createLocalAuth(
   })
 
   const limitByAddress = async (address: string) => {
-    const rl = await countRequest(sql, `ip:${address}`, rateLimits.unauthenticated, deps.clock.now())
+    const rl = await takeRateLimit(sql, `ip:${address}`, rateLimits.unauthenticated, deps.clock.now())
     if (!rl.allowed) {
       throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached', {
-        retryAfter: rl.reset,
+        retryAfter: rl.retryAfter,
       })
     }
   }
-  const clientAddress = (h: string | undefined) => h?.split(',')[0]?.trim() || 'unknown'
+  // The socket peer, as the local platform hands it to every app (see Platform.fetch).
+  const clientAddress = (c: { env: unknown }) =>
+    (c.env as { remoteAddr?: string } | undefined)?.remoteAddr || 'unknown'
 
   const parse = async <T extends z.ZodType>(schema: T, raw: () => Promise<unknown>): Promise<z.infer<T>> => {
     const result = schema.safeParse(await raw().catch(() => undefined))
@@ -225,7 +227,7 @@ export function createLocalAuth(
   }
 
   app.post('/signup', async (c) => {
-    await limitByAddress(clientAddress(c.req.header('x-forwarded-for')))
+    await limitByAddress(clientAddress(c))
     const body = await parse(signUpBody, () => c.req.json())
     checkPassword(body.password)
     const hash = await bcrypt.hash(body.password, BCRYPT_COST)
@@ -246,7 +248,7 @@ export function createLocalAuth(
   app.post('/token', async (c) => {
     const grant = c.req.query('grant_type')
     if (grant === 'password') {
-      await limitByAddress(clientAddress(c.req.header('x-forwarded-for')))
+      await limitByAddress(clientAddress(c))
       const body = await parse(emailPassword, () => c.req.json())
       const [user] = await sql<UserRow[]>`
         select ${sql.unsafe(userColumns)} from auth.users where email = ${body.email}`

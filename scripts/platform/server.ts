@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { Scalar } from '@scalar/hono-api-reference'
 import { Hono } from 'hono'
+import { serviceKeys } from '../../shared/infra/config.ts'
 import { createDeps } from '../../shared/infra/create-deps.ts'
 import type { Sql } from '../../shared/infra/db.ts'
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
@@ -98,7 +99,7 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     root.fetch(
       new Request(`http://platform.local/functions/v1/${path}`, {
         method: 'POST',
-        headers: { apikey: deps.config.SUPABASE_SERVICE_ROLE_KEY, 'content-type': 'application/json' },
+        headers: { apikey: serviceKeys(deps.config)[0]!, 'content-type': 'application/json' },
         body: '{}',
       }),
     )

@@ -19,56 +19,129 @@ const list = z
       .filter(Boolean),
   )
 
-export const configSchema = z.object({
-  DATABASE_URL: z.string().min(1),
-  /** Pool size per function instance. */
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-  /** Base address of the Supabase project (or the local platform); used for the JWKS address. */
-  SUPABASE_URL: z.string().url().optional(),
-  /** JWKS as JSON text, when the keys are configured rather than fetched. */
-  SUPABASE_JWKS: z.string().optional(),
-  /** Legacy symmetric JWT secret (HS256). */
-  SUPABASE_JWT_SECRET: z.string().min(32).optional(),
-  SUPABASE_ANON_KEY: z.string().min(20),
-  SUPABASE_SERVICE_ROLE_KEY: z.string().min(20),
-  /** Envelope master keys, newest first: "v2:<base64 32 bytes>,v1:<base64 32 bytes>". */
-  VAULT_MASTER_KEYS: z.string().min(1),
-  /** Origins of the hosted dashboard allowed by CORS. */
-  CORS_ORIGINS: list,
-  /** Where OAuth callbacks send the user back to. */
-  DASHBOARD_URL: z.string().url().default('http://localhost:3000'),
-  /** Public address of this deployment, used in links (OAuth redirect URIs, invitations). */
-  PUBLIC_URL: z.string().url().default('http://127.0.0.1:54321'),
-  /** HTTP e-mail API (Resend-compatible JSON); without it notifications stay in the dev mailbox. */
-  EMAIL_API_URL: z.string().url().optional(),
-  EMAIL_API_KEY: z.string().optional(),
-  EMAIL_FROM: z.string().default('Tenant Platform <no-reply@example.com>'),
-  /** Request body limit in bytes (413 above it). */
-  MAX_BODY_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(10 * 1024 * 1024)
-    .default(1024 * 1024),
-  /** Outbound SSRF policy relaxations; tests use loopback, never production. */
-  OUTBOUND_ALLOW_LOOPBACK: flag,
-  OUTBOUND_ALLOW_PRIVATE: flag,
-  OUTBOUND_ALLOW_HTTP: flag,
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  /** Usage metering of billable calls (default on); the metering benchmark turns it off for its baseline. */
-  METERING_ENABLED: z
-    .enum(['true', 'false', '1', '0'])
+/** A JSON object of named keys, as Supabase provides SUPABASE_PUBLISHABLE_KEYS / SUPABASE_SECRET_KEYS. */
+const keyMap = (prefix: string) =>
+  z
+    .string()
     .optional()
-    .transform((v) => v === undefined || v === 'true' || v === '1'),
-  /**
-   * Every OAUTH_* variable, collected by loadConfig: the integrations catalog reads its providers'
-   * client ids and secrets (OAUTH_<SLUG>_CLIENT_ID / _CLIENT_SECRET) and OAUTH_PROVIDERS_OVERRIDE
-   * (JSON that re-points provider URLs, e.g. at a loopback server in tests) from here.
-   */
-  OAUTH_ENV: z.record(z.string(), z.string()).default({}),
-})
+    .transform((v, ctx) => {
+      if (!v) return [] as string[]
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(v)
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of named keys' })
+        return z.NEVER
+      }
+      const keys = z
+        .record(
+          z.string(),
+          z
+            .string()
+            .startsWith(prefix)
+            .min(prefix.length + 16),
+        )
+        .safeParse(parsed)
+      if (!keys.success) {
+        ctx.addIssue({ code: 'custom', message: `must be a JSON object of ${prefix}... keys` })
+        return z.NEVER
+      }
+      return Object.values(keys.data)
+    })
+
+export const configSchema = z
+  .object({
+    /**
+     * The database. On Supabase: the transaction pooler (port 6543), set as a secret; without it
+     * the functions fall back to SUPABASE_DB_URL, which Supabase provides (docs/deploy.md).
+     */
+    DATABASE_URL: z.string().min(1),
+    /**
+     * Connections per function instance (isolate). Small by default: every function of every
+     * region keeps its own pool, and the pooler multiplexes them (sizing: docs/deploy.md).
+     */
+    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(3),
+    /** Base address of the Supabase project (or the local platform); used for the JWKS address. */
+    SUPABASE_URL: z.string().url().optional(),
+    /** JWKS as JSON text, when the keys are configured rather than fetched. */
+    SUPABASE_JWKS: z.string().optional(),
+    /**
+     * Legacy symmetric JWT secret (HS256). The CLI refuses secrets named SUPABASE_*, so on a
+     * project it is set as JWT_SECRET or LEGACY_JWT_SECRET (loadConfig reads all three).
+     */
+    SUPABASE_JWT_SECRET: z.string().min(32).optional(),
+    /** Legacy API keys (JWTs), provided by Supabase while the project still has them. */
+    SUPABASE_ANON_KEY: z.string().min(20).optional(),
+    SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
+    /** Current API keys, provided by Supabase as JSON objects: {"default":"sb_publishable_..."}. */
+    SUPABASE_PUBLISHABLE_KEYS: keyMap('sb_publishable_'),
+    SUPABASE_SECRET_KEYS: keyMap('sb_secret_'),
+    /** Envelope master keys, newest first: "v2:<base64 32 bytes>,v1:<base64 32 bytes>". */
+    VAULT_MASTER_KEYS: z.string().min(1),
+    /** Origins of the hosted dashboard allowed by CORS. */
+    CORS_ORIGINS: list,
+    /** Where OAuth callbacks send the user back to. */
+    DASHBOARD_URL: z.string().url().default('http://localhost:3000'),
+    /** Public address of this deployment, used in links (OAuth redirect URIs, invitations). */
+    PUBLIC_URL: z.string().url().default('http://127.0.0.1:54321'),
+    /** HTTP e-mail API (Resend-compatible JSON); without it notifications stay in the dev mailbox. */
+    EMAIL_API_URL: z.string().url().optional(),
+    EMAIL_API_KEY: z.string().optional(),
+    EMAIL_FROM: z.string().default('Tenant Platform <no-reply@example.com>'),
+    /** Request body limit in bytes (413 above it). */
+    MAX_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(10 * 1024 * 1024)
+      .default(1024 * 1024),
+    /** Outbound SSRF policy relaxations; tests use loopback, never production. */
+    OUTBOUND_ALLOW_LOOPBACK: flag,
+    OUTBOUND_ALLOW_PRIVATE: flag,
+    OUTBOUND_ALLOW_HTTP: flag,
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    /** Usage metering of billable calls (default on); the metering benchmark turns it off for its baseline. */
+    METERING_ENABLED: z
+      .enum(['true', 'false', '1', '0'])
+      .optional()
+      .transform((v) => v === undefined || v === 'true' || v === '1'),
+    /**
+     * Every OAUTH_* variable, collected by loadConfig: the integrations catalog reads its providers'
+     * client ids and secrets (OAUTH_<SLUG>_CLIENT_ID / _CLIENT_SECRET) and OAUTH_PROVIDERS_OVERRIDE
+     * (JSON that re-points provider URLs, e.g. at a loopback server in tests) from here.
+     */
+    OAUTH_ENV: z.record(z.string(), z.string()).default({}),
+  })
+  .refine((c) => c.SUPABASE_SERVICE_ROLE_KEY || c.SUPABASE_SECRET_KEYS.length > 0, {
+    path: ['SUPABASE_SECRET_KEYS'],
+    message: 'a secret key is required (SUPABASE_SECRET_KEYS or SUPABASE_SERVICE_ROLE_KEY)',
+  })
+  .refine((c) => c.SUPABASE_ANON_KEY || c.SUPABASE_PUBLISHABLE_KEYS.length > 0, {
+    path: ['SUPABASE_PUBLISHABLE_KEYS'],
+    message: 'a publishable key is required (SUPABASE_PUBLISHABLE_KEYS or SUPABASE_ANON_KEY)',
+  })
 
 export type Config = z.infer<typeof configSchema>
+
+/** Every secret key this deployment accepts as the service role: the legacy one and sb_secret_... keys. */
+export function serviceKeys(
+  config: Pick<Config, 'SUPABASE_SERVICE_ROLE_KEY' | 'SUPABASE_SECRET_KEYS'>,
+): string[] {
+  return [
+    ...config.SUPABASE_SECRET_KEYS,
+    ...(config.SUPABASE_SERVICE_ROLE_KEY ? [config.SUPABASE_SERVICE_ROLE_KEY] : []),
+  ]
+}
+
+/** Every key this deployment accepts as anon: the legacy one and sb_publishable_... keys. */
+export function publishableKeys(
+  config: Pick<Config, 'SUPABASE_ANON_KEY' | 'SUPABASE_PUBLISHABLE_KEYS'>,
+): string[] {
+  return [
+    ...config.SUPABASE_PUBLISHABLE_KEYS,
+    ...(config.SUPABASE_ANON_KEY ? [config.SUPABASE_ANON_KEY] : []),
+  ]
+}
 
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const oauthEnv = Object.fromEntries(
@@ -76,8 +149,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   )
   const parsed = configSchema.safeParse({
     ...env,
-    // On Supabase the database address arrives as SUPABASE_DB_URL.
-    DATABASE_URL: env.DATABASE_URL ?? env.SUPABASE_DB_URL,
+    // Supabase provides SUPABASE_DB_URL; the pooler address is set as DATABASE_URL (docs/deploy.md).
+    DATABASE_URL: env.DATABASE_URL || env.SUPABASE_DB_URL,
+    // The CLI refuses secrets whose names start with SUPABASE_, so the legacy secret is set
+    // under one of these names on a project.
+    SUPABASE_JWT_SECRET: env.SUPABASE_JWT_SECRET || env.JWT_SECRET || env.LEGACY_JWT_SECRET,
     OAUTH_ENV: oauthEnv,
   })
   if (!parsed.success) {

@@ -1,3 +1,4 @@
+import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from './support/database.ts'
 
@@ -119,4 +120,46 @@ describe('column privileges', () => {
   it('authenticated reads no table in schema private', async () => {
     expect((await readableColumns('authenticated')).filter((c) => c.startsWith('private.'))).toEqual([])
   })
+})
+
+describe('the access-token hook', () => {
+  it('is executable by Supabase Auth (supabase_auth_admin) where that role exists, and by no API role', async () => {
+    const [row] = await db.sql<{ auth_admin: boolean | null; anon: boolean; authenticated: boolean }[]>`
+      select case when exists (select 1 from pg_roles where rolname = 'supabase_auth_admin')
+                  then has_function_privilege('supabase_auth_admin', 'public.custom_access_token_hook(jsonb)', 'EXECUTE') end as auth_admin,
+             has_function_privilege('anon', 'public.custom_access_token_hook(jsonb)', 'EXECUTE') as anon,
+             has_function_privilege('authenticated', 'public.custom_access_token_hook(jsonb)', 'EXECUTE') as authenticated`
+    expect(row!.auth_admin).not.toBe(false)
+    expect(row!.anon).toBe(false)
+    expect(row!.authenticated).toBe(false)
+  })
+
+  // On the Supabase schema fixture: called as Supabase Auth calls it, by role supabase_auth_admin
+  // over its own connection, it puts the user's tenant into the claims.
+  it.runIf(process.env.SHARED_TEST_DATABASE_URL)(
+    'puts the tenant into the claims when Supabase Auth calls it',
+    async () => {
+      const email = `hook-${Math.random().toString(36).slice(2, 10)}@example.com`
+      const [user] = await db.sql<{ id: string }[]>`
+      insert into auth.users (id, email) values (gen_random_uuid(), ${email}) returning id`
+      const [tenant] = await db.sql<
+        { id: string }[]
+      >`insert into public.tenants (name) values ('Hook') returning id`
+      await db.sql`insert into public.tenant_members (tenant_id, user_id, role) values (${tenant!.id}, ${user!.id}, 'owner')`
+      const url = new URL(process.env.SHARED_TEST_DATABASE_URL!)
+      url.username = 'supabase_auth_admin'
+      const auth = postgres(url.toString(), { max: 1, onnotice: () => {} })
+      try {
+        const event = {
+          user_id: user!.id,
+          claims: { sub: user!.id, role: 'authenticated', app_metadata: {} },
+        }
+        const [out] = await auth<{ result: { claims: { app_metadata: { tenant_id?: string } } } }[]>`
+        select public.custom_access_token_hook(${auth.json(event)}) as result`
+        expect(out!.result.claims.app_metadata.tenant_id).toBe(tenant!.id)
+      } finally {
+        await auth.end()
+      }
+    },
+  )
 })

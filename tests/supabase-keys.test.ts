@@ -93,6 +93,9 @@ describe('configuration', () => {
       SUPABASE_SECRET_KEYS: JSON.stringify({ default: secretKey }),
       SUPABASE_PUBLISHABLE_KEYS: JSON.stringify({ default: publishableKey }),
       LEGACY_JWT_SECRET: JWT_SECRET,
+      // Legacy keys turned off on the project.
+      SUPABASE_ANON_KEY: '',
+      SUPABASE_SERVICE_ROLE_KEY: '',
     })
     expect(config.SUPABASE_SECRET_KEYS).toEqual([secretKey])
     expect(config.SUPABASE_PUBLISHABLE_KEYS).toEqual([publishableKey])

@@ -49,77 +49,68 @@ const keyMap = (prefix: string) =>
       return Object.values(keys.data)
     })
 
-export const configSchema = z
-  .object({
-    /**
-     * The database. On Supabase: the transaction pooler (port 6543), set as a secret; without it
-     * the functions fall back to SUPABASE_DB_URL, which Supabase provides (docs/deploy.md).
-     */
-    DATABASE_URL: z.string().min(1),
-    /**
-     * Connections per function instance (isolate). Small by default: every function of every
-     * region keeps its own pool, and the pooler multiplexes them (sizing: docs/deploy.md).
-     */
-    DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(3),
-    /** Base address of the Supabase project (or the local platform); used for the JWKS address. */
-    SUPABASE_URL: z.string().url().optional(),
-    /** JWKS as JSON text, when the keys are configured rather than fetched. */
-    SUPABASE_JWKS: z.string().optional(),
-    /**
-     * Legacy symmetric JWT secret (HS256). The CLI refuses secrets named SUPABASE_*, so on a
-     * project it is set as JWT_SECRET or LEGACY_JWT_SECRET (loadConfig reads all three).
-     */
-    SUPABASE_JWT_SECRET: z.string().min(32).optional(),
-    /** Legacy API keys (JWTs), provided by Supabase while the project still has them. */
-    SUPABASE_ANON_KEY: z.string().min(20).optional(),
-    SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
-    /** Current API keys, provided by Supabase as JSON objects: {"default":"sb_publishable_..."}. */
-    SUPABASE_PUBLISHABLE_KEYS: keyMap('sb_publishable_'),
-    SUPABASE_SECRET_KEYS: keyMap('sb_secret_'),
-    /** Envelope master keys, newest first: "v2:<base64 32 bytes>,v1:<base64 32 bytes>". */
-    VAULT_MASTER_KEYS: z.string().min(1),
-    /** Origins of the hosted dashboard allowed by CORS. */
-    CORS_ORIGINS: list,
-    /** Where OAuth callbacks send the user back to. */
-    DASHBOARD_URL: z.string().url().default('http://localhost:3000'),
-    /** Public address of this deployment, used in links (OAuth redirect URIs, invitations). */
-    PUBLIC_URL: z.string().url().default('http://127.0.0.1:54321'),
-    /** HTTP e-mail API (Resend-compatible JSON); without it notifications stay in the dev mailbox. */
-    EMAIL_API_URL: z.string().url().optional(),
-    EMAIL_API_KEY: z.string().optional(),
-    EMAIL_FROM: z.string().default('Tenant Platform <no-reply@example.com>'),
-    /** Request body limit in bytes (413 above it). */
-    MAX_BODY_BYTES: z.coerce
-      .number()
-      .int()
-      .min(1024)
-      .max(10 * 1024 * 1024)
-      .default(1024 * 1024),
-    /** Outbound SSRF policy relaxations; tests use loopback, never production. */
-    OUTBOUND_ALLOW_LOOPBACK: flag,
-    OUTBOUND_ALLOW_PRIVATE: flag,
-    OUTBOUND_ALLOW_HTTP: flag,
-    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-    /** Usage metering of billable calls (default on); the metering benchmark turns it off for its baseline. */
-    METERING_ENABLED: z
-      .enum(['true', 'false', '1', '0'])
-      .optional()
-      .transform((v) => v === undefined || v === 'true' || v === '1'),
-    /**
-     * Every OAUTH_* variable, collected by loadConfig: the integrations catalog reads its providers'
-     * client ids and secrets (OAUTH_<SLUG>_CLIENT_ID / _CLIENT_SECRET) and OAUTH_PROVIDERS_OVERRIDE
-     * (JSON that re-points provider URLs, e.g. at a loopback server in tests) from here.
-     */
-    OAUTH_ENV: z.record(z.string(), z.string()).default({}),
-  })
-  .refine((c) => c.SUPABASE_SERVICE_ROLE_KEY || c.SUPABASE_SECRET_KEYS.length > 0, {
-    path: ['SUPABASE_SECRET_KEYS'],
-    message: 'a secret key is required (SUPABASE_SECRET_KEYS or SUPABASE_SERVICE_ROLE_KEY)',
-  })
-  .refine((c) => c.SUPABASE_ANON_KEY || c.SUPABASE_PUBLISHABLE_KEYS.length > 0, {
-    path: ['SUPABASE_PUBLISHABLE_KEYS'],
-    message: 'a publishable key is required (SUPABASE_PUBLISHABLE_KEYS or SUPABASE_ANON_KEY)',
-  })
+export const configSchema = z.object({
+  /**
+   * The database. On Supabase: the transaction pooler (port 6543), set as a secret; without it
+   * the functions fall back to SUPABASE_DB_URL, which Supabase provides (docs/deploy.md).
+   */
+  DATABASE_URL: z.string().min(1),
+  /**
+   * Connections per function instance (isolate). Small by default: every function of every
+   * region keeps its own pool, and the pooler multiplexes them (sizing: docs/deploy.md).
+   */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(3),
+  /** Base address of the Supabase project (or the local platform); used for the JWKS address. */
+  SUPABASE_URL: z.string().url().optional(),
+  /** JWKS as JSON text, when the keys are configured rather than fetched. */
+  SUPABASE_JWKS: z.string().optional(),
+  /**
+   * Legacy symmetric JWT secret (HS256). The CLI refuses secrets named SUPABASE_*, so on a
+   * project it is set as JWT_SECRET or LEGACY_JWT_SECRET (loadConfig reads all three).
+   */
+  SUPABASE_JWT_SECRET: z.string().min(32).optional(),
+  /** Legacy API keys (JWTs), provided by Supabase while the project still has them. */
+  SUPABASE_ANON_KEY: z.string().min(20).optional(),
+  SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
+  /** Current API keys, provided by Supabase as JSON objects: {"default":"sb_publishable_..."}. */
+  SUPABASE_PUBLISHABLE_KEYS: keyMap('sb_publishable_'),
+  SUPABASE_SECRET_KEYS: keyMap('sb_secret_'),
+  /** Envelope master keys, newest first: "v2:<base64 32 bytes>,v1:<base64 32 bytes>". */
+  VAULT_MASTER_KEYS: z.string().min(1),
+  /** Origins of the hosted dashboard allowed by CORS. */
+  CORS_ORIGINS: list,
+  /** Where OAuth callbacks send the user back to. */
+  DASHBOARD_URL: z.string().url().default('http://localhost:3000'),
+  /** Public address of this deployment, used in links (OAuth redirect URIs, invitations). */
+  PUBLIC_URL: z.string().url().default('http://127.0.0.1:54321'),
+  /** HTTP e-mail API (Resend-compatible JSON); without it notifications stay in the dev mailbox. */
+  EMAIL_API_URL: z.string().url().optional(),
+  EMAIL_API_KEY: z.string().optional(),
+  EMAIL_FROM: z.string().default('Tenant Platform <no-reply@example.com>'),
+  /** Request body limit in bytes (413 above it). */
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(1024 * 1024),
+  /** Outbound SSRF policy relaxations; tests use loopback, never production. */
+  OUTBOUND_ALLOW_LOOPBACK: flag,
+  OUTBOUND_ALLOW_PRIVATE: flag,
+  OUTBOUND_ALLOW_HTTP: flag,
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Usage metering of billable calls (default on); the metering benchmark turns it off for its baseline. */
+  METERING_ENABLED: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => v === undefined || v === 'true' || v === '1'),
+  /**
+   * Every OAUTH_* variable, collected by loadConfig: the integrations catalog reads its providers'
+   * client ids and secrets (OAUTH_<SLUG>_CLIENT_ID / _CLIENT_SECRET) and OAUTH_PROVIDERS_OVERRIDE
+   * (JSON that re-points provider URLs, e.g. at a loopback server in tests) from here.
+   */
+  OAUTH_ENV: z.record(z.string(), z.string()).default({}),
+})
 
 export type Config = z.infer<typeof configSchema>
 
@@ -154,11 +145,22 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     // The CLI refuses secrets whose names start with SUPABASE_, so the legacy secret is set
     // under one of these names on a project.
     SUPABASE_JWT_SECRET: env.SUPABASE_JWT_SECRET || env.JWT_SECRET || env.LEGACY_JWT_SECRET,
+    // A project whose legacy keys are turned off may pass them empty.
+    SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY || undefined,
+    SUPABASE_SERVICE_ROLE_KEY: env.SUPABASE_SERVICE_ROLE_KEY || undefined,
     OAUTH_ENV: oauthEnv,
   })
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
     throw new Error(`Invalid configuration: ${fields}`)
   }
+  // Legacy or current: at least one key of each kind (Supabase provides both kinds).
+  const missing = [
+    serviceKeys(parsed.data).length === 0 &&
+      'SUPABASE_SECRET_KEYS: a secret key is required (SUPABASE_SECRET_KEYS or SUPABASE_SERVICE_ROLE_KEY)',
+    publishableKeys(parsed.data).length === 0 &&
+      'SUPABASE_PUBLISHABLE_KEYS: a publishable key is required (SUPABASE_PUBLISHABLE_KEYS or SUPABASE_ANON_KEY)',
+  ].filter(Boolean)
+  if (missing.length) throw new Error(`Invalid configuration: ${missing.join('; ')}`)
   return parsed.data
 }

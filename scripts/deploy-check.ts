@@ -76,7 +76,10 @@ const children: ChildProcess[] = []
  */
 const baseEnv = Object.fromEntries(
   Object.entries(process.env).filter(
-    ([k]) => !/^(SUPABASE_|DATABASE_|OAUTH_|VAULT_|DENO_|NPM_CONFIG_)/i.test(k),
+    ([k]) =>
+      !/^(SUPABASE_|DATABASE_|OAUTH_|VAULT_|OUTBOUND_|EMAIL_|METERING_|DENO_DIR$|PUBLIC_URL$|DASHBOARD_URL$|CORS_ORIGINS$|LOG_LEVEL$|MAX_BODY_BYTES$|(LEGACY_)?JWT_SECRET$)/.test(
+        k,
+      ),
   ),
 )
 

@@ -17,14 +17,23 @@ $$;
 
 create schema if not exists auth;
 
-create table if not exists auth.users (
-  id uuid primary key default gen_random_uuid(),
-  email text unique,
-  raw_app_meta_data jsonb not null default '{}',
-  raw_user_meta_data jsonb not null default '{}',
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
-);
+-- On Supabase auth.users belongs to supabase_auth_admin and postgres has no CREATE on schema
+-- auth: CREATE TABLE IF NOT EXISTS checks that privilege before it looks for the table, so the
+-- table is created only where it is really missing.
+do $$
+begin
+  if to_regclass('auth.users') is null then
+    create table auth.users (
+      id uuid primary key default gen_random_uuid(),
+      email text unique,
+      raw_app_meta_data jsonb not null default '{}',
+      raw_user_meta_data jsonb not null default '{}',
+      created_at timestamptz not null default now(),
+      updated_at timestamptz not null default now()
+    );
+  end if;
+end
+$$;
 
 -- The request helpers read the claims that PostgREST (or our withTenant) puts in the
 -- transaction-local setting request.jwt.claims.
@@ -60,6 +69,16 @@ begin
 end
 $$;
 
-grant usage on schema auth to anon, authenticated, service_role;
-grant execute on function auth.uid(), auth.jwt(), auth.role() to anon, authenticated, service_role;
+-- On Supabase these grants exist already and belong to supabase_auth_admin (postgres may not
+-- grant them again); elsewhere this migration made the schema and functions, so grant them.
+do $$
+begin
+  if has_schema_privilege('auth', 'USAGE WITH GRANT OPTION') then
+    grant usage on schema auth to anon, authenticated, service_role;
+  end if;
+  if has_function_privilege('auth.uid()', 'EXECUTE WITH GRANT OPTION') then
+    grant execute on function auth.uid(), auth.jwt(), auth.role() to anon, authenticated, service_role;
+  end if;
+end
+$$;
 grant usage on schema public to anon, authenticated, service_role;

@@ -13,9 +13,16 @@ export async function ensureUserAndTenant(
   role: 'owner' | 'admin' | 'member' = 'owner',
 ): Promise<{ userId: string; tenantId: string }> {
   return sql.begin(async (tx) => {
-    const [user] = await tx<{ id: string }[]>`
-      insert into auth.users (email) values (${email.toLowerCase()})
-      on conflict (email) do update set updated_at = now() returning id`
+    // Supabase's auth.users has no default id and only a partial unique index on email (so no
+    // ON CONFLICT (email)): look the user up, then insert with an id.
+    const [found] = await tx<
+      { id: string }[]
+    >`select id from auth.users where email = ${email.toLowerCase()} limit 1`
+    const [user] = found
+      ? [found]
+      : await tx<{ id: string }[]>`
+          insert into auth.users (id, email, raw_app_meta_data) values (gen_random_uuid(), ${email.toLowerCase()}, '{}')
+          returning id`
     const userId = user!.id
     const name = tenantName ?? `${email.split('@')[0]}'s team`
     // Reuse a tenant of that name the user already belongs to; otherwise create it.
@@ -30,7 +37,7 @@ export async function ensureUserAndTenant(
       tenantId = tenant!.id
       await tx`insert into public.tenant_members (tenant_id, user_id, role) values (${tenantId}, ${userId}, ${role})`
     }
-    await tx`update auth.users set raw_app_meta_data = raw_app_meta_data || ${tx.json({ tenant_id: tenantId })} where id = ${userId}`
+    await tx`update auth.users set raw_app_meta_data = coalesce(raw_app_meta_data, '{}') || ${tx.json({ tenant_id: tenantId })} where id = ${userId}`
     return { userId, tenantId }
   })
 }

@@ -70,6 +70,9 @@ export function functionEnvironment(env: LocalEnv, databaseUrl: string): Record<
   return {
     ...process.env,
     DATABASE_URL: databaseUrl,
+    // One process serves every function here, not an isolate per function behind a pooler as on
+    // Supabase (default 3, docs/deploy.md): keep the local pools as large as they always were.
+    DATABASE_POOL_MAX: process.env.DATABASE_POOL_MAX ?? '10',
     SUPABASE_URL: process.env.SUPABASE_URL ?? `http://127.0.0.1:${env.apiPort}`,
     SUPABASE_JWKS: JSON.stringify({ keys: [env.jwtPublicJwk] }),
     SUPABASE_ANON_KEY: process.env.SUPABASE_ANON_KEY ?? env.anonKey,

@@ -9,6 +9,7 @@ import type { Sql } from '../../shared/infra/db.ts'
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
 import { errorBody } from '../../shared/infra/errors.ts'
 import { rateLimits, takeRateLimit } from '../../shared/infra/rate-limit.ts'
+import { matchesPublishableKey, matchesServiceKey } from '../../shared/infra/supabase-keys.ts'
 import { issueAccessToken } from '../lib/dev-identity.ts'
 import type { LocalEnv } from '../lib/local-env.ts'
 
@@ -142,8 +143,7 @@ export function createLocalAuth(
   app.use('*', async (c, next) => {
     if (c.req.method === 'OPTIONS') return next()
     const key = c.req.header('apikey')
-    const known = [deps.config.SUPABASE_ANON_KEY, deps.config.SUPABASE_SERVICE_ROLE_KEY]
-    if (!key || !known.some((k) => timingSafeEqual(key, k))) {
+    if (!key || !(matchesPublishableKey(deps.config, key) || matchesServiceKey(deps.config, key))) {
       throw new AuthError(401, 'no_api_key', 'No valid API key found in the apikey header')
     }
     await next()

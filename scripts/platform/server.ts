@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { Scalar } from '@scalar/hono-api-reference'
 import { Hono } from 'hono'
+import { serviceKeys } from '../../shared/infra/config.ts'
 import { createDeps } from '../../shared/infra/create-deps.ts'
 import type { Sql } from '../../shared/infra/db.ts'
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
@@ -57,7 +58,7 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
   // Supabase Auth's password endpoints, for the dashboard and any supabase-js app.
   root.route('/auth/v1', createLocalAuth(deps, opts.localEnv))
   // The tenant dashboard (built by `npm run build:dashboard`), same origin as the API.
-  serveDashboard(root, { anonKey: deps.config.SUPABASE_ANON_KEY })
+  serveDashboard(root, { anonKey: deps.config.SUPABASE_ANON_KEY ?? opts.localEnv.anonKey })
   root.get('/health', async (c) => {
     await deps.sql`select 1`
     return c.json({ status: 'ok', functions: [...handlers.keys()] })
@@ -105,7 +106,7 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     root.fetch(
       new Request(`http://platform.local/functions/v1/${path}`, {
         method: 'POST',
-        headers: { apikey: deps.config.SUPABASE_SERVICE_ROLE_KEY, 'content-type': 'application/json' },
+        headers: { apikey: serviceKeys(deps.config)[0]!, 'content-type': 'application/json' },
         body: '{}',
       }),
     )

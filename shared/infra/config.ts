@@ -19,18 +19,62 @@ const list = z
       .filter(Boolean),
   )
 
+/** A JSON object of named keys, as Supabase provides SUPABASE_PUBLISHABLE_KEYS / SUPABASE_SECRET_KEYS. */
+const keyMap = (prefix: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return [] as string[]
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(v)
+      } catch {
+        ctx.addIssue({ code: 'custom', message: 'must be a JSON object of named keys' })
+        return z.NEVER
+      }
+      const keys = z
+        .record(
+          z.string(),
+          z
+            .string()
+            .startsWith(prefix)
+            .min(prefix.length + 16),
+        )
+        .safeParse(parsed)
+      if (!keys.success) {
+        ctx.addIssue({ code: 'custom', message: `must be a JSON object of ${prefix}... keys` })
+        return z.NEVER
+      }
+      return Object.values(keys.data)
+    })
+
 export const configSchema = z.object({
+  /**
+   * The database. On Supabase: the transaction pooler (port 6543), set as a secret; without it
+   * the functions fall back to SUPABASE_DB_URL, which Supabase provides (docs/deploy.md).
+   */
   DATABASE_URL: z.string().min(1),
-  /** Pool size per function instance. */
-  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
+  /**
+   * Connections per function instance (isolate). Small by default: every function of every
+   * region keeps its own pool, and the pooler multiplexes them (sizing: docs/deploy.md).
+   */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(3),
   /** Base address of the Supabase project (or the local platform); used for the JWKS address. */
   SUPABASE_URL: z.string().url().optional(),
   /** JWKS as JSON text, when the keys are configured rather than fetched. */
   SUPABASE_JWKS: z.string().optional(),
-  /** Legacy symmetric JWT secret (HS256). */
+  /**
+   * Legacy symmetric JWT secret (HS256). The CLI refuses secrets named SUPABASE_*, so on a
+   * project it is set as JWT_SECRET or LEGACY_JWT_SECRET (loadConfig reads all three).
+   */
   SUPABASE_JWT_SECRET: z.string().min(32).optional(),
-  SUPABASE_ANON_KEY: z.string().min(20),
-  SUPABASE_SERVICE_ROLE_KEY: z.string().min(20),
+  /** Legacy API keys (JWTs), provided by Supabase while the project still has them. */
+  SUPABASE_ANON_KEY: z.string().min(20).optional(),
+  SUPABASE_SERVICE_ROLE_KEY: z.string().min(20).optional(),
+  /** Current API keys, provided by Supabase as JSON objects: {"default":"sb_publishable_..."}. */
+  SUPABASE_PUBLISHABLE_KEYS: keyMap('sb_publishable_'),
+  SUPABASE_SECRET_KEYS: keyMap('sb_secret_'),
   /** Envelope master keys, newest first: "v2:<base64 32 bytes>,v1:<base64 32 bytes>". */
   VAULT_MASTER_KEYS: z.string().min(1),
   /**
@@ -82,19 +126,53 @@ export const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>
 
+/** Every secret key this deployment accepts as the service role: the legacy one and sb_secret_... keys. */
+export function serviceKeys(
+  config: Pick<Config, 'SUPABASE_SERVICE_ROLE_KEY' | 'SUPABASE_SECRET_KEYS'>,
+): string[] {
+  return [
+    ...config.SUPABASE_SECRET_KEYS,
+    ...(config.SUPABASE_SERVICE_ROLE_KEY ? [config.SUPABASE_SERVICE_ROLE_KEY] : []),
+  ]
+}
+
+/** Every key this deployment accepts as anon: the legacy one and sb_publishable_... keys. */
+export function publishableKeys(
+  config: Pick<Config, 'SUPABASE_ANON_KEY' | 'SUPABASE_PUBLISHABLE_KEYS'>,
+): string[] {
+  return [
+    ...config.SUPABASE_PUBLISHABLE_KEYS,
+    ...(config.SUPABASE_ANON_KEY ? [config.SUPABASE_ANON_KEY] : []),
+  ]
+}
+
 export function loadConfig(env: Record<string, string | undefined>): Config {
   const oauthEnv = Object.fromEntries(
     Object.entries(env).filter((e): e is [string, string] => e[0].startsWith('OAUTH_') && e[1] !== undefined),
   )
   const parsed = configSchema.safeParse({
     ...env,
-    // On Supabase the database address arrives as SUPABASE_DB_URL.
-    DATABASE_URL: env.DATABASE_URL ?? env.SUPABASE_DB_URL,
+    // Supabase provides SUPABASE_DB_URL; the pooler address is set as DATABASE_URL (docs/deploy.md).
+    DATABASE_URL: env.DATABASE_URL || env.SUPABASE_DB_URL,
+    // The CLI refuses secrets whose names start with SUPABASE_, so the legacy secret is set
+    // under one of these names on a project.
+    SUPABASE_JWT_SECRET: env.SUPABASE_JWT_SECRET || env.JWT_SECRET || env.LEGACY_JWT_SECRET,
+    // A project whose legacy keys are turned off may pass them empty.
+    SUPABASE_ANON_KEY: env.SUPABASE_ANON_KEY || undefined,
+    SUPABASE_SERVICE_ROLE_KEY: env.SUPABASE_SERVICE_ROLE_KEY || undefined,
     OAUTH_ENV: oauthEnv,
   })
   if (!parsed.success) {
     const fields = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
     throw new Error(`Invalid configuration: ${fields}`)
   }
+  // Legacy or current: at least one key of each kind (Supabase provides both kinds).
+  const missing = [
+    serviceKeys(parsed.data).length === 0 &&
+      'SUPABASE_SECRET_KEYS: a secret key is required (SUPABASE_SECRET_KEYS or SUPABASE_SERVICE_ROLE_KEY)',
+    publishableKeys(parsed.data).length === 0 &&
+      'SUPABASE_PUBLISHABLE_KEYS: a publishable key is required (SUPABASE_PUBLISHABLE_KEYS or SUPABASE_ANON_KEY)',
+  ].filter(Boolean)
+  if (missing.length) throw new Error(`Invalid configuration: ${missing.join('; ')}`)
   return parsed.data
 }

@@ -20,6 +20,11 @@ export async function createDeps(
   const config = loadConfig(env)
   const sql = overrides.sql ?? connectDatabase(config.DATABASE_URL, config.DATABASE_POOL_MAX)
   const logger = createLogger(config.LOG_LEVEL, { format: config.LOG_FORMAT })
+  if (!env.DATABASE_URL && env.SUPABASE_DB_URL) {
+    logger.warn(
+      'DATABASE_URL is not set: connecting directly (SUPABASE_DB_URL); set the transaction pooler URL (docs/deploy.md)',
+    )
+  }
   const fetch = overrides.fetch ?? createGuardedFetch(outboundPolicyFrom(config))
   const clock: Clock = overrides.clock ?? systemClock
   return {

@@ -11,13 +11,28 @@ export type Queryable = Sql | Tx
  */
 export type TenantRef = string | postgres.PendingQuery<postgres.Row[]>
 
-export function connectDatabase(url: string, max = 10): Sql {
+/**
+ * True for Supabase's transaction poolers: the shared pooler (Supavisor, *.pooler.supabase.com)
+ * and the dedicated one (PgBouncer), both on port 6543. A transaction-mode pooler hands each
+ * transaction to any server connection, so a statement prepared on one is missing on the next.
+ */
+export function isTransactionPooler(url: string): boolean {
+  // By the text as well as the parsed URL: a password with unescaped URL characters misleads the parser.
+  if (url.includes('.pooler.supabase.com') || /:6543(?:[/?]|$)/.test(url)) return true
+  try {
+    return new URL(url).port === '6543'
+  } catch {
+    return false
+  }
+}
+
+export function connectDatabase(url: string, max = 3): Sql {
   return postgres(url, {
     max,
     onnotice: () => {},
-    // Supabase's pooler (transaction mode) does not keep prepared statements; direct and local
-    // connections do, and preparing saves a parse per query.
-    prepare: !url.includes('pooler.supabase.com'),
+    // Direct and local connections keep prepared statements (a parse saved per query); the
+    // transaction pooler cannot.
+    prepare: !isTransactionPooler(url),
     connection: { application_name: 'tenant-platform' },
     idle_timeout: 30,
   })

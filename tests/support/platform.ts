@@ -171,7 +171,7 @@ export async function addMember(
   const email = `member${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`
   const [user] = await tp.db.sql<
     { id: string }[]
-  >`insert into auth.users (email) values (${email}) returning id`
+  >`insert into auth.users (id, email) values (gen_random_uuid(), ${email}) returning id`
   await tp.db
     .sql`insert into public.tenant_members (tenant_id, user_id, role) values (${tenantId}, ${user!.id}, ${role})`
   const token = await tp.tokenFor({ userId: user!.id, email, tenantId })

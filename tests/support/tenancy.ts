@@ -7,7 +7,7 @@ export async function createLoneUser(
 ) {
   const [user] = await tp.db.sql<
     { id: string }[]
-  >`insert into auth.users (email) values (${email}) returning id`
+  >`insert into auth.users (id, email) values (gen_random_uuid(), ${email}) returning id`
   return { userId: user!.id, email, token: await tp.tokenFor({ userId: user!.id, email }) }
 }
 

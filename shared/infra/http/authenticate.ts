@@ -7,11 +7,11 @@ import {
   type Scope,
   type TenantCaller,
 } from '../auth.ts'
-import { timingSafeEqual } from '../crypto.ts'
 import type { Queryable, TenantRef } from '../db.ts'
 import { ServiceError } from '../errors.ts'
 import { hashKey, parseKey } from '../keys.ts'
 import { rateLimitDecision, rateLimits, takeRateLimit } from '../rate-limit.ts'
+import { matchesPublishableKey, matchesServiceKey } from '../supabase-keys.ts'
 import type { AppEnv } from './app-env.ts'
 import { isTrustedProxy } from './trusted-proxies.ts'
 
@@ -173,13 +173,14 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
       throw new ServiceError('AUTH_REQUIRED', message)
     }
 
-    // Service-role and anon keys (Supabase convention: apikey header, or Bearer).
+    // Service-role and anon keys, legacy or sb_secret_/sb_publishable_ (Supabase convention:
+    // apikey header, or Bearer).
     if (supabaseKey && (allow.has('service') || allow.has('anon'))) {
-      if (allow.has('service') && timingSafeEqual(supabaseKey, deps.config.SUPABASE_SERVICE_ROLE_KEY)) {
+      if (allow.has('service') && matchesServiceKey(deps.config, supabaseKey)) {
         c.set('caller', { kind: 'service' })
         return next()
       }
-      if (allow.has('anon') && timingSafeEqual(supabaseKey, deps.config.SUPABASE_ANON_KEY)) {
+      if (allow.has('anon') && matchesPublishableKey(deps.config, supabaseKey)) {
         const rl = await takeRateLimit(deps.sql, `ip:${clientAddress(c)}`, rateLimits.unauthenticated, now)
         c.set('rateLimit', rl)
         if (!rl.allowed)

@@ -1,0 +1,97 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { bundleOf, configuredFunctions } from '../scripts/lib/deploy-bundle.ts'
+
+/**
+ * The rules of the bare-bundle check (scripts/deploy-check.ts, run in CI): what the CLI uploads
+ * for a function, and which imports can resolve there. The check itself resolves and boots the
+ * bundles; this holds the rules and the repository to them without the network.
+ */
+const root = process.cwd()
+const tmp = mkdtempSync(join(tmpdir(), 'bundle-rules-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+function write(files: Record<string, string>) {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(tmp, path)), { recursive: true })
+    writeFileSync(join(tmp, path), text)
+  }
+}
+
+describe('bundle rules', () => {
+  it('follows local, type-only and dynamic imports, and refuses jsr:, https: and unmapped imports', () => {
+    write({
+      'functions/f/index.ts': [
+        "import { a } from './a.ts'",
+        "import type { T } from '../../shared/types.ts'",
+        "import { Hono } from 'hono'",
+        "import { z } from 'npm:zod@4'",
+        "import { readFile } from 'node:fs/promises'",
+        "import { assert } from 'jsr:@std/assert'",
+        "import { serve } from 'https://deno.land/std/http/server.ts'",
+        "import { x } from 'left-pad'",
+        "import { y } from 'esm'",
+        "import { Client } from '@modelcontextprotocol/sdk/client/index.js'",
+        "const lazy = () => import('./lazy.ts')",
+        "import { gone } from './missing.ts'",
+      ].join('\n'),
+      'functions/f/a.ts': "export const a = 1\nexport * from '../../shared/b.ts'",
+      'functions/f/lazy.ts': 'export {}',
+      'shared/types.ts': 'export type T = 1',
+      'shared/b.ts': 'export const b = 2',
+      'shared/unused.ts': 'export const unused = 3',
+    })
+    const { files, problems } = bundleOf(tmp, 'functions/f/index.ts', {
+      hono: 'npm:hono@^4',
+      esm: 'https://esm.sh/esm',
+      '@modelcontextprotocol/sdk/': 'npm:/@modelcontextprotocol/sdk@^1/',
+    })
+    expect(files).toEqual([
+      'functions/f/a.ts',
+      'functions/f/index.ts',
+      'functions/f/lazy.ts',
+      'shared/b.ts',
+      'shared/types.ts',
+    ])
+    expect(problems).toEqual([
+      "functions/f/index.ts: 'jsr:@std/assert' is a jsr: import (only npm: packages resolve here)",
+      "functions/f/index.ts: 'https://deno.land/std/http/server.ts' is an https: import (only npm: packages resolve here)",
+      "functions/f/index.ts: 'left-pad' is not in the import map",
+      "functions/f/index.ts: 'esm' maps to https://esm.sh/esm: an https: import (only npm: packages resolve here)",
+      "functions/f/index.ts: './missing.ts' does not exist",
+    ])
+  })
+})
+
+describe('this repository', () => {
+  const functions = configuredFunctions(root)
+
+  it('configures every function folder with an entry point and the deploy import map', () => {
+    expect(functions.map((f) => f.name).sort().length).toBeGreaterThan(0)
+    for (const fn of functions) {
+      expect(fn.entrypoint).toBe(`functions/${fn.name}/index.ts`)
+      expect(fn.importMap).toBe('deno.json')
+    }
+  })
+
+  it('has a deploy import map of npm: packages only, without nodeModulesDir "manual"', () => {
+    const map = JSON.parse(readFileSync(join(root, 'deno.json'), 'utf8')) as {
+      imports: Record<string, string>
+      nodeModulesDir?: string
+    }
+    expect(map.nodeModulesDir).not.toBe('manual')
+    for (const target of Object.values(map.imports)) expect(target).toMatch(/^npm:/)
+  })
+
+  it.each(functions.map((f) => [f.name, f] as const))('%s: every import resolves from npm', (_, fn) => {
+    const map = JSON.parse(readFileSync(join(root, fn.importMap), 'utf8')) as {
+      imports: Record<string, string>
+    }
+    const { files, problems } = bundleOf(root, fn.entrypoint, map.imports)
+    expect(problems).toEqual([])
+    expect(files).toContain(fn.entrypoint)
+    expect(files.every((f) => /^(functions|shared)\//.test(f))).toBe(true)
+  })
+})

@@ -33,7 +33,10 @@ describe('without trusted proxies', () => {
 describe('behind a trusted proxy', () => {
   let tp: TestPlatform
   beforeAll(async () => {
-    tp = await startTestPlatform({ clock: new TestClock(), env: { TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.1' } })
+    tp = await startTestPlatform({
+      clock: new TestClock(),
+      env: { TRUSTED_PROXIES: '10.0.0.0/8, 192.0.2.1' },
+    })
   })
   afterAll(() => tp.close())
 

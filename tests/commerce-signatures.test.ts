@@ -3,7 +3,12 @@
 // published in SQLPage's test suite. Plus the JSON reader that keeps 64-bit ids exact.
 import { randomBytes } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { PayloadError, parseShopJson, readJsonBody, readProduct } from '../shared/services/commerce/payloads.ts'
+import {
+  PayloadError,
+  parseShopJson,
+  readJsonBody,
+  readProduct,
+} from '../shared/services/commerce/payloads.ts'
 import { signShopBody, verifyShopSignature } from '../shared/services/commerce/verify.ts'
 import { nodeSign, shopifyProduct } from './support/commerce.ts'
 
@@ -66,7 +71,10 @@ describe('reading shop JSON', () => {
   })
 
   it('reads a Shopify product with exact ids and decimal prices', () => {
-    const p = readProduct('shopify', readJsonBody(bytes(shopifyProduct({ updatedAt: '2022-01-01T00:00:00Z' }))))
+    const p = readProduct(
+      'shopify',
+      readJsonBody(bytes(shopifyProduct({ updatedAt: '2022-01-01T00:00:00Z' }))),
+    )
     expect(p.external_id).toBe('788032119674292922')
     expect(p.variants.map((v) => v.external_id)).toEqual(['642667041472713922', '757650484644203962'])
     expect(p.price_min).toBe('19.99')

@@ -16,22 +16,42 @@ afterAll(async () => {
   await tp?.close()
 })
 
-const shopify = { platform: 'shopify', shop_domain: 'Example-Shop.myshopify.com', name: 'Main', secret: 'shpss_0123456789abcdef' }
-const woo = { platform: 'woocommerce', site_url: 'https://shop.example.com/', name: 'Woo', secret: 'woo-secret-123' }
+const shopify = {
+  platform: 'shopify',
+  shop_domain: 'Example-Shop.myshopify.com',
+  name: 'Main',
+  secret: 'shpss_0123456789abcdef',
+}
+const woo = {
+  platform: 'woocommerce',
+  site_url: 'https://shop.example.com/',
+  name: 'Woo',
+  secret: 'woo-secret-123',
+}
 
 describe('commerce stores', () => {
   it('creates stores and shows where to point the shop, never the secret', async () => {
     const s = await tp.json('/api/commerce/stores', { token: a.token, body: shopify })
     expect(s.status, JSON.stringify(s.body)).toBe(201)
-    expect(s.body).toMatchObject({ platform: 'shopify', shop_domain: 'example-shop.myshopify.com', site_url: null, name: 'Main' })
+    expect(s.body).toMatchObject({
+      platform: 'shopify',
+      shop_domain: 'example-shop.myshopify.com',
+      site_url: null,
+      name: 'Main',
+    })
     expect(s.body.webhook_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/functions\/v1\/commerce-webhook$/)
     expect(JSON.stringify(s.body)).not.toContain(shopify.secret)
     const w = await tp.json('/api/commerce/stores', { token: a.token, body: woo })
     expect(w.status).toBe(201)
-    expect(w.body).toMatchObject({ platform: 'woocommerce', site_url: 'https://shop.example.com', shop_domain: null })
+    expect(w.body).toMatchObject({
+      platform: 'woocommerce',
+      site_url: 'https://shop.example.com',
+      shop_domain: null,
+    })
     expect(w.body.webhook_url).toMatch(new RegExp(`/functions/v1/commerce-webhook/stores/${w.body.id}$`))
 
-    const [row] = await tp.db.sql`select secret_ciphertext from public.commerce_stores where id = ${s.body.id}`
+    const [row] = await tp.db
+      .sql`select secret_ciphertext from public.commerce_stores where id = ${s.body.id}`
     expect(row!.secret_ciphertext).toMatch(/^v1:/)
     expect(row!.secret_ciphertext).not.toContain(shopify.secret)
 
@@ -61,22 +81,39 @@ describe('commerce stores', () => {
       body: { ...shopify, shop_domain: 'second.myshopify.com', name: 'Second' },
     })
     const id = created.body.id
-    const renamed = await tp.json(`/api/commerce/stores/${id}`, { method: 'PATCH', token: a.token, body: { name: 'Renamed' } })
+    const renamed = await tp.json(`/api/commerce/stores/${id}`, {
+      method: 'PATCH',
+      token: a.token,
+      body: { name: 'Renamed' },
+    })
     expect(renamed.body.name).toBe('Renamed')
     expect(
-      (await tp.json(`/api/commerce/stores/${id}`, { method: 'PATCH', token: a.token, body: { site_url: 'https://x.example' } }))
-        .status,
+      (
+        await tp.json(`/api/commerce/stores/${id}`, {
+          method: 'PATCH',
+          token: a.token,
+          body: { site_url: 'https://x.example' },
+        })
+      ).status,
     ).toBe(400)
     const before = await tp.db.sql`select secret_ciphertext from public.commerce_stores where id = ${id}`
-    const rotated = await tp.json(`/api/commerce/stores/${id}/rotate-secret`, { token: a.token, body: { secret: 'new-secret-456' } })
+    const rotated = await tp.json(`/api/commerce/stores/${id}/rotate-secret`, {
+      token: a.token,
+      body: { secret: 'new-secret-456' },
+    })
     expect(rotated.status).toBe(200)
     const after = await tp.db.sql`select secret_ciphertext from public.commerce_stores where id = ${id}`
     expect(after[0]!.secret_ciphertext).not.toBe(before[0]!.secret_ciphertext)
 
     // Another tenant sees nothing and changes nothing.
     expect((await tp.json(`/api/commerce/stores/${id}`, { token: b.token })).status).toBe(404)
-    expect((await tp.json(`/api/commerce/stores/${id}`, { method: 'PATCH', token: b.token, body: { name: 'x' } })).status).toBe(404)
-    expect((await tp.json(`/api/commerce/stores/${id}`, { method: 'DELETE', token: b.token })).status).toBe(404)
+    expect(
+      (await tp.json(`/api/commerce/stores/${id}`, { method: 'PATCH', token: b.token, body: { name: 'x' } }))
+        .status,
+    ).toBe(404)
+    expect((await tp.json(`/api/commerce/stores/${id}`, { method: 'DELETE', token: b.token })).status).toBe(
+      404,
+    )
     expect((await tp.json('/api/commerce/stores', { token: b.token })).body.data).toEqual([])
 
     const member = await addMember(tp, a.tenantId, 'member')
@@ -85,7 +122,9 @@ describe('commerce stores', () => {
     expect(refused.status).toBe(403)
     expect(refused.body.code).toBe('INSUFFICIENT_PERMISSIONS')
 
-    expect((await tp.request(`/api/commerce/stores/${id}`, { method: 'DELETE', token: a.token })).status).toBe(204)
+    expect(
+      (await tp.request(`/api/commerce/stores/${id}`, { method: 'DELETE', token: a.token })).status,
+    ).toBe(204)
     expect((await tp.json(`/api/commerce/stores/${id}`, { token: a.token })).status).toBe(404)
   })
 

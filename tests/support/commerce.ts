@@ -64,7 +64,13 @@ export function wooHeaders(d: WooDelivery): Record<string, string> {
 export const SHOPIFY_PATH = '/functions/v1/commerce-webhook'
 export const storePath = (storeId: string) => `/functions/v1/commerce-webhook/stores/${storeId}`
 
-export async function post(tp: TestPlatform, path: string, headers: Record<string, string>, body: string, instance = 0) {
+export async function post(
+  tp: TestPlatform,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  instance = 0,
+) {
   return tp.json(path, { method: 'POST', headers, body, instance })
 }
 
@@ -145,8 +151,28 @@ export function wooOrder(o: { id?: number; modifiedGmt: string; status?: string 
     shipping: { first_name: 'John', last_name: 'Doe', address_1: '969 Market', city: 'San Francisco' },
     payment_method: 'bacs',
     line_items: [
-      { id: 315, name: 'Woo Single #1', product_id: 93, variation_id: 0, quantity: 2, subtotal: '6.00', total: '6.00', sku: '', price: 3 },
-      { id: 316, name: 'Ship Your Idea', product_id: 22, variation_id: 23, quantity: 1, subtotal: '20.00', total: '20.00', sku: 'SYI-BLK', price: 20 },
+      {
+        id: 315,
+        name: 'Woo Single #1',
+        product_id: 93,
+        variation_id: 0,
+        quantity: 2,
+        subtotal: '6.00',
+        total: '6.00',
+        sku: '',
+        price: 3,
+      },
+      {
+        id: 316,
+        name: 'Ship Your Idea',
+        product_id: 22,
+        variation_id: 23,
+        quantity: 1,
+        subtotal: '20.00',
+        total: '20.00',
+        sku: 'SYI-BLK',
+        price: 20,
+      },
     ],
   })
 }
@@ -172,7 +198,12 @@ export function wooProduct(p: { id?: number; modifiedGmt: string; name?: string;
     categories: [{ id: 9, name: 'Clothing', slug: 'clothing' }],
     images: [
       { id: 792, src: 'https://example.com/wp-content/uploads/2017/03/T_2_front-4.jpg', name: '', alt: '' },
-      { id: 793, src: 'https://example.com/wp-content/uploads/2017/03/T_2_back-2.jpg', name: '', alt: 'Back' },
+      {
+        id: 793,
+        src: 'https://example.com/wp-content/uploads/2017/03/T_2_back-2.jpg',
+        name: '',
+        alt: 'Back',
+      },
     ],
     variations: [],
   })

@@ -44,7 +44,7 @@ describe('shop signature verification', () => {
     expect(await verifyShopSignature('s3cret-value', body, good)).toBe(true)
     expect(await verifyShopSignature('s3cret-valuf', body, good)).toBe(false)
     const tampered = new Uint8Array(body)
-    tampered[10] ^= 1
+    tampered[10] = tampered[10]! ^ 1
     expect(await verifyShopSignature('s3cret-value', tampered, good)).toBe(false)
     const hex = Buffer.from(good, 'base64').toString('hex')
     for (const header of ['', hex, good.slice(0, -2), `${good}AA`, 'sha256=abc', '\u0000'.repeat(44)])

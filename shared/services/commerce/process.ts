@@ -1,8 +1,9 @@
 /**
  * Processing stored deliveries. The delivery table is the queue: a claim is one statement that
  * picks due rows with FOR UPDATE SKIP LOCKED, stamps a lease and counts the attempt, then commits.
- * Each delivery is then applied in its own transaction, which also marks it processed, but only
- * while the lease is still ours. A processor that dies leaves its lease to expire; the next sweep
+ * The batch is then applied in one transaction (pipelined statements) that also marks it
+ * processed, but only while the lease is still ours; if that fails, each delivery is applied
+ * alone, so one bad delivery holds back no other. A processor that dies leaves its lease to expire; the next sweep
  * claims the delivery again. Applying twice is harmless: every write compares the resource's own
  * updated_at, so older data never overwrites newer.
  *
@@ -31,7 +32,6 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
 /** Far longer than applying one batch takes; a dead processor's deliveries wait this long. */
 export const LEASE_MS = 60_000
 const BATCH_SIZE = 50
-const WORKERS = 4
 /** Stay inside pg_cron's 60 s pg_net time-out; the next run picks up whatever is left. */
 const RUN_BUDGET_MS = 45_000
 const ERROR_CHARS = 500
@@ -187,50 +187,106 @@ const isDataException = (err: unknown) =>
 
 type DeliveryFate = 'processed' | 'retried' | 'dead_lettered' | 'lease_lost'
 
-async function processOne(deps: FunctionDeps, d: ClaimedDelivery, leaseId: string): Promise<DeliveryFate> {
-  const now = deps.clock.now()
-  try {
-    const apply = planFor(d, now)
-    await deps.sql.begin(async (tx) => {
-      const outcome = await apply(tx)
-      const [done] = await tx`
-        update public.commerce_deliveries
-        set status = 'processed', outcome = ${outcome}, payload = null, last_error = null, processed_at = ${now},
-            next_attempt_at = null, lease_id = null, locked_until = null, updated_at = ${now}
-        where id = ${d.id} and lease_id = ${leaseId}
-        returning id`
-      if (!done) throw new LeaseLost()
+/** Records a failed attempt: a retry on the schedule, or the dead letter. Only while the lease is ours. */
+async function recordFailure(
+  deps: FunctionDeps,
+  d: ClaimedDelivery,
+  leaseId: string,
+  err: unknown,
+  now: Date,
+): Promise<DeliveryFate> {
+  const permanent = err instanceof PayloadError || isDataException(err)
+  const attemptsInRun = d.attempts - d.schedule_base
+  const deadLetter = permanent || attemptsInRun >= MAX_ATTEMPTS
+  const reason =
+    err instanceof PayloadError
+      ? err.message
+      : permanent
+        ? 'a value in the payload cannot be stored'
+        : 'processing failed; retried on the backoff schedule'
+  if (!(err instanceof PayloadError))
+    deps.logger.warn('commerce delivery failed', {
+      delivery_id: d.id,
+      tenant_id: d.tenant_id,
+      ...describeError(err),
     })
-    return 'processed'
-  } catch (err) {
-    if (err instanceof LeaseLost) return 'lease_lost'
-    const permanent = err instanceof PayloadError || isDataException(err)
-    const attemptsInRun = d.attempts - d.schedule_base
-    const deadLetter = permanent || attemptsInRun >= MAX_ATTEMPTS
-    const reason =
-      err instanceof PayloadError
-        ? err.message
-        : permanent
-          ? 'a value in the payload cannot be stored'
-          : 'processing failed; retried on the backoff schedule'
-    if (!(err instanceof PayloadError))
-      deps.logger.warn('commerce delivery failed', {
-        delivery_id: d.id,
-        tenant_id: d.tenant_id,
-        ...describeError(err),
-      })
-    const retryAt = deadLetter
-      ? null
-      : new Date(now.getTime() + RETRY_DELAYS_MS[Math.max(0, attemptsInRun - 1)]!)
-    const [updated] = await deps.sql`
-      update public.commerce_deliveries
-      set status = ${deadLetter ? 'failed' : 'pending'}, outcome = ${deadLetter ? 'dead_letter' : null},
-          last_error = ${reason.slice(0, ERROR_CHARS)}, next_attempt_at = ${retryAt},
-          lease_id = null, locked_until = null, updated_at = ${now}
-      where id = ${d.id} and lease_id = ${leaseId}
-      returning id`
-    if (!updated) return 'lease_lost'
-    return deadLetter ? 'dead_lettered' : 'retried'
+  const retryAt = deadLetter
+    ? null
+    : new Date(now.getTime() + RETRY_DELAYS_MS[Math.max(0, attemptsInRun - 1)]!)
+  const [updated] = await deps.sql`
+    update public.commerce_deliveries
+    set status = ${deadLetter ? 'failed' : 'pending'}, outcome = ${deadLetter ? 'dead_letter' : null},
+        last_error = ${reason.slice(0, ERROR_CHARS)}, next_attempt_at = ${retryAt},
+        lease_id = null, locked_until = null, updated_at = ${now}
+    where id = ${d.id} and lease_id = ${leaseId}
+    returning id`
+  if (!updated) return 'lease_lost'
+  return deadLetter ? 'dead_lettered' : 'retried'
+}
+
+interface Planned {
+  d: ClaimedDelivery
+  apply: (tx: Tx) => Promise<Outcome>
+}
+
+/**
+ * Applies the planned deliveries and marks them processed, in one transaction, only while the
+ * lease is ours. The statements are pipelined: one round trip for the whole batch.
+ */
+async function applyTogether(
+  deps: FunctionDeps,
+  planned: Planned[],
+  leaseId: string,
+  now: Date,
+): Promise<void> {
+  await deps.sql.begin(async (tx) => {
+    const outcomes = await Promise.all(planned.map((p) => p.apply(tx)))
+    const done = await tx`
+      update public.commerce_deliveries d
+      set status = 'processed', outcome = v.outcome, payload = null, last_error = null, processed_at = ${now},
+          next_attempt_at = null, lease_id = null, locked_until = null, updated_at = ${now}
+      from unnest(${tx.array(planned.map((p) => p.d.id))}::uuid[], ${tx.array(outcomes)}::text[]) as v(id, outcome)
+      where d.id = v.id and d.lease_id = ${leaseId}
+      returning d.id`
+    if (done.length !== planned.length) throw new LeaseLost()
+  })
+}
+
+/**
+ * A claimed batch: bodies that cannot be read are dead-lettered; the rest are applied together.
+ * When that fails (one delivery's write, or a lost lease), each is applied alone, so one bad
+ * delivery never holds back the others.
+ */
+async function processBatch(
+  deps: FunctionDeps,
+  deliveries: ClaimedDelivery[],
+  leaseId: string,
+  result: ProcessResult,
+): Promise<void> {
+  const now = deps.clock.now()
+  const planned: Planned[] = []
+  for (const d of deliveries) {
+    try {
+      planned.push({ d, apply: planFor(d, now) })
+    } catch (err) {
+      result[await recordFailure(deps, d, leaseId, err, now)]++
+    }
+  }
+  if (planned.length === 0) return
+  try {
+    await applyTogether(deps, planned, leaseId, now)
+    result.processed += planned.length
+    return
+  } catch {
+    // Fall through: one at a time.
+  }
+  for (const p of planned) {
+    try {
+      await applyTogether(deps, [p], leaseId, now)
+      result.processed++
+    } catch (err) {
+      result[err instanceof LeaseLost ? 'lease_lost' : await recordFailure(deps, p.d, leaseId, err, now)]++
+    }
   }
 }
 
@@ -241,15 +297,7 @@ export async function processDueDeliveries(deps: FunctionDeps): Promise<ProcessR
   while (performance.now() - started < RUN_BUDGET_MS) {
     const { leaseId, deliveries } = await claimDueDeliveries(deps, deps.clock.now(), BATCH_SIZE)
     result.claimed += deliveries.length
-    let next = 0
-    await Promise.all(
-      Array.from({ length: Math.min(WORKERS, deliveries.length) }, async () => {
-        while (next < deliveries.length) {
-          const fate = await processOne(deps, deliveries[next++]!, leaseId)
-          result[fate]++
-        }
-      }),
-    )
+    if (deliveries.length > 0) await processBatch(deps, deliveries, leaseId, result)
     if (deliveries.length < BATCH_SIZE) break
   }
   return result

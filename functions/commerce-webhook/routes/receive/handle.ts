@@ -32,7 +32,8 @@ export async function handleReceipt(c: Context<AppEnv>, storeId: string | undefi
   const body = new Uint8Array(await c.req.arrayBuffer())
   try {
     const result = await receiveDelivery(deps, { storeId, header: (name) => c.req.header(name), body })
-    if (result.status === 'accepted') runAfterResponse(kickProcessing(deps))
+    if (result.status === 'accepted' && deps.config.COMMERCE_PROCESS_ON_RECEIPT)
+      runAfterResponse(kickProcessing(deps))
     return c.json(result satisfies ReceiptResponse, 200)
   } catch (err) {
     // Failed signatures count against the sender's address, which throttles guessing; signed

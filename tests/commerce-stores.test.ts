@@ -137,4 +137,27 @@ describe('commerce stores', () => {
     expect(res.status).toBe(401)
     expect((await tp.json('/api/commerce/stores')).body.code).toBe('AUTH_REQUIRED')
   })
+
+  it('publishes its OpenAPI document, with who may call each route', async () => {
+    const doc = await tp.json('/functions/v1/commerce-webhook/openapi.json')
+    expect(doc.status).toBe(200)
+    const paths = doc.body.paths
+    expect(Object.keys(paths).sort()).toEqual([
+      '/',
+      '/deliveries',
+      '/deliveries/{id}',
+      '/deliveries/{id}/replay',
+      '/jobs/process',
+      '/orders',
+      '/products',
+      '/stores',
+      '/stores/{id}',
+      '/stores/{id}/rotate-secret',
+      '/stores/{store_id}',
+    ])
+    expect(paths['/'].post['x-auth']).toEqual({ allow: [] })
+    expect(paths['/orders'].get['x-auth']).toEqual({ allow: ['user', 'platform_key'], scope: 'content:read' })
+    expect(paths['/stores'].post['x-auth']).toEqual({ allow: ['user'], roles: ['owner', 'admin'] })
+    expect(paths['/jobs/process'].post['x-auth']).toEqual({ allow: ['service'] })
+  })
 })

@@ -13,10 +13,10 @@ create table public.commerce_stores (
   name text not null check (length(name) between 1 and 200),
   -- Vault ciphertext (purpose 'commerce-webhook-secret'): verifying needs the plaintext.
   secret_ciphertext text not null,
-  secret_updated_at timestamptz not null default now(),
+  secret_updated_at timestamptz not null default date_trunc('milliseconds', now()),
   created_by uuid references auth.users (id) on delete set null,
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now(),
+  created_at timestamptz not null default date_trunc('milliseconds', now()),
+  updated_at timestamptz not null default date_trunc('milliseconds', now()),
   unique (tenant_id, id),
   unique (tenant_id, platform, shop)
 );

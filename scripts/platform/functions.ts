@@ -1,4 +1,5 @@
 import * as apiKeys from '../../functions/api-keys/app.ts'
+import * as commerceWebhook from '../../functions/commerce-webhook/app.ts'
 import * as content from '../../functions/content/app.ts'
 import * as credentials from '../../functions/credentials/app.ts'
 import * as integrations from '../../functions/integrations/app.ts'
@@ -24,4 +25,5 @@ export const functionModules: FunctionModule[] = [
   usage,
   webhooks,
   integrations,
+  commerceWebhook,
 ]

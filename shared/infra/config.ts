@@ -117,6 +117,14 @@ export const configSchema = z.object({
     .optional()
     .transform((v) => v === undefined || v === 'true' || v === '1'),
   /**
+   * Commerce webhooks: process each delivery in process right after acknowledging it (default on);
+   * off leaves processing to the commerce-process sweep. The commerce benchmark measures both.
+   */
+  COMMERCE_PROCESS_ON_RECEIPT: z
+    .enum(['true', 'false', '1', '0'])
+    .optional()
+    .transform((v) => v === undefined || v === 'true' || v === '1'),
+  /**
    * Every OAUTH_* variable, collected by loadConfig: the integrations catalog reads its providers'
    * client ids and secrets (OAUTH_<SLUG>_CLIENT_ID / _CLIENT_SECRET) and OAUTH_PROVIDERS_OVERRIDE
    * (JSON that re-points provider URLs, e.g. at a loopback server in tests) from here.

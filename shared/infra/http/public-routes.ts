@@ -25,6 +25,9 @@ export const publicRoutes: PublicRoute[] = [
   { prefix: '/api/webhooks', fn: 'webhooks', path: '' },
   { prefix: '/api/integrations', fn: 'integrations', path: '' },
   { prefix: '/api/connections', fn: 'integrations', path: '/connections' },
+  // Stores and the delivery log (dashboard), and the synced orders and products (/v1, keys too).
+  { prefix: '/api/commerce', fn: 'commerce-webhook', path: '' },
+  { prefix: '/v1/commerce', fn: 'commerce-webhook', path: '' },
 ]
 
 /** '/api/api-keys/123' -> '/functions/v1/api-keys/123'; null when no prefix matches. */

@@ -73,4 +73,12 @@ export const scheduledJobs: readonly ScheduledJob[] = [
     localEverySeconds: 86_400,
     description: 'daily 03:30 UTC',
   },
+  {
+    // Each receipt also kicks processing in process; the sweep catches what a kick missed.
+    name: 'commerce-process',
+    cron: '* * * * *',
+    path: 'commerce-webhook/jobs/process',
+    localEverySeconds: 10,
+    description: 'every minute, plus an immediate kick after each receipt (in process)',
+  },
 ]

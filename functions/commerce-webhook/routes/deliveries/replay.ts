@@ -1,0 +1,29 @@
+import type { z } from '@hono/zod-openapi'
+import { runAfterResponse } from '../../../../shared/infra/background.ts'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, depsOf, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { replayDelivery } from '../../../../shared/services/commerce/deliveries.ts'
+import { kickProcessing } from '../../../../shared/services/commerce/process.ts'
+import { deliverySchema } from '../../../../shared/services/commerce/schema.ts'
+import { writeAuth } from '../auth.ts'
+
+export const route = defineRoute(writeAuth, {
+  method: 'post',
+  path: '/deliveries/{id}/replay',
+  summary: 'Queue a dead-lettered delivery again, with a fresh retry schedule',
+  request: { params: idParam },
+  responses: {
+    200: jsonContent(deliverySchema, 'The delivery, pending again'),
+    ...errorResponses(400, 401, 403, 404, 409, 429),
+  },
+})
+
+export type ReplayDeliveryResponse = z.infer<typeof deliverySchema>
+
+export const registerReplayDelivery = (app: App) =>
+  app.openapi(route, async (c) => {
+    const delivery = await replayDelivery(serviceContext(c), c.req.valid('param').id)
+    runAfterResponse(kickProcessing(depsOf(c)))
+    return c.json(delivery, 200)
+  })

@@ -1,0 +1,27 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { decodeCursor, pageQuery } from '../../../../shared/infra/pagination.ts'
+import { listOrders } from '../../../../shared/services/commerce/orders.ts'
+import { orderListSchema, ordersQuery } from '../../../../shared/services/commerce/schema.ts'
+import { dataAuth } from '../auth.ts'
+
+export const route = defineRoute(dataAuth, {
+  method: 'get',
+  path: '/orders',
+  summary: 'Synced orders, newest first, with filters',
+  request: { query: pageQuery.extend(ordersQuery.shape) },
+  responses: {
+    200: jsonContent(orderListSchema, 'A page of orders'),
+    ...errorResponses(400, 401, 403, 429),
+  },
+})
+
+export type ListOrdersResponse = z.infer<typeof orderListSchema>
+
+export const registerListOrders = (app: App) =>
+  app.openapi(route, async (c) => {
+    const { limit, cursor, ...filter } = c.req.valid('query')
+    return c.json(await listOrders(serviceContext(c), filter, { limit, after: decodeCursor(cursor) }), 200)
+  })

@@ -1,0 +1,30 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { decodeCursor, pageQuery } from '../../../../shared/infra/pagination.ts'
+import { searchProducts } from '../../../../shared/services/commerce/products.ts'
+import { productListSchema, productsQuery } from '../../../../shared/services/commerce/schema.ts'
+import { dataAuth } from '../auth.ts'
+
+export const route = defineRoute(dataAuth, {
+  method: 'get',
+  path: '/products',
+  summary: 'Synced products, newest first, with filters (deleted ones only with include_deleted=true)',
+  request: { query: pageQuery.extend(productsQuery.shape) },
+  responses: {
+    200: jsonContent(productListSchema, 'A page of products'),
+    ...errorResponses(400, 401, 403, 429),
+  },
+})
+
+export type ListProductsResponse = z.infer<typeof productListSchema>
+
+export const registerListProducts = (app: App) =>
+  app.openapi(route, async (c) => {
+    const { limit, cursor, ...filter } = c.req.valid('query')
+    return c.json(
+      await searchProducts(serviceContext(c), { ...filter, limit, after: decodeCursor(cursor) }),
+      200,
+    )
+  })

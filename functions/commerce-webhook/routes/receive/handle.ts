@@ -1,0 +1,54 @@
+import { z } from '@hono/zod-openapi'
+import type { Context } from 'hono'
+import { runAfterResponse } from '../../../../shared/infra/background.ts'
+import { ServiceError } from '../../../../shared/infra/errors.ts'
+import type { AppEnv } from '../../../../shared/infra/http/app-env.ts'
+import { clientAddress } from '../../../../shared/infra/http/authenticate.ts'
+import { depsOf } from '../../../../shared/infra/http/define-route.ts'
+import { rateLimits, takeRateLimit } from '../../../../shared/infra/rate-limit.ts'
+import { kickProcessing } from '../../../../shared/services/commerce/process.ts'
+import { receiveDelivery } from '../../../../shared/services/commerce/receive.ts'
+
+export const receiptSchema = z
+  .object({
+    status: z.enum(['accepted', 'duplicate', 'ignored', 'ping']),
+    delivery_id: z.uuid().nullable(),
+  })
+  .openapi('CommerceReceipt')
+
+export type ReceiptResponse = z.infer<typeof receiptSchema>
+
+export const receiveDescription = `Shops authenticate by signature, not by our keys: base64 HMAC-SHA256 of the raw body under the
+store's secret, in X-Shopify-Hmac-Sha256 (Shopify) or X-WC-Webhook-Signature (WooCommerce). Shopify also sends
+X-Shopify-Shop-Domain, X-Shopify-Topic, X-Shopify-Webhook-Id (the dedupe key), X-Shopify-Event-Id,
+X-Shopify-Triggered-At and X-Shopify-API-Version; WooCommerce X-WC-Webhook-Topic, X-WC-Webhook-Delivery-ID
+(the dedupe key), -Source, -Resource and -Event. The delivery is stored and acknowledged at once (200) and
+processed afterwards. An unknown store and a bad signature get the same 401; a topic outside the five is
+acknowledged as ignored; a repeated webhook id is acknowledged as a duplicate.`
+
+/** Shared by the two receiving routes: the shared Shopify address and a store's own path. */
+export async function handleReceipt(c: Context<AppEnv>, storeId: string | undefined) {
+  const deps = depsOf(c)
+  const body = new Uint8Array(await c.req.arrayBuffer())
+  try {
+    const result = await receiveDelivery(deps, { storeId, header: (name) => c.req.header(name), body })
+    if (result.status === 'accepted' && deps.config.COMMERCE_PROCESS_ON_RECEIPT)
+      runAfterResponse(kickProcessing(deps))
+    return c.json(result satisfies ReceiptResponse, 200)
+  } catch (err) {
+    // Failed signatures count against the sender's address, which throttles guessing; signed
+    // deliveries are never rate limited (a shop that gets 429s disables the webhook).
+    if (err instanceof ServiceError && err.code === 'AUTH_REQUIRED') {
+      const rl = await takeRateLimit(
+        deps.sql,
+        `ip:${clientAddress(c)}`,
+        rateLimits.unauthenticated,
+        deps.clock.now(),
+      )
+      c.set('rateLimit', rl)
+      if (!rl.allowed)
+        throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
+    }
+    throw err
+  }
+}

@@ -1,0 +1,23 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { createStoreBody, storeSchema } from '../../../../shared/services/commerce/schema.ts'
+import { createStore } from '../../../../shared/services/commerce/stores.ts'
+import { writeAuth } from '../auth.ts'
+
+export const route = defineRoute(writeAuth, {
+  method: 'post',
+  path: '/stores',
+  summary: 'Connect a Shopify or WooCommerce store (its signing secret is write-only)',
+  request: { body: { content: { 'application/json': { schema: createStoreBody } }, required: true } },
+  responses: {
+    201: jsonContent(storeSchema, 'Created; webhook_url is the address to paste into the shop'),
+    ...errorResponses(400, 401, 403, 409, 413, 429),
+  },
+})
+
+export type CreateStoreResponse = z.infer<typeof storeSchema>
+
+export const registerCreateStore = (app: App) =>
+  app.openapi(route, async (c) => c.json(await createStore(serviceContext(c), c.req.valid('json')), 201))

@@ -1,0 +1,67 @@
+import type { z } from '@hono/zod-openapi'
+import { readAsTenant } from '../../infra/db.ts'
+import type { ServiceContext } from '../../infra/deps.ts'
+import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import type { LineItem } from './payloads.ts'
+import type { Order, ordersQuery } from './schema.ts'
+
+interface OrderRow {
+  id: string
+  store_id: string
+  external_id: string
+  order_number: string | null
+  currency: string
+  total_price: string
+  subtotal_price: string | null
+  total_tax: string | null
+  total_discounts: string | null
+  total_shipping: string | null
+  financial_status: string | null
+  fulfillment_status: string | null
+  source_status: string | null
+  customer_ref: string | null
+  line_items: LineItem[]
+  source_created_at: Date | null
+  source_updated_at: Date
+  created_at: Date
+  synced_at: Date
+}
+
+// numeric as text: postgres.js returns it as a string already; the casts keep that explicit.
+const columns = `id, store_id, external_id, order_number, currency, total_price::text, subtotal_price::text,
+  total_tax::text, total_discounts::text, total_shipping::text, financial_status, fulfillment_status, source_status,
+  customer_ref, line_items, source_created_at, source_updated_at, created_at, synced_at`
+
+function present(row: OrderRow): Order {
+  const { created_at: _, ...rest } = row
+  return {
+    ...rest,
+    source_created_at: row.source_created_at?.toISOString() ?? null,
+    source_updated_at: row.source_updated_at.toISOString(),
+    synced_at: row.synced_at.toISOString(),
+  }
+}
+
+/** The tenant's synced orders, newest first (by when they were first synced), with filters. */
+export async function listOrders(
+  ctx: ServiceContext,
+  filter: z.output<typeof ordersQuery>,
+  page: { limit: number; after: Cursor | null },
+): Promise<Page<Order>> {
+  const { caller } = ctx
+  const rows = await readAsTenant(
+    ctx.sql,
+    caller.claims,
+    (q) => q<OrderRow[]>`
+      select ${q.unsafe(columns)} from public.commerce_orders
+      where tenant_id = ${caller.tenantId}
+        ${filter.store_id ? q`and store_id = ${filter.store_id}` : q``}
+        ${filter.financial_status ? q`and financial_status = ${filter.financial_status}` : q``}
+        ${filter.fulfillment_status ? q`and fulfillment_status = ${filter.fulfillment_status}` : q``}
+        ${filter.updated_since ? q`and source_updated_at >= ${new Date(filter.updated_since)}` : q``}
+        ${page.after ? q`and (created_at, id) < (${page.after.at}, ${page.after.id})` : q``}
+      order by created_at desc, id desc
+      limit ${page.limit + 1}`,
+  )
+  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), present)
+}

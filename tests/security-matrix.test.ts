@@ -208,6 +208,8 @@ const fixturePatterns: [string, string][] = [
   ['integrations/connections/{id}', 'connection'],
   // Catalog entries belong to no tenant: every tenant sees the same integration ids.
   ['integrations/{id}/stats', 'global'],
+  ['commerce-webhook/stores/{id}', 'store'],
+  ['commerce-webhook/deliveries/{id}', 'delivery'],
 ]
 
 /** Bodies that pass validation, for routes whose 404 comes after it (keyed as label() prints them). */
@@ -221,4 +223,6 @@ const validBodies: Record<string, unknown> = {
   'PATCH integrations/connections/{id}': { display_name: 'Renamed' },
   'POST integrations/connections/{id}/permissions': { tool_name: 'slack:post_message', allowed: true },
   'PATCH tenants/current/members/{user_id}': { role: 'member' },
+  'PATCH commerce-webhook/stores/{id}': { name: 'Renamed' },
+  'POST commerce-webhook/stores/{id}/rotate-secret': { secret: 'shpss_rotated_0123456789' },
 }

@@ -58,6 +58,17 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
             ${await vault.encrypt(tenant.tenantId, 'fixture-token', 'oauth-access-token')},
             ${new Date(Date.now() + 86_400_000)}, ${tenant.userId})
     returning id`
+  const store = await post('/api/commerce/stores', {
+    platform: 'shopify',
+    shop_domain: `fixture-${Date.now()}.myshopify.com`,
+    name: 'Fixture store',
+    secret: 'shpss_fixture_0123456789',
+  })
+  // A delivery arrives signed from the shop; the row is what receiving would have stored.
+  const [delivery] = await tp.db.sql<{ id: string }[]>`
+    insert into public.commerce_deliveries (tenant_id, store_id, platform, topic, webhook_id, payload_bytes, status, received_at, updated_at)
+    values (${tenant.tenantId}, ${store.id}, 'shopify', 'orders/create', ${`fixture-${Date.now()}`}, 0, 'failed', now(), now())
+    returning id`
   return {
     apiKey: apiKey.id,
     site: site.id,
@@ -68,5 +79,7 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     invitation: invitation.id,
     connection: connection!.id,
     member: tenant.userId,
+    store: store.id,
+    delivery: delivery!.id,
   }
 }

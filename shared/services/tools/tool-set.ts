@@ -182,15 +182,20 @@ async function unlisted(
   const looksLikeTool = /^[a-z0-9-]+(:|__)[A-Za-z0-9_./-]+$/.test(name)
   if (looksLikeTool) {
     const decision = await decideToolCall(ctx, { toolName: name, arguments: args })
-    if (!decision.allowed && decision.connection_id && /re-authorized/.test(decision.reason)) {
+    // A connection needing re-authorization, or several connections of the integration.
+    const known =
+      !decision.allowed &&
+      (/re-authorized/.test(decision.reason) || /several connections/.test(decision.reason))
+    if (known) {
       const slug = name.includes(':') ? name.split(':')[0]! : name.split('__')[0]!
       const integration = integrationBySlug(slug)
-      if (integration) {
+      const toolName = name.includes(':') ? name : name.replace('__', ':')
+      if (integration && decision.connection_id) {
         await recordToolCall(ctx, {
           integrationId: integration.integration_id,
           connectionId: decision.connection_id,
-          toolName: name.includes(':') ? name : name.replace('__', ':'),
-          action: integration.tools.find((t) => t.name === name)?.action ?? 'write',
+          toolName,
+          action: integration.tools.find((t) => t.name === toolName)?.action ?? 'write',
           triggeredBy: opts.triggeredBy,
           userId: ctx.caller.userId,
           success: false,

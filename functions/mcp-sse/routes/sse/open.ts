@@ -72,13 +72,13 @@ export const registerSseOpen = (app: App) =>
       clearInterval(heartbeat)
       clearTimeout(deadline)
       hub.release(sessionId)
-      try {
-        ctrl.close()
-      } catch {}
-      // Cascades to messages nobody will read.
+      // Gone before the client sees the end (cascades to messages nobody will read).
       await deps.sql`delete from private.mcp_sse_sessions where id = ${sessionId}`.catch((err) =>
         deps.logger.warn('mcp sse: session cleanup failed', { error: String(err) }),
       )
+      try {
+        ctrl.close()
+      } catch {}
     }
     const body = new ReadableStream<Uint8Array>({
       start(controller) {

@@ -260,7 +260,7 @@ describe('MCP over HTTP+SSE at {mcp_url}/sse', () => {
     expect((await post(key)).status).toBe(404)
   })
 
-  it('closes before the wall-clock limit and removes its session', async () => {
+  it('closes before the wall-clock limit and removes its session; the SDK client reconnects', async () => {
     const short = await startTestPlatform({ env: { MCP_SSE_MAX_STREAM_MS: '1500' } })
     try {
       const t = await short.createTenant()
@@ -285,6 +285,17 @@ describe('MCP over HTTP+SSE at {mcp_url}/sse', () => {
         { n: number }[]
       >`select count(*)::int as n from private.mcp_sse_sessions`
       expect(row!.n).toBe(0)
+      // The SDK client's EventSource reconnects; the new endpoint event names a new session.
+      const client = new Client({ name: 'test', version: '1.0.0' })
+      await client.connect(
+        new SSEClientTransport(new URL(`${short.baseUrl}/mcp/sse`), {
+          requestInit: { headers: { 'x-api-key': res.body.key } },
+        }),
+      )
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0)
+      await new Promise((r) => setTimeout(r, 3500)) // past the limit and the 1 s retry
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0)
+      await client.close()
     } finally {
       await short.close()
     }

@@ -26,6 +26,7 @@ export const route = defineRoute(toolAuth, {
 export type SseOpenResponse = string
 
 const encoder = new TextEncoder()
+const RECONNECT_MS = 1000
 
 export const registerSseOpen = (app: App) =>
   app.openapi(route, async (c) => {
@@ -83,7 +84,8 @@ export const registerSseOpen = (app: App) =>
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         ctrl = controller
-        write(`event: endpoint\ndata: ${endpoint}\n\n`)
+        // retry: how soon EventSource clients reconnect after the stream ends (deadline, restart).
+        write(`event: endpoint\ndata: ${endpoint}\nretry: ${RECONNECT_MS}\n\n`)
         hub.hold(sessionId, {
           tenantId: caller.tenantId,
           send: (payload) => write(`event: message\ndata: ${JSON.stringify(payload)}\n\n`),

@@ -116,7 +116,7 @@ const usage = (connectionId: string) =>
   >`select tool_name, action, triggered_by, user_id, success, response_time_ms from public.integration_usage
     where connection_id = ${connectionId} and tool_name <> 'tools/list' order by created_at, id`
 
-const text = (r: { content: unknown }) => JSON.stringify(r.content)
+const text = (r: object) => JSON.stringify((r as { content?: unknown }).content)
 
 describe('OAuth connection tools', () => {
   let slackConn: { id: string; token: string }

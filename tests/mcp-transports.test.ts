@@ -51,7 +51,8 @@ async function sessionCount(): Promise<number> {
 describe('MCP over Streamable HTTP at {mcp_url}', () => {
   it('lists and calls tools with the SDK client, with X-API-Key and with Bearer', async () => {
     const { key } = await toolKey(a)
-    for (const headers of [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }]) {
+    const forms: Record<string, string>[] = [{ 'x-api-key': key }, { authorization: `Bearer ${key}` }]
+    for (const headers of forms) {
       const client = new Client({ name: 'test', version: '1.0.0' })
       await client.connect(
         new StreamableHTTPClientTransport(new URL(`${tp.baseUrl}/mcp`), { requestInit: { headers } }),

@@ -3,7 +3,11 @@ import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.
 import type { ServiceContext } from '../../infra/deps.ts'
 import { type FieldIssue, ServiceError } from '../../infra/errors.ts'
 import { integrationBySlug, resolveProviders, toolAlias } from '../integrations/catalog.ts'
-import { type ConnectionWithTools, listActiveConnectionsWithTools } from '../integrations/connections.ts'
+import {
+  type ConnectionWithTools,
+  listActiveConnectionsWithTools,
+  rediscoverTools,
+} from '../integrations/connections.ts'
 import { callMcpTool, McpConnectError, McpToolError } from '../integrations/mcp-discovery.ts'
 import { refreshConnectionToken } from '../integrations/token-refresh.ts'
 import { connectionToken, decideToolCall, recordToolCall } from '../integrations/tool-calls.ts'
@@ -308,6 +312,7 @@ async function runMcpTool(
   const connection = entry.connection!
   const { token } = await connectionToken(ctx, connection.id)
   const upstreamName = entry.toolName!.slice(entry.toolName!.indexOf(':') + 1)
+  let listChanged = false
   try {
     const result = await callMcpTool(ctx, {
       url: connection.mcp_server_url!,
@@ -317,6 +322,9 @@ async function runMcpTool(
       tool: upstreamName,
       arguments: args,
       timeoutMs,
+      onListChanged: () => {
+        listChanged = true
+      },
     })
     const content = Array.isArray(result.content) ? result.content : []
     if (result.isError) {
@@ -341,5 +349,15 @@ async function runMcpTool(
     if (err instanceof McpConnectError || err instanceof McpToolError)
       return { status: 'failed', message: `${entry.name}: ${err.message}` }
     throw err
+  } finally {
+    // The server announced tools/list_changed: refresh the stored tools, off the call's path.
+    if (listChanged) {
+      rediscoverTools(ctx, connection.id).catch((e) =>
+        ctx.logger.warn('tool list refresh after list_changed failed', {
+          connection_id: connection.id,
+          error: e instanceof Error ? e.message : 'unknown',
+        }),
+      )
+    }
   }
 }

@@ -1,6 +1,7 @@
 import postgres from 'postgres'
 import type { Sql } from '../../shared/infra/db.ts'
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
+import { ServiceError } from '../../shared/infra/errors.ts'
 
 /**
  * The HTTP+SSE transport across instances. The instance serving a session's GET /sse stream
@@ -52,11 +53,18 @@ export class SseHub {
   /** Stores a message for a session's stream (wherever it is held) and wakes the holder. */
   async deliver(sessionId: string, tenantId: string, payload: unknown): Promise<void> {
     const { sql } = this.deps
-    await sql.begin(async (tx) => {
-      await tx`insert into private.mcp_sse_messages (session_id, tenant_id, payload)
-               values (${sessionId}, ${tenantId}, ${tx.json(payload as never)})`
-      await tx`select pg_notify(${SSE_CHANNEL}, ${sessionId})`
-    })
+    try {
+      await sql.begin(async (tx) => {
+        await tx`insert into private.mcp_sse_messages (session_id, tenant_id, payload)
+                 values (${sessionId}, ${tenantId}, ${tx.json(payload as never)})`
+        await tx`select pg_notify(${SSE_CHANNEL}, ${sessionId})`
+      })
+    } catch (err) {
+      // The stream ended (and its session went) while this message was being handled.
+      if (err instanceof postgres.PostgresError && err.code === '23503')
+        throw new ServiceError('NOT_FOUND', 'Unknown or expired session')
+      throw err
+    }
     // Held here: no need to wait for the notification.
     if (this.streams.has(sessionId)) void this.drain([sessionId])
   }

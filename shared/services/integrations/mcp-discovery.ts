@@ -279,7 +279,7 @@ export async function callMcpTool(
   const client = new Client({ name: 'tenant-platform-tool-server', version: '1.0.0' })
   if (input.onListChanged) {
     const notify = input.onListChanged
-    client.fallbackNotificationHandler = async (n) => {
+    client.fallbackNotificationHandler = async (n: { method: string }) => {
       if (n.method === 'notifications/tools/list_changed') notify()
     }
   }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
 import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
 import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
-import { type ProviderServer, startGitHub, startSlack } from './support/provider-apis.ts'
+import { type ProviderServer, startGitHub, startOtherProviders, startSlack } from './support/provider-apis.ts'
 
 /**
  * Integration tools through the tool server: OAuth connections' catalog tools against loopback
@@ -15,6 +15,7 @@ import { type ProviderServer, startGitHub, startSlack } from './support/provider
 let tp: TestPlatform
 let slack: ProviderServer
 let github: ProviderServer
+let others: ProviderServer
 let everything: McpTestServer
 let a: TestTenant
 let b: TestTenant
@@ -23,9 +24,10 @@ const slackClient = { clientId: 'slack-client', clientSecret: 'slack-secret-0123
 const MCP_TOKEN = 'everything-bearer-token-0123456789'
 
 beforeAll(async () => {
-  ;[slack, github, everything] = await Promise.all([
+  ;[slack, github, others, everything] = await Promise.all([
     startSlack(slackClient),
     startGitHub(),
+    startOtherProviders(),
     startMcpServer({ transport: 'streamableHttp', auth: { type: 'bearer', token: MCP_TOKEN } }),
   ])
   tp = await startTestPlatform({
@@ -41,14 +43,20 @@ beforeAll(async () => {
           client_secret: slackClient.clientSecret,
         },
         github: { api_base_url: github.url },
-      }),
+        ...Object.fromEntries(
+          ['notion', 'linear', 'gmail', 'google-drive', 'google-calendar', 'figma'].map((slug) => [
+            slug,
+            { api_base_url: '{others}' },
+          ]),
+        ),
+      }).replaceAll('{others}', others.url),
     },
   })
   a = await tp.createTenant()
   b = await tp.createTenant()
 }, 60_000)
 afterAll(async () => {
-  await Promise.all([slack?.close(), github?.close(), everything?.close()])
+  await Promise.all([slack?.close(), github?.close(), others?.close(), everything?.close()])
   await tp?.close()
 })
 
@@ -326,6 +334,66 @@ describe('OAuth connection tools', () => {
     })
     expect(ambiguous.isError).toBe(true)
     await client.close()
+  })
+})
+
+describe('the other providers, as their APIs document', () => {
+  it('sends each documented request and reads each documented answer', async () => {
+    for (const slug of ['notion', 'linear', 'gmail', 'google-drive', 'google-calendar', 'figma'])
+      await seedOAuth(a, slug, others)
+    const key = await toolKey(a)
+    const run = async (tool: string, params: Record<string, unknown>) => {
+      const res = await tp.json('/mcp/tools/execute', {
+        headers: { 'x-api-key': key },
+        body: { tool, params },
+      })
+      expect(res.status, `${tool}: ${JSON.stringify(res.body)}`).toBe(200)
+      return { result: res.body.result, sent: others.received.at(-1)! }
+    }
+    const page = await run('notion:create_page', {
+      database_id: 'd9824bdc84454327be8b5b47500af6ce',
+      title: 'Plan',
+      content: 'One\n\nTwo',
+    })
+    expect(page.result.id).toBe('59833787-2cf9-4fdf-8782-e53db20768a5')
+    expect(page.sent.headers['notion-version']).toBe('2022-06-28')
+    expect(JSON.parse(page.sent.body)).toMatchObject({
+      parent: { database_id: 'd9824bdc84454327be8b5b47500af6ce' },
+      properties: { title: { title: [{ text: { content: 'Plan' } }] } },
+      children: [{ type: 'paragraph' }, { type: 'paragraph' }],
+    })
+    const issue = await run('linear:create_issue', { team_id: 'team1', title: 'Broken build', priority: 1 })
+    expect(issue.result.identifier).toBe('ENG-42')
+    expect(JSON.parse(issue.sent.body).variables.input).toEqual({
+      teamId: 'team1',
+      title: 'Broken build',
+      priority: 1,
+    })
+    const mail = await run('gmail:send_email', { to: ['ann@example.com'], subject: 'Grüße', body: 'Hi' })
+    expect(mail.result.id).toBe('18c1f')
+    const raw = JSON.parse(mail.sent.body).raw as string
+    const decoded = Buffer.from(raw, 'base64url').toString('utf8')
+    expect(decoded).toContain('To: ann@example.com')
+    expect(decoded).toContain(`Subject: =?UTF-8?B?${Buffer.from('Grüße').toString('base64')}?=`)
+    const event = await run('google-calendar:create_event', {
+      summary: 'Review',
+      start: '2026-11-24T10:00:00Z',
+      end: '2026-11-24T11:00:00Z',
+      attendees: ['bob@example.com'],
+    })
+    expect(event.result.id).toBe('evt1')
+    expect(JSON.parse(event.sent.body)).toEqual({
+      summary: 'Review',
+      start: { dateTime: '2026-11-24T10:00:00Z' },
+      end: { dateTime: '2026-11-24T11:00:00Z' },
+      attendees: [{ email: 'bob@example.com' }],
+    })
+    const file = await run('google-drive:read_file', { file_id: 'doc1' })
+    expect(file.result).toMatchObject({ name: 'Notes', content: 'Hello from Drive' })
+    expect(file.sent.path).toBe('/drive/v3/files/doc1/export?mimeType=text%2Fplain')
+    const images = await run('figma:export_assets', { file_key: 'FILEKEY', node_ids: ['1:2'], format: 'png' })
+    expect(images.result.images['1:2']).toContain('.png')
+    expect(images.sent.path).toBe('/v1/images/FILEKEY?ids=1%3A2&format=png')
   })
 })
 

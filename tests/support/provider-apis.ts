@@ -168,3 +168,62 @@ export async function startGitHub(): Promise<ProviderServer> {
   })
   return { ...s, validTokens, refreshes: [] }
 }
+
+/**
+ * One loopback server answering, by path, as Notion, Linear (GraphQL), Gmail, Google Drive,
+ * Google Calendar and Figma document their answers (trimmed to the fields the tools read).
+ * Every bearer token is accepted; requests are recorded.
+ */
+export async function startOtherProviders(): Promise<ProviderServer> {
+  const s = await listen((req, body) => {
+    const url = new URL(req.url ?? '/', 'http://x')
+    const p = url.pathname
+    if (p === '/v1/pages' && req.method === 'POST')
+      return {
+        status: 200,
+        body: { object: 'page', id: '59833787-2cf9-4fdf-8782-e53db20768a5', url: 'https://www.notion.so/p' },
+      }
+    if (p === '/graphql') {
+      const q = JSON.parse(body) as { query: string; variables: { input?: { title: string } } }
+      if (q.query.includes('issueCreate'))
+        return {
+          status: 200,
+          body: {
+            data: {
+              issueCreate: {
+                success: true,
+                issue: {
+                  id: 'a1b2',
+                  identifier: 'ENG-42',
+                  title: q.variables.input!.title,
+                  url: 'https://linear.app/i/ENG-42',
+                },
+              },
+            },
+          },
+        }
+    }
+    if (p === '/gmail/v1/users/me/messages/send')
+      return { status: 200, body: { id: '18c1f', threadId: '18c1f', labelIds: ['SENT'] } }
+    if (p === '/calendar/v3/calendars/primary/events' && req.method === 'POST')
+      return {
+        status: 200,
+        body: {
+          kind: 'calendar#event',
+          id: 'evt1',
+          status: 'confirmed',
+          htmlLink: 'https://calendar.google.com/e',
+        },
+      }
+    if (p === '/drive/v3/files/doc1' && url.searchParams.get('fields'))
+      return {
+        status: 200,
+        body: { id: 'doc1', name: 'Notes', mimeType: 'application/vnd.google-apps.document' },
+      }
+    if (p === '/drive/v3/files/doc1/export') return { status: 200, body: null, raw: 'Hello from Drive' }
+    if (p === '/v1/images/FILEKEY')
+      return { status: 200, body: { err: null, images: { '1:2': 'https://figma-alpha-api.s3/1-2.png' } } }
+    return { status: 404, body: { error: { code: 404, message: 'Not Found' } } }
+  })
+  return { ...s, validTokens: new Set(), refreshes: [] }
+}

@@ -144,17 +144,23 @@ function gmailRaw(args: Args): string {
     `To: ${(args.to as string[]).map(clean).join(', ')}`,
     ...(args.cc?.length ? [`Cc: ${(args.cc as string[]).map(clean).join(', ')}`] : []),
     ...(args.bcc?.length ? [`Bcc: ${(args.bcc as string[]).map(clean).join(', ')}`] : []),
-    `Subject: =?UTF-8?B?${btoa(String.fromCharCode(...new TextEncoder().encode(clean(args.subject))))}?=`,
+    `Subject: =?UTF-8?B?${base64(new TextEncoder().encode(clean(args.subject)))}?=`,
     'MIME-Version: 1.0',
     'Content-Type: text/plain; charset="UTF-8"',
     'Content-Transfer-Encoding: 8bit',
     '',
     String(args.body),
   ]
-  const bytes = new TextEncoder().encode(lines.join('\r\n'))
+  return base64(new TextEncoder().encode(lines.join('\r\n')))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '')
+}
+
+function base64(bytes: Uint8Array): string {
   let bin = ''
   for (const b of bytes) bin += String.fromCharCode(b)
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
+  return btoa(bin)
 }
 
 function gmailBody(payload: any): string | null {

@@ -276,8 +276,18 @@ async function runOAuthTool(
   const impl = providerTools[entry.toolName!]
   const provider = resolveProviders(ctx.config).get(connection.integration_slug)
   if (!impl || !provider) return { status: 'failed', message: `${entry.name} has no implementation` }
-  const run = async (token: string) =>
-    impl(providerApi(ctx, connection.integration_slug, provider.apiBaseUrl, token, timeoutMs), args)
+  const run = async (token: string) => {
+    try {
+      return await impl(
+        providerApi(ctx, connection.integration_slug, provider.apiBaseUrl, token, timeoutMs),
+        args,
+      )
+    } catch (err) {
+      if (err instanceof ProviderAuthError || err instanceof ProviderError) throw err
+      // An answer of the wrong shape that the tool could not read: garbage, not our fault.
+      throw new ProviderError(`${connection.integration_slug} answered with a body the tool could not read`)
+    }
+  }
 
   const first = await connectionToken(ctx, connection.id)
   try {

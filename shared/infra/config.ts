@@ -130,6 +130,19 @@ export const configSchema = z.object({
    * (JSON that re-points provider URLs, e.g. at a loopback server in tests) from here.
    */
   OAUTH_ENV: z.record(z.string(), z.string()).default({}),
+  /** Tool server (docs/mcp.md): browser origins allowed besides CORS_ORIGINS (MCP's Origin rule). */
+  MCP_ALLOWED_ORIGINS: list,
+  /** Time-out of one provider or MCP-server call made by a tool (ms). */
+  MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** An SSE stream closes after this long, under the edge runtime's wall-clock limit (ms). */
+  MCP_SSE_MAX_STREAM_MS: z.coerce.number().int().min(1000).max(3_600_000).default(140_000),
+  /** Heartbeat comment on open SSE streams (ms). */
+  MCP_SSE_HEARTBEAT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /**
+   * Session-mode connection for LISTEN (direct, or Supabase's session pooler on port 5432). Defaults
+   * to DATABASE_URL unless that is the transaction pooler (port 6543), where streams poll instead.
+   */
+  MCP_LISTEN_DATABASE_URL: z.string().min(1).optional(),
 })
 
 export type Config = z.infer<typeof configSchema>

@@ -244,3 +244,68 @@ export async function discoverMcpTools(
     throw second.reason === 'not_mcp' ? first : second
   }
 }
+
+/**
+ * Calls one tool on a connected MCP server with the SDK client: the stored transport and auth, one
+ * deadline for connect and call. `onListChanged` fires when the server announces, during the
+ * exchange, that its tool list changed. Failures to reach or speak MCP throw McpConnectError; a
+ * JSON-RPC error from the server's tools/call throws McpToolError with its message.
+ */
+export class McpToolError extends Error {
+  override name = 'McpToolError'
+}
+
+export async function callMcpTool(
+  deps: FunctionDeps,
+  input: {
+    url: string
+    transport: McpTransportKind
+    authType: McpAuthType
+    token: string
+    tool: string
+    arguments: Record<string, unknown>
+    timeoutMs: number
+    onListChanged?: () => void
+  },
+): Promise<{ content: unknown[]; isError?: boolean; structuredContent?: unknown }> {
+  const deadline = AbortSignal.timeout(input.timeoutMs)
+  const fetchImpl = mcpFetch(deps, deadline)
+  const requestInit = { headers: authHeaders(input.authType, input.token) }
+  const url = new URL(input.url)
+  const transport =
+    input.transport === 'sse'
+      ? new SSEClientTransport(url, { fetch: fetchImpl, requestInit })
+      : new StreamableHTTPClientTransport(url, { fetch: fetchImpl, requestInit })
+  const client = new Client({ name: 'tenant-platform-tool-server', version: '1.0.0' })
+  if (input.onListChanged) {
+    const notify = input.onListChanged
+    client.fallbackNotificationHandler = async (n: { method: string }) => {
+      if (n.method === 'notifications/tools/list_changed') notify()
+    }
+  }
+  try {
+    try {
+      await withDeadline(client.connect(transport, { timeout: input.timeoutMs, signal: deadline }), deadline)
+    } catch (err) {
+      throw classify(err, input.transport)
+    }
+    let result: Awaited<ReturnType<Client['callTool']>>
+    try {
+      result = await withDeadline(
+        client.callTool({ name: input.tool, arguments: input.arguments }, undefined, {
+          timeout: input.timeoutMs,
+          signal: deadline,
+        }),
+        deadline,
+      )
+    } catch (err) {
+      const classified = classify(err, input.transport)
+      if (classified.reason !== 'not_mcp') throw classified
+      const message = err instanceof Error ? err.message : 'the MCP server answered with an error'
+      throw new McpToolError(message.slice(0, 500))
+    }
+    return result as { content: unknown[]; isError?: boolean; structuredContent?: unknown }
+  } finally {
+    await client.close().catch(() => {})
+  }
+}

@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import type { ServiceContext } from '../../infra/deps.ts'
+import { createArticle, getArticle, publishArticle } from '../content/articles.ts'
 import { listContent } from '../content/feed.ts'
+import { MAX_ARTICLE_BODY } from '../content/schema.ts'
+import { getSite } from '../content/sites.ts'
 
 /**
  * The platform's own tools, offered to every tool-server key that holds the scope each needs.
@@ -24,6 +27,16 @@ const listContentParams = z
   })
   .strict()
 
+const getContentParams = z.object({ type: z.enum(['site', 'article']), id: z.uuid() }).strict()
+const createDraftParams = z
+  .object({
+    site_id: z.uuid(),
+    title: z.string().trim().min(1).max(500),
+    body: z.string().max(MAX_ARTICLE_BODY).default(''),
+  })
+  .strict()
+const publishParams = z.object({ article_id: z.uuid() }).strict()
+
 export const platformTools: PlatformTool[] = [
   {
     name: 'platform:list_content',
@@ -37,6 +50,28 @@ export const platformTools: PlatformTool[] = [
       })
       return { items: page.data }
     },
+  },
+  {
+    name: 'platform:get_content',
+    description: 'Read one site or article of the tenant by id.',
+    scope: 'content:read',
+    params: getContentParams,
+    run: (ctx, p: z.infer<typeof getContentParams>) =>
+      p.type === 'site' ? getSite(ctx, p.id) : getArticle(ctx, p.id),
+  },
+  {
+    name: 'platform:create_draft',
+    description: "Create a draft article in one of the tenant's sites.",
+    scope: 'content:write',
+    params: createDraftParams,
+    run: (ctx, p: z.infer<typeof createDraftParams>) => createArticle(ctx, p),
+  },
+  {
+    name: 'platform:publish_article',
+    description: 'Publish a draft article (an already published one is returned as is).',
+    scope: 'content:write',
+    params: publishParams,
+    run: (ctx, p: z.infer<typeof publishParams>) => publishArticle(ctx, p.article_id),
   },
 ]
 

@@ -1,6 +1,9 @@
 import type { Context } from 'hono'
+import { ServiceError } from '../../../../shared/infra/errors.ts'
 import type { AppEnv } from '../../../../shared/infra/http/app-env.ts'
 import { type RouteAuth, tenantCaller } from '../../../../shared/infra/http/authenticate.ts'
+import { parseKey } from '../../../../shared/infra/keys.ts'
+import { type TriggeredBy, triggeredByValues } from '../../../../shared/services/integrations/usage-log.ts'
 
 /** Tool-server keys only; which tools a key sees depends on its scopes, checked per tool. */
 export const toolAuth = { allow: ['tool_key'] } as const satisfies RouteAuth
@@ -8,4 +11,33 @@ export const toolAuth = { allow: ['tool_key'] } as const satisfies RouteAuth
 export const keyScopes = (c: Context<AppEnv>): string[] => {
   const caller = tenantCaller(c)
   return 'scopes' in caller ? caller.scopes : []
+}
+
+/** The tool-server key as presented: X-API-Key, or Authorization: Bearer (clients' apiKey setting). */
+export function presentedKey(c: Context<AppEnv>): string | undefined {
+  return c.req.header('x-api-key') ?? c.req.header('authorization')?.match(/^Bearer\s+(\S+)\s*$/i)?.[1]
+}
+
+/**
+ * The usage log's triggered_by: the X-Triggered-By header when it names one of the spec's values,
+ * else from the key kind: srv_ (internal services) 'automation', mcp_dev_ / mcp_live_ (agents)
+ * 'assistant'.
+ */
+export function triggeredBy(c: Context<AppEnv>): TriggeredBy {
+  const header = c.req.header('x-triggered-by')?.trim().toLowerCase()
+  if (header && (triggeredByValues as readonly string[]).includes(header)) return header as TriggeredBy
+  const key = presentedKey(c)
+  return key && parseKey(key)?.prefix === 'srv_' ? 'automation' : 'assistant'
+}
+
+/**
+ * MCP's Origin rule (DNS rebinding): a request that carries an Origin must come from an allowed
+ * one (CORS_ORIGINS or MCP_ALLOWED_ORIGINS), else 403. Clients outside browsers send none.
+ */
+export function checkOrigin(c: Context<AppEnv>): void {
+  const origin = c.req.header('origin')
+  if (origin === undefined) return
+  const { CORS_ORIGINS, MCP_ALLOWED_ORIGINS } = c.var.deps.config
+  if (!CORS_ORIGINS.includes(origin) && !MCP_ALLOWED_ORIGINS.includes(origin))
+    throw new ServiceError('INSUFFICIENT_PERMISSIONS', `Origin ${origin.slice(0, 200)} is not allowed`)
 }

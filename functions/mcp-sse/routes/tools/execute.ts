@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi'
-import { ServiceError, validationError } from '../../../../shared/infra/errors.ts'
+import { ServiceError } from '../../../../shared/infra/errors.ts'
 import type { App } from '../../../../shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { platformTools } from '../../../../shared/services/tools/platform-tools.ts'
-import { keyScopes, toolAuth } from './auth.ts'
+import { callTool } from '../../../../shared/services/tools/tool-set.ts'
+import { checkOrigin, keyScopes, toolAuth, triggeredBy } from './auth.ts'
 
 const executeBody = z
   .object({
@@ -19,10 +19,12 @@ export const route = defineRoute(toolAuth, {
   method: 'post',
   path: '/tools/execute',
   summary: 'Execute a tool',
+  description:
+    'A refused call (scope, permission, restriction, connection needing re-authorization) is 403; params failing the inputSchema 400; a provider or MCP server that fails 422 UNPROCESSABLE.',
   request: { body: { content: { 'application/json': { schema: executeBody } }, required: true } },
   responses: {
     200: jsonContent(executeResult, 'The tool result'),
-    ...errorResponses(400, 401, 403, 404, 429),
+    ...errorResponses(400, 401, 403, 404, 413, 422, 429),
   },
 })
 
@@ -30,13 +32,21 @@ export type ExecuteToolResponse = z.infer<typeof executeResult>
 
 export const registerExecuteTool = (app: App) =>
   app.openapi(route, async (c) => {
-    const { tool: name, params } = c.req.valid('json')
-    const tool = platformTools.find((t) => t.name === name)
-    if (!tool) throw new ServiceError('NOT_FOUND', `No tool named ${name}`)
-    if (!keyScopes(c).includes(tool.scope)) {
-      throw new ServiceError('INSUFFICIENT_PERMISSIONS', `The tool ${name} needs the scope ${tool.scope}`)
+    checkOrigin(c)
+    const { tool, params } = c.req.valid('json')
+    const outcome = await callTool(serviceContext(c), tool, params, {
+      scopes: keyScopes(c),
+      triggeredBy: triggeredBy(c),
+      timeoutMs: c.var.deps.config.MCP_TOOL_TIMEOUT_MS,
+    })
+    switch (outcome.status) {
+      case 'ok':
+        return c.json({ tool, result: outcome.result }, 200)
+      case 'refused':
+        throw new ServiceError('INSUFFICIENT_PERMISSIONS', outcome.message)
+      case 'invalid':
+        throw new ServiceError('VALIDATION_ERROR', outcome.message, { details: outcome.details })
+      case 'failed':
+        throw new ServiceError(outcome.code ?? 'UNPROCESSABLE', outcome.message)
     }
-    const parsed = tool.params.safeParse(params)
-    if (!parsed.success) throw validationError(parsed.error.issues, `Invalid params for ${name}`, ['params'])
-    return c.json({ tool: name, result: await tool.run(serviceContext(c), parsed.data) }, 200)
   })

@@ -1,0 +1,144 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js'
+import type { Context } from 'hono'
+import { ServiceError } from '../../shared/infra/errors.ts'
+import type { AppEnv } from '../../shared/infra/http/app-env.ts'
+import { serviceContext } from '../../shared/infra/http/define-route.ts'
+import { describeError } from '../../shared/infra/logger.ts'
+import { callTool, listTools, type ToolOutcome } from '../../shared/services/tools/tool-set.ts'
+import { keyScopes, triggeredBy } from './routes/tools/auth.ts'
+
+/**
+ * One MCP server per JSON-RPC message, over the SDK's web-standard Streamable HTTP transport in
+ * stateless JSON mode: nothing is kept between requests, so any instance answers any message. The
+ * same function answers POSTs at {mcp_url} and the messages of HTTP+SSE sessions.
+ */
+
+export const SERVER_INFO = { name: 'tenant-platform-tools', version: '1.0.0' }
+
+export function toCallResult(outcome: ToolOutcome) {
+  if (outcome.status === 'ok') {
+    if (outcome.mcpResult) return outcome.mcpResult
+    const result = outcome.result
+    const structured =
+      result !== null && typeof result === 'object' && !Array.isArray(result)
+        ? { structuredContent: result as Record<string, unknown> }
+        : {}
+    return { content: [{ type: 'text' as const, text: JSON.stringify(result) }], ...structured }
+  }
+  if (outcome.status === 'failed' && outcome.mcpResult) return { ...outcome.mcpResult, isError: true }
+  const details = outcome.status === 'invalid' ? outcome.details : undefined
+  return {
+    content: [{ type: 'text' as const, text: outcome.message }],
+    isError: true,
+    ...(details && { structuredContent: { reason: outcome.status, details } }),
+  }
+}
+
+function buildServer(c: Context<AppEnv>): Server {
+  const ctx = serviceContext(c)
+  const scopes = keyScopes(c)
+  const by = triggeredBy(c)
+  const timeoutMs = c.var.deps.config.MCP_TOOL_TIMEOUT_MS
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions:
+      "Tools of the platform and of the tenant's connected integrations. Names are <integration>__<tool>.",
+  })
+  const internal = (err: unknown): never => {
+    if (err instanceof McpError) throw err
+    c.var.deps.logger.error('tool server error', { request_id: c.var.requestId, ...describeError(err) })
+    throw new McpError(ErrorCode.InternalError, 'Internal error')
+  }
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    try {
+      const tools = await listTools(ctx, scopes)
+      return {
+        tools: tools.map((t) => ({
+          name: t.mcpName,
+          title: t.name,
+          description: t.description,
+          inputSchema: t.inputSchema as { type: 'object' },
+        })),
+      }
+    } catch (err) {
+      return internal(err)
+    }
+  })
+  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    try {
+      const outcome = await callTool(ctx, req.params.name, req.params.arguments ?? {}, {
+        scopes,
+        triggeredBy: by,
+        timeoutMs,
+      })
+      return toCallResult(outcome)
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'NOT_FOUND')
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 200)}`)
+      return internal(err)
+    }
+  })
+  return server
+}
+
+/** A JSON-RPC error response (HTTP status and body) for messages refused before the SDK sees them. */
+export function jsonRpcError(status: number, code: number, message: string, id: unknown = null): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  })
+}
+
+/**
+ * Parses a POSTed body: not JSON is a parse error (-32700), a batch an invalid request (-32600:
+ * the current MCP revision has no batches). Returns the message or the error Response.
+ */
+export function parseMessage(text: string): { message: unknown } | { error: Response } {
+  let message: unknown
+  try {
+    message = JSON.parse(text)
+  } catch {
+    return { error: jsonRpcError(400, ErrorCode.ParseError, 'Parse error: the body is not JSON') }
+  }
+  if (Array.isArray(message))
+    return {
+      error: jsonRpcError(400, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported'),
+    }
+  if (message === null || typeof message !== 'object' || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0')
+    return {
+      error: jsonRpcError(400, ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message'),
+    }
+  return { message }
+}
+
+/**
+ * Handles one JSON-RPC message with a fresh server and transport. `request` carries the client's
+ * headers (Accept, MCP-Protocol-Version); the answer is JSON (200), or 202 for notifications.
+ */
+export async function handleMessage(
+  c: Context<AppEnv>,
+  request: Request,
+  message: unknown,
+): Promise<Response> {
+  const server = buildServer(c)
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  })
+  await server.connect(transport)
+  try {
+    const res = await transport.handleRequest(request, { parsedBody: message })
+    // Read the body before closing: closing the transport ends its streams.
+    const body = await res.text()
+    return new Response(body || null, { status: res.status, headers: res.headers })
+  } finally {
+    await server.close().catch(() => {})
+  }
+}

@@ -1,0 +1,21 @@
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
+import { checkOrigin, toolAuth } from '../tools/auth.ts'
+
+export const route = defineRoute(toolAuth, {
+  method: 'delete',
+  path: '/',
+  summary: 'MCP Streamable HTTP: no sessions to end (405)',
+  description:
+    'Stateless: no Mcp-Session-Id is issued, so there is nothing to terminate (405, as the MCP specification allows).',
+  responses: { 405: { description: 'Method Not Allowed' }, ...errorResponses(401, 403, 429) },
+})
+
+export type McpDeleteResponse = never
+
+export const registerMcpDelete = (app: App) =>
+  app.openapi(route, (c) => {
+    checkOrigin(c)
+    return new Response(null, { status: 405, headers: { allow: 'POST' } }) as never
+  })

@@ -1,0 +1,373 @@
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
+import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js'
+import type { ServiceContext } from '../../infra/deps.ts'
+import { type FieldIssue, ServiceError } from '../../infra/errors.ts'
+import { integrationBySlug, resolveProviders, toolAlias } from '../integrations/catalog.ts'
+import {
+  type ConnectionWithTools,
+  listActiveConnectionsWithTools,
+  rediscoverTools,
+} from '../integrations/connections.ts'
+import { callMcpTool, McpConnectError, McpToolError } from '../integrations/mcp-discovery.ts'
+import { refreshConnectionToken } from '../integrations/token-refresh.ts'
+import { connectionToken, decideToolCall, recordToolCall } from '../integrations/tool-calls.ts'
+import type { TriggeredBy, UsageAction } from '../integrations/usage-log.ts'
+import { describeTool, type PlatformTool, platformTools } from './platform-tools.ts'
+import { ProviderAuthError, ProviderError, providerApi, providerTools } from './provider-apis.ts'
+
+/**
+ * The tool set a tool-server key sees, transport-free: the platform's own tools (gated by the
+ * key's scopes) and the tools of every active connection of the key's tenant. The REST form and
+ * both MCP transports list and call through here, so they offer exactly the same tools.
+ *
+ * Names. REST names are the spec's '<integration_slug>:<tool_name>'; MCP names are the catalog's
+ * aliases ('<slug>__<tool>', [A-Za-z0-9_-]{1,64}). When a tenant has two or more active
+ * connections of one integration, each connection's tools are qualified with the first 8 hex
+ * digits of its id: 'slack@1a2b3c4d:post_message' and 'slack_1a2b3c4d__post_message'. Calls
+ * accept either form of either name.
+ */
+
+export interface ToolEntry {
+  /** REST name. */
+  name: string
+  /** MCP name: ^[a-zA-Z0-9_-]{1,64}$ */
+  mcpName: string
+  description: string
+  inputSchema: Record<string, unknown>
+  source: 'platform' | 'oauth' | 'mcp'
+  platform?: PlatformTool
+  connection?: ConnectionWithTools
+  /** The tool's name in the connection ('<slug>:<tool>'), what decideToolCall and the log see. */
+  toolName?: string
+  action?: UsageAction
+}
+
+export type ToolOutcome =
+  | { status: 'ok'; result: unknown; mcpResult?: { content: unknown[]; structuredContent?: unknown } }
+  /** Refused: missing scope, permission or restriction, or a connection that needs re-authorization. */
+  | { status: 'refused'; message: string }
+  /** The arguments fail the tool's inputSchema. */
+  | { status: 'invalid'; message: string; details: FieldIssue[] }
+  /** The provider or MCP server failed (error answer, garbage, time-out) or the tool reported an error. */
+  | { status: 'failed'; message: string; mcpResult?: { content: unknown[] }; code?: 'NOT_FOUND' | 'CONFLICT' }
+
+export interface CallOptions {
+  /** The key's scopes (platform tools). */
+  scopes: string[]
+  triggeredBy: TriggeredBy
+  /** Per-call time-out of a provider or MCP server (ms). */
+  timeoutMs?: number
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000
+
+export async function listTools(ctx: ServiceContext, scopes: string[]): Promise<ToolEntry[]> {
+  const out: ToolEntry[] = platformTools
+    .filter((t) => scopes.includes(t.scope))
+    .map((t) => ({
+      ...describeTool(t),
+      mcpName: toolAlias(t.name),
+      source: 'platform' as const,
+      platform: t,
+    }))
+  const connections = await listActiveConnectionsWithTools(ctx)
+  const perSlug = new Map<string, number>()
+  for (const c of connections) perSlug.set(c.integration_slug, (perSlug.get(c.integration_slug) ?? 0) + 1)
+  for (const c of connections) {
+    const qualify = (perSlug.get(c.integration_slug) ?? 0) > 1
+    const catalog = integrationBySlug(c.integration_slug)
+    for (const t of c.tools) {
+      const bare = t.name.slice(t.name.indexOf(':') + 1)
+      const name = qualify ? `${c.integration_slug}@${c.id.replace(/-/g, '').slice(0, 8)}:${bare}` : t.name
+      out.push({
+        name,
+        mcpName: qualify ? toolAlias(name) : t.alias,
+        description: t.description,
+        inputSchema: t.inputSchema,
+        source: c.connection_type,
+        connection: c,
+        toolName: t.name,
+        action:
+          c.connection_type === 'oauth'
+            ? (catalog?.tools.find((x) => x.name === t.name)?.action ?? 'write')
+            : 'write',
+      })
+    }
+  }
+  return out
+}
+
+/** Finds a tool by its REST or MCP name. */
+export function findTool(tools: ToolEntry[], name: string): ToolEntry | undefined {
+  return tools.find((t) => t.name === name) ?? tools.find((t) => t.mcpName === name)
+}
+
+const validator = new AjvJsonSchemaValidator()
+const compiled = new Map<string, ReturnType<AjvJsonSchemaValidator['getValidator']>>()
+
+function validateArgs(schema: Record<string, unknown>, args: unknown): string | null {
+  const key = JSON.stringify(schema)
+  let check = compiled.get(key)
+  if (!check) {
+    try {
+      check = validator.getValidator(schema as JsonSchemaType)
+    } catch {
+      return null // a schema Ajv cannot compile: let the server judge the arguments
+    }
+    if (compiled.size > 1000) compiled.clear()
+    compiled.set(key, check)
+  }
+  const r = check(args)
+  return r.valid ? null : r.errorMessage
+}
+
+/**
+ * Calls a tool by either name. Unknown names throw NOT_FOUND; everything else is an outcome.
+ * Every call of an integration tool goes through decideToolCall and writes one usage record.
+ */
+export async function callTool(
+  ctx: ServiceContext,
+  name: string,
+  args: Record<string, unknown>,
+  opts: CallOptions,
+): Promise<ToolOutcome> {
+  const platform = platformTools.find((t) => t.name === name || toolAlias(t.name) === name)
+  if (platform) return callPlatformTool(ctx, platform, args, opts.scopes)
+
+  const tools = await listTools(ctx, opts.scopes)
+  const entry = findTool(tools, name)
+  if (!entry) return unlisted(ctx, name, args, opts)
+  return callIntegrationTool(ctx, entry, args, opts)
+}
+
+async function callPlatformTool(
+  ctx: ServiceContext,
+  tool: PlatformTool,
+  args: Record<string, unknown>,
+  scopes: string[],
+): Promise<ToolOutcome> {
+  if (!scopes.includes(tool.scope))
+    return { status: 'refused', message: `The tool ${tool.name} needs the scope ${tool.scope}` }
+  const parsed = tool.params.safeParse(args)
+  if (!parsed.success) {
+    return {
+      status: 'invalid',
+      message: `Invalid params for ${tool.name}`,
+      details: parsed.error.issues.map((i) => ({
+        field: ['params', ...i.path].join('.'),
+        message: i.message,
+      })),
+    }
+  }
+  try {
+    return { status: 'ok', result: await tool.run(ctx, parsed.data) }
+  } catch (err) {
+    // NOT_FOUND of a site/article, or a validation rule the schema cannot state: the caller's input.
+    if (err instanceof ServiceError && err.status < 500 && err.code !== 'RATE_LIMITED') {
+      if (err.code === 'VALIDATION_ERROR')
+        return { status: 'invalid', message: err.message, details: err.details ?? [] }
+      const code = err.code === 'NOT_FOUND' || err.code === 'CONFLICT' ? err.code : undefined
+      return { status: 'failed', message: err.message, ...(code && { code }) }
+    }
+    throw err
+  }
+}
+
+/**
+ * A name not in the list: a tool of a connection that needs re-authorization (decideToolCall says
+ * so, and the refusal is logged), or no tool at all.
+ */
+async function unlisted(
+  ctx: ServiceContext,
+  name: string,
+  args: Record<string, unknown>,
+  opts: CallOptions,
+): Promise<ToolOutcome> {
+  const looksLikeTool = /^[a-z0-9-]+(:|__)[A-Za-z0-9_./-]+$/.test(name)
+  if (looksLikeTool) {
+    const decision = await decideToolCall(ctx, { toolName: name, arguments: args })
+    // A connection needing re-authorization, or several connections of the integration.
+    const known =
+      !decision.allowed &&
+      (/re-authorized/.test(decision.reason) || /several connections/.test(decision.reason))
+    if (known) {
+      const slug = name.includes(':') ? name.split(':')[0]! : name.split('__')[0]!
+      const integration = integrationBySlug(slug)
+      const toolName = name.includes(':') ? name : name.replace('__', ':')
+      if (integration && decision.connection_id) {
+        await recordToolCall(ctx, {
+          integrationId: integration.integration_id,
+          connectionId: decision.connection_id,
+          toolName,
+          action: integration.tools.find((t) => t.name === toolName)?.action ?? 'write',
+          triggeredBy: opts.triggeredBy,
+          userId: ctx.caller.userId,
+          success: false,
+          responseTimeMs: 0,
+        })
+      }
+      return { status: 'refused', message: `${name}: ${decision.reason}` }
+    }
+  }
+  throw new ServiceError('NOT_FOUND', `No tool named ${name.slice(0, 200)}`)
+}
+
+async function callIntegrationTool(
+  ctx: ServiceContext,
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  opts: CallOptions,
+): Promise<ToolOutcome> {
+  const connection = entry.connection!
+  const started = performance.now()
+  const log = (success: boolean) =>
+    recordToolCall(ctx, {
+      integrationId: connection.integration_id,
+      connectionId: connection.id,
+      toolName: entry.toolName!,
+      action: entry.action ?? 'write',
+      triggeredBy: opts.triggeredBy,
+      userId: ctx.caller.userId,
+      success,
+      responseTimeMs: performance.now() - started,
+    })
+
+  const invalid = validateArgs(entry.inputSchema, args)
+  if (invalid) {
+    await log(false)
+    return {
+      status: 'invalid',
+      message: `Invalid arguments for ${entry.name}: ${invalid}`.slice(0, 1000),
+      details: [{ field: 'params', message: invalid.slice(0, 500) }],
+    }
+  }
+  const decision = await decideToolCall(ctx, {
+    toolName: entry.toolName!,
+    arguments: args,
+    connectionId: connection.id,
+  })
+  if (!decision.allowed) {
+    await log(false)
+    return { status: 'refused', message: `${entry.name}: ${decision.reason}` }
+  }
+
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  let outcome: ToolOutcome
+  try {
+    outcome =
+      connection.connection_type === 'oauth'
+        ? await runOAuthTool(ctx, entry, args, timeoutMs)
+        : await runMcpTool(ctx, entry, args, timeoutMs)
+  } catch (err) {
+    await log(false)
+    throw err
+  }
+  await log(outcome.status === 'ok')
+  return outcome
+}
+
+async function runOAuthTool(
+  ctx: ServiceContext,
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<ToolOutcome> {
+  const connection = entry.connection!
+  const impl = providerTools[entry.toolName!]
+  const provider = resolveProviders(ctx.config).get(connection.integration_slug)
+  if (!impl || !provider) return { status: 'failed', message: `${entry.name} has no implementation` }
+  const run = async (token: string) => {
+    try {
+      return await impl(
+        providerApi(ctx, connection.integration_slug, provider.apiBaseUrl, token, timeoutMs),
+        args,
+      )
+    } catch (err) {
+      if (err instanceof ProviderAuthError || err instanceof ProviderError) throw err
+      // An answer of the wrong shape that the tool could not read: garbage, not our fault.
+      throw new ProviderError(`${connection.integration_slug} answered with a body the tool could not read`)
+    }
+  }
+
+  const first = await connectionToken(ctx, connection.id)
+  try {
+    try {
+      return { status: 'ok', result: await run(first.token) }
+    } catch (err) {
+      if (!(err instanceof ProviderAuthError)) throw err
+      // One refresh, under the hourly job's lease, then one retry.
+      const refreshed = await refreshConnectionToken(ctx, connection.id)
+      if (refreshed === 'needs_reauth')
+        return { status: 'refused', message: `${entry.name}: the connection needs to be re-authorized` }
+      const again = await connectionToken(ctx, connection.id).catch(() => null)
+      // 'skipped': another run holds the lease or backs off; retry only if it stored a new token.
+      if (!again || (refreshed !== 'refreshed' && again.token === first.token)) {
+        return { status: 'failed', message: `${err.message}; the token could not be refreshed` }
+      }
+      return { status: 'ok', result: await run(again.token) }
+    }
+  } catch (err) {
+    if (err instanceof ProviderAuthError || err instanceof ProviderError)
+      return { status: 'failed', message: err.message }
+    throw err
+  }
+}
+
+async function runMcpTool(
+  ctx: ServiceContext,
+  entry: ToolEntry,
+  args: Record<string, unknown>,
+  timeoutMs: number,
+): Promise<ToolOutcome> {
+  const connection = entry.connection!
+  const { token } = await connectionToken(ctx, connection.id)
+  const upstreamName = entry.toolName!.slice(entry.toolName!.indexOf(':') + 1)
+  let listChanged = false
+  try {
+    const result = await callMcpTool(ctx, {
+      url: connection.mcp_server_url!,
+      transport: connection.mcp_transport ?? 'streamable_http',
+      authType: connection.mcp_auth_type ?? 'bearer',
+      token,
+      tool: upstreamName,
+      arguments: args,
+      timeoutMs,
+      onListChanged: () => {
+        listChanged = true
+      },
+    })
+    const content = Array.isArray(result.content) ? result.content : []
+    if (result.isError) {
+      const text = content.find((c) => (c as { type?: unknown })?.type === 'text') as
+        | { text?: string }
+        | undefined
+      return {
+        status: 'failed',
+        message: text?.text ?? `${entry.name} reported an error`,
+        mcpResult: { content },
+      }
+    }
+    return {
+      status: 'ok',
+      result: result.structuredContent ?? content,
+      mcpResult: {
+        content,
+        ...(result.structuredContent !== undefined && { structuredContent: result.structuredContent }),
+      },
+    }
+  } catch (err) {
+    if (err instanceof McpConnectError || err instanceof McpToolError)
+      return { status: 'failed', message: `${entry.name}: ${err.message}` }
+    throw err
+  } finally {
+    // The server announced tools/list_changed: refresh the stored tools, off the call's path.
+    if (listChanged) {
+      rediscoverTools(ctx, connection.id).catch((e) =>
+        ctx.logger.warn('tool list refresh after list_changed failed', {
+          connection_id: connection.id,
+          error: e instanceof Error ? e.message : 'unknown',
+        }),
+      )
+    }
+  }
+}

@@ -196,7 +196,10 @@ function fixtureFor(e: RouteAuthEntry): string | undefined {
   return undefined
 }
 
-const fixturePatterns: [string, string][] = [['api-keys/{id}', 'apiKey']]
+const fixturePatterns: [string, string][] = [
+  ['api-keys/{id}', 'apiKey'],
+  ['tenants/background-jobs/{id}', 'job'],
+]
 
 /** Bodies that pass validation, for routes whose 404 comes after it. */
 const validBodies: Record<string, unknown> = {}

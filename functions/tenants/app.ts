@@ -36,6 +36,7 @@ import {
   updateTenantBody,
   userIdParam,
 } from '../../shared/services/tenants/schema.ts'
+import { registerJobRoutes } from './routes/jobs/register.ts'
 
 export const functionName = 'tenants'
 
@@ -283,6 +284,7 @@ export function createApp(deps: FunctionDeps) {
   const app = createFunctionApp(functionName, deps, 'Tenants, teams, invitations, notifications')
 
   app.use('/jobs/*', authenticate({ allow: ['service'] }))
+  registerJobRoutes(app)
   app.openapi(routes.sendNotifications, async (c) => c.json(await deps.notifier.sendPending(), 200))
   app.openapi(routes.pruneRateLimits, async (c) =>
     c.json({ deleted: await pruneRateLimitCounters(deps.sql, deps.clock.now()) }, 200),

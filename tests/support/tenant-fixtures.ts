@@ -17,5 +17,8 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     scopes: ['content:read'],
     rate_limit_per_minute: 10,
   })
-  return { apiKey: apiKey.id, user: tenant.userId }
+  // Jobs are made by the server functions; one queued row is enough to be found (or not).
+  const [job] = await tp.db.sql<{ id: string }[]>`
+    insert into public.jobs (tenant_id, kind) values (${tenant.tenantId}, 'fixture.job') returning id`
+  return { apiKey: apiKey.id, user: tenant.userId, job: job!.id }
 }

@@ -25,6 +25,8 @@ export const publicRoutes: PublicRoute[] = [
   { prefix: '/api/webhooks', fn: 'webhooks', path: '' },
   { prefix: '/api/integrations', fn: 'integrations', path: '' },
   { prefix: '/api/connections', fn: 'integrations', path: '/connections' },
+  // The job engine's rows (scrape-social, generate-article, sync-affiliate), read by the tenant.
+  { prefix: '/api/jobs', fn: 'tenants', path: '/background-jobs' },
 ]
 
 /** '/api/api-keys/123' -> '/functions/v1/api-keys/123'; null when no prefix matches. */

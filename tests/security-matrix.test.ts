@@ -199,7 +199,10 @@ function fixtureFor(e: RouteAuthEntry): string | undefined {
 const fixturePatterns: [string, string][] = [
   ['api-keys/{id}', 'apiKey'],
   ['tenants/background-jobs/{id}', 'job'],
+  ['scrape-social/sources/{id}', 'source'],
 ]
 
 /** Bodies that pass validation, for routes whose 404 comes after it. */
-const validBodies: Record<string, unknown> = {}
+const validBodies: Record<string, unknown> = {
+  'PATCH scrape-social/sources/{id}': { name: 'renamed' },
+}

@@ -20,5 +20,10 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
   // Jobs are made by the server functions; one queued row is enough to be found (or not).
   const [job] = await tp.db.sql<{ id: string }[]>`
     insert into public.jobs (tenant_id, kind) values (${tenant.tenantId}, 'fixture.job') returning id`
-  return { apiKey: apiKey.id, user: tenant.userId, job: job!.id }
+  const [source] = await tp.db.sql<{ id: string }[]>`
+    with site as (insert into public.sites (tenant_id, name) values (${tenant.tenantId}, 'Fixture site') returning id)
+    insert into public.sources (tenant_id, site_id, name, kind, config)
+    select ${tenant.tenantId}, id, 'Fixture source', 'feed', '{"url":"https://example.com/feed.xml"}' from site
+    returning id`
+  return { apiKey: apiKey.id, user: tenant.userId, job: job!.id, source: source!.id }
 }

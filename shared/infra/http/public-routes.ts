@@ -27,6 +27,7 @@ export const publicRoutes: PublicRoute[] = [
   { prefix: '/api/connections', fn: 'integrations', path: '/connections' },
   // The job engine's rows (scrape-social, generate-article, sync-affiliate), read by the tenant.
   { prefix: '/api/jobs', fn: 'tenants', path: '/background-jobs' },
+  { prefix: '/api/sources', fn: 'scrape-social', path: '/sources' },
 ]
 
 /** '/api/api-keys/123' -> '/functions/v1/api-keys/123'; null when no prefix matches. */

@@ -73,4 +73,12 @@ export const scheduledJobs: readonly ScheduledJob[] = [
     localEverySeconds: 86_400,
     description: 'daily 03:30 UTC',
   },
+  {
+    // Scheduled sources that are due, retries whose backoff ran out, and scrapes a dead instance left.
+    name: 'scrape-social-sweep',
+    cron: '* * * * *',
+    path: 'scrape-social/jobs/sweep',
+    localEverySeconds: 30,
+    description: 'every minute',
+  },
 ]

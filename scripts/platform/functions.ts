@@ -1,6 +1,7 @@
 import * as apiKeys from '../../functions/api-keys/app.ts'
 import * as content from '../../functions/content/app.ts'
 import * as credentials from '../../functions/credentials/app.ts'
+import * as generateArticle from '../../functions/generate-article/app.ts'
 import * as integrations from '../../functions/integrations/app.ts'
 import * as mcpSse from '../../functions/mcp-sse/app.ts'
 import * as scrapeSocial from '../../functions/scrape-social/app.ts'
@@ -26,4 +27,5 @@ export const functionModules: FunctionModule[] = [
   webhooks,
   integrations,
   scrapeSocial,
+  generateArticle,
 ]

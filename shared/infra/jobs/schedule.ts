@@ -81,4 +81,12 @@ export const scheduledJobs: readonly ScheduledJob[] = [
     localEverySeconds: 30,
     description: 'every minute',
   },
+  {
+    // Generation retries whose backoff ran out, and jobs a stopped instance left.
+    name: 'generate-article-sweep',
+    cron: '* * * * *',
+    path: 'generate-article/jobs/sweep',
+    localEverySeconds: 30,
+    description: 'every minute',
+  },
 ]

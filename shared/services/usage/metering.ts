@@ -51,9 +51,17 @@ export interface UsageResult {
  */
 export async function recordUsage(
   db: Queryable,
-  input: { tenantId: string; product: Product; units?: number; now: Date },
+  input: {
+    tenantId: string
+    product: Product
+    units?: number
+    now: Date
+    /** Units already spent (a provider's token usage): counted even past a Free quota. */
+    incurred?: boolean
+  },
 ): Promise<UsageResult> {
   const units = input.units ?? 1
+  const incurred = input.incurred ?? false
   const productId = productIds[input.product]
   const [row] = await db<
     { plan: string; quota: string | null; units: string | null; alert_thresholds: number[] | null }[]
@@ -61,7 +69,7 @@ export async function recordUsage(
     with q as (
       select t.plan, pq.monthly_quota as quota,
              -- Only Free refuses; paid plans go through and pay overage.
-             case when t.plan = 'free' then pq.monthly_quota end as hard_cap
+             case when t.plan = 'free' and not ${incurred} then pq.monthly_quota end as hard_cap
       from public.tenants t
       left join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = ${productId}
       where t.id = ${input.tenantId}
@@ -108,11 +116,16 @@ export function crossedThresholds(result: UsageResult, units: number): number[] 
  * (malformed requests are not billed). Throws 429 QUOTA_EXCEEDED, with the seconds to the next month, when
  * the plan refuses the call. Sends usage alerts only on the rare call that crosses a threshold.
  */
-export async function meterUsage(deps: ServiceContext, product: Product, units = 1): Promise<void> {
+export async function meterUsage(
+  deps: ServiceContext,
+  product: Product,
+  units = 1,
+  opts: { incurred?: boolean } = {},
+): Promise<void> {
   if (!deps.config.METERING_ENABLED) return
   const caller = deps.caller
   const now = deps.clock.now()
-  const result = await recordUsage(deps.sql, { tenantId: caller.tenantId, product, units, now })
+  const result = await recordUsage(deps.sql, { tenantId: caller.tenantId, product, units, now, ...opts })
   if (!result.allowed) {
     throw new ServiceError(
       'QUOTA_EXCEEDED',
@@ -128,6 +141,32 @@ export async function meterUsage(deps: ServiceContext, product: Product, units =
     await enqueueDueUsageAlerts(deps, { period: periodOf(now), tenantId: caller.tenantId, product }).catch(
       (err) =>
         deps.logger.error('usage alert failed', { tenant_id: caller.tenantId, product, error: String(err) }),
+    )
+  }
+}
+
+/**
+ * Refuses (429 QUOTA_EXCEEDED) a tenant whose plan refuses overage (Free) and whose count for the
+ * month is at or over the quota: for metered work whose size is known only afterwards (a model
+ * call's tokens), checked before the work and metered with `incurred` after it.
+ */
+export async function assertWithinQuota(deps: ServiceContext, product: Product): Promise<void> {
+  if (!deps.config.METERING_ENABLED) return
+  const now = deps.clock.now()
+  const [row] = await deps.sql<{ plan: string; over: boolean }[]>`
+    select t.plan, coalesce(c.units, 0) >= pq.monthly_quota as over
+    from public.tenants t
+    join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = ${productIds[product]}
+    left join public.usage_counters c on c.tenant_id = t.id and c.product_id = pq.product_id
+      and c.period = ${periodOf(now)}
+    where t.id = ${deps.caller.tenantId} and t.plan = 'free'`
+  if (row?.over) {
+    throw new ServiceError(
+      'QUOTA_EXCEEDED',
+      `The ${row.plan} plan's monthly quota for the ${product} API is used up`,
+      {
+        retryAfter: secondsToNextPeriod(now),
+      },
     )
   }
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { callModel, providerFailure } from '../shared/services/generation/providers.ts'
 import { productIds } from '../shared/services/usage/metering.ts'
 import { type LlmServer, startLlmServer } from './support/llm-server.ts'
 import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
@@ -213,6 +214,42 @@ describe('generate-article', () => {
     expect(await sweep()).toMatchObject({ succeeded: 1 })
     job = (await tp.json(`/api/jobs/${id}`, { token: f.tenant.token })).body
     expect([job.status, job.attempts, job.error]).toEqual(['succeeded', 3, null])
+  })
+
+  it('fails a provider call that times out with a clear, retryable reason', async () => {
+    llm.delayMs = 1000
+    try {
+      for (const provider of ['openai', 'anthropic'] as const) {
+        const err = await callModel({
+          provider,
+          baseUrl: provider === 'openai' ? llm.openaiBaseUrl : llm.anthropicBaseUrl,
+          apiKey: llm.key,
+          model: 'm',
+          system: 's',
+          prompt: 'p',
+          maxOutputTokens: 10,
+          timeoutMs: 200,
+          fetch: tp.instances[0]!.platform.deps.fetch,
+        }).catch((e: unknown) => e)
+        expect(providerFailure(provider, err)).toMatchObject({
+          transient: true,
+          reason: expect.stringMatching(/timed out/),
+        })
+      }
+    } finally {
+      llm.delayMs = 0
+    }
+  })
+
+  it('sends usage alerts as the tokens cross 80% of the quota', async () => {
+    const f = await fixture()
+    await setTokens(f, 7_900)
+    const res = await generate(f, { item_ids: [f.items[0]] })
+    expect((await finished(f, res.body.job_id)).status).toBe('succeeded')
+    const alerts = await tp.db.sql`
+      select subject, recipient from public.notifications where tenant_id = ${f.tenant.tenantId} and kind = 'usage.alert'`
+    expect(alerts.map((a) => a.subject)).toEqual(['Assistant API: 80% of the monthly quota used'])
+    expect(alerts[0]!.recipient).toBe(f.tenant.email.toLowerCase())
   })
 
   it('validates the request against the tenant', async () => {

@@ -137,13 +137,20 @@ drop table private.rate_limit_counters;
 -- (read from the transaction's claims) without a round trip of its own. Counts `p_units` of a
 -- product for the month holding p_period; Free refuses past its quota and counts nothing then.
 -- No tenant (authentication failed): no row, nothing counted.
-create function private.record_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date)
+create function private.record_usage(
+  p_tenant uuid,
+  p_product uuid,
+  p_units bigint,
+  p_period date,
+  -- Units already spent (a provider's token usage): counted even past a Free quota.
+  p_incurred boolean default false
+)
 returns table (plan text, quota text, units text, alert_thresholds integer[])
 language sql set search_path = '' as $$
   with q as (
     select t.plan, pq.monthly_quota as quota,
            -- Only Free refuses; paid plans go through and pay overage.
-           case when t.plan = 'free' then pq.monthly_quota end as hard_cap
+           case when t.plan = 'free' and not p_incurred then pq.monthly_quota end as hard_cap
     from public.tenants t
     left join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = p_product
     where t.id = p_tenant
@@ -162,4 +169,4 @@ language sql set search_path = '' as $$
   from q
 $$;
 
-revoke execute on function private.record_usage(uuid, uuid, bigint, date) from public;
+revoke execute on function private.record_usage(uuid, uuid, bigint, date, boolean) from public;

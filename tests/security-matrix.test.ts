@@ -210,6 +210,8 @@ const fixturePatterns: [string, string][] = [
   ['integrations/{id}/stats', 'global'],
   ['commerce-webhook/stores/{id}', 'store'],
   ['commerce-webhook/deliveries/{id}', 'delivery'],
+  ['tenants/background-jobs/{id}', 'job'],
+  ['scrape-social/sources/{id}', 'source'],
 ]
 
 /** Bodies that pass validation, for routes whose 404 comes after it (keyed as label() prints them). */
@@ -225,4 +227,5 @@ const validBodies: Record<string, unknown> = {
   'PATCH tenants/current/members/{user_id}': { role: 'member' },
   'PATCH commerce-webhook/stores/{id}': { name: 'Renamed' },
   'POST commerce-webhook/stores/{id}/rotate-secret': { secret: 'shpss_rotated_0123456789' },
+  'PATCH scrape-social/sources/{id}': { name: 'Renamed' },
 }

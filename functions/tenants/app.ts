@@ -8,6 +8,7 @@ import { registerListInvitations } from './routes/invitations/list.ts'
 import { registerPreviewInvitation } from './routes/invitations/preview.ts'
 import { registerRevokeInvitation } from './routes/invitations/revoke.ts'
 import { registerPruneRateLimitsJob } from './routes/jobs/prune-rate-limits.ts'
+import { registerJobRoutes } from './routes/jobs/register.ts'
 import { registerSendNotificationsJob } from './routes/jobs/send-notifications.ts'
 import { registerListMembers } from './routes/members/list.ts'
 import { registerRemoveMember } from './routes/members/remove.ts'
@@ -37,6 +38,8 @@ export function createApp(deps: FunctionDeps) {
     registerRevokeInvitation,
     registerAcceptInvitation,
     registerPreviewInvitation,
+    // The job engine's tenant view (GET /api/jobs), at /background-jobs inside the function.
+    registerJobRoutes,
   ])
     register(app)
   return app

@@ -2,8 +2,10 @@ import * as apiKeys from '../../functions/api-keys/app.ts'
 import * as commerceWebhook from '../../functions/commerce-webhook/app.ts'
 import * as content from '../../functions/content/app.ts'
 import * as credentials from '../../functions/credentials/app.ts'
+import * as generateArticle from '../../functions/generate-article/app.ts'
 import * as integrations from '../../functions/integrations/app.ts'
 import * as mcpSse from '../../functions/mcp-sse/app.ts'
+import * as scrapeSocial from '../../functions/scrape-social/app.ts'
 import * as tenants from '../../functions/tenants/app.ts'
 import * as usage from '../../functions/usage/app.ts'
 import * as webhooks from '../../functions/webhooks/app.ts'
@@ -26,4 +28,6 @@ export const functionModules: FunctionModule[] = [
   webhooks,
   integrations,
   commerceWebhook,
+  scrapeSocial,
+  generateArticle,
 ]

@@ -1,5 +1,5 @@
-import type { RequestClaims } from './db.ts'
-import { ServiceError } from './errors.ts'
+import type { Queryable, RequestClaims } from './db.ts'
+import { notFound, ServiceError } from './errors.ts'
 
 /** Who is calling, as the route middleware established it. Services see only TenantCaller. */
 
@@ -28,6 +28,11 @@ interface TenantCallerBase {
 export type Caller =
   | (TenantCallerBase & { kind: 'user'; role: MemberRole; email?: string })
   | (TenantCallerBase & { kind: 'platform_key' | 'tool_key'; keyId: string; scopes: string[] })
+  /**
+   * The service-role key acting for one named tenant (scheduled and internal calls, jobs): the
+   * work runs under row-level security as the tenant's acting user (see serviceCallerFor).
+   */
+  | (TenantCallerBase & { kind: 'service' })
   /** A signed-in user who has no tenant yet (may only create one). */
   | { kind: 'user_without_tenant'; userId: string; email?: string }
   | { kind: 'service' }
@@ -36,6 +41,32 @@ export type Caller =
 export type CallerKind = Caller['kind']
 /** A caller acting for one tenant: a member user, or a key acting as its creator. */
 export type TenantCaller = Extract<Caller, { tenantId: string }>
+
+/**
+ * The caller for service work done for one tenant. Services run every tenant query under
+ * row-level security with the caller's claims, so service work for a tenant takes the claims of a
+ * member: `actingUserId` (the user who asked for the work, e.g. a job's creator) while still a
+ * member, else the tenant's first owner. So a scheduled run can do no more in the tenant than its
+ * owner could, and another tenant's rows stay invisible to it. NOT_FOUND for an unknown tenant.
+ */
+export async function serviceCallerFor(
+  db: Queryable,
+  tenantId: string,
+  actingUserId?: string | null,
+): Promise<TenantCaller> {
+  const [row] = await db<{ user_id: string }[]>`
+    select user_id from public.tenant_members
+    where tenant_id = ${tenantId} and (user_id = ${actingUserId ?? null} or role = 'owner')
+    order by (user_id = ${actingUserId ?? null}) is true desc, created_at, user_id
+    limit 1`
+  if (!row) throw notFound('Tenant')
+  return {
+    kind: 'service',
+    tenantId,
+    userId: row.user_id,
+    claims: { sub: row.user_id, role: 'authenticated', app_metadata: { tenant_id: tenantId } },
+  }
+}
 
 /** Users act with their membership role; keys act as their creator under row-level security. */
 export function requireRole(caller: Caller | undefined, roles: readonly MemberRole[]): void {

@@ -108,6 +108,12 @@ export const configSchema = z.object({
   OUTBOUND_ALLOW_LOOPBACK: flag,
   OUTBOUND_ALLOW_PRIVATE: flag,
   OUTBOUND_ALLOW_HTTP: flag,
+  /** Apify API root (scrape-social's scraping-provider sources); tests point it at a loopback server. */
+  APIFY_API_URL: z.string().url().default('https://api.apify.com'),
+  /** OpenAI-compatible Chat Completions root (generate-article), e.g. a gateway or a local model server. */
+  OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
+  /** Anthropic Messages API root (generate-article). */
+  ANTHROPIC_BASE_URL: z.string().url().default('https://api.anthropic.com'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** json (default), or pretty: one compact line per event, for a terminal (npm start picks it on a TTY). */
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),

@@ -69,6 +69,15 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     insert into public.commerce_deliveries (tenant_id, store_id, platform, topic, webhook_id, payload_bytes, status, received_at, updated_at)
     values (${tenant.tenantId}, ${store.id}, 'shopify', 'orders/create', ${`fixture-${Date.now()}`}, 0, 'failed', now(), now())
     returning id`
+  // Jobs are made by the server functions; one queued row is enough to be found (or not).
+  const [job] = await tp.db.sql<{ id: string }[]>`
+    insert into public.jobs (tenant_id, kind) values (${tenant.tenantId}, 'fixture.job') returning id`
+  const source = await post('/api/sources', {
+    site_id: site.id,
+    name: 'Fixture source',
+    kind: 'feed',
+    config: { url: 'https://example.com/feed.xml' },
+  })
   return {
     apiKey: apiKey.id,
     site: site.id,
@@ -81,5 +90,7 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     member: tenant.userId,
     store: store.id,
     delivery: delivery!.id,
+    job: job!.id,
+    source: source.id,
   }
 }

@@ -5,6 +5,7 @@ import {
   type MemberRole,
   requireRole,
   type Scope,
+  serviceCallerFor,
   type TenantCaller,
 } from '../auth.ts'
 import type { Queryable, TenantRef } from '../db.ts'
@@ -21,6 +22,33 @@ export function tenantCaller(c: Context<AppEnv>): TenantCaller {
   if (!caller || !('tenantId' in caller))
     throw new ServiceError('AUTH_REQUIRED', 'A tenant credential is required')
   return caller
+}
+
+/**
+ * The tenant a server-function call acts for. A user or key acts for its own tenant (a
+ * `tenant_id` naming another is refused); the service-role key must name the tenant, and then
+ * acts as that tenant (serviceCallerFor). Sets and returns the tenant caller.
+ */
+export async function callerForTenant(
+  c: Context<AppEnv>,
+  tenantId: string | undefined,
+): Promise<TenantCaller> {
+  const caller: Caller | undefined = c.var.caller
+  if (caller?.kind === 'service' && !('tenantId' in caller)) {
+    if (!tenantId) {
+      throw new ServiceError('VALIDATION_ERROR', 'tenant_id is required with the service-role key', {
+        details: [{ field: 'tenant_id', message: 'Required with the service-role key' }],
+      })
+    }
+    const forTenant = await serviceCallerFor(c.var.deps.sql, tenantId)
+    c.set('caller', forTenant)
+    return forTenant
+  }
+  const own = tenantCaller(c)
+  if (tenantId && tenantId !== own.tenantId) {
+    throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'tenant_id names another tenant than the credential')
+  }
+  return own
 }
 
 /** Who may call a route: declared next to the route definition (defineRoute). */
@@ -163,7 +191,7 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
     const allow = new Set(options.allow)
     const toolKey = c.req.header('x-api-key')
     const token = bearer(c)
-    const supabaseKey = c.req.header('apikey') ?? token
+    const apikey = c.req.header('apikey')
 
     const refuse = async (message: string): Promise<never> => {
       const rl = await takeRateLimit(deps.sql, `ip:${clientAddress(c)}`, rateLimits.unauthenticated, now)
@@ -174,20 +202,25 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
     }
 
     // Service-role and anon keys, legacy or sb_secret_/sb_publishable_ (Supabase convention:
-    // apikey header, or Bearer).
-    if (supabaseKey && (allow.has('service') || allow.has('anon'))) {
-      if (allow.has('service') && matchesServiceKey(deps.config, supabaseKey)) {
-        c.set('caller', { kind: 'service' })
-        return next()
-      }
-      if (allow.has('anon') && matchesPublishableKey(deps.config, supabaseKey)) {
-        const rl = await takeRateLimit(deps.sql, `ip:${clientAddress(c)}`, rateLimits.unauthenticated, now)
-        c.set('rateLimit', rl)
-        if (!rl.allowed)
-          throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
-        c.set('caller', { kind: 'anon' })
-        return next()
-      }
+    // `apikey` names the project and the Bearer names the caller). A Bearer that is a user token
+    // or a platform key decides who calls (`apikey: <anon key>` + `Authorization: Bearer <user JWT>`
+    // acts as that user under RLS); a Bearer that is itself a Supabase key, or none, leaves it to
+    // the keys, in either place.
+    const isService = (k: string | undefined) => k !== undefined && matchesServiceKey(deps.config, k)
+    const isPublishable = (k: string | undefined) => k !== undefined && matchesPublishableKey(deps.config, k)
+    const bearerIsCaller = token !== undefined && !isService(token) && !isPublishable(token)
+    const supabaseKeys = bearerIsCaller ? [] : [token, apikey]
+    if (allow.has('service') && supabaseKeys.some(isService)) {
+      c.set('caller', { kind: 'service' })
+      return next()
+    }
+    if (allow.has('anon') && supabaseKeys.some(isPublishable)) {
+      const rl = await takeRateLimit(deps.sql, `ip:${clientAddress(c)}`, rateLimits.unauthenticated, now)
+      c.set('rateLimit', rl)
+      if (!rl.allowed)
+        throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
+      c.set('caller', { kind: 'anon' })
+      return next()
     }
 
     const key = allow.has('tool_key') && toolKey ? toolKey : token

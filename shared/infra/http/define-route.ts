@@ -2,10 +2,20 @@ import { createRoute, type RouteConfig } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '../deps.ts'
 import type { AppEnv } from './app-env.ts'
-import { authenticate, type RouteAuth, tenantCaller } from './authenticate.ts'
+import { authenticate, callerForTenant, type RouteAuth, tenantCaller } from './authenticate.ts'
 
 /** The OpenAPI extension that carries a route's RouteAuth, read by the security matrix and README check. */
 export const AUTH_EXTENSION = 'x-auth'
+
+/**
+ * Who may call a server function (scrape-social, generate-article, sync-affiliate): a signed-in
+ * user (Supabase convention: `apikey: <anon key>` + `Authorization: Bearer <access token>`), a
+ * platform key with content:write, or the service-role key naming the tenant (`tenant_id`).
+ */
+export const serverFunctionAuth = {
+  allow: ['user', 'platform_key', 'service'],
+  scope: 'content:write',
+} as const satisfies RouteAuth
 
 /** Routes that take no credentials (OAuth callbacks, invitation look-ups) say so explicitly. */
 export const publicRoute = { allow: [] } as const satisfies RouteAuth
@@ -48,3 +58,12 @@ export const depsOf = (c: Context<AppEnv>): FunctionDeps => c.var.deps
 /** The service context for this request's tenant caller. */
 export const serviceContext = (c: Context<AppEnv>): ServiceContext =>
   serviceContextFor(c.var.deps, tenantCaller(c))
+
+/**
+ * The service context of a server-function call: the caller's own tenant, or for the
+ * service-role key the tenant it names (`tenant_id`), acting as that tenant (callerForTenant).
+ */
+export const serviceContextForTenant = async (
+  c: Context<AppEnv>,
+  tenantId: string | undefined,
+): Promise<ServiceContext> => serviceContextFor(c.var.deps, await callerForTenant(c, tenantId))

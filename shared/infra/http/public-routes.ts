@@ -28,6 +28,9 @@ export const publicRoutes: PublicRoute[] = [
   // Stores and the delivery log (dashboard), and the synced orders and products (/v1, keys too).
   { prefix: '/api/commerce', fn: 'commerce-webhook', path: '' },
   { prefix: '/v1/commerce', fn: 'commerce-webhook', path: '' },
+  // The job engine's rows (scrape-social, generate-article, sync-affiliate), read by the tenant.
+  { prefix: '/api/jobs', fn: 'tenants', path: '/background-jobs' },
+  { prefix: '/api/sources', fn: 'scrape-social', path: '/sources' },
 ]
 
 /** '/api/api-keys/123' -> '/functions/v1/api-keys/123'; null when no prefix matches. */

@@ -81,4 +81,20 @@ export const scheduledJobs: readonly ScheduledJob[] = [
     localEverySeconds: 10,
     description: 'every minute, plus an immediate kick after each receipt (in process)',
   },
+  {
+    // Scheduled sources that are due, retries whose backoff ran out, and scrapes a dead instance left.
+    name: 'scrape-social-sweep',
+    cron: '* * * * *',
+    path: 'scrape-social/jobs/sweep',
+    localEverySeconds: 30,
+    description: 'every minute',
+  },
+  {
+    // Generation retries whose backoff ran out, and jobs a stopped instance left.
+    name: 'generate-article-sweep',
+    cron: '* * * * *',
+    path: 'generate-article/jobs/sweep',
+    localEverySeconds: 30,
+    description: 'every minute',
+  },
 ]

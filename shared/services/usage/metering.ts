@@ -64,9 +64,10 @@ export function recordUsageQuery(
   product: Product,
   units: number,
   now: Date,
+  incurred = false,
 ) {
   return db<UsageRow[]>`
-    select * from private.record_usage(${tenant}, ${productIds[product]}, ${units}, ${periodOf(now)})`
+    select * from private.record_usage(${tenant}, ${productIds[product]}, ${units}, ${periodOf(now)}, ${incurred})`
 }
 
 function toUsageResult(row: UsageRow): UsageResult {
@@ -81,9 +82,23 @@ function toUsageResult(row: UsageRow): UsageResult {
 
 export async function recordUsage(
   db: Queryable,
-  input: { tenantId: string; product: Product; units?: number; now: Date },
+  input: {
+    tenantId: string
+    product: Product
+    units?: number
+    now: Date
+    /** Units already spent (a provider's token usage): counted even past a Free quota. */
+    incurred?: boolean
+  },
 ): Promise<UsageResult> {
-  const [row] = await recordUsageQuery(db, input.tenantId, input.product, input.units ?? 1, input.now)
+  const [row] = await recordUsageQuery(
+    db,
+    input.tenantId,
+    input.product,
+    input.units ?? 1,
+    input.now,
+    input.incurred,
+  )
   if (!row) throw new Error(`No tenant ${input.tenantId}`)
   return toUsageResult(row)
 }
@@ -109,10 +124,15 @@ export function crossedThresholds(result: UsageResult, units: number): number[] 
  * month, when the plan refuses the call. Sends usage alerts only on the rare call that crosses a
  * threshold.
  */
-export async function meterUsage(ctx: ServiceContext, product: Product, units = 1): Promise<void> {
+export async function meterUsage(
+  ctx: ServiceContext,
+  product: Product,
+  units = 1,
+  opts: { incurred?: boolean } = {},
+): Promise<void> {
   if (!ctx.config.METERING_ENABLED) return
   const now = ctx.clock.now()
-  const result = await recordUsage(ctx.sql, { tenantId: ctx.caller.tenantId, product, units, now })
+  const result = await recordUsage(ctx.sql, { tenantId: ctx.caller.tenantId, product, units, now, ...opts })
   await settleUsage(ctx, product, units, result, now)
 }
 
@@ -142,6 +162,32 @@ export async function settleUsage(
     const tenantId = ctx.caller.tenantId
     await enqueueDueUsageAlerts(ctx, { period: periodOf(now), tenantId, product }).catch((err) =>
       ctx.logger.error('usage alert failed', { tenant_id: tenantId, product, error: String(err) }),
+    )
+  }
+}
+
+/**
+ * Refuses (429 QUOTA_EXCEEDED) a tenant whose plan refuses overage (Free) and whose count for the
+ * month is at or over the quota: for metered work whose size is known only afterwards (a model
+ * call's tokens), checked before the work and metered with `incurred` after it.
+ */
+export async function assertWithinQuota(deps: ServiceContext, product: Product): Promise<void> {
+  if (!deps.config.METERING_ENABLED) return
+  const now = deps.clock.now()
+  const [row] = await deps.sql<{ plan: string; over: boolean }[]>`
+    select t.plan, coalesce(c.units, 0) >= pq.monthly_quota as over
+    from public.tenants t
+    join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = ${productIds[product]}
+    left join public.usage_counters c on c.tenant_id = t.id and c.product_id = pq.product_id
+      and c.period = ${periodOf(now)}
+    where t.id = ${deps.caller.tenantId} and t.plan = 'free'`
+  if (row?.over) {
+    throw new ServiceError(
+      'QUOTA_EXCEEDED',
+      `The ${row.plan} plan's monthly quota for the ${product} API is used up`,
+      {
+        retryAfter: secondsToNextPeriod(now),
+      },
     )
   }
 }

@@ -1,0 +1,26 @@
+import { z } from '@hono/zod-openapi'
+import type { App } from '../../../shared/infra/http/app-env.ts'
+import { defineRoute, depsOf } from '../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
+import { generationEngine } from '../../../shared/services/generation/generate.ts'
+
+const sweepReport = z.object({
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  retried: z.number().int(),
+})
+
+export const route = defineRoute(
+  { allow: ['service'] },
+  {
+    method: 'post',
+    path: '/jobs/sweep',
+    summary: 'Job: run due generation jobs (retries after backoff) and those a stopped instance left',
+    responses: { 200: jsonContent(sweepReport, 'Counts'), ...errorResponses(401) },
+  },
+)
+
+export type SweepResponse = z.infer<typeof sweepReport>
+
+export const registerSweep = (app: App) =>
+  app.openapi(route, async (c) => c.json(await generationEngine(depsOf(c)).runDue(), 200))

@@ -1,0 +1,28 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { sourceSchema, updateSourceBody } from '../../../../shared/services/sources/schema.ts'
+import { updateSource } from '../../../../shared/services/sources/sources.ts'
+import { writeAuth } from './auth.ts'
+
+export const route = defineRoute(writeAuth, {
+  method: 'patch',
+  path: '/sources/{id}',
+  summary: 'Change a source: name, site, config (same kind), schedule, enabled',
+  request: {
+    params: idParam,
+    body: { content: { 'application/json': { schema: updateSourceBody } }, required: true },
+  },
+  responses: {
+    200: jsonContent(sourceSchema, 'The source'),
+    ...errorResponses(400, 401, 403, 404, 413, 429),
+  },
+})
+
+export type UpdateSourceResponse = z.infer<typeof sourceSchema>
+
+export const registerUpdateSource = (app: App) =>
+  app.openapi(route, async (c) =>
+    c.json(await updateSource(serviceContext(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  )

@@ -1,0 +1,33 @@
+import { z } from '@hono/zod-openapi'
+import type { App } from '../../../shared/infra/http/app-env.ts'
+import { defineRoute, depsOf } from '../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
+import { scrapeEngine } from '../../../shared/services/sources/scrape.ts'
+import { queueDueScrapes } from '../../../shared/services/sources/sources.ts'
+
+const sweepReport = z.object({
+  scheduled: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  retried: z.number().int(),
+})
+
+export const route = defineRoute(
+  { allow: ['service'] },
+  {
+    method: 'post',
+    path: '/jobs/sweep',
+    summary: 'Job: queue the scrapes of scheduled sources that are due, then run due and stalled scrape jobs',
+    responses: { 200: jsonContent(sweepReport, 'Counts'), ...errorResponses(401) },
+  },
+)
+
+export type SweepResponse = z.infer<typeof sweepReport>
+
+export const registerSweep = (app: App) =>
+  app.openapi(route, async (c) => {
+    const deps = depsOf(c)
+    const scheduled = await queueDueScrapes(deps)
+    const report = await scrapeEngine(deps).runDue()
+    return c.json({ scheduled: scheduled.length, ...report }, 200)
+  })

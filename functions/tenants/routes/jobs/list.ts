@@ -1,0 +1,30 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { decodeCursor } from '../../../../shared/infra/pagination.ts'
+import { listJobs } from '../../../../shared/services/jobs/jobs.ts'
+import { jobListQuery, jobListSchema } from '../../../../shared/services/jobs/schema.ts'
+import { jobsReadAuth } from './auth.ts'
+
+export const route = defineRoute(jobsReadAuth, {
+  method: 'get',
+  path: '/background-jobs',
+  summary: "List the tenant's background jobs (scrapes, article generation, syncs), newest first",
+  request: { query: jobListQuery },
+  responses: {
+    200: jsonContent(jobListSchema, 'A page of jobs'),
+    ...errorResponses(400, 401, 403, 429),
+  },
+})
+
+export type ListJobsResponse = z.infer<typeof jobListSchema>
+
+export const registerListJobs = (app: App) =>
+  app.openapi(route, async (c) => {
+    const { limit, cursor, kind, status } = c.req.valid('query')
+    return c.json(
+      await listJobs(serviceContext(c), { limit, after: decodeCursor(cursor), kind, status }),
+      200,
+    )
+  })

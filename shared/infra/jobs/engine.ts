@@ -1,0 +1,271 @@
+/**
+ * The one job engine for the server functions' background work (docs/adr/0006-job-engine.md).
+ *
+ * - enqueueJob() writes a `queued` row in the caller's transaction, so a job exists exactly when
+ *   the request that asked for it committed.
+ * - A worker claims due rows with FOR UPDATE SKIP LOCKED and a lease, in one short statement:
+ *   any number of instances may run at once, and each claimed attempt runs on one of them.
+ * - The handler registered for the job's kind runs outside any transaction. Its return value is
+ *   the job's result; a JobError (or an error classified as transient) is retried with
+ *   exponential backoff until max_attempts, anything permanent fails the job with its reason.
+ * - Finishing is fenced by the attempt number: a worker whose lease ran out and whose job was
+ *   claimed again cannot overwrite the newer attempt's outcome.
+ *
+ * Each function builds one engine over the kinds it owns (its handlers) and exposes a sweep job
+ * (`<function>/jobs/sweep`, pg_cron on Supabase, the local scheduler in process) that runs due
+ * and stalled jobs; after enqueueing, the request kicks the new job in process, on Supabase as a
+ * background task (EdgeRuntime.waitUntil) so it continues after the response.
+ */
+import type { Queryable } from '../db.ts'
+import type { FunctionDeps } from '../deps.ts'
+import { ServiceError } from '../errors.ts'
+import { OutboundBlockedError, OutboundError } from '../outbound.ts'
+
+export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
+
+export interface JobRow {
+  id: string
+  tenant_id: string
+  kind: string
+  input: Record<string, unknown>
+  status: JobStatus
+  attempts: number
+  max_attempts: number
+  run_after: Date
+  lease_until: Date | null
+  result: Json | null
+  error: string | null
+  created_by: string | null
+  created_at: Date
+  updated_at: Date
+  started_at: Date | null
+  finished_at: Date | null
+}
+
+/**
+ * A job's failure with a readable reason. `transient` ones are retried with backoff (a provider's
+ * 429 or 5xx, a time-out); others fail the job at once (a 404 feed, a rejected key).
+ */
+export class JobError extends Error {
+  override name = 'JobError'
+  readonly transient: boolean
+  /** A delay the peer asked for (Retry-After), used instead of the backoff when longer. */
+  readonly retryAfterMs?: number
+  constructor(message: string, opts: { transient?: boolean; retryAfterMs?: number; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause })
+    this.transient = opts.transient ?? false
+    this.retryAfterMs = opts.retryAfterMs
+  }
+}
+
+/** Whether an error may pass on a later attempt, and the reason recorded on the job. */
+export function classifyJobError(err: unknown): {
+  transient: boolean
+  reason: string
+  retryAfterMs?: number
+} {
+  if (err instanceof JobError)
+    return { transient: err.transient, reason: err.message, retryAfterMs: err.retryAfterMs }
+  if (err instanceof OutboundBlockedError) return { transient: false, reason: err.message }
+  if (err instanceof OutboundError) {
+    // Time-outs and network failures may pass later; a body over the cap will not.
+    return { transient: err.kind !== 'too_large', reason: err.message }
+  }
+  if (err instanceof ServiceError) {
+    return { transient: err.code === 'RATE_LIMITED', reason: `${err.code}: ${err.message}` }
+  }
+  // Anything else is unexpected (a database hiccup, a bug): retried, and logged by the engine.
+  return { transient: true, reason: `internal error: ${err instanceof Error ? err.message : String(err)}` }
+}
+
+/** What a handler runs with: the function's dependencies and the claimed job. */
+export interface JobRun {
+  deps: FunctionDeps
+  job: JobRow
+}
+
+export type JobHandler = (run: JobRun) => Promise<Json | undefined>
+
+export interface JobKind {
+  handler: JobHandler
+  /** Attempts before the job fails (default 5). */
+  maxAttempts?: number
+  /** How long one attempt may own the job before another instance may take it over (default 300 s). */
+  leaseSeconds?: number
+}
+
+export interface EnqueueInput {
+  tenantId: string
+  kind: string
+  input: Record<string, unknown>
+  maxAttempts?: number
+  /** Not before this time (default now). */
+  runAfter?: Date
+  now: Date
+}
+
+/**
+ * Queues a job. Pass the transaction of the request (withTenant): a tenant caller may only queue
+ * for its own tenant and becomes the job's creator; a service connection queues for any tenant.
+ */
+export async function enqueueJob(db: Queryable, job: EnqueueInput): Promise<JobRow> {
+  const [row] = await db<JobRow[]>`
+    select * from private.enqueue_job(${job.tenantId}, ${job.kind}, ${db.json(job.input as never)},
+                                      ${job.maxAttempts ?? 5}, ${job.runAfter ?? job.now}, ${job.now})`
+  return row!
+}
+
+/** First retry after 2 s, doubling, at most 10 minutes; with up to 20% jitter so retries spread. */
+export function backoffMs(attempt: number, random = Math.random): number {
+  const base = Math.min(2000 * 2 ** Math.max(0, attempt - 1), 600_000)
+  return Math.round(base * (1 + 0.2 * random()))
+}
+
+const MAX_ERROR_LENGTH = 2000
+
+export interface SweepReport {
+  succeeded: number
+  failed: number
+  retried: number
+}
+
+export interface JobEngine {
+  readonly kinds: readonly string[]
+  /** Claims and runs due jobs of this engine's kinds (all of them, or only `ids`) until none is left. */
+  runDue(opts?: { ids?: string[]; limit?: number }): Promise<SweepReport>
+  /**
+   * Runs `ids` now, in the background: on Supabase as a background task that outlives the
+   * response (EdgeRuntime.waitUntil), elsewhere as a promise the process keeps. Never throws.
+   */
+  kick(ids: string[]): void
+  /** Resolves when every kicked run so far has ended (tests, benchmarks, shutdown). */
+  idle(): Promise<void>
+}
+
+declare const EdgeRuntime: { waitUntil(promise: Promise<unknown>): void } | undefined
+
+/** Hands a promise to the runtime's background tasks where there is such a thing. */
+export function runInBackground(promise: Promise<unknown>): void {
+  const runtime = (globalThis as { EdgeRuntime?: typeof EdgeRuntime }).EdgeRuntime
+  if (runtime && typeof runtime.waitUntil === 'function') runtime.waitUntil(promise)
+}
+
+export function createJobEngine(
+  deps: FunctionDeps,
+  kinds: Record<string, JobKind>,
+  opts: { random?: () => number } = {},
+): JobEngine {
+  const names = Object.keys(kinds)
+  const random = opts.random ?? Math.random
+  const running = new Set<Promise<unknown>>()
+  const { sql, logger, clock } = deps
+
+  async function claim(limit: number, ids?: string[]): Promise<JobRow[]> {
+    const now = clock.now()
+    // One lease for the batch: the longest of the kinds (each kind states its own).
+    const lease = Math.max(...names.map((k) => kinds[k]!.leaseSeconds ?? 300))
+    return sql<JobRow[]>`
+      update public.jobs j
+      set status = 'running', attempts = j.attempts + 1,
+          lease_until = ${new Date(now.getTime() + lease * 1000)},
+          started_at = coalesce(j.started_at, ${now}), updated_at = ${now}
+      where j.id in (
+        select id from public.jobs
+        where kind in ${sql(names)}
+          ${ids ? sql`and id in ${sql(ids)}` : sql``}
+          and attempts < max_attempts
+          and ((status = 'queued' and run_after <= ${now}) or (status = 'running' and lease_until < ${now}))
+        order by run_after, id
+        limit ${limit}
+        for update skip locked
+      )
+      returning j.*`
+  }
+
+  /** Jobs whose last attempt's lease ran out with no attempts left: the worker died each time. */
+  async function failStalled(): Promise<number> {
+    const now = clock.now()
+    const rows = await sql`
+      update public.jobs set status = 'failed', finished_at = ${now}, updated_at = ${now}, lease_until = null,
+        error = 'the job stopped without finishing ' || attempts || ' times (worker crash or time-out)'
+      where kind in ${sql(names)} and status = 'running' and lease_until < ${now}
+        and attempts >= max_attempts
+      returning id`
+    return rows.length
+  }
+
+  /** Runs one claimed attempt; the outcome is written only while this attempt still owns the job. */
+  async function runOne(job: JobRow, report: SweepReport): Promise<void> {
+    const kind = kinds[job.kind]!
+    let outcome: { result?: Json | undefined; error?: unknown }
+    try {
+      outcome = { result: await kind.handler({ deps, job }) }
+    } catch (error) {
+      outcome = { error }
+    }
+    const now = clock.now()
+    const owned = sql`id = ${job.id} and status = 'running' and attempts = ${job.attempts}`
+    if (!('error' in outcome)) {
+      await sql`
+        update public.jobs set status = 'succeeded', result = ${sql.json((outcome.result ?? null) as never)},
+          error = null, lease_until = null, finished_at = ${now}, updated_at = ${now}
+        where ${owned}`
+      report.succeeded++
+      return
+    }
+    const { transient, reason, retryAfterMs } = classifyJobError(outcome.error)
+    if (reason.startsWith('internal error'))
+      logger.error('job failed unexpectedly', {
+        job_id: job.id,
+        kind: job.kind,
+        error: String(outcome.error),
+      })
+    const error = reason.slice(0, MAX_ERROR_LENGTH)
+    if (transient && job.attempts < job.max_attempts) {
+      const delay = Math.max(backoffMs(job.attempts, random), retryAfterMs ?? 0)
+      await sql`
+        update public.jobs set status = 'queued', error = ${error}, lease_until = null,
+          run_after = ${new Date(now.getTime() + delay)}, updated_at = ${now}
+        where ${owned}`
+      report.retried++
+    } else {
+      await sql`
+        update public.jobs set status = 'failed', error = ${error}, lease_until = null,
+          finished_at = ${now}, updated_at = ${now}
+        where ${owned}`
+      report.failed++
+    }
+  }
+
+  const engine: JobEngine = {
+    kinds: names,
+    async runDue(o = {}) {
+      const report: SweepReport = { succeeded: 0, failed: 0, retried: 0 }
+      if (!o.ids) report.failed += await failStalled()
+      const limit = o.limit ?? 10
+      // Claim a batch, run it, and go on while there is work (bounded: a sweep is one HTTP call).
+      for (let round = 0; round < 20; round++) {
+        const batch = await claim(limit, o.ids)
+        if (batch.length === 0) break
+        await Promise.all(batch.map((job) => runOne(job, report)))
+        if (o.ids) break
+      }
+      return report
+    },
+    kick(ids) {
+      const run: Promise<unknown> = engine
+        .runDue({ ids })
+        .catch((err) =>
+          logger.warn('job kick failed; the sweep will run it', { job_ids: ids, error: String(err) }),
+        )
+        .finally(() => running.delete(run))
+      running.add(run)
+      runInBackground(run)
+    },
+    async idle() {
+      while (running.size > 0) await Promise.all([...running])
+    },
+  }
+  return engine
+}

@@ -1,0 +1,62 @@
+import { withTenant } from '../../infra/db.ts'
+import type { ServiceContext } from '../../infra/deps.ts'
+import { notFound } from '../../infra/errors.ts'
+import type { JobRow } from '../../infra/jobs/engine.ts'
+import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import type { AcceptedJob, Job } from './schema.ts'
+
+/** The tenant's view of the job engine's rows: list and get, under row-level security. */
+
+export function presentJob(row: JobRow): Job {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    input: row.input,
+    attempts: row.attempts,
+    max_attempts: row.max_attempts,
+    run_after: row.run_after.toISOString(),
+    result: row.result,
+    error: row.error,
+    created_by: row.created_by,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    started_at: row.started_at?.toISOString() ?? null,
+    finished_at: row.finished_at?.toISOString() ?? null,
+  }
+}
+
+export function acceptedJob(row: Pick<JobRow, 'id' | 'kind' | 'status'>): AcceptedJob {
+  return { job_id: row.id, kind: row.kind, status: row.status, status_url: `/api/jobs/${row.id}` }
+}
+
+export async function listJobs(
+  ctx: ServiceContext,
+  page: { limit: number; after: Cursor | null; kind?: string; status?: Job['status'] },
+): Promise<Page<Job>> {
+  const { caller } = ctx
+  const rows = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx<JobRow[]>`
+      select * from public.jobs
+      where tenant_id = ${caller.tenantId}
+        ${page.kind ? tx`and kind = ${page.kind}` : tx``}
+        ${page.status ? tx`and status = ${page.status}` : tx``}
+        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
+      order by created_at desc, id desc
+      limit ${page.limit + 1}`,
+  )
+  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentJob)
+}
+
+export async function getJob(ctx: ServiceContext, id: string): Promise<Job> {
+  const { caller } = ctx
+  const [row] = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx<JobRow[]>`select * from public.jobs where id = ${id} and tenant_id = ${caller.tenantId}`,
+  )
+  if (!row) throw notFound('Job')
+  return presentJob(row)
+}

@@ -1,0 +1,267 @@
+import { isPgError, pgErrors, privilegeErrorAs, type Queryable, withTenant } from '../../infra/db.ts'
+import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
+import { invalidField, notFound, ServiceError, validationError } from '../../infra/errors.ts'
+import { enqueueJob, type JobRow } from '../../infra/jobs/engine.ts'
+import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import {
+  type CreateSourceInput,
+  type Schedule,
+  type Source,
+  type SourceItem,
+  scheduleMinutes,
+  sourceInput,
+  type UpdateSourceInput,
+} from './schema.ts'
+
+/** Sources (the admin API /api/sources) and the scrape jobs they start. */
+
+export const SCRAPE_JOB_KIND = 'scrape-social.source'
+
+export interface SourceRow {
+  id: string
+  tenant_id: string
+  site_id: string
+  name: string
+  kind: 'feed' | 'apify'
+  config: Record<string, unknown>
+  schedule: Schedule | null
+  enabled: boolean
+  next_run_at: Date | null
+  etag: string | null
+  last_modified: string | null
+  last_run_at: Date | null
+  last_job_id: string | null
+  last_status: 'succeeded' | 'failed' | null
+  last_error: string | null
+  created_at: Date
+  updated_at: Date
+}
+
+interface ItemRow {
+  id: string
+  source_id: string
+  external_id: string
+  url: string | null
+  title: string | null
+  text: string | null
+  author: string | null
+  media: { url: string; type: string | null }[]
+  published_at: Date | null
+  created_at: Date
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null
+
+export function presentSource(row: SourceRow): Source {
+  return {
+    id: row.id,
+    site_id: row.site_id,
+    name: row.name,
+    kind: row.kind,
+    config: row.config,
+    schedule: row.schedule,
+    enabled: row.enabled,
+    next_run_at: iso(row.next_run_at),
+    last_run_at: iso(row.last_run_at),
+    last_status: row.last_status,
+    last_error: row.last_error,
+    last_job_id: row.last_job_id,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  }
+}
+
+function presentItem(row: ItemRow): SourceItem {
+  return {
+    id: row.id,
+    source_id: row.source_id,
+    external_id: row.external_id,
+    url: row.url,
+    title: row.title,
+    text: row.text,
+    author: row.author,
+    media: row.media,
+    published_at: iso(row.published_at),
+    created_at: row.created_at.toISOString(),
+  }
+}
+
+/** The kind's own schema decides the config (defaults filled in), reported under config.*. */
+function checkedConfig(kind: 'feed' | 'apify', config: unknown): Record<string, unknown> {
+  const parsed = sourceInput.safeParse({ kind, config })
+  if (!parsed.success) throw validationError(parsed.error.issues, 'Invalid source')
+  return parsed.data.config as Record<string, unknown>
+}
+
+const nextRun = (schedule: Schedule | null, enabled: boolean, now: Date) =>
+  schedule && enabled ? new Date(now.getTime() + scheduleMinutes[schedule] * 60_000) : null
+
+const asPermissionError = privilegeErrorAs('Only owners and admins manage sources')
+/** Row-level security let the read through but not the write: a member. */
+const refused = () => new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners and admins manage sources')
+
+/** A site of another tenant (or none) is a foreign-key failure: name the field. */
+function siteMissing(err: unknown): never {
+  if (isPgError(err, pgErrors.foreignKeyViolation))
+    throw invalidField('site_id', 'no such site in this tenant')
+  throw err
+}
+
+export async function createSource(ctx: ServiceContext, input: CreateSourceInput): Promise<Source> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const config = checkedConfig(input.kind, input.config)
+  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
+    const [created] = await tx<SourceRow[]>`
+      insert into public.sources (tenant_id, site_id, name, kind, config, schedule, enabled, next_run_at, created_by, created_at, updated_at)
+      values (${caller.tenantId}, ${input.site_id}, ${input.name}, ${input.kind}, ${tx.json(config as never)},
+              ${input.schedule}, ${input.enabled}, ${nextRun(input.schedule, input.enabled, now)}, ${caller.userId}, ${now}, ${now})
+      returning *`
+    return created!
+  })
+    .catch(siteMissing)
+    .catch(asPermissionError)
+  return presentSource(row)
+}
+
+export async function listSources(
+  ctx: ServiceContext,
+  page: { limit: number; after: Cursor | null },
+): Promise<Page<Source>> {
+  const { caller } = ctx
+  const rows = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx<SourceRow[]>`
+      select * from public.sources where tenant_id = ${caller.tenantId}
+        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
+      order by created_at desc, id desc limit ${page.limit + 1}`,
+  )
+  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentSource)
+}
+
+async function sourceRow(db: Queryable, tenantId: string, id: string): Promise<SourceRow> {
+  const [row] = await db<
+    SourceRow[]
+  >`select * from public.sources where id = ${id} and tenant_id = ${tenantId}`
+  if (!row) throw notFound('Source')
+  return row
+}
+
+export async function getSource(ctx: ServiceContext, id: string): Promise<Source> {
+  const row = await withTenant(ctx.sql, ctx.caller.claims, (tx) => sourceRow(tx, ctx.caller.tenantId, id))
+  return presentSource(row)
+}
+
+export async function updateSource(
+  ctx: ServiceContext,
+  id: string,
+  input: UpdateSourceInput,
+): Promise<Source> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
+    const before = await sourceRow(tx, caller.tenantId, id)
+    const config = input.config ? checkedConfig(before.kind, input.config) : before.config
+    const schedule = input.schedule === undefined ? before.schedule : input.schedule
+    const enabled = input.enabled ?? before.enabled
+    // A new schedule (or re-enabling) starts counting now; an unchanged one keeps its next run.
+    const next =
+      schedule === before.schedule && enabled === before.enabled
+        ? before.next_run_at
+        : nextRun(schedule, enabled, now)
+    // A new address invalidates the conditional GET validators of the old one.
+    const sameFeed = JSON.stringify(config) === JSON.stringify(before.config)
+    const [updated] = await tx<SourceRow[]>`
+      update public.sources set name = ${input.name ?? before.name}, site_id = ${input.site_id ?? before.site_id},
+        config = ${tx.json(config as never)}, schedule = ${schedule}, enabled = ${enabled}, next_run_at = ${next},
+        etag = ${sameFeed ? before.etag : null}, last_modified = ${sameFeed ? before.last_modified : null},
+        updated_at = ${now}
+      where id = ${id} and tenant_id = ${caller.tenantId}
+      returning *`
+    if (!updated) throw refused()
+    return updated
+  })
+    .catch(siteMissing)
+    .catch(asPermissionError)
+  return presentSource(row)
+}
+
+export async function deleteSource(ctx: ServiceContext, id: string): Promise<void> {
+  const { caller } = ctx
+  await withTenant(ctx.sql, caller.claims, async (tx) => {
+    await sourceRow(tx, caller.tenantId, id)
+    const deleted =
+      await tx`delete from public.sources where id = ${id} and tenant_id = ${caller.tenantId} returning id`
+    if (deleted.length === 0) throw refused()
+  }).catch(asPermissionError)
+}
+
+export async function listSourceItems(
+  ctx: ServiceContext,
+  sourceId: string,
+  page: { limit: number; after: Cursor | null },
+): Promise<Page<SourceItem>> {
+  const { caller } = ctx
+  const rows = await withTenant(ctx.sql, caller.claims, async (tx) => {
+    await sourceRow(tx, caller.tenantId, sourceId)
+    return tx<ItemRow[]>`
+      select id, source_id, external_id, url, title, text, author, media, published_at, created_at
+      from public.source_items where tenant_id = ${caller.tenantId} and source_id = ${sourceId}
+        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
+      order by created_at desc, id desc limit ${page.limit + 1}`
+  })
+  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentItem)
+}
+
+/** Queues a scrape of one source of the caller's tenant (in the same transaction as the check). */
+export async function queueScrape(ctx: ServiceContext, sourceId: string): Promise<JobRow> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  return withTenant(ctx.sql, caller.claims, async (tx) => {
+    await sourceRow(tx, caller.tenantId, sourceId)
+    return enqueueJob(tx, {
+      tenantId: caller.tenantId,
+      kind: SCRAPE_JOB_KIND,
+      input: { source_id: sourceId },
+      maxAttempts: 3,
+      now,
+    })
+  })
+}
+
+/**
+ * Queues a scrape for every scheduled source that is due, and moves its next run on; a source
+ * whose previous scrape is still queued or running is skipped this round. Runs as the service
+ * over all tenants (the sweep job); safe on several instances (SKIP LOCKED).
+ */
+export async function queueDueScrapes(
+  deps: Pick<FunctionDeps, 'sql' | 'clock'>,
+  limit = 100,
+): Promise<string[]> {
+  const now = deps.clock.now()
+  return deps.sql.begin(async (tx) => {
+    const due = await tx<{ id: string; tenant_id: string; schedule: Schedule }[]>`
+      select s.id, s.tenant_id, s.schedule from public.sources s
+      where s.enabled and s.schedule is not null and s.next_run_at <= ${now}
+      order by s.next_run_at limit ${limit}
+      for update skip locked`
+    const ids: string[] = []
+    for (const s of due) {
+      await tx`update public.sources set next_run_at = ${nextRun(s.schedule, true, now)} where id = ${s.id}`
+      const [busy] = await tx`
+        select 1 from public.jobs where tenant_id = ${s.tenant_id} and kind = ${SCRAPE_JOB_KIND}
+          and input->>'source_id' = ${s.id} and status in ('queued', 'running') limit 1`
+      if (busy) continue
+      const job = await enqueueJob(tx, {
+        tenantId: s.tenant_id,
+        kind: SCRAPE_JOB_KIND,
+        input: { source_id: s.id, trigger: 'schedule' },
+        maxAttempts: 3,
+        now,
+      })
+      ids.push(job.id)
+    }
+    return ids
+  }) as Promise<string[]>
+}

@@ -1,5 +1,16 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ListDeliveryAttemptsResponse } from '../functions/webhooks/routes/deliveries/list.ts'
+import type { RecoverDeliveriesResponse } from '../functions/webhooks/routes/deliveries/recover.ts'
+import type { RedeliverEventResponse } from '../functions/webhooks/routes/deliveries/redeliver.ts'
+import type { SendTestEventResponse } from '../functions/webhooks/routes/deliveries/test.ts'
+import type { DispatchJobResponse } from '../functions/webhooks/routes/jobs/dispatch.ts'
+import type { RevealSecretResponse } from '../functions/webhooks/routes/secret/reveal.ts'
+import type { RotateSecretResponse } from '../functions/webhooks/routes/secret/rotate.ts'
+import type { CreateSubscriptionResponse } from '../functions/webhooks/routes/subscriptions/create.ts'
+import type { GetSubscriptionResponse } from '../functions/webhooks/routes/subscriptions/get.ts'
+import type { ListSubscriptionsResponse } from '../functions/webhooks/routes/subscriptions/list.ts'
+import type { ResumeSubscriptionResponse } from '../functions/webhooks/routes/subscriptions/resume.ts'
 import { functionEnvironment } from '../scripts/lib/local-env.ts'
 import { createDeps } from '../shared/infra/create-deps.ts'
 import { recordEvent } from '../shared/infra/events.ts'
@@ -39,15 +50,18 @@ afterAll(async () => {
 const keyBody = { name: 'k', environment: 'production', scopes: ['content:read'], rate_limit_per_minute: 60 }
 
 async function subscribe(t: TestTenant, url: string, events = ['api_key.created', 'api_key.revoked']) {
-  const res = await tp.json('/api/webhooks', { token: t.token, body: { url, events } })
+  const res = await tp.json<CreateSubscriptionResponse>('/api/webhooks', {
+    token: t.token,
+    body: { url, events },
+  })
   expect(res.status, JSON.stringify(res.body)).toBe(201)
-  return res.body as { id: string; url: string; events: string[]; secret: string }
+  return res.body
 }
 
 const runDispatch = async (instance = 0) => {
   const res = await tp.instances[instance]!.platform.runJob('webhooks/jobs/dispatch')
   expect(res.status).toBe(200)
-  return (await res.json()) as { claimed: number; succeeded: number; failed: number; paused: number }
+  return (await res.json()) as DispatchJobResponse
 }
 
 /** GitHub's documented X-Hub-Signature-256 check, written independently of our code. */
@@ -74,10 +88,12 @@ describe('subscriptions', () => {
     // list/get never show it; reveal does.
     const got = await tp.json(`/api/webhooks/${res.body.id}`, { token: a.token })
     expect(got.body.secret).toBeUndefined()
-    const list = await tp.json('/api/webhooks', { token: a.token })
-    expect(list.body.data.map((s: { id: string }) => s.id)).toContain(res.body.id)
+    const list = await tp.json<ListSubscriptionsResponse>('/api/webhooks', { token: a.token })
+    expect(list.body.data.map((s) => s.id)).toContain(res.body.id)
     expect(JSON.stringify(list.body)).not.toContain(res.body.secret)
-    const revealed = await tp.json(`/api/webhooks/${res.body.id}/secret`, { token: a.token })
+    const revealed = await tp.json<RevealSecretResponse>(`/api/webhooks/${res.body.id}/secret`, {
+      token: a.token,
+    })
     expect(revealed.body.secret).toBe(res.body.secret)
   })
 
@@ -317,12 +333,12 @@ describe('payload and signature', () => {
     const t = await tp.createTenant()
     const r = await receiver()
     const sub = await subscribe(t, r.url)
-    const rotated = await tp.json(`/api/webhooks/${sub.id}/rotate-secret`, {
+    const rotated = await tp.json<RotateSecretResponse>(`/api/webhooks/${sub.id}/rotate-secret`, {
       token: t.token,
       body: { overlap_seconds: 3600 },
     })
     expect(rotated.status).toBe(200)
-    const fresh = rotated.body.secret as string
+    const fresh = rotated.body.secret
     expect(fresh).toMatch(/^whsec_/)
     expect(fresh).not.toBe(sub.secret)
     expect(rotated.body.previous_secret_expires_at).toBe(
@@ -393,13 +409,13 @@ describe('delivery engine', () => {
     expect(new Set(r.received.map((x) => x.body.id)).size).toBe(1)
     expect(new Set(r.received.map((x) => x.raw.toString())).size).toBe(1)
 
-    const log = await tp.json(`/api/webhooks/${sub.id}/deliveries`, { token: t.token })
+    const log = await tp.json<ListDeliveryAttemptsResponse>(`/api/webhooks/${sub.id}/deliveries`, {
+      token: t.token,
+    })
     expect(log.status).toBe(200)
     const attempts = [...log.body.data].reverse()
-    expect(attempts.map((x: { attempt: number }) => x.attempt)).toEqual([1, 2, 3, 4, 5])
-    expect(attempts.map((x: { attempted_at: string }) => new Date(x.attempted_at).getTime() - start)).toEqual(
-      [0, ...offsets],
-    )
+    expect(attempts.map((x) => x.attempt)).toEqual([1, 2, 3, 4, 5])
+    expect(attempts.map((x) => new Date(x.attempted_at).getTime() - start)).toEqual([0, ...offsets])
     expect(
       attempts.map(
         (x: { next_attempt_at: string | null }) =>
@@ -412,9 +428,9 @@ describe('delivery engine', () => {
       response_excerpt: 'down for maintenance',
       error: 'HTTP 500',
     })
-    expect(attempts[0].duration_ms).toBeGreaterThanOrEqual(0)
+    expect(attempts[0]!.duration_ms).toBeGreaterThanOrEqual(0)
 
-    const got = await tp.json(`/api/webhooks/${sub.id}`, { token: t.token })
+    const got = await tp.json<GetSubscriptionResponse>(`/api/webhooks/${sub.id}`, { token: t.token })
     expect(got.body).toMatchObject({ status: 'paused', paused_reason: 'failures' })
     const mail = await tp.db
       .sql`select recipient, kind from public.notifications where tenant_id = ${t.tenantId} and kind = 'webhook.paused'`
@@ -431,13 +447,16 @@ describe('delivery engine', () => {
     expect(mail2).toHaveLength(1)
 
     status = 204
-    const resumed = await tp.json(`/api/webhooks/${sub.id}/resume`, { method: 'POST', token: t.token })
+    const resumed = await tp.json<ResumeSubscriptionResponse>(`/api/webhooks/${sub.id}/resume`, {
+      method: 'POST',
+      token: t.token,
+    })
     expect(resumed.body.status).toBe('active')
     await waitFor(() => r.received.length === 6, 2000, 'held event after resume')
     expect(r.received[5]!.body.data.name).toBe('while paused')
     expect(r.received[5]!.headers['x-service-delivery-attempt']).toBe('1')
     // The exhausted event stays failed until recovered.
-    const recovered = await tp.json(`/api/webhooks/${sub.id}/recover`, {
+    const recovered = await tp.json<RecoverDeliveriesResponse>(`/api/webhooks/${sub.id}/recover`, {
       token: t.token,
       body: { since: new Date(start - 1000).toISOString() },
     })
@@ -573,7 +592,7 @@ describe('delivery log and replay', () => {
     await waitFor(() => r.received.length === 1, 3000, 'first delivery')
     const eventId = r.received[0]!.body.id
     clock.advance(1000)
-    const again = await tp.json(`/api/webhooks/${sub.id}/redeliver`, {
+    const again = await tp.json<RedeliverEventResponse>(`/api/webhooks/${sub.id}/redeliver`, {
       token: t.token,
       body: { event_id: eventId },
     })
@@ -595,7 +614,10 @@ describe('delivery log and replay', () => {
     ).toBe(400)
 
     clock.advance(1000)
-    const test = await tp.json(`/api/webhooks/${sub.id}/test`, { method: 'POST', token: t.token })
+    const test = await tp.json<SendTestEventResponse>(`/api/webhooks/${sub.id}/test`, {
+      method: 'POST',
+      token: t.token,
+    })
     expect(test.status).toBe(202)
     await waitFor(() => r.received.length === 3, 3000, 'test event')
     expect(r.received[2]!.body).toMatchObject({ type: 'webhook.test', data: { subscription_id: sub.id } })

@@ -13,6 +13,7 @@ import type { Tx } from '../../infra/db.ts'
 import type { FunctionDeps } from '../../infra/deps.ts'
 import { tenantAdminEmails } from '../../infra/notifier.ts'
 import { OutboundBlockedError, OutboundError } from '../../infra/outbound.ts'
+import { SECRET_PURPOSE } from './rows.ts'
 import { signBody, signTimestampedBody } from './signature.ts'
 
 /** Delays before attempts 2..5 (the spec's retry policy); attempt 1 is immediate. */
@@ -129,7 +130,7 @@ function secretOf(
 ): Promise<string> {
   let secret = cache.get(ciphertext)
   if (!secret) {
-    secret = deps.vault.decrypt(tenantId, ciphertext, 'webhook-secret')
+    secret = deps.vault.decrypt(tenantId, ciphertext, SECRET_PURPOSE)
     cache.set(ciphertext, secret)
   }
   return secret

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { eventTypes } from '../../infra/events.ts'
+import { pageQuery } from '../../infra/pagination.ts'
 
 /** A documented cap: each subscription is polled and signed for; 25 covers real integrations. */
 export const MAX_SUBSCRIPTIONS_PER_TENANT = 25
@@ -165,11 +166,7 @@ export const dispatchResultSchema = z.object({
   paused: z.number().int(),
 })
 
-export const idParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
-
-export const deliveriesQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: 'Page size (1-100)' }),
-  cursor: z.string().max(200).optional().openapi({ description: 'next_cursor from the previous page' }),
+export const deliveriesQuery = pageQuery.extend({
   event_id: z
     .string()
     .regex(/^evt_[0-9A-Za-z]{1,64}$/)
@@ -179,3 +176,6 @@ export const deliveriesQuery = z.object({
 
 export type Subscription = z.infer<typeof subscriptionSchema>
 export type DeliveryAttempt = z.infer<typeof attemptSchema>
+export type Delivery = z.infer<typeof deliverySchema>
+export type CreatedSubscription = z.infer<typeof createdSubscriptionSchema>
+export type Secret = z.infer<typeof secretSchema>

@@ -100,10 +100,9 @@ export async function* csvRecords(
     on_skip: (err: { message: string; lines?: number } | undefined) => {
       skips.push(`line ${err?.lines ?? '?'}: ${err?.message ?? 'malformed CSV record'}`.slice(0, 300))
     },
-  } as never) as unknown as TransformStream<string, Record<string, string>>
-  const records = bytes
-    .pipeThrough(new TextDecoderStream() as TransformStream<Uint8Array, string>)
-    .pipeThrough(parser)
+  } as never) as unknown as TransformStream<Uint8Array, Record<string, string>>
+  // csv-parse decodes UTF-8 itself (and drops a BOM): it takes the bytes as they come.
+  const records = bytes.pipeThrough(parser)
   const reader = records.getReader()
   try {
     for (;;) {

@@ -256,9 +256,9 @@ describe('Awin feed download (CSV, gzip)', () => {
     const after = await products(dest.id)
     expect(after.map((x) => x.id).sort()).toEqual(before.map((x) => x.id).sort())
     expect(after.every((x) => x.previous_price === null && x.price_changed_at === null)).toBe(true)
-    const [{ count }] = await tp.db.sql<{ count: number }[]>`
+    const [counted] = await tp.db.sql<{ count: number }[]>`
       select count(*)::int as count from public.affiliate_products where destination_id = ${dest.id}`
-    expect(count).toBe(3)
+    expect(counted!.count).toBe(3)
 
     peers.awinFeeds.set('100', [
       feed[0]!,
@@ -600,9 +600,9 @@ describe('two instances, one destination', () => {
     expect(job.result).toMatchObject({ products: 3000 })
     for (const i of tp.instances) await i.platform.runJob('sync-affiliate/jobs/sweep')
     expect((peers.hits.awin ?? 0) - before).toBe(1)
-    const [{ count }] = await tp.db.sql<{ count: number }[]>`
+    const [counted] = await tp.db.sql<{ count: number }[]>`
       select count(*)::int as count from public.jobs where kind = 'sync-affiliate.destination' and input->>'destination_id' = ${d.id}`
-    expect(count).toBe(1)
+    expect(counted!.count).toBe(1)
   })
 })
 

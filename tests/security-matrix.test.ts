@@ -210,6 +210,7 @@ const fixturePatterns: [string, string][] = [
   ['integrations/{id}/stats', 'global'],
   ['tenants/background-jobs/{id}', 'job'],
   ['scrape-social/sources/{id}', 'source'],
+  ['sync-affiliate/destinations/{id}', 'affiliateDestination'],
 ]
 
 /** Bodies that pass validation, for routes whose 404 comes after it (keyed as label() prints them). */
@@ -224,4 +225,6 @@ const validBodies: Record<string, unknown> = {
   'POST integrations/connections/{id}/permissions': { tool_name: 'slack:post_message', allowed: true },
   'PATCH tenants/current/members/{user_id}': { role: 'member' },
   'PATCH scrape-social/sources/{id}': { name: 'renamed' },
+  'PATCH sync-affiliate/destinations/{id}': { name: 'renamed' },
+  'POST sync-affiliate/destinations/{id}/programs': { name: 'x', network: 'awin', config: { feed_ids: ['1'] } },
 }

@@ -572,6 +572,17 @@ describe('GET /v1/products', () => {
     })
     expect(wrongScope.status).toBe(403)
     expect((await tp.json(`/v1/products?destination_id=${d.id}`, { token: b.token })).status).toBe(404)
+    const tool = await tp.json('/api/api-keys', {
+      token: a.token,
+      body: { name: 'agent', kind: 'tool_server', environment: 'production', scopes: ['content:read'] },
+    })
+    expect(tool.status, JSON.stringify(tool.body)).toBe(201)
+    const found = await tp.json('/mcp/tools/execute', {
+      headers: { 'x-api-key': tool.body.key },
+      body: { tool: 'platform:search_products', params: { destination_id: d.id, q: 'blue' } },
+    })
+    expect(found.status, JSON.stringify(found.body)).toBe(200)
+    expect(found.body.result.items.map((x: { title: string }) => x.title)).toEqual(['Blue kettle'])
     for (const q of ['', '&availability=gone', '&limit=1000', '&cursor=abc']) {
       const res = await tp.json(`/v1/products?destination_id=${q ? d.id : 'x'}${q}`, { token: a.token })
       expect(res.status, q).toBe(400)

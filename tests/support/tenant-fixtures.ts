@@ -66,6 +66,11 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     insert into public.sources (tenant_id, site_id, name, kind, config)
     select ${tenant.tenantId}, id, 'Fixture source', 'feed', '{"url":"https://example.com/feed.xml"}' from site
     returning id`
+  const [destination] = await tp.db.sql<{ id: string }[]>`
+    with site as (insert into public.sites (tenant_id, name) values (${tenant.tenantId}, 'Fixture shop') returning id)
+    insert into public.affiliate_destinations (tenant_id, site_id, name)
+    select ${tenant.tenantId}, id, 'Fixture destination' from site
+    returning id`
   return {
     apiKey: apiKey.id,
     site: site.id,
@@ -78,5 +83,6 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     member: tenant.userId,
     job: job!.id,
     source: source!.id,
+    affiliateDestination: destination!.id,
   }
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import type { ServiceContext } from '../../infra/deps.ts'
+import { availabilities } from '../affiliate/product.ts'
+import { searchAffiliateProducts } from '../affiliate/products.ts'
 import { listContent } from '../content/feed.ts'
 
 /**
@@ -24,6 +26,15 @@ const listContentParams = z
   })
   .strict()
 
+const searchProductsParams = z
+  .object({
+    destination_id: z.uuid(),
+    q: z.string().trim().min(1).max(200).optional(),
+    availability: z.enum(availabilities).optional(),
+    limit: z.number().int().min(1).max(50).default(10),
+  })
+  .strict()
+
 export const platformTools: PlatformTool[] = [
   {
     name: 'platform:list_content',
@@ -34,6 +45,23 @@ export const platformTools: PlatformTool[] = [
       const page = await listContent(ctx, {
         limit: params.limit,
         filter: { type: params.type, site_id: params.site_id, status: params.status },
+      })
+      return { items: page.data }
+    },
+  },
+  {
+    name: 'platform:search_products',
+    description:
+      "Search a destination's synced affiliate products (title, merchant or GTIN words; availability), newest first, to embed in an article.",
+    scope: 'content:read',
+    params: searchProductsParams,
+    async run(ctx, params: z.infer<typeof searchProductsParams>) {
+      const page = await searchAffiliateProducts(ctx, {
+        destinationId: params.destination_id,
+        q: params.q,
+        availability: params.availability,
+        limit: params.limit,
+        after: null,
       })
       return { items: page.data }
     },

@@ -574,7 +574,13 @@ describe('GET /v1/products', () => {
     expect((await tp.json(`/v1/products?destination_id=${d.id}`, { token: b.token })).status).toBe(404)
     const tool = await tp.json('/api/api-keys', {
       token: a.token,
-      body: { name: 'agent', kind: 'tool_server', environment: 'production', scopes: ['content:read'] },
+      body: {
+        name: 'agent',
+        kind: 'tool_server',
+        environment: 'production',
+        scopes: ['content:read'],
+        rate_limit_per_minute: 100,
+      },
     })
     expect(tool.status, JSON.stringify(tool.body)).toBe(201)
     const found = await tp.json('/mcp/tools/execute', {

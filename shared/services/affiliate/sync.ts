@@ -144,6 +144,25 @@ export async function syncProgram(
   }
   // Duplicates within a batch would hit the same row twice in one statement: the last one wins.
   let batch = new Map<string, NormalizedProduct>()
+  // One batch is written while the next is parsed: at most two batches are held at once, and
+  // batches reach the database in feed order (each waits for the one before).
+  let inFlight: Promise<{ n: number } | { error: unknown }> | null = null
+  const settle = async () => {
+    if (!inFlight) return
+    const done = await inFlight
+    inFlight = null
+    if ('error' in done) throw done.error
+    result.upserted += done.n
+  }
+  const flush = async () => {
+    await settle()
+    const rows = [...batch.values()]
+    batch = new Map()
+    inFlight = upsertBatch(deps, program, jobId, now, rows).then(
+      (n) => ({ n }),
+      (error: unknown) => ({ error }),
+    )
+  }
   try {
     for await (const e of adapters[program.network]({ deps, program, secret: credential?.secret ?? null })) {
       if ('skipped' in e) {
@@ -157,13 +176,14 @@ export async function syncProgram(
         )
       }
       batch.set(e.product.external_id, e.product)
-      if (batch.size >= BATCH_SIZE) {
-        result.upserted += await upsertBatch(deps, program, jobId, now, [...batch.values()])
-        batch = new Map()
-      }
+      if (batch.size >= BATCH_SIZE) await flush()
     }
-    result.upserted += await upsertBatch(deps, program, jobId, now, [...batch.values()])
+    await flush()
+    await settle()
   } catch (err) {
+    // A write still under way finishes (or fails) before the job reports.
+    await inFlight
+    inFlight = null
     if (err instanceof CredentialRejectedError && credential) {
       await notifyRejected(deps, program, credential.id, err.message).catch((e) =>
         deps.logger.warn('affiliate: could not queue the rejected-credential notice', { error: String(e) }),

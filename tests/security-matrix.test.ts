@@ -226,5 +226,9 @@ const validBodies: Record<string, unknown> = {
   'PATCH tenants/current/members/{user_id}': { role: 'member' },
   'PATCH scrape-social/sources/{id}': { name: 'renamed' },
   'PATCH sync-affiliate/destinations/{id}': { name: 'renamed' },
-  'POST sync-affiliate/destinations/{id}/programs': { name: 'x', network: 'awin', config: { feed_ids: ['1'] } },
+  'POST sync-affiliate/destinations/{id}/programs': {
+    name: 'x',
+    network: 'awin',
+    config: { feed_ids: ['1'] },
+  },
 }

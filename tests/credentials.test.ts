@@ -47,10 +47,10 @@ const countCredentials = async () =>
   (await tp.db.sql`select count(*)::int as n from public.credentials`)[0]!.n as number
 
 describe('provider catalog', () => {
-  it('lists the 52 providers of the spec across its 14 categories, each with a stable id, slug, name and icon_url', async () => {
-    expect(providers).toHaveLength(52)
+  it('lists the 52 providers of the spec and Awin (sync-affiliate) across its 14 categories, each with a stable id, slug, name and icon_url', async () => {
+    expect(providers).toHaveLength(53)
     expect(new Set(providers.map((p) => p.category))).toEqual(new Set(providerCategories))
-    expect(new Set(providers.map((p) => p.slug)).size).toBe(52)
+    expect(new Set(providers.map((p) => p.slug)).size).toBe(53)
     for (const p of providers) {
       expect(p.id).toMatch(/^[0-9a-f-]{36}$/)
       expect(p.icon_url).toMatch(/^https:\/\//)

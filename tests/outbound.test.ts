@@ -221,6 +221,22 @@ describe('createGuardedFetch against a real loopback server', () => {
     expect(err.kind).toBe('too_large')
   })
 
+  it('hands the body over as a stream with stream: true, and still enforces the cap while it is read', async () => {
+    const base = await serve((req, res) => {
+      if (req.url === '/small') return res.end('hello stream')
+      res.write('x'.repeat(800))
+      setTimeout(() => res.end('y'.repeat(800)), 20)
+    })
+    const small = await guarded(`${base}/small`, { stream: true })
+    expect(await small.text()).toBe('hello stream')
+    // The response arrives before the body is read: the cap trips on the read, as an OutboundError.
+    const big = await guarded(`${base}/big`, { stream: true })
+    expect(big.status).toBe(200)
+    const err = await big.text().catch((e) => e)
+    expect(err).toBeInstanceOf(OutboundError)
+    expect(err.kind).toBe('too_large')
+  })
+
   it('throws too_large early from a declared content-length, with a per-call cap', async () => {
     const base = await serve((_req, res) => {
       res.writeHead(200, { 'content-length': '100' })

@@ -212,6 +212,7 @@ const fixturePatterns: [string, string][] = [
   ['commerce-webhook/deliveries/{id}', 'delivery'],
   ['tenants/background-jobs/{id}', 'job'],
   ['scrape-social/sources/{id}', 'source'],
+  ['sync-affiliate/destinations/{id}', 'affiliateDestination'],
 ]
 
 /** Bodies that pass validation, for routes whose 404 comes after it (keyed as label() prints them). */
@@ -228,4 +229,10 @@ const validBodies: Record<string, unknown> = {
   'PATCH commerce-webhook/stores/{id}': { name: 'Renamed' },
   'POST commerce-webhook/stores/{id}/rotate-secret': { secret: 'shpss_rotated_0123456789' },
   'PATCH scrape-social/sources/{id}': { name: 'Renamed' },
+  'PATCH sync-affiliate/destinations/{id}': { name: 'renamed' },
+  'POST sync-affiliate/destinations/{id}/programs': {
+    name: 'x',
+    network: 'awin',
+    config: { feed_ids: ['1'] },
+  },
 }

@@ -6,6 +6,7 @@ import * as generateArticle from '../../functions/generate-article/app.ts'
 import * as integrations from '../../functions/integrations/app.ts'
 import * as mcpSse from '../../functions/mcp-sse/app.ts'
 import * as scrapeSocial from '../../functions/scrape-social/app.ts'
+import * as syncAffiliate from '../../functions/sync-affiliate/app.ts'
 import * as tenants from '../../functions/tenants/app.ts'
 import * as usage from '../../functions/usage/app.ts'
 import * as webhooks from '../../functions/webhooks/app.ts'
@@ -30,4 +31,5 @@ export const functionModules: FunctionModule[] = [
   commerceWebhook,
   scrapeSocial,
   generateArticle,
+  syncAffiliate,
 ]

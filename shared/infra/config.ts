@@ -110,6 +110,11 @@ export const configSchema = z.object({
   OUTBOUND_ALLOW_HTTP: flag,
   /** Apify API root (scrape-social's scraping-provider sources); tests point it at a loopback server. */
   APIFY_API_URL: z.string().url().default('https://api.apify.com'),
+  // Affiliate networks (sync-affiliate; tests point them at loopback peers).
+  AWIN_FEED_URL: z.string().url().default('https://productdata.awin.com'),
+  CJ_API_URL: z.string().url().default('https://ads.api.cj.com/query'),
+  AMAZON_CREATORS_API_URL: z.string().url().default('https://creatorsapi.amazon'),
+  AMAZON_CREATORS_TOKEN_URL: z.string().url().default('https://api.amazon.com/auth/o2/token'),
   /** OpenAI-compatible Chat Completions root (generate-article), e.g. a gateway or a local model server. */
   OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
   /** Anthropic Messages API root (generate-article). */

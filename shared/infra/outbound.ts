@@ -154,7 +154,16 @@ export async function assertPublicUrl(
 
 export type GuardedFetch = (
   url: string | URL,
-  init?: RequestInit & { timeoutMs?: number; maxResponseBytes?: number },
+  init?: RequestInit & {
+    timeoutMs?: number
+    maxResponseBytes?: number
+    /**
+     * Hand the body over as a stream instead of buffering it (large feeds): the byte cap is still
+     * enforced while it is read (the stream errors with an OutboundError 'too_large'), and the
+     * deadline still covers the whole read.
+     */
+    stream?: boolean
+  },
 ) => Promise<Response>
 
 const MAX_REDIRECTS = 3
@@ -173,7 +182,12 @@ const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization', 'x
  */
 export function createGuardedFetch(policy: OutboundPolicy, baseFetch: typeof fetch = fetch): GuardedFetch {
   return async (input, init = {}) => {
-    const { timeoutMs = policy.timeoutMs, maxResponseBytes = policy.maxResponseBytes, ...rest } = init
+    const {
+      timeoutMs = policy.timeoutMs,
+      maxResponseBytes = policy.maxResponseBytes,
+      stream = false,
+      ...rest
+    } = init
     // One deadline for the whole exchange: DNS, every redirect hop and the body.
     const timeout = AbortSignal.timeout(timeoutMs)
     const signal = rest.signal ? AbortSignal.any([rest.signal, timeout]) : timeout
@@ -195,7 +209,9 @@ export function createGuardedFetch(policy: OutboundPolicy, baseFetch: typeof fet
         const res = await baseFetch(url, { ...rest, method, body, headers, signal, redirect: 'manual' })
         const location = res.headers.get('location')
         if (!REDIRECT_STATUS.has(res.status) || !location || rest.redirect === 'manual') {
-          return await buffered(res, url, maxResponseBytes)
+          return stream
+            ? streamed(res, url, maxResponseBytes, wrap)
+            : await buffered(res, url, maxResponseBytes)
         }
         await res.body?.cancel()
         if (rest.redirect === 'error')
@@ -225,6 +241,46 @@ export function createGuardedFetch(policy: OutboundPolicy, baseFetch: typeof fet
       throw wrap(err)
     }
   }
+}
+
+/** The body as a stream under a byte cap, read errors named as outbound errors. */
+function streamed(res: Response, url: URL, cap: number, wrap: (err: unknown) => unknown): Response {
+  const declared = Number(res.headers.get('content-length') ?? Number.NaN)
+  if (declared > cap) {
+    void res.body?.cancel()
+    throw new OutboundError('too_large', `response from ${url.host} declares ${declared} bytes (cap ${cap})`)
+  }
+  let total = 0
+  const reader = res.body?.getReader()
+  const body = reader
+    ? new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          try {
+            const { done, value } = await reader.read()
+            if (done) return controller.close()
+            total += value.byteLength
+            if (total > cap) {
+              await reader.cancel()
+              throw new OutboundError('too_large', `response from ${url.host} exceeds ${cap} bytes`)
+            }
+            controller.enqueue(value)
+          } catch (err) {
+            controller.error(wrap(err))
+          }
+        },
+        cancel: (reason) => reader.cancel(reason),
+      })
+    : null
+  const headers = new Headers(res.headers)
+  headers.delete('content-encoding')
+  headers.delete('content-length')
+  const out = new Response(NULL_BODY_STATUS.has(res.status) ? null : body, {
+    status: res.status,
+    statusText: res.statusText,
+    headers,
+  })
+  Object.defineProperty(out, 'url', { value: url.href })
+  return out
 }
 
 /** Read the body under a byte cap (stop as soon as it is exceeded) and return it as a new Response. */

@@ -78,6 +78,11 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     kind: 'feed',
     config: { url: 'https://example.com/feed.xml' },
   })
+  const [destination] = await tp.db.sql<{ id: string }[]>`
+    with site as (insert into public.sites (tenant_id, name) values (${tenant.tenantId}, 'Fixture shop') returning id)
+    insert into public.affiliate_destinations (tenant_id, site_id, name)
+    select ${tenant.tenantId}, id, 'Fixture destination' from site
+    returning id`
   return {
     apiKey: apiKey.id,
     site: site.id,
@@ -92,5 +97,6 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     delivery: delivery!.id,
     job: job!.id,
     source: source.id,
+    affiliateDestination: destination!.id,
   }
 }

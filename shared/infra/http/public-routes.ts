@@ -31,6 +31,8 @@ export const publicRoutes: PublicRoute[] = [
   // The job engine's rows (scrape-social, generate-article, sync-affiliate), read by the tenant.
   { prefix: '/api/jobs', fn: 'tenants', path: '/background-jobs' },
   { prefix: '/api/sources', fn: 'scrape-social', path: '/sources' },
+  { prefix: '/api/affiliate', fn: 'sync-affiliate', path: '' },
+  { prefix: '/v1/products', fn: 'sync-affiliate', path: '/products' },
 ]
 
 /** '/api/api-keys/123' -> '/functions/v1/api-keys/123'; null when no prefix matches. */

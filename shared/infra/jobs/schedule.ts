@@ -97,4 +97,12 @@ export const scheduledJobs: readonly ScheduledJob[] = [
     localEverySeconds: 30,
     description: 'every minute',
   },
+  {
+    // Scheduled destinations that are due, retries, and syncs a dead instance left behind.
+    name: 'sync-affiliate-sweep',
+    cron: '*/5 * * * *',
+    path: 'sync-affiliate/jobs/sweep',
+    localEverySeconds: 60,
+    description: 'every 5 minutes',
+  },
 ]

@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import type { ServiceContext } from '../../infra/deps.ts'
+import { availabilities } from '../affiliate/product.ts'
+import { searchAffiliateProducts } from '../affiliate/products.ts'
 import { createArticle, getArticle, publishArticle } from '../content/articles.ts'
 import { listContent } from '../content/feed.ts'
 import { MAX_ARTICLE_BODY } from '../content/schema.ts'
@@ -36,6 +38,14 @@ const createDraftParams = z
   })
   .strict()
 const publishParams = z.object({ article_id: z.uuid() }).strict()
+const searchProductsParams = z
+  .object({
+    destination_id: z.uuid(),
+    q: z.string().trim().min(1).max(200).optional(),
+    availability: z.enum(availabilities).optional(),
+    limit: z.number().int().min(1).max(50).default(10),
+  })
+  .strict()
 
 export const platformTools: PlatformTool[] = [
   {
@@ -72,6 +82,23 @@ export const platformTools: PlatformTool[] = [
     scope: 'content:write',
     params: publishParams,
     run: (ctx, p: z.infer<typeof publishParams>) => publishArticle(ctx, p.article_id),
+  },
+  {
+    name: 'platform:search_products',
+    description:
+      "Search a destination's synced affiliate products (title, merchant or GTIN words; availability), newest first, to embed in an article.",
+    scope: 'content:read',
+    params: searchProductsParams,
+    async run(ctx, params: z.infer<typeof searchProductsParams>) {
+      const page = await searchAffiliateProducts(ctx, {
+        destinationId: params.destination_id,
+        q: params.q,
+        availability: params.availability,
+        limit: params.limit,
+        after: null,
+      })
+      return { items: page.data }
+    },
   },
 ]
 

@@ -1,0 +1,25 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { createDestination } from '../../../../shared/services/affiliate/destinations.ts'
+import { destinationInput, destinationSchema } from '../../../../shared/services/affiliate/schema.ts'
+import { writeAuth } from '../auth.ts'
+
+export const route = defineRoute(writeAuth, {
+  method: 'post',
+  path: '/destinations',
+  summary: 'Create the affiliate destination of a site (one per site), optionally on a schedule',
+  request: { body: { content: { 'application/json': { schema: destinationInput } }, required: true } },
+  responses: {
+    201: jsonContent(destinationSchema, 'Created'),
+    ...errorResponses(400, 401, 403, 409, 413, 429),
+  },
+})
+
+export type CreateDestinationResponse = z.infer<typeof destinationSchema>
+
+export const registerCreateDestination = (app: App) =>
+  app.openapi(route, async (c) =>
+    c.json(await createDestination(serviceContext(c), c.req.valid('json')), 201),
+  )

@@ -1,0 +1,27 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { decodeCursor, pageQuery } from '../../../../shared/infra/pagination.ts'
+import { listDestinations } from '../../../../shared/services/affiliate/destinations.ts'
+import { destinationListSchema } from '../../../../shared/services/affiliate/schema.ts'
+import { readAuth } from '../auth.ts'
+
+export const route = defineRoute(readAuth, {
+  method: 'get',
+  path: '/destinations',
+  summary: "The tenant's affiliate destinations with their programs, newest first",
+  request: { query: pageQuery },
+  responses: {
+    200: jsonContent(destinationListSchema, 'A page of destinations'),
+    ...errorResponses(400, 401, 403, 429),
+  },
+})
+
+export type ListDestinationsResponse = z.infer<typeof destinationListSchema>
+
+export const registerListDestinations = (app: App) =>
+  app.openapi(route, async (c) => {
+    const { limit, cursor } = c.req.valid('query')
+    return c.json(await listDestinations(serviceContext(c), { limit, after: decodeCursor(cursor) }), 200)
+  })

@@ -1,0 +1,34 @@
+import { z } from '@hono/zod-openapi'
+import type { App } from '../../../shared/infra/http/app-env.ts'
+import { defineRoute, depsOf } from '../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
+import { queueDueSyncs } from '../../../shared/services/affiliate/destinations.ts'
+import { syncEngine } from '../../../shared/services/affiliate/sync.ts'
+
+const sweepReport = z.object({
+  scheduled: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  retried: z.number().int(),
+})
+
+export const route = defineRoute(
+  { allow: ['service'] },
+  {
+    method: 'post',
+    path: '/jobs/sweep',
+    summary:
+      'Job: queue the syncs of scheduled destinations that are due, then run due and stalled sync jobs',
+    responses: { 200: jsonContent(sweepReport, 'Counts'), ...errorResponses(401) },
+  },
+)
+
+export type SweepResponse = z.infer<typeof sweepReport>
+
+export const registerSweep = (app: App) =>
+  app.openapi(route, async (c) => {
+    const deps = depsOf(c)
+    const scheduled = await queueDueSyncs(deps)
+    const report = await syncEngine(deps).runDue({ limit: 2 })
+    return c.json({ scheduled: scheduled.length, ...report }, 200)
+  })

@@ -1,0 +1,287 @@
+import { isPgError, pgErrors, privilegeErrorAs, type Queryable, withTenant } from '../../infra/db.ts'
+import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
+import { invalidField, notFound, ServiceError, validationError } from '../../infra/errors.ts'
+import { enqueueJob, type JobRow } from '../../infra/jobs/engine.ts'
+import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import type { ProgramRow } from './adapters/types.ts'
+import {
+  type Destination,
+  type DestinationInput,
+  type DestinationUpdate,
+  type Program,
+  type ProgramInput,
+  programInput,
+  type Schedule,
+  scheduleMinutes,
+} from './schema.ts'
+
+/** Destinations and their affiliate programs (the admin API /api/affiliate), and queueing syncs. */
+
+export const SYNC_JOB_KIND = 'sync-affiliate.destination'
+
+export interface DestinationRow {
+  id: string
+  tenant_id: string
+  site_id: string
+  name: string
+  schedule: Schedule | null
+  enabled: boolean
+  next_run_at: Date | null
+  last_run_at: Date | null
+  last_job_id: string | null
+  last_status: 'succeeded' | 'failed' | null
+  last_error: string | null
+  created_at: Date
+  updated_at: Date
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null
+
+export function presentProgram(row: ProgramRow): Program {
+  return {
+    id: row.id,
+    destination_id: row.destination_id,
+    network: row.network,
+    name: row.name,
+    merchant_ids: row.merchant_ids,
+    config: row.config,
+    tracking_id: row.tracking_id,
+    credential_name: row.credential_name,
+    currency: row.currency,
+    created_at: row.created_at.toISOString(),
+  }
+}
+
+function presentDestination(row: DestinationRow, programs: ProgramRow[]): Destination {
+  return {
+    id: row.id,
+    site_id: row.site_id,
+    name: row.name,
+    schedule: row.schedule,
+    enabled: row.enabled,
+    next_run_at: iso(row.next_run_at),
+    last_run_at: iso(row.last_run_at),
+    last_status: row.last_status,
+    last_error: row.last_error,
+    last_job_id: row.last_job_id,
+    programs: programs.filter((p) => p.destination_id === row.id).map(presentProgram),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  }
+}
+
+const nextRun = (schedule: Schedule | null, enabled: boolean, now: Date) =>
+  schedule && enabled ? new Date(now.getTime() + scheduleMinutes[schedule] * 60_000) : null
+
+const MANAGE = 'Only owners and admins manage affiliate destinations'
+const asPermissionError = privilegeErrorAs(MANAGE)
+const refused = () => new ServiceError('INSUFFICIENT_PERMISSIONS', MANAGE)
+
+function siteProblem(err: unknown): never {
+  if (isPgError(err, pgErrors.foreignKeyViolation))
+    throw invalidField('site_id', 'no such site in this tenant')
+  if (isPgError(err, pgErrors.uniqueViolation))
+    throw new ServiceError('CONFLICT', 'This site already has an affiliate destination')
+  throw err
+}
+
+async function destinationRow(db: Queryable, tenantId: string, id: string): Promise<DestinationRow> {
+  const [row] = await db<DestinationRow[]>`
+    select * from public.affiliate_destinations where id = ${id} and tenant_id = ${tenantId}`
+  if (!row) throw notFound('Destination')
+  return row
+}
+
+const programsOf = (db: Queryable, tenantId: string, ids: string[]) =>
+  ids.length === 0
+    ? Promise.resolve([] as ProgramRow[])
+    : db<ProgramRow[]>`
+        select * from public.affiliate_programs where tenant_id = ${tenantId} and destination_id in ${db(ids)}
+        order by created_at, id`
+
+export async function createDestination(ctx: ServiceContext, input: DestinationInput): Promise<Destination> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
+    const [created] = await tx<DestinationRow[]>`
+      insert into public.affiliate_destinations (tenant_id, site_id, name, schedule, enabled, next_run_at, created_by, created_at, updated_at)
+      values (${caller.tenantId}, ${input.site_id}, ${input.name}, ${input.schedule}, ${input.enabled},
+              ${nextRun(input.schedule, input.enabled, now)}, ${caller.userId}, ${now}, ${now})
+      returning *`
+    return created!
+  })
+    .catch(siteProblem)
+    .catch(asPermissionError)
+  return presentDestination(row, [])
+}
+
+export async function listDestinations(
+  ctx: ServiceContext,
+  page: { limit: number; after: Cursor | null },
+): Promise<Page<Destination>> {
+  const { caller } = ctx
+  const { rows, programs } = await withTenant(ctx.sql, caller.claims, async (tx) => {
+    const rows = await tx<DestinationRow[]>`
+      select * from public.affiliate_destinations where tenant_id = ${caller.tenantId}
+        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
+      order by created_at desc, id desc limit ${page.limit + 1}`
+    return {
+      rows,
+      programs: await programsOf(
+        tx,
+        caller.tenantId,
+        rows.map((r) => r.id),
+      ),
+    }
+  })
+  return paginate(
+    rows,
+    page.limit,
+    (r) => ({ at: r.created_at, id: r.id }),
+    (r) => presentDestination(r, programs),
+  )
+}
+
+export async function getDestination(ctx: ServiceContext, id: string): Promise<Destination> {
+  const { caller } = ctx
+  return withTenant(ctx.sql, caller.claims, async (tx) => {
+    const row = await destinationRow(tx, caller.tenantId, id)
+    return presentDestination(row, await programsOf(tx, caller.tenantId, [id]))
+  })
+}
+
+export async function updateDestination(
+  ctx: ServiceContext,
+  id: string,
+  input: DestinationUpdate,
+): Promise<Destination> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  return withTenant(ctx.sql, caller.claims, async (tx) => {
+    const before = await destinationRow(tx, caller.tenantId, id)
+    const schedule = input.schedule === undefined ? before.schedule : input.schedule
+    const enabled = input.enabled ?? before.enabled
+    const next =
+      schedule === before.schedule && enabled === before.enabled
+        ? before.next_run_at
+        : nextRun(schedule, enabled, now)
+    const [updated] = await tx<DestinationRow[]>`
+      update public.affiliate_destinations set name = ${input.name ?? before.name}, schedule = ${schedule},
+        enabled = ${enabled}, next_run_at = ${next}, updated_at = ${now}
+      where id = ${id} and tenant_id = ${caller.tenantId} returning *`
+    if (!updated) throw refused()
+    return presentDestination(updated, await programsOf(tx, caller.tenantId, [id]))
+  }).catch(asPermissionError)
+}
+
+export async function deleteDestination(ctx: ServiceContext, id: string): Promise<void> {
+  const { caller } = ctx
+  await withTenant(ctx.sql, caller.claims, async (tx) => {
+    await destinationRow(tx, caller.tenantId, id)
+    const gone = await tx`
+      delete from public.affiliate_destinations where id = ${id} and tenant_id = ${caller.tenantId} returning id`
+    if (gone.length === 0) throw refused()
+  }).catch(asPermissionError)
+}
+
+export async function addProgram(
+  ctx: ServiceContext,
+  destinationId: string,
+  input: ProgramInput,
+): Promise<Program> {
+  const parsed = programInput.safeParse(input)
+  if (!parsed.success) throw validationError(parsed.error.issues, 'Invalid program')
+  const p = parsed.data
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
+    await destinationRow(tx, caller.tenantId, destinationId)
+    const [created] = await tx<ProgramRow[]>`
+      insert into public.affiliate_programs (tenant_id, destination_id, network, name, merchant_ids, config, tracking_id,
+        credential_name, currency, created_by, created_at, updated_at)
+      values (${caller.tenantId}, ${destinationId}, ${p.network}, ${p.name}, ${p.merchant_ids}, ${tx.json(p.config as never)},
+        ${p.tracking_id}, ${p.credential_name}, ${p.currency}, ${caller.userId}, ${now}, ${now})
+      returning *`
+    return created!
+  }).catch(asPermissionError)
+  return presentProgram(row)
+}
+
+export async function deleteProgram(
+  ctx: ServiceContext,
+  destinationId: string,
+  programId: string,
+): Promise<void> {
+  const { caller } = ctx
+  await withTenant(ctx.sql, caller.claims, async (tx) => {
+    const [found] = await tx`
+      select 1 from public.affiliate_programs
+      where id = ${programId} and destination_id = ${destinationId} and tenant_id = ${caller.tenantId}`
+    if (!found) throw notFound('Program')
+    const gone = await tx`
+      delete from public.affiliate_programs where id = ${programId} and tenant_id = ${caller.tenantId} returning id`
+    if (gone.length === 0) throw refused()
+  }).catch(asPermissionError)
+}
+
+/**
+ * Queues a sync of a destination, or returns the one already queued or running: two requests
+ * (on two instances) for the same destination get one job. The transaction-scoped advisory lock
+ * on the destination serialises the check and the insert.
+ */
+async function queueOrJoin(
+  tx: Queryable,
+  tenantId: string,
+  destinationId: string,
+  trigger: 'request' | 'schedule',
+  now: Date,
+): Promise<{ job: JobRow; created: boolean }> {
+  await tx`select pg_advisory_xact_lock(hashtextextended(${`affiliate-sync:${destinationId}`}, 0))`
+  const [busy] = await tx<JobRow[]>`
+    select * from public.jobs where tenant_id = ${tenantId} and kind = ${SYNC_JOB_KIND}
+      and input->>'destination_id' = ${destinationId} and status in ('queued', 'running')
+    order by created_at limit 1`
+  if (busy) return { job: busy, created: false }
+  const job = await enqueueJob(tx, {
+    tenantId,
+    kind: SYNC_JOB_KIND,
+    input: { destination_id: destinationId, trigger },
+    maxAttempts: 3,
+    now,
+  })
+  return { job, created: true }
+}
+
+export async function queueSync(
+  ctx: ServiceContext,
+  destinationId: string,
+): Promise<{ job: JobRow; created: boolean }> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  return withTenant(ctx.sql, caller.claims, async (tx) => {
+    await destinationRow(tx, caller.tenantId, destinationId)
+    return queueOrJoin(tx, caller.tenantId, destinationId, 'request', now)
+  })
+}
+
+/** Queues the syncs of scheduled destinations that are due (the sweep job; all tenants). */
+export async function queueDueSyncs(
+  deps: Pick<FunctionDeps, 'sql' | 'clock'>,
+  limit = 50,
+): Promise<string[]> {
+  const now = deps.clock.now()
+  return deps.sql.begin(async (tx) => {
+    const due = await tx<{ id: string; tenant_id: string; schedule: Schedule }[]>`
+      select id, tenant_id, schedule from public.affiliate_destinations
+      where enabled and schedule is not null and next_run_at <= ${now}
+      order by next_run_at limit ${limit}
+      for update skip locked`
+    const ids: string[] = []
+    for (const d of due) {
+      await tx`update public.affiliate_destinations set next_run_at = ${nextRun(d.schedule, true, now)} where id = ${d.id}`
+      const { job, created } = await queueOrJoin(tx, d.tenant_id, d.id, 'schedule', now)
+      if (created) ids.push(job.id)
+    }
+    return ids
+  }) as Promise<string[]>
+}

@@ -54,6 +54,9 @@ export const configSchema = z.object({
   OUTBOUND_ALLOW_LOOPBACK: flag,
   OUTBOUND_ALLOW_PRIVATE: flag,
   OUTBOUND_ALLOW_HTTP: flag,
+  /** Webhook attempts in flight per process, in total and per subscription (endpoint); see docs/webhooks.md. */
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(100),
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(1000).default(25),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** json (default), or pretty: one compact line per event, for a terminal (npm start picks it on a TTY). */
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { randomBase62 } from '../shared/infra/crypto.ts'
-import { keyHint, SHORT_SECRET_HINT } from '../shared/services/credentials/hint-and-status.ts'
+import { keyHint, SHORT_SECRET_HINT } from '../shared/services/credentials/key-hint.ts'
 import { MAX_SECRET_LENGTH, providerCategories } from '../shared/services/credentials/schema.ts'
 import { CredentialUnavailableError, useCredential } from '../shared/services/credentials/use-credential.ts'
 import {

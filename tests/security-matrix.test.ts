@@ -196,7 +196,28 @@ function fixtureFor(e: RouteAuthEntry): string | undefined {
   return undefined
 }
 
-const fixturePatterns: [string, string][] = [['api-keys/{id}', 'apiKey']]
+const fixturePatterns: [string, string][] = [
+  ['api-keys/{id}', 'apiKey'],
+  ['content/sites/{id}', 'site'],
+  ['content/articles/{id}', 'article'],
+  ['credentials/{id}', 'credential'],
+  ['webhooks/{id}', 'webhook'],
+  ['usage/alerts/{id}', 'alert'],
+  ['tenants/invitations/{id}', 'invitation'],
+  ['tenants/current/members/{user_id}', 'member'],
+  ['integrations/connections/{id}', 'connection'],
+  // Catalog entries belong to no tenant: every tenant sees the same integration ids.
+  ['integrations/{id}/stats', 'global'],
+]
 
-/** Bodies that pass validation, for routes whose 404 comes after it. */
-const validBodies: Record<string, unknown> = {}
+/** Bodies that pass validation, for routes whose 404 comes after it (keyed as label() prints them). */
+const validBodies: Record<string, unknown> = {
+  'PATCH content/articles/{id}': { title: 'Renamed' },
+  'PATCH credentials/{id}': { name: 'Renamed' },
+  'PATCH webhooks/{id}': { description: 'Renamed' },
+  'POST webhooks/{id}/redeliver': { event_id: 'evt_0000000000000000000000' },
+  'POST webhooks/{id}/recover': { since: '2026-11-20T00:00:00Z' },
+  'PATCH integrations/connections/{id}': { display_name: 'Renamed' },
+  'POST integrations/connections/{id}/permissions': { tool_name: 'slack:post_message', allowed: true },
+  'PATCH tenants/current/members/{user_id}': { role: 'member' },
+}

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { paginate } from '../../shared/infra/pagination.ts'
-import { listContent, presentContent } from '../../shared/services/content/queries.ts'
+import { presentContent, queryContent } from '../../shared/services/content/feed.ts'
 import { startTestPlatform, TestClock } from '../../tests/support/platform.ts'
 import { contentRequest, seedContentTenant } from '../content-fixture.ts'
 import { measure, printComparison } from '../lib.ts'
@@ -19,7 +19,7 @@ export default async function contentApiBenchmark(): Promise<void> {
   const { tenant, key } = await seedContentTenant(tp, 'enterprise')
 
   const bare = new Hono().get('/bare', async (c) => {
-    const rows = await listContent(tp.db.sql, tenant.tenantId, null, 20)
+    const rows = await queryContent(tp.db.sql, tenant.tenantId, null, 20)
     const page = paginate(rows, 20, (r) => ({ at: r.created_at, id: r.id }))
     return c.json({ data: page.data.map(presentContent), next_cursor: page.next_cursor })
   })

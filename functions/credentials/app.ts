@@ -7,8 +7,9 @@ import { authenticate, tenantCaller } from '../../shared/infra/http/authenticate
 import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
 import { errorResponses } from '../../shared/infra/http/openapi.ts'
 import { decodeCursor, pageQuery, paginate } from '../../shared/infra/pagination.ts'
+import { credentialStatus } from '../../shared/services/credentials/credential-status.ts'
 import { pruneCredentialUsage, sendExpiryAlerts } from '../../shared/services/credentials/expiry-alerts.ts'
-import { credentialStatus, keyHint } from '../../shared/services/credentials/hint-and-status.ts'
+import { keyHint } from '../../shared/services/credentials/key-hint.ts'
 import {
   type Credential,
   createCredentialBody,

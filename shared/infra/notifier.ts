@@ -97,11 +97,23 @@ export function createNotifier(opts: {
   }
 }
 
+/**
+ * Every tenant's owners and admins that have an e-mail address, as a SQL fragment to select from:
+ * rows of (tenant_id, email, created_at). The one definition of "who gets operational notices".
+ */
+export function ownerAndAdminEmails(db: Queryable) {
+  return db`(
+    select m.tenant_id, u.email, m.created_at
+    from public.tenant_members m join auth.users u on u.id = m.user_id
+    where m.role in ('owner', 'admin') and u.email is not null
+  )`
+}
+
 /** E-mail addresses of a tenant's owners and admins (for operational notices). */
 export async function tenantAdminEmails(db: Queryable, tenantId: string): Promise<string[]> {
   const rows = await db<{ email: string }[]>`
-    select u.email from public.tenant_members m join auth.users u on u.id = m.user_id
-    where m.tenant_id = ${tenantId} and m.role in ('owner', 'admin') and u.email is not null
-    order by m.created_at`
+    select a.email from ${ownerAndAdminEmails(db)} a
+    where a.tenant_id = ${tenantId}
+    order by a.created_at`
   return rows.map((r) => r.email)
 }

@@ -63,4 +63,28 @@ export const articleSchema = z
   })
   .openapi('Article')
 
-export const idParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
+export const contentItemSchema = z
+  .object({
+    object: z.enum(['site', 'article']),
+    id: z.uuid(),
+    created_at: z.string(),
+    updated_at: z.string(),
+    name: z.string().optional().openapi({ description: 'sites' }),
+    domain: z.string().nullable().optional().openapi({ description: 'sites' }),
+    site_id: z.uuid().nullable().optional().openapi({ description: 'articles' }),
+    title: z.string().optional().openapi({ description: 'articles' }),
+    status: z.string().nullable().optional().openapi({ description: 'articles: draft or published' }),
+    published_at: z.string().nullable().optional().openapi({ description: 'articles' }),
+  })
+  .openapi('ContentItem')
+
+export const contentListSchema = z.object({
+  data: z.array(contentItemSchema),
+  next_cursor: z.string().nullable(),
+})
+
+export type Site = z.infer<typeof siteSchema>
+export type Article = z.infer<typeof articleSchema>
+export type CreateSiteInput = z.output<typeof createSiteBody>
+export type CreateArticleInput = z.output<typeof createArticleBody>
+export type UpdateArticleInput = z.output<typeof updateArticleBody>

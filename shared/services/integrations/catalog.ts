@@ -738,3 +738,32 @@ export function resolveProviders(config: Pick<Config, 'OAUTH_ENV'>): Map<string,
   }
   return out
 }
+
+/** The catalog as the API shows it: each entry with its tools and whether its OAuth app is configured here. */
+export function publicCatalog(config: Pick<Config, 'OAUTH_ENV'>) {
+  const providers = resolveProviders(config)
+  return {
+    categories: categories.map((slug) => ({
+      slug,
+      integrations: catalog.filter((e) => e.category === slug).length,
+    })),
+    data: catalog.map((e) => ({
+      integration_id: e.integration_id,
+      slug: e.slug,
+      name: e.name,
+      kind: e.kind,
+      category: e.category,
+      connection_types: e.connection_types,
+      capabilities: e.capabilities,
+      oauth_scopes: e.oauth_scopes,
+      mcp_type: e.mcp_type ?? null,
+      oauth_configured: Boolean(providers.get(e.slug)?.clientId && providers.get(e.slug)?.clientSecret),
+      tools: e.tools.map((t) => ({
+        name: t.name,
+        alias: toolAlias(t.name),
+        description: t.description,
+        inputSchema: t.inputSchema,
+      })),
+    })),
+  }
+}

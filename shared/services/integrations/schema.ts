@@ -199,3 +199,4 @@ export const refreshJobResult = z.object({
 
 export type Connection = z.infer<typeof connectionSchema>
 export type Tool = z.infer<typeof toolSchema>
+export type Permission = z.infer<typeof permissionSchema>

@@ -1,5 +1,7 @@
-import type { FunctionDeps } from '../../infra/deps.ts'
-import type { ResolvedProvider } from './catalog.ts'
+import { withTenant } from '../../infra/db.ts'
+import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
+import { notFound } from '../../infra/errors.ts'
+import { type ResolvedProvider, resolveProviders } from './catalog.ts'
 import { refreshTokens, TokenEndpointError, type TokenSet, vaultPurposes } from './oauth.ts'
 
 /**
@@ -207,4 +209,35 @@ async function markNeedsReauth(deps: FunctionDeps, row: Claimed, lease: string):
       })
     }
   })
+}
+
+/**
+ * Refreshes one connection's token now (a tool call found it expired), under the same lease as the
+ * hourly job: if a run holds the connection, or it is backing off, nothing is sent ('skipped').
+ * The connection must be visible to the caller (row-level security).
+ */
+export async function refreshConnectionToken(
+  ctx: ServiceContext,
+  connectionId: string,
+): Promise<'refreshed' | 'needs_reauth' | 'failed' | 'skipped'> {
+  const { caller } = ctx
+  const [visible] = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx<{ id: string }[]>`
+      select id from public.integration_connections where id = ${connectionId} and tenant_id = ${caller.tenantId}`,
+  )
+  if (!visible) throw notFound('Connection')
+  const now = ctx.clock.now()
+  const lease = crypto.randomUUID()
+  const leaseUntil = new Date(now.getTime() + LEASE_MS)
+  const [row] = await ctx.sql<Claimed[]>`
+    update public.integration_connections set refresh_locked_until = ${leaseUntil}, refresh_lease = ${lease}
+    where id = ${connectionId} and tenant_id = ${caller.tenantId}
+      and connection_type = 'oauth' and status = 'active' and refresh_token_encrypted is not null
+      and (refresh_locked_until is null or refresh_locked_until < ${now})
+      and (refresh_next_attempt_at is null or refresh_next_attempt_at <= ${now})
+    returning id, tenant_id, integration_slug, refresh_token_encrypted, token_version, refresh_failures`
+  if (!row) return 'skipped'
+  return refreshOne(ctx, resolveProviders(ctx.config).get(row.integration_slug), row, lease, leaseUntil)
 }

@@ -1,8 +1,6 @@
 import { z } from 'zod'
-import type { TenantCaller } from '../../infra/auth.ts'
-import { readAsTenant } from '../../infra/db.ts'
-import type { FunctionDeps } from '../../infra/deps.ts'
-import { listContent, presentContent } from '../content/queries.ts'
+import type { ServiceContext } from '../../infra/deps.ts'
+import { listContent } from '../content/feed.ts'
 
 /**
  * The platform's own tools, offered to every tool-server key that holds the scope each needs.
@@ -14,7 +12,7 @@ export interface PlatformTool<P extends z.ZodType = z.ZodType> {
   description: string
   scope: string
   params: P
-  run(deps: FunctionDeps, caller: TenantCaller, params: z.infer<P>): Promise<unknown>
+  run(ctx: ServiceContext, params: z.infer<P>): Promise<unknown>
 }
 
 const listContentParams = z
@@ -32,15 +30,12 @@ export const platformTools: PlatformTool[] = [
     description: "List the tenant's sites and articles, oldest first.",
     scope: 'content:read',
     params: listContentParams,
-    async run(deps, caller, params: z.infer<typeof listContentParams>) {
-      const rows = await readAsTenant(deps.sql, caller.claims, (q) =>
-        listContent(q, caller.tenantId, null, params.limit, {
-          type: params.type,
-          site_id: params.site_id,
-          status: params.status,
-        }),
-      )
-      return { items: rows.slice(0, params.limit).map(presentContent) }
+    async run(ctx, params: z.infer<typeof listContentParams>) {
+      const page = await listContent(ctx, {
+        limit: params.limit,
+        filter: { type: params.type, site_id: params.site_id, status: params.status },
+      })
+      return { items: page.data }
     },
   },
 ]

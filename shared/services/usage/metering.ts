@@ -1,6 +1,7 @@
 import type { Queryable } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { ServiceError } from '../../infra/errors.ts'
+import { ownerAndAdminEmails } from '../../infra/notifier.ts'
 
 /**
  * The spec's API products. The ids are fixed in the migration (20261121040000_tenants_usage.sql)
@@ -168,11 +169,10 @@ export async function enqueueDueUsageAlerts(
         ${scope.tenantId ? sql`and u.tenant_id = ${scope.tenantId}` : sql``}
         ${productId ? sql`and u.product_id = ${productId}` : sql``}
     ), targets as (
-      select c.*, d.threshold, lower(usr.email) as recipient
+      select c.*, d.threshold, lower(adm.email) as recipient
       from c
       cross join unnest(${sql.array([...defaultAlertThresholds])}::int[]) as d (threshold)
-      join public.tenant_members m on m.tenant_id = c.tenant_id and m.role in ('owner', 'admin')
-      join auth.users usr on usr.id = m.user_id and usr.email is not null
+      join ${ownerAndAdminEmails(sql)} adm on adm.tenant_id = c.tenant_id
       union
       select c.*, a.threshold_percent, lower(a.notification_target)
       from c join public.usage_alerts a

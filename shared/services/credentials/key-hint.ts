@@ -1,5 +1,3 @@
-import { EXPIRING_WITHIN_DAYS } from './schema.ts'
-
 export const HINT_PREFIX = '...'
 export const HINT_VISIBLE = 6
 /** What a secret of HINT_VISIBLE characters or fewer shows: nothing of itself. */
@@ -16,13 +14,4 @@ export function keyHint(secret: string): string {
   const chars = Array.from(secret)
   if (chars.length <= HINT_VISIBLE) return SHORT_SECRET_HINT
   return HINT_PREFIX + chars.slice(-HINT_VISIBLE).join('')
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000
-
-export function credentialStatus(expiresAt: Date | null, now: Date): 'active' | 'expiring' | 'expired' {
-  if (!expiresAt) return 'active'
-  const left = expiresAt.getTime() - now.getTime()
-  if (left <= 0) return 'expired'
-  return left <= EXPIRING_WITHIN_DAYS * DAY_MS ? 'expiring' : 'active'
 }

@@ -1,5 +1,6 @@
-import type { Queryable } from '../../infra/db.ts'
-import type { Cursor } from '../../infra/pagination.ts'
+import { type Queryable, readAsTenant } from '../../infra/db.ts'
+import type { ServiceContext } from '../../infra/deps.ts'
+import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
 
 export interface ContentRow {
   object: 'site' | 'article'
@@ -23,10 +24,10 @@ export interface ContentFilter {
 /**
  * One feed of a tenant's sites and articles in a stable order (created_at, id), read a page at a
  * time by keyset. Runs inside withTenant, where row-level security also applies; the tenant
- * filter picks the active tenant among the user's tenants. Shared because the Content API and
- * the tool server's platform:list_content both read it.
+ * filter picks the active tenant among the user's tenants. The query itself, for the benchmark's
+ * bare route; callers use listContent.
  */
-export function listContent(
+export function queryContent(
   db: Queryable,
   tenantId: string,
   after: Cursor | null,
@@ -71,4 +72,18 @@ export function presentContent(row: ContentRow) {
         status: row.status,
         published_at: row.published_at?.toISOString() ?? null,
       }
+}
+
+export type ContentItem = ReturnType<typeof presentContent>
+
+/** A page of the tenant's feed (sites and articles, oldest first), read as the tenant. */
+export async function listContent(
+  ctx: ServiceContext,
+  opts: { limit: number; after?: Cursor | null; filter?: ContentFilter },
+): Promise<Page<ContentItem>> {
+  const { caller } = ctx
+  const rows = await readAsTenant(ctx.sql, caller.claims, (q) =>
+    queryContent(q, caller.tenantId, opts.after ?? null, opts.limit, opts.filter),
+  )
+  return paginate(rows, opts.limit, (r) => ({ at: r.created_at, id: r.id }), presentContent)
 }

@@ -1,0 +1,29 @@
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, idParam } from '../../../../shared/infra/http/openapi.ts'
+import { deleteArticle } from '../../../../shared/services/content/articles.ts'
+
+import { meterUsage } from '../../../../shared/services/usage/metering.ts'
+import { metered, writeAuth } from '../auth.ts'
+
+export const route = defineRoute(writeAuth, {
+  method: 'delete',
+  path: '/articles/{id}',
+  summary: 'Delete an article (content:write); event content.updated',
+  description: metered,
+  request: { params: idParam },
+  responses: {
+    204: { description: 'Deleted' },
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+})
+
+export type DeleteArticleResponse = null
+
+export const registerDeleteArticle = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = serviceContext(c)
+    await meterUsage(ctx, 'content')
+    await deleteArticle(ctx, c.req.valid('param').id)
+    return c.body(null, 204)
+  })

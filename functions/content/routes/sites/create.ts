@@ -1,0 +1,29 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { createSiteBody, siteSchema } from '../../../../shared/services/content/schema.ts'
+import { createSite } from '../../../../shared/services/content/sites.ts'
+import { meterUsage } from '../../../../shared/services/usage/metering.ts'
+import { metered, writeAuth } from '../auth.ts'
+
+export const route = defineRoute(writeAuth, {
+  method: 'post',
+  path: '/sites',
+  summary: 'Add a site (content:write); event site.created',
+  description: metered,
+  request: { body: { content: { 'application/json': { schema: createSiteBody } }, required: true } },
+  responses: {
+    201: jsonContent(siteSchema, 'Created'),
+    ...errorResponses(400, 401, 403, 413, 429),
+  },
+})
+
+export type CreateSiteResponse = z.infer<typeof siteSchema>
+
+export const registerCreateSite = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = serviceContext(c)
+    await meterUsage(ctx, 'content')
+    return c.json(await createSite(ctx, c.req.valid('json')), 201)
+  })

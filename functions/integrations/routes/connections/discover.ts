@@ -1,0 +1,28 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
+import { rediscoverTools } from '../../../../shared/services/integrations/connections.ts'
+import { connectionDetailSchema, idParam } from '../../../../shared/services/integrations/schema.ts'
+import { userAuth } from '../auth.ts'
+
+export const route = defineRoute(userAuth, {
+  method: 'post',
+  path: '/connections/{id}/discover',
+  summary: "Discover an MCP connection's tools again",
+  request: { params: idParam },
+  responses: {
+    200: {
+      description: 'The connection with its tools',
+      content: { 'application/json': { schema: connectionDetailSchema } },
+    },
+    ...errorResponses(400, 401, 403, 404, 422, 429),
+  },
+})
+
+export type RediscoverResponse = z.infer<typeof connectionDetailSchema>
+
+export const registerRediscover = (app: App) =>
+  app.openapi(route, async (c) =>
+    c.json(await rediscoverTools(serviceContext(c), c.req.valid('param').id), 200),
+  )

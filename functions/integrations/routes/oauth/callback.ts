@@ -1,0 +1,30 @@
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { limitAnonymous } from '../../../../shared/infra/http/authenticate.ts'
+import { defineRoute, publicRoute } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
+import { completeAuthorization } from '../../../../shared/services/integrations/oauth-flow.ts'
+import { callbackQuery } from '../../../../shared/services/integrations/schema.ts'
+
+export const route = defineRoute(publicRoute, {
+  method: 'get',
+  path: '/callback',
+  summary: 'OAuth redirect target: exchanges the code, stores the connection, redirects to the dashboard',
+  request: { query: callbackQuery },
+  responses: {
+    302: { description: 'Redirect to DASHBOARD_URL with status=connected or status=error&error=<code>' },
+    ...errorResponses(400, 429),
+  },
+})
+
+export function registerCallback(app: App) {
+  // Anonymous callers are rate limited per address, as before the route had its own file.
+  app.use(route.path, limitAnonymous())
+  return app.openapi(route, async (c) => {
+    const deps = c.var.deps
+    const params = await completeAuthorization(deps, c.req.valid('query'))
+    const url = new URL(deps.config.DASHBOARD_URL)
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v)
+    c.header('Cache-Control', 'no-store')
+    return c.redirect(url.toString(), 302)
+  })
+}

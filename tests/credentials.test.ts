@@ -1,4 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { CreateCredentialResponse } from '../functions/credentials/routes/credentials/create.ts'
+import type { GetCredentialResponse } from '../functions/credentials/routes/credentials/get.ts'
+import type { ListCredentialsResponse } from '../functions/credentials/routes/credentials/list.ts'
+import type { RotateCredentialResponse } from '../functions/credentials/routes/credentials/rotate.ts'
+import type { ListProvidersResponse } from '../functions/credentials/routes/providers/list.ts'
+import type { ListCredentialUsageResponse } from '../functions/credentials/routes/usage/list.ts'
 import { randomBase62 } from '../shared/infra/crypto.ts'
 import { keyHint, SHORT_SECRET_HINT } from '../shared/services/credentials/key-hint.ts'
 import { MAX_SECRET_LENGTH, providerCategories } from '../shared/services/credentials/schema.ts'
@@ -22,7 +28,7 @@ beforeAll(async () => {
   tp = await startTestPlatform({ clock })
   a = await tp.createTenant()
   b = await tp.createTenant()
-  providers = (await tp.json('/api/providers', { token: a.token })).body.data
+  providers = (await tp.json<ListProvidersResponse>('/api/providers', { token: a.token })).body.data
 })
 afterAll(() => tp.close())
 
@@ -77,7 +83,7 @@ describe('provider catalog', () => {
 describe('POST /api/credentials', () => {
   it('stores a credential and answers with the spec fields; the secret is never returned', async () => {
     const input = body({ name: 'Main OpenAI' })
-    const res = await tp.json('/api/credentials', { token: a.token, body: input })
+    const res = await tp.json<CreateCredentialResponse>('/api/credentials', { token: a.token, body: input })
     expect(res.status).toBe(201)
     expect(res.body).toMatchObject({
       name: 'Main OpenAI',
@@ -91,7 +97,7 @@ describe('POST /api/credentials', () => {
     })
     expect(res.body.id).toMatch(/^[0-9a-f-]{36}$/)
     expect(JSON.stringify(res.body)).not.toContain(input.credential)
-    const got = await tp.json(`/api/credentials/${res.body.id}`, { token: a.token })
+    const got = await tp.json<GetCredentialResponse>(`/api/credentials/${res.body.id}`, { token: a.token })
     expect(got.body).toEqual(res.body)
     expect(JSON.stringify(got.body)).not.toContain(input.credential.slice(0, 20))
   })
@@ -265,8 +271,8 @@ describe('list, read, update, rotate, delete', () => {
       })
       made.push(res.body.id)
     }
-    const all = await tp.json('/api/credentials', { token: t.token })
-    expect(all.body.data.map((c: { id: string }) => c.id)).toEqual([...made].reverse())
+    const all = await tp.json<ListCredentialsResponse>('/api/credentials', { token: t.token })
+    expect(all.body.data.map((c) => c.id)).toEqual([...made].reverse())
     const openaiProd = await tp.json(
       `/api/credentials?provider_id=${providerId('openai')}&environment=production`,
       { token: t.token },
@@ -364,7 +370,7 @@ describe('list, read, update, rotate, delete', () => {
     const [before] = await tp.db
       .sql`select secret_ciphertext from public.credentials where id = ${created.id}`
     const newer = newSecret()
-    const res = await tp.json(`/api/credentials/${created.id}/rotate`, {
+    const res = await tp.json<RotateCredentialResponse>(`/api/credentials/${created.id}/rotate`, {
       token: a.token,
       body: { credential: newer },
     })
@@ -457,7 +463,9 @@ describe('server-side use', () => {
     })
     const got = await tp.json(`/api/credentials/${created.id}`, { token: a.token })
     expect(got.body.last_used_at).toBe(clock.now().toISOString())
-    const usage = await tp.json(`/api/credentials/${created.id}/usage`, { token: a.token })
+    const usage = await tp.json<ListCredentialUsageResponse>(`/api/credentials/${created.id}/usage`, {
+      token: a.token,
+    })
     expect(usage.status).toBe(200)
     expect(
       usage.body.data.map((u: { caller_kind: string; function_name: string }) => [

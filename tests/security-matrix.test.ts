@@ -214,6 +214,7 @@ const fixturePatterns: [string, string][] = [
 const validBodies: Record<string, unknown> = {
   'PATCH content/articles/{id}': { title: 'Renamed' },
   'PATCH credentials/{id}': { name: 'Renamed' },
+  'POST credentials/{id}/rotate': { credential: 'sk-rotated-secret-0123456789' },
   'PATCH webhooks/{id}': { description: 'Renamed' },
   'POST webhooks/{id}/redeliver': { event_id: 'evt_0000000000000000000000' },
   'POST webhooks/{id}/recover': { since: '2026-11-20T00:00:00Z' },

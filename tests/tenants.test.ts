@@ -1,4 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { GetCurrentTenantResponse } from '../functions/tenants/routes/current/get.ts'
+import type { UpdateCurrentTenantResponse } from '../functions/tenants/routes/current/update.ts'
+import type { AcceptInvitationResponse } from '../functions/tenants/routes/invitations/accept.ts'
+import type { CreateInvitationResponse } from '../functions/tenants/routes/invitations/create.ts'
+import type { ListInvitationsResponse } from '../functions/tenants/routes/invitations/list.ts'
+import type { PreviewInvitationResponse } from '../functions/tenants/routes/invitations/preview.ts'
+import type { RevokeInvitationResponse } from '../functions/tenants/routes/invitations/revoke.ts'
+import type { ListMembersResponse } from '../functions/tenants/routes/members/list.ts'
+import type { UpdateMemberResponse } from '../functions/tenants/routes/members/update.ts'
+import type { CreateTenantResponse } from '../functions/tenants/routes/tenants/create.ts'
+import type { ListTenantsResponse } from '../functions/tenants/routes/tenants/list.ts'
+import type { SwitchTenantResponse } from '../functions/tenants/routes/tenants/switch.ts'
 import { withTenant } from '../shared/infra/db.ts'
 import {
   addMember,
@@ -26,7 +38,10 @@ const count = async (table: string) =>
 
 /** Invites `email` into the tenant of `inviter` and returns the token from the e-mail. */
 async function invite(inviter: TestTenant, email: string, role = 'member') {
-  const res = await tp.json('/api/invitations', { token: inviter.token, body: { email, role } })
+  const res = await tp.json<CreateInvitationResponse>('/api/invitations', {
+    token: inviter.token,
+    body: { email, role },
+  })
   expect(res.status, JSON.stringify(res.body)).toBe(201)
   const [mail] = await tp.db.sql<{ body: string }[]>`
     select body from public.notifications where kind = 'user.invited' and dedupe_key = ${`invitation:${res.body.id}`}`
@@ -40,7 +55,10 @@ describe('sign-up', () => {
     expect(await hookTenantId(tp, user.userId)).toBeUndefined()
     // Without a tenant the user cannot use tenant APIs yet.
     expect((await tp.json('/api/tenants/current', { token: user.token })).status).toBe(403)
-    const res = await tp.json('/api/tenants', { token: user.token, body: { name: 'Acme Media' } })
+    const res = await tp.json<CreateTenantResponse>('/api/tenants', {
+      token: user.token,
+      body: { name: 'Acme Media' },
+    })
     expect(res.status, JSON.stringify(res.body)).toBe(201)
     expect(res.body).toMatchObject({ name: 'Acme Media', plan: 'free', role: 'owner', settings: {} })
     const events = await outbox(tp, res.body.id)
@@ -53,7 +71,9 @@ describe('sign-up', () => {
     })
     const refreshed = await refreshedToken(tp, user)
     expect(refreshed.tenantId).toBe(res.body.id)
-    const current = await tp.json('/api/tenants/current', { token: refreshed.token })
+    const current = await tp.json<GetCurrentTenantResponse>('/api/tenants/current', {
+      token: refreshed.token,
+    })
     expect(current.body).toMatchObject({ id: res.body.id, role: 'owner', active: true })
   })
 
@@ -80,7 +100,7 @@ describe('sign-up', () => {
 describe('tenant settings and plan', () => {
   it('changes plan and settings with one tenant.updated; an unchanged value writes no event', async () => {
     const t = await tp.createTenant()
-    const res = await tp.json('/api/tenants/current', {
+    const res = await tp.json<UpdateCurrentTenantResponse>('/api/tenants/current', {
       method: 'PATCH',
       token: t.token,
       body: { plan: 'pro', settings: { locale: 'de' } },
@@ -175,7 +195,9 @@ describe('invitations', () => {
     expect((await tp.json('/v1/content', { token: early })).status).toBe(403)
     expect((await tp.json('/api/tenants/current/members', { token: early })).status).toBe(403)
 
-    const preview = await tp.json(`/api/invitations/accept?token=${token}`)
+    const preview = await tp.json<PreviewInvitationResponse>(`/api/invitations/accept?token=${token}`)
+    // Public, so charged to the caller's address (the anonymous limit); accepting is charged to the user.
+    expect(preview.headers.get('x-ratelimit-limit')).toBe('60')
     expect(preview.body).toMatchObject({
       tenant_name: expect.any(String),
       email: invitee.email,
@@ -183,8 +205,12 @@ describe('invitations', () => {
       status: 'pending',
     })
 
-    const accepted = await tp.json('/api/invitations/accept', { token: invitee.token, body: { token } })
+    const accepted = await tp.json<AcceptInvitationResponse>('/api/invitations/accept', {
+      token: invitee.token,
+      body: { token },
+    })
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200)
+    expect(accepted.headers.get('x-ratelimit-limit')).toBe('1000')
     expect(accepted.body).toEqual({ tenant_id: t.tenantId, role: 'admin', refresh_session: true })
     const joined = (await outbox(tp, t.tenantId)).filter((e) => e.type === 'user.joined')
     expect(joined).toHaveLength(1)
@@ -198,8 +224,8 @@ describe('invitations', () => {
     const { tenantId, token: session } = await refreshedToken(tp, invitee)
     expect(tenantId).toBe(t.tenantId)
     expect((await tp.json('/v1/content', { token: session })).status).toBe(200)
-    const members = await tp.json('/api/tenants/current/members', { token: session })
-    expect(members.body.data.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual(
+    const members = await tp.json<ListMembersResponse>('/api/tenants/current/members', { token: session })
+    expect(members.body.data.map((m) => [m.email, m.role])).toEqual(
       expect.arrayContaining([[invitee.email, 'admin']]),
     )
 
@@ -207,8 +233,8 @@ describe('invitations', () => {
     const again = await tp.json('/api/invitations/accept', { token: invitee.token, body: { token } })
     expect(again.status).toBe(409)
     expect(again.body.code).toBe('CONFLICT')
-    const list = await tp.json('/api/invitations', { token: t.token })
-    expect(list.body.data.find((i: { id: string }) => i.id === invitation.id).status).toBe('accepted')
+    const list = await tp.json<ListInvitationsResponse>('/api/invitations', { token: t.token })
+    expect(list.body.data.find((i) => i.id === invitation.id)!.status).toBe('accepted')
   })
 
   it('refuses an expired invitation (422) and changes nothing', async () => {
@@ -314,7 +340,7 @@ describe('invitations', () => {
       (await tp.json('/api/invitations/accept', { token: invitee.token, body: { token: first.token } }))
         .status,
     ).toBe(404)
-    const revoked = await tp.json(`/api/invitations/${second.invitation.id}`, {
+    const revoked = await tp.json<RevokeInvitationResponse>(`/api/invitations/${second.invitation.id}`, {
       method: 'DELETE',
       token: t.token,
     })
@@ -345,7 +371,7 @@ describe('members', () => {
       (await tp.json(`/api/tenants/current/members/${t.userId}`, { method: 'DELETE', token: admin.token }))
         .status,
     ).toBe(403)
-    const promoted = await tp.json(`/api/tenants/current/members/${member.userId}`, {
+    const promoted = await tp.json<UpdateMemberResponse>(`/api/tenants/current/members/${member.userId}`, {
       method: 'PATCH',
       token: admin.token,
       body: { role: 'admin' },
@@ -537,16 +563,22 @@ describe('row-level security backs the role rules (direct Data API writes as an 
 describe('several tenants per user', () => {
   it('switches the active tenant; the hook puts it in the next token', async () => {
     const user = await createLoneUser(tp)
-    const first = await tp.json('/api/tenants', { token: user.token, body: { name: 'First' } })
-    const second = await tp.json('/api/tenants', { token: user.token, body: { name: 'Second' } })
+    const first = await tp.json<CreateTenantResponse>('/api/tenants', {
+      token: user.token,
+      body: { name: 'First' },
+    })
+    const second = await tp.json<CreateTenantResponse>('/api/tenants', {
+      token: user.token,
+      body: { name: 'Second' },
+    })
     expect(await hookTenantId(tp, user.userId)).toBe(second.body.id)
     const session = await refreshedToken(tp, user)
-    const list = await tp.json('/api/tenants', { token: session.token })
-    expect(list.body.data.map((t: { name: string; active: boolean }) => [t.name, t.active])).toEqual([
+    const list = await tp.json<ListTenantsResponse>('/api/tenants', { token: session.token })
+    expect(list.body.data.map((t) => [t.name, t.active])).toEqual([
       ['First', false],
       ['Second', true],
     ])
-    const switched = await tp.json('/api/tenants/active', {
+    const switched = await tp.json<SwitchTenantResponse>('/api/tenants/active', {
       token: session.token,
       body: { tenant_id: first.body.id },
     })

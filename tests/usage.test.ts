@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { formatUsd } from '../functions/usage/app.ts'
+import type { CreateAlertResponse } from '../functions/usage/routes/alerts/create.ts'
+import type { ListAlertsResponse } from '../functions/usage/routes/alerts/list.ts'
+import type { GetAnalyticsResponse } from '../functions/usage/routes/analytics/get.ts'
+import type { GetUsageResponse } from '../functions/usage/routes/usage/get.ts'
 import { productIds, recordUsage, secondsToNextPeriod } from '../shared/services/usage/metering.ts'
+import { formatUsd } from '../shared/services/usage/usage.ts'
 import {
   addMember,
   startTestPlatform,
@@ -33,8 +37,9 @@ async function counter(t: TestTenant, product: keyof typeof productIds) {
     select units::text from public.usage_counters where tenant_id = ${t.tenantId} and product_id = ${productIds[product]} and period = '2026-11-01'`
   return row ? Number(row.units) : 0
 }
-const usageOf = async (t: TestTenant, q = '') => (await tp.json(`/api/usage${q}`, { token: t.token })).body
-const productUsage = (usage: { products: Record<string, unknown>[] }, product: string) =>
+const usageOf = async (t: TestTenant, q = '') =>
+  (await tp.json<GetUsageResponse>(`/api/usage${q}`, { token: t.token })).body
+const productUsage = (usage: GetUsageResponse, product: string) =>
   usage.products.find((p) => p.product === product)!
 
 async function newKey(t: TestTenant, scopes: string[]) {
@@ -133,7 +138,7 @@ describe('Free plan quota', () => {
     } finally {
       clock.set(new Date('2026-11-21T12:00:30.000Z'))
     }
-    expect((await usageOf(t, '?period=2026-12')).products[0].used).toBe(1)
+    expect((await usageOf(t, '?period=2026-12')).products[0]!.used).toBe(1)
   })
 })
 
@@ -223,7 +228,7 @@ describe('GET /api/usage', () => {
   it('refuses a malformed period and keys without billing:read; a key with it reads usage', async () => {
     expect((await tp.json('/api/usage?period=2026-13', { token: a.token })).status).toBe(400)
     expect((await tp.json('/api/usage', { token: await newKey(a, ['content:read']) })).status).toBe(403)
-    const res = await tp.json('/api/usage', { token: await newKey(a, ['billing:read']) })
+    const res = await tp.json<GetUsageResponse>('/api/usage', { token: await newKey(a, ['billing:read']) })
     expect(res.status).toBe(200)
     expect(res.body.products.map((p: { product: string }) => p.product)).toEqual([
       'content',
@@ -245,7 +250,7 @@ describe('usage alerts', () => {
   })
 
   it('creates, lists and deletes alerts (owners and admins)', async () => {
-    const created = await tp.json('/api/usage-alerts', { token: a.token, body: alert() })
+    const created = await tp.json<CreateAlertResponse>('/api/usage-alerts', { token: a.token, body: alert() })
     expect(created.status, JSON.stringify(created.body)).toBe(201)
     expect(created.body).toMatchObject({ ...alert(), product: 'content', id: expect.any(String) })
     expect((await tp.json('/api/usage-alerts', { token: a.token, body: alert() })).status).toBe(409)
@@ -258,7 +263,7 @@ describe('usage alerts', () => {
         })
       ).status,
     ).toBe(403)
-    const list = await tp.json('/api/usage-alerts', { token: member.token })
+    const list = await tp.json<ListAlertsResponse>('/api/usage-alerts', { token: member.token })
     expect(list.body.data.map((x: { id: string }) => x.id)).toContain(created.body.id)
     expect(
       (await tp.json(`/api/usage-alerts/${created.body.id}`, { method: 'DELETE', token: member.token }))
@@ -363,7 +368,7 @@ describe('GET /v1/analytics', () => {
       body: { name: 'x', environment: 'sandbox', scopes: ['content:read'], rate_limit_per_minute: 5 },
     })
     await tp.request('/v1/content', { token: t.token })
-    const res = await tp.json('/v1/analytics', { token: key })
+    const res = await tp.json<GetAnalyticsResponse>('/v1/analytics', { token: key })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.from).toBe('2026-11-01T00:00:00.000Z')
     expect(res.body.events).toEqual([{ type: 'api_key.created', count: 2 }])

@@ -9,9 +9,6 @@ export const expiryThresholds = [
   { label: '1d', ms: 1 * DAY_MS },
 ] as const
 
-/** Usage records older than this are deleted by the daily prune job. */
-export const USAGE_RETENTION_DAYS = 90
-
 interface ExpiringRow {
   id: string
   tenant_id: string
@@ -66,11 +63,4 @@ export async function sendExpiryAlerts(deps: Pick<FunctionDeps, 'sql' | 'clock' 
   }
   if (notified > 0) deps.logger.info('credential expiry alerts queued', { notified, expiring: rows.length })
   return { expiring: rows.length, notified }
-}
-
-/** Deletes usage records past the retention period. */
-export async function pruneCredentialUsage(deps: Pick<FunctionDeps, 'sql' | 'clock'>) {
-  const cutoff = new Date(deps.clock.now().getTime() - USAGE_RETENTION_DAYS * DAY_MS)
-  const result = await deps.sql`delete from public.credential_usage where used_at < ${cutoff}`
-  return { deleted: result.count }
 }

@@ -160,8 +160,6 @@ export const usageSchema = z
 
 export const usageListSchema = z.object({ data: z.array(usageSchema), next_cursor: z.string().nullable() })
 
-export const idParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
-
 export type Credential = z.infer<typeof credentialSchema>
 export type Provider = z.infer<typeof providerSchema>
 export type CredentialUsage = z.infer<typeof usageSchema>

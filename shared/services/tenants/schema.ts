@@ -71,7 +71,6 @@ export const updateMemberBody = z
   .openapi('UpdateMember')
 
 export const userIdParam = z.object({ user_id: z.uuid().openapi({ param: { name: 'user_id', in: 'path' } }) })
-export const idParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
 
 export const createInvitationBody = z
   .object({
@@ -120,6 +119,11 @@ export const invitationPreviewSchema = z
     status: z.string(),
   })
   .openapi('InvitationPreview')
+
+/** The send-notifications job's counts. */
+export const sendNotificationsResult = z.object({ sent: z.number(), failed: z.number() })
+/** The prune-rate-limits job's count. */
+export const pruneRateLimitsResult = z.object({ deleted: z.number() })
 
 export type Plan = (typeof plans)[number]
 export type Role = (typeof roles)[number]

@@ -62,8 +62,6 @@ export const alertSchema = z
   })
   .openapi('UsageAlert')
 
-export const idParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
-
 /** Longest window one analytics request may cover. */
 export const MAX_ANALYTICS_DAYS = 366
 

@@ -1,0 +1,31 @@
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { updateCredential } from '../../../../shared/services/credentials/credentials.ts'
+import {
+  type Credential,
+  credentialSchema,
+  updateCredentialBody,
+} from '../../../../shared/services/credentials/schema.ts'
+import { writeAuth } from '../auth.ts'
+
+export const route = defineRoute(writeAuth, {
+  method: 'patch',
+  path: '/{id}',
+  summary: "Change a credential's name, scopes or expiry",
+  request: {
+    params: idParam,
+    body: { content: { 'application/json': { schema: updateCredentialBody } }, required: true },
+  },
+  responses: {
+    200: jsonContent(credentialSchema, 'The updated credential'),
+    ...errorResponses(400, 401, 403, 404, 409, 429),
+  },
+})
+
+export type UpdateCredentialResponse = Credential
+
+export const registerUpdateCredential = (app: App) =>
+  app.openapi(route, async (c) =>
+    c.json(await updateCredential(serviceContext(c), c.req.valid('param').id, c.req.valid('json')), 200),
+  )

@@ -1,0 +1,22 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { tenantSchema, updateTenantBody } from '../../../../shared/services/tenants/schema.ts'
+import { updateCurrentTenant } from '../../../../shared/services/tenants/tenants.ts'
+import { adminAuth } from '../auth.ts'
+
+export const route = defineRoute(adminAuth, {
+  method: 'patch',
+  path: '/current',
+  summary: 'Change the name, settings (owners and admins) or plan (owners) of the tenant',
+  request: { body: { content: { 'application/json': { schema: updateTenantBody } }, required: true } },
+  responses: { 200: jsonContent(tenantSchema, 'Tenant'), ...errorResponses(400, 401, 403, 413, 429) },
+})
+
+export type UpdateCurrentTenantResponse = z.infer<typeof tenantSchema>
+
+export const registerUpdateCurrentTenant = (app: App) =>
+  app.openapi(route, async (c) =>
+    c.json(await updateCurrentTenant(serviceContext(c), c.req.valid('json')), 200),
+  )

@@ -1,0 +1,21 @@
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { type Analytics, getAnalytics } from '../../../../shared/services/usage/analytics.ts'
+import { analyticsQuery, analyticsSchema } from '../../../../shared/services/usage/schema.ts'
+import { analyticsAuth } from '../auth.ts'
+
+export const route = defineRoute(analyticsAuth, {
+  method: 'get',
+  path: '/analytics',
+  summary:
+    'Analytics API: usage per product and month, and event counts by type, over a period (analytics:read)',
+  description: 'Metered as one Analytics API request; past the Free quota: 429 QUOTA_EXCEEDED.',
+  request: { query: analyticsQuery },
+  responses: { 200: jsonContent(analyticsSchema, 'Analytics'), ...errorResponses(400, 401, 403, 429) },
+})
+
+export type GetAnalyticsResponse = Analytics
+
+export const registerGetAnalytics = (app: App) =>
+  app.openapi(route, async (c) => c.json(await getAnalytics(serviceContext(c), c.req.valid('query')), 200))

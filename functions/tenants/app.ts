@@ -1,5 +1,6 @@
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
 import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import { registerChangePlan } from './routes/admin/change-plan.ts'
 import { registerGetCurrentTenant } from './routes/current/get.ts'
 import { registerUpdateCurrentTenant } from './routes/current/update.ts'
 import { registerAcceptInvitation } from './routes/invitations/accept.ts'
@@ -37,6 +38,7 @@ export function createApp(deps: FunctionDeps) {
     registerRevokeInvitation,
     registerAcceptInvitation,
     registerPreviewInvitation,
+    registerChangePlan,
   ])
     register(app)
   return app

@@ -18,7 +18,13 @@ const settings = z
 export const createTenantBody = z
   .object({
     name: tenantName,
-    plan: z.enum(plans).default('free'),
+    plan: z
+      .enum(plans)
+      .default('free')
+      .openapi({
+        description:
+          'New tenants start on Free: any other plan is refused (403); plans change through billing',
+      }),
   })
   .strict()
   .openapi('CreateTenant')
@@ -26,7 +32,10 @@ export const createTenantBody = z
 export const updateTenantBody = z
   .object({
     name: tenantName.optional(),
-    plan: z.enum(plans).optional().openapi({ description: 'Owners only' }),
+    plan: z.enum(plans).optional().openapi({
+      description:
+        'Refused (403) for every user: plans change only through billing (POST /functions/v1/tenants/admin/tenants/{id}/plan, service role)',
+    }),
     settings: settings.optional(),
   })
   .strict()
@@ -48,6 +57,22 @@ export const tenantSchema = z
     updated_at: z.string(),
   })
   .openapi('Tenant')
+
+/** The service role's plan change (billing). */
+export const changePlanBody = z
+  .object({ plan: z.enum(plans) })
+  .strict()
+  .openapi('ChangePlan')
+export const tenantIdParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
+export const planChangeSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    plan: z.enum(plans),
+    previous_plan: z.enum(plans),
+    updated_at: z.string(),
+  })
+  .openapi('PlanChange')
 
 export const switchTenantBody = z.object({ tenant_id: z.uuid() }).strict().openapi('SwitchTenant')
 export const switchTenantResponse = z

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import { boundedJsonObject } from '../../infra/schemas.ts'
 
 export const plans = ['free', 'pro', 'business', 'enterprise'] as const
 export const roles = ['owner', 'admin', 'member'] as const
@@ -7,24 +8,16 @@ const tenantName = z.string().trim().min(1).max(200).openapi({ example: 'Acme Me
 
 /** Settings are the tenant's own free-form JSON, bounded in size. */
 export const MAX_SETTINGS_BYTES = 8192
-const settings = z
-  .record(z.string().max(100), z.unknown())
-  .refine(
-    (s) => JSON.stringify(s).length <= MAX_SETTINGS_BYTES,
-    `at most ${MAX_SETTINGS_BYTES} bytes of JSON`,
-  )
-  .openapi({ description: `Free-form tenant settings (JSON object, at most ${MAX_SETTINGS_BYTES} bytes)` })
+const settings = boundedJsonObject({ maxBytes: MAX_SETTINGS_BYTES }).openapi({
+  description: `Free-form tenant settings (JSON object, at most ${MAX_SETTINGS_BYTES} bytes)`,
+})
 
 export const createTenantBody = z
   .object({
     name: tenantName,
-    plan: z
-      .enum(plans)
-      .default('free')
-      .openapi({
-        description:
-          'New tenants start on Free: any other plan is refused (403); plans change through billing',
-      }),
+    plan: z.enum(plans).default('free').openapi({
+      description: 'New tenants start on Free: any other plan is refused (403); plans change through billing',
+    }),
   })
   .strict()
   .openapi('CreateTenant')

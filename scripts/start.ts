@@ -3,6 +3,7 @@
  *   - the embedded database (PGlite, kept in .data/pgdata) on its own Postgres port, or DATABASE_URL
  *   - migrations applied, a demo tenant and user seeded on first start
  *   - every function at /functions/v1/<name>/... and at the spec's public paths
+ *   - the dashboard at /dashboard/ and Supabase Auth's password endpoints at /auth/v1/
  * Flags: --memory (throwaway in-memory database), --port N, --db-port N.
  */
 
@@ -10,6 +11,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { serve } from '@hono/node-server'
 import { connectDatabase } from '../shared/infra/db.ts'
+import { buildDashboard } from './dashboard/build.ts'
 import { ensureUserAndTenant, issueAccessToken } from './lib/dev-identity.ts'
 import { dataDir, functionEnvironment, loadOrCreateLocalEnv, saveLocalEnv } from './lib/local-env.ts'
 import { applyMigrations } from './lib/migrations.ts'
@@ -49,6 +51,9 @@ const applied = await applyMigrations(migrationSql)
 const demo = await ensureUserAndTenant(migrationSql, 'demo@example.com', 'Demo tenant')
 await migrationSql.end()
 
+// The dashboard's static files (a fraction of a second with esbuild), served at /dashboard/.
+const dashboard = await buildDashboard()
+
 const env = functionEnvironment(localEnv, databaseUrl)
 const platform = await createPlatform({ env, localEnv })
 const stopScheduler = startScheduler(platform, (path, err) =>
@@ -58,12 +63,9 @@ const stopScheduler = startScheduler(platform, (path, err) =>
 const server = serve({
   port: apiPort,
   hostname: '127.0.0.1',
-  // The client address for the unauthenticated rate limit comes from the socket, never from a
-  // client-supplied header.
-  fetch: (req, info) => {
-    req.headers.set('x-forwarded-for', info.incoming.socket.remoteAddress ?? 'unknown')
-    return platform.fetch(req)
-  },
+  // The client address for the unauthenticated rate limit comes from the socket (a client's own
+  // X-Forwarded-For counts only behind TRUSTED_PROXIES).
+  fetch: (req, info) => platform.fetch(req, { remoteAddr: info.incoming.socket.remoteAddress }),
 })
 
 const base = `http://127.0.0.1:${apiPort}`
@@ -76,6 +78,7 @@ console.log(`
 Tenant platform running at ${base}
   database     ${embedded ? `embedded PGlite ${args.memory ? '(in memory)' : `(${join(dataDir(), 'pgdata')})`} at ${embedded.url}` : 'DATABASE_URL'}
   migrations   ${applied.length ? `${applied.length} applied` : 'up to date'}
+  dashboard    ${base}/dashboard/   (${(dashboard.gzipBytes / 1024).toFixed(0)} KiB gzip; sign up, or claim demo@example.com with a password)
   API docs     ${base}/docs
   dev mailbox  ${base}/_dev/mailbox
   JWKS         ${base}/auth/v1/.well-known/jwks.json

@@ -28,14 +28,55 @@ describe('rate limits kept in Postgres', () => {
     expect(limited).toHaveLength(35)
     const sample = limited[0]!
     expect(sample.body).toMatchObject({ error: 'Too Many Requests', code: 'RATE_LIMITED' })
-    expect(sample.body.retryAfter).toBe(50) // window ends at 12:01:00, clock at 12:00:10
-    expect(sample.headers.get('retry-after')).toBe('50')
+    // GCRA: one request is earned back every 60 s / 25 = 2.4 s, the whole limit in 60 s.
+    expect(sample.body.retryAfter).toBe(3)
+    expect(sample.headers.get('retry-after')).toBe('3')
     expect(sample.headers.get('x-ratelimit-limit')).toBe('25')
     expect(sample.headers.get('x-ratelimit-remaining')).toBe('0')
-    expect(sample.headers.get('x-ratelimit-reset')).toBe('50')
+    expect(sample.headers.get('x-ratelimit-reset')).toBe('60')
     // Remaining counts down across both instances.
     const remaining = ok.map((r) => Number(r.headers.get('x-ratelimit-remaining'))).sort((x, y) => x - y)
     expect(remaining).toEqual(Array.from({ length: 25 }, (_, i) => i))
+  })
+
+  it("earns requests back at the limit's rate, and retryAfter is exactly the wait", async () => {
+    const created = await tp.json('/api/api-keys', {
+      token: a.token,
+      body: { name: 'paced', environment: 'sandbox', scopes: ['content:read'], rate_limit_per_minute: 6 },
+    })
+    const key = created.body.key
+    for (let i = 0; i < 6; i++) expect((await tp.json('/v1/content', { token: key })).status).toBe(200)
+    const refused = await tp.json('/v1/content', { token: key })
+    expect(refused.status).toBe(429)
+    expect(refused.body.retryAfter).toBe(10) // one request every 10 s
+    clock.advance(9_000)
+    expect((await tp.json('/v1/content', { token: key })).status).toBe(429)
+    clock.advance(1_000)
+    const ok = await tp.json('/v1/content', { token: key })
+    expect(ok.status).toBe(200)
+    expect(ok.headers.get('x-ratelimit-remaining')).toBe('0')
+    expect((await tp.json('/v1/content', { token: key })).status).toBe(429)
+  })
+
+  it('lets no burst of twice the limit through around a minute boundary', async () => {
+    const created = await tp.json('/api/api-keys', {
+      token: a.token,
+      body: { name: 'boundary', environment: 'sandbox', scopes: ['content:read'], rate_limit_per_minute: 20 },
+    })
+    const key = created.body.key
+    // Fixed windows admitted 20 at 12:xx:59.9 and 20 more at 12:yy:00.1.
+    const now = clock.now()
+    clock.set(new Date(Math.ceil(now.getTime() / 60_000) * 60_000 + 59_900))
+    const send = () =>
+      Promise.all(
+        Array.from({ length: 25 }, (_, i) => tp.json('/v1/content', { token: key, instance: i % 2 })),
+      )
+    const before = await send()
+    clock.advance(200)
+    const after = await send()
+    const admitted = [...before, ...after].filter((r) => r.status === 200).length
+    expect(before.filter((r) => r.status === 200)).toHaveLength(20)
+    expect(admitted).toBe(20) // 0.2 s earns nothing back at 3 s per request
   })
 
   it('opens a new window after the minute', async () => {

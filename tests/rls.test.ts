@@ -136,7 +136,7 @@ describe('row-level security', () => {
       withTenant(tp.db.sql, claimsOf(a), (tx) => tx`select * from private.tenant_data_keys`),
     ).rejects.toThrow(/permission denied/)
     await expect(
-      withTenant(tp.db.sql, claimsOf(a), (tx) => tx`select * from private.rate_limit_counters`),
+      withTenant(tp.db.sql, claimsOf(a), (tx) => tx`select * from private.rate_limit_buckets`),
     ).rejects.toThrow(/permission denied/)
   })
 

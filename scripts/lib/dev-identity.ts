@@ -37,7 +37,7 @@ export async function ensureUserAndTenant(
 
 export async function issueAccessToken(
   env: Pick<LocalEnv, 'jwtPrivateJwk' | 'jwtKid'>,
-  user: { userId: string; email: string; tenantId?: string },
+  user: { userId: string; email: string; tenantId?: string; sessionId?: string },
   opts: { issuer: string; expiresInSeconds?: number; now?: Date } = {
     issuer: 'http://127.0.0.1:54321/auth/v1',
   },
@@ -48,6 +48,7 @@ export async function issueAccessToken(
     email: user.email,
     role: 'authenticated',
     app_metadata: user.tenantId ? { tenant_id: user.tenantId, provider: 'email' } : { provider: 'email' },
+    ...(user.sessionId && { session_id: user.sessionId }),
   })
     .setProtectedHeader({ alg: 'ES256', kid: env.jwtKid, typ: 'JWT' })
     .setSubject(user.userId)

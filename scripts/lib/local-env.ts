@@ -76,5 +76,7 @@ export function functionEnvironment(env: LocalEnv, databaseUrl: string): Record<
     SUPABASE_SERVICE_ROLE_KEY: process.env.SUPABASE_SERVICE_ROLE_KEY ?? env.serviceRoleKey,
     VAULT_MASTER_KEYS: process.env.VAULT_MASTER_KEYS ?? env.masterKeys,
     PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${env.apiPort}`,
+    // Where an OAuth connection returns to: the dashboard the platform serves.
+    DASHBOARD_URL: process.env.DASHBOARD_URL ?? `http://127.0.0.1:${env.apiPort}/dashboard/`,
   }
 }

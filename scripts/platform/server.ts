@@ -9,6 +9,8 @@ import { errorBody } from '../../shared/infra/errors.ts'
 import { toFunctionPath } from '../../shared/infra/http/public-routes.ts'
 import { scheduledJobs } from '../../shared/infra/jobs/schedule.ts'
 import type { LocalEnv } from '../lib/local-env.ts'
+import { createLocalAuth } from './auth.ts'
+import { serveDashboard } from './dashboard.ts'
 import { functionModules } from './functions.ts'
 
 export interface PlatformOptions {
@@ -19,7 +21,8 @@ export interface PlatformOptions {
 }
 
 export interface Platform {
-  fetch(req: Request): Promise<Response>
+  /** `remoteAddr` is the socket peer, which the functions use as the client address. */
+  fetch(req: Request, conn?: { remoteAddr?: string }): Promise<Response>
   deps: FunctionDeps
   sql: Sql
   /** Runs a scheduled job the way pg_cron does: a POST with the service-role key. */
@@ -34,7 +37,7 @@ const require = createRequire(import.meta.url)
 /**
  * The local platform: every function app behind one handler, reachable at
  * /functions/v1/<name>/... and at the spec's public paths through the route table, plus the
- * development JWKS, the dev mailbox and the API reference.
+ * development JWKS and Supabase Auth endpoints, the dashboard, the dev mailbox and the API reference.
  */
 export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
   const signals = new EventTarget()
@@ -51,6 +54,10 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     if (!c.res.headers.has('x-request-id')) c.res.headers.set('X-Request-Id', crypto.randomUUID())
   })
   root.get('/auth/v1/.well-known/jwks.json', (c) => c.json({ keys: [opts.localEnv.jwtPublicJwk] }))
+  // Supabase Auth's password endpoints, for the dashboard and any supabase-js app.
+  root.route('/auth/v1', createLocalAuth(deps, opts.localEnv))
+  // The tenant dashboard (built by `npm run build:dashboard`), same origin as the API.
+  serveDashboard(root, { anonKey: deps.config.SUPABASE_ANON_KEY })
   root.get('/health', async (c) => {
     await deps.sql`select 1`
     return c.json({ status: 'ok', functions: [...handlers.keys()] })
@@ -91,7 +98,7 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     const path = pathname.startsWith('/functions/v1/') ? pathname : toFunctionPath(pathname)
     const handler = path ? handlers.get(path.split('/')[3] ?? '') : undefined
     if (!handler) return c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${pathname}`), 404)
-    return handler(c.req.raw)
+    return handler(c.req.raw, c.env as { remoteAddr?: string })
   })
 
   const runJob = async (path: string) =>
@@ -124,7 +131,7 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
   })
 
   return {
-    fetch: async (req) => root.fetch(req),
+    fetch: async (req, conn) => root.fetch(req, conn ?? {}),
     deps,
     sql: deps.sql,
     signals,

@@ -33,6 +33,16 @@ export const configSchema = z.object({
   SUPABASE_SERVICE_ROLE_KEY: z.string().min(20),
   /** Envelope master keys, newest first: "v2:<base64 32 bytes>,v1:<base64 32 bytes>". */
   VAULT_MASTER_KEYS: z.string().min(1),
+  /**
+   * Proxies whose X-Forwarded-For is believed (CIDRs or addresses, comma-separated). Without
+   * them the client address is the socket peer; see clientAddress() and docs/deploy.md.
+   */
+  TRUSTED_PROXIES: list,
+  /** A header that a trusted edge overwrites with the client's address on every request. */
+  CLIENT_IP_HEADER: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,64}$/)
+    .optional(),
   /** Origins of the hosted dashboard allowed by CORS. */
   CORS_ORIGINS: list,
   /** Where OAuth callbacks send the user back to. */

@@ -5,6 +5,11 @@ export type Sql = postgres.Sql
 /** A transaction handle; also accepted wherever a plain Sql is used for one statement. */
 export type Tx = postgres.TransactionSql
 export type Queryable = Sql | Tx
+/**
+ * The tenant a statement acts for: a value, or a SQL fragment that reads it from the
+ * transaction's claims (pipelined reads, where it is not known in JS yet).
+ */
+export type TenantRef = string | postgres.PendingQuery<postgres.Row[]>
 
 export function connectDatabase(url: string, max = 10): Sql {
   return postgres(url, {

@@ -8,38 +8,46 @@ export const rateLimits = {
   toolServer: 100,
 } as const
 
-const WINDOW_MS = 60_000
+const PERIOD_MS = 60_000
 
-export function windowStart(now: Date): Date {
-  return new Date(Math.floor(now.getTime() / WINDOW_MS) * WINDOW_MS)
-}
-
-export function rateLimitState(
-  limit: number,
-  hits: number,
-  now: Date,
-): RateLimitState & { allowed: boolean } {
-  const reset = Math.max(1, Math.ceil((windowStart(now).getTime() + WINDOW_MS - now.getTime()) / 1000))
-  return { limit, remaining: Math.max(0, limit - hits), reset, allowed: hits <= limit }
+export interface RateLimitDecision extends RateLimitState {
+  allowed: boolean
+  /** Seconds until the next request would be admitted (when refused). */
+  retryAfter: number
 }
 
 /**
- * Counts one request against `bucket` in the current one-minute window. The upsert is atomic in
- * Postgres, so instances sharing the database admit exactly `limit` requests per window.
- * Requests over the limit are counted too; they are refused either way.
+ * The headers' view of a GCRA bucket (see private.take_rate_limit): `tat` is the bucket's
+ * theoretical arrival time after this request (before it, when refused).
+ *   remaining   requests that would be admitted right now
+ *   reset       seconds until the full limit is available again
+ *   retryAfter  seconds until the next request is admitted (refusals only)
  */
-export async function countRequest(db: Queryable, bucket: string, limit: number, now: Date) {
-  const [row] = await db<{ hits: number }[]>`
-    insert into private.rate_limit_counters (bucket, window_start, hits)
-    values (${bucket}, ${windowStart(now)}, 1)
-    on conflict (bucket, window_start) do update set hits = private.rate_limit_counters.hits + 1
-    returning hits`
-  return rateLimitState(limit, row!.hits, now)
+export function rateLimitDecision(limit: number, allowed: boolean, tat: Date, now: Date): RateLimitDecision {
+  const interval = PERIOD_MS / limit
+  const ahead = tat.getTime() - now.getTime()
+  const reset = Math.max(0, Math.ceil(ahead / 1000))
+  if (!allowed) {
+    const retryAfter = Math.max(1, Math.ceil((ahead + interval - PERIOD_MS) / 1000))
+    return { limit, remaining: 0, reset, allowed, retryAfter }
+  }
+  const remaining = Math.max(0, Math.min(limit, Math.floor((PERIOD_MS - ahead) / interval + 1e-9)))
+  return { limit, remaining, reset, allowed, retryAfter: 0 }
 }
 
-/** Drops finished windows; run by the scheduler. */
-export async function pruneRateLimitCounters(db: Queryable, now: Date): Promise<number> {
-  const rows =
-    await db`delete from private.rate_limit_counters where window_start < ${new Date(windowStart(now).getTime() - WINDOW_MS)}`
+/**
+ * Takes one request from `bucket` (GCRA: `limit` per minute, bursts of up to `limit`). One atomic
+ * upsert in Postgres, so instances sharing the database admit exactly the limit; unlike fixed
+ * windows, no burst of twice the limit fits around a minute boundary.
+ */
+export async function takeRateLimit(db: Queryable, bucket: string, limit: number, now: Date) {
+  const [row] = await db<{ allowed: boolean; tat: Date }[]>`
+    select allowed, tat from private.take_rate_limit(${bucket}, ${limit}, ${now})`
+  return rateLimitDecision(limit, row!.allowed, row!.tat, now)
+}
+
+/** Drops full buckets (a TAT in the past is the same as no row); run by the scheduler. */
+export async function pruneRateLimitBuckets(db: Queryable, now: Date): Promise<number> {
+  const rows = await db`delete from private.rate_limit_buckets where tat < ${now}`
   return rows.count
 }

@@ -98,10 +98,9 @@ export async function startTestPlatform(
           port: 0,
           hostname: '127.0.0.1',
           fetch: (req, info) => {
-            // Tests may name a client address; otherwise the socket's, as in production.
-            const client = req.headers.get('x-test-client') ?? info.incoming.socket.remoteAddress ?? ''
-            req.headers.set('x-forwarded-for', client)
-            return platform.fetch(req)
+            // Tests may name the client's socket address; otherwise the real one, as in production.
+            const remoteAddr = req.headers.get('x-test-client') ?? info.incoming.socket.remoteAddress
+            return platform.fetch(req, { remoteAddr })
           },
         },
         () => resolve(s),

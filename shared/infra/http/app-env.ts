@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
-import type { Caller } from '../auth.ts'
+import type { Caller, Scope } from '../auth.ts'
 import type { FunctionDeps } from '../deps.ts'
 
 export interface RateLimitState {
@@ -10,13 +10,27 @@ export interface RateLimitState {
 }
 
 /** What the frame and the route middleware put on every request's context. */
+/** What the runtime adapter passes as Hono's env: the socket peer (deno-serve.ts, the local platform). */
+export interface ConnectionEnv {
+  remoteAddr?: string
+}
+
 export type AppEnv = {
+  Bindings: ConnectionEnv
   Variables: {
     /** The function's dependencies: the one way handlers reach the database, clock, vault... */
     deps: FunctionDeps
     requestId: string
     caller: Caller
     rateLimit: RateLimitState
+    /** A key parsed on a `pipelined` route, checked by readAuthenticated() in the read's round trip. */
+    pendingKey?: {
+      key: string
+      hash: string
+      family: 'platform' | 'tool_server'
+      kind: 'platform_key' | 'tool_key'
+      scope?: Scope
+    }
   }
 }
 

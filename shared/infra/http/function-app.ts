@@ -73,6 +73,7 @@ export function createFunctionApp(name: string, deps: FunctionDeps, description:
         'Content-Type',
         'X-API-Key',
         'apikey',
+        'X-Client-Info',
         'X-Request-Id',
         'Idempotency-Key',
       ],

@@ -1,4 +1,4 @@
-import { type Queryable, readAsTenant } from '../../infra/db.ts'
+import { type Queryable, readAsTenant, type TenantRef } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
 
@@ -29,7 +29,7 @@ export interface ContentFilter {
  */
 export function queryContent(
   db: Queryable,
-  tenantId: string,
+  tenantId: TenantRef,
   after: Cursor | null,
   limit: number,
   filter: ContentFilter = {},
@@ -85,5 +85,10 @@ export async function listContent(
   const rows = await readAsTenant(ctx.sql, caller.claims, (q) =>
     queryContent(q, caller.tenantId, opts.after ?? null, opts.limit, opts.filter),
   )
-  return paginate(rows, opts.limit, (r) => ({ at: r.created_at, id: r.id }), presentContent)
+  return contentPage(rows, opts.limit)
+}
+
+/** The page of queryContent's limit+1 rows, as the API presents it. */
+export function contentPage(rows: ContentRow[], limit: number): Page<ContentItem> {
+  return paginate(rows, limit, (r) => ({ at: r.created_at, id: r.id }), presentContent)
 }

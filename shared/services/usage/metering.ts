@@ -1,4 +1,4 @@
-import type { Queryable } from '../../infra/db.ts'
+import type { Queryable, TenantRef } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { ServiceError } from '../../infra/errors.ts'
 import { ownerAndAdminEmails } from '../../infra/notifier.ts'
@@ -42,43 +42,34 @@ export interface UsageResult {
   alertThresholds: number[]
 }
 
+/** What private.record_usage returns (one row, or none when there is no such tenant). */
+export interface UsageRow {
+  plan: string
+  quota: string | null
+  units: string | null
+  alert_thresholds: number[] | null
+}
+
 /**
- * Counts `units` of `product` for a tenant in the current month, in one statement and so one
- * round trip: it reads the plan's quota and upserts the counter. The upsert holds the row lock,
- * so concurrent calls on any number of instances add up exactly. On plans that refuse overage
- * (Free) the update only happens while the new total stays within the quota, so exactly the
- * quota is admitted and a refused call is not counted.
+ * The metering statement: counts `units` of `product` for a tenant in the current month, in one
+ * statement (private.record_usage): it reads the plan's quota and upserts the counter. The upsert
+ * holds the row lock, so concurrent calls on any number of instances add up exactly. On plans
+ * that refuse overage (Free) the update only happens while the new total stays within the quota,
+ * so exactly the quota is admitted and a refused call is not counted. `tenant` may be a fragment
+ * reading the tenant from the transaction's claims (a pipelined read).
  */
-export async function recordUsage(
+export function recordUsageQuery(
   db: Queryable,
-  input: { tenantId: string; product: Product; units?: number; now: Date },
-): Promise<UsageResult> {
-  const units = input.units ?? 1
-  const productId = productIds[input.product]
-  const [row] = await db<
-    { plan: string; quota: string | null; units: string | null; alert_thresholds: number[] | null }[]
-  >`
-    with q as (
-      select t.plan, pq.monthly_quota as quota,
-             -- Only Free refuses; paid plans go through and pay overage.
-             case when t.plan = 'free' then pq.monthly_quota end as hard_cap
-      from public.tenants t
-      left join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = ${productId}
-      where t.id = ${input.tenantId}
-    ), counted as (
-      insert into public.usage_counters as c (tenant_id, product_id, period, units)
-      select ${input.tenantId}, ${productId}, ${periodOf(input.now)}, ${units}
-      from q where q.hard_cap is null or ${units} <= q.hard_cap
-      on conflict (tenant_id, product_id, period) do update
-        set units = c.units + excluded.units
-        where (select hard_cap from q) is null or c.units + excluded.units <= (select hard_cap from q)
-      returning c.units
-    )
-    select q.plan, q.quota::text, (select units::text from counted) as units,
-           (select array_agg(distinct a.threshold_percent) from public.usage_alerts a
-            where a.tenant_id = ${input.tenantId} and a.product_id = ${productId}) as alert_thresholds
-    from q`
-  if (!row) throw new Error(`No tenant ${input.tenantId}`)
+  tenant: TenantRef,
+  product: Product,
+  units: number,
+  now: Date,
+) {
+  return db<UsageRow[]>`
+    select * from private.record_usage(${tenant}, ${productIds[product]}, ${units}, ${periodOf(now)})`
+}
+
+function toUsageResult(row: UsageRow): UsageResult {
   return {
     allowed: row.units !== null,
     plan: row.plan,
@@ -86,6 +77,15 @@ export async function recordUsage(
     quota: row.quota === null ? null : BigInt(row.quota),
     alertThresholds: row.alert_thresholds ?? [],
   }
+}
+
+export async function recordUsage(
+  db: Queryable,
+  input: { tenantId: string; product: Product; units?: number; now: Date },
+): Promise<UsageResult> {
+  const [row] = await recordUsageQuery(db, input.tenantId, input.product, input.units ?? 1, input.now)
+  if (!row) throw new Error(`No tenant ${input.tenantId}`)
+  return toUsageResult(row)
 }
 
 /**
@@ -105,29 +105,43 @@ export function crossedThresholds(result: UsageResult, units: number): number[] 
 
 /**
  * Meters `units` of `product` for the caller's tenant. Front ends call it after validation
- * (malformed requests are not billed). Throws 429 QUOTA_EXCEEDED, with the seconds to the next month, when
- * the plan refuses the call. Sends usage alerts only on the rare call that crosses a threshold.
+ * (malformed requests are not billed). Throws 429 QUOTA_EXCEEDED, with the seconds to the next
+ * month, when the plan refuses the call. Sends usage alerts only on the rare call that crosses a
+ * threshold.
  */
-export async function meterUsage(deps: ServiceContext, product: Product, units = 1): Promise<void> {
-  if (!deps.config.METERING_ENABLED) return
-  const caller = deps.caller
-  const now = deps.clock.now()
-  const result = await recordUsage(deps.sql, { tenantId: caller.tenantId, product, units, now })
+export async function meterUsage(ctx: ServiceContext, product: Product, units = 1): Promise<void> {
+  if (!ctx.config.METERING_ENABLED) return
+  const now = ctx.clock.now()
+  const result = await recordUsage(ctx.sql, { tenantId: ctx.caller.tenantId, product, units, now })
+  await settleUsage(ctx, product, units, result, now)
+}
+
+/**
+ * What follows a metering statement: the refusal when the plan refused the call, and the usage
+ * alerts when it crossed a threshold. For a metering statement pipelined with a read
+ * (recordUsageQuery with the claims' tenant), pass its row.
+ */
+export async function settleUsage(
+  ctx: ServiceContext,
+  product: Product,
+  units: number,
+  usage: UsageResult | UsageRow,
+  now: Date,
+): Promise<void> {
+  const result = 'allowed' in usage ? usage : toUsageResult(usage)
   if (!result.allowed) {
     throw new ServiceError(
       'QUOTA_EXCEEDED',
       `The ${result.plan} plan's monthly quota for the ${product} API is used up`,
-      {
-        retryAfter: secondsToNextPeriod(now),
-      },
+      { retryAfter: secondsToNextPeriod(now) },
     )
   }
   if (crossedThresholds(result, units).length > 0) {
     // Awaited (a few calls per product and month): an edge runtime may stop after the response.
     // The check-usage-alerts job is the backstop should this fail.
-    await enqueueDueUsageAlerts(deps, { period: periodOf(now), tenantId: caller.tenantId, product }).catch(
-      (err) =>
-        deps.logger.error('usage alert failed', { tenant_id: caller.tenantId, product, error: String(err) }),
+    const tenantId = ctx.caller.tenantId
+    await enqueueDueUsageAlerts(ctx, { period: periodOf(now), tenantId, product }).catch((err) =>
+      ctx.logger.error('usage alert failed', { tenant_id: tenantId, product, error: String(err) }),
     )
   }
 }

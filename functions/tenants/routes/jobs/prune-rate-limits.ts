@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '../../../../shared/infra/http/app-env.ts'
 import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { pruneRateLimitCounters } from '../../../../shared/infra/rate-limit.ts'
+import { pruneRateLimitBuckets } from '../../../../shared/infra/rate-limit.ts'
 import { pruneRateLimitsResult } from '../../../../shared/services/tenants/schema.ts'
 import { jobAuth } from '../auth.ts'
 
@@ -18,5 +18,5 @@ export type PruneRateLimitsJobResponse = z.infer<typeof pruneRateLimitsResult>
 export const registerPruneRateLimitsJob = (app: App) =>
   app.openapi(route, async (c) => {
     const { sql, clock } = c.var.deps
-    return c.json({ deleted: await pruneRateLimitCounters(sql, clock.now()) }, 200)
+    return c.json({ deleted: await pruneRateLimitBuckets(sql, clock.now()) }, 200)
   })

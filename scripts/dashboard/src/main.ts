@@ -1,0 +1,213 @@
+import type { Session as AuthSession } from '@supabase/supabase-js'
+import { render, type VNode } from 'preact'
+import { useCallback, useEffect, useState } from 'preact/hooks'
+import { api, config, supabase } from './api.ts'
+import { ApiKeysPage } from './pages/api-keys.ts'
+import { CredentialsPage } from './pages/credentials.ts'
+import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
+import { SignIn } from './pages/sign-in.ts'
+import { AcceptInvitation, CreateTenant, TeamPage, type Tenant } from './pages/team.ts'
+import { UsagePage } from './pages/usage.ts'
+import { WebhookPage, WebhooksPage } from './pages/webhooks.ts'
+import { ConfirmHost, ErrorNote, html, Loading, type Session, SessionContext } from './ui.ts'
+
+const nav = [
+  { path: 'integrations', label: 'Integrations' },
+  { path: 'credentials', label: 'Credentials' },
+  { path: 'webhooks', label: 'Webhooks' },
+  { path: 'usage', label: 'Usage' },
+  { path: 'keys', label: 'API keys', group: 'Settings' },
+  { path: 'team', label: 'Team', group: 'Settings' },
+]
+
+/** Hash routes (#/keys, #/webhooks/<id>) so any static host serves the app without rewrites. */
+function useRoute(): string[] {
+  const read = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean)
+  const [route, setRoute] = useState(read)
+  useEffect(() => {
+    const on = () => setRoute(read())
+    window.addEventListener('hashchange', on)
+    return () => window.removeEventListener('hashchange', on)
+  }, [])
+  return route
+}
+
+function Page({ route }: { route: string[] }): VNode {
+  const [top, id] = route
+  switch (top) {
+    case 'keys':
+      return html`<${ApiKeysPage} />`
+    case 'credentials':
+      return html`<${CredentialsPage} />`
+    case 'integrations':
+      return id ? html`<${ConnectionPage} id=${id} />` : html`<${IntegrationsPage} />`
+    case 'webhooks':
+      return id ? html`<${WebhookPage} id=${id} />` : html`<${WebhooksPage} />`
+    case 'usage':
+      return html`<${UsagePage} />`
+    case 'team':
+      return html`<${TeamPage} />`
+    default:
+      return html`<${IntegrationsPage} />`
+  }
+}
+
+function Shell({
+  session,
+  tenants,
+  onSwitch,
+}: {
+  session: Session
+  tenants: Tenant[]
+  onSwitch: (id: string) => Promise<void>
+}): VNode {
+  const route = useRoute()
+  const [switching, setSwitching] = useState<unknown>()
+  const change = async (e: Event) => {
+    const id = (e.target as HTMLSelectElement).value
+    if (id === '+') {
+      location.hash = '#/new-tenant'
+      return
+    }
+    setSwitching(true)
+    try {
+      await onSwitch(id)
+      setSwitching(undefined)
+    } catch (err) {
+      setSwitching(err)
+    }
+  }
+  const top = route[0] ?? 'integrations'
+  return html`<${SessionContext.Provider} value=${session}>
+    <a class="skip" href="#main" onClick=${(e: Event) => {
+      e.preventDefault()
+      document.getElementById('main')?.focus()
+    }}>Skip to content</a>
+    <header class="top">
+      <strong class="brand">Tenant Platform</strong>
+      <label class="switcher">
+        <span class="sr">Tenant</span>
+        <select onChange=${change} value=${session.tenantId} disabled=${switching === true} aria-label="Tenant">
+          ${tenants.map((t) => html`<option value=${t.id}>${t.name} (${t.role})</option>`)}
+          <option value="+">+ New tenant…</option>
+        </select>
+      </label>
+      ${switching === true ? html`<span class="spinner" role="status" aria-label="Switching tenant"></span>` : null}
+      <span class="grow"></span>
+      <span class="muted user">${session.email}</span>
+      <button type="button" onClick=${() => supabase.auth.signOut()}>Sign out</button>
+    </header>
+    ${switching && switching !== true ? html`<${ErrorNote} error=${switching} />` : null}
+    <div class="layout">
+      <nav aria-label="Sections">
+        ${nav.map(
+          (
+            n,
+            i,
+          ) => html`${n.group && nav[i - 1]?.group !== n.group ? html`<span class="nav-group">${n.group}</span>` : null}
+            <a href=${`#/${n.path}`} aria-current=${top === n.path ? 'page' : undefined}>${n.label}</a>`,
+        )}
+      </nav>
+      <main id="main" tabindex="-1">
+        <${Page} key=${`${session.tenantId}/${route.join('/')}`} route=${route} />
+      </main>
+    </div>
+    <${ConfirmHost} />
+  <//>`
+}
+
+/** After an OAuth connection the platform redirects here with ?status=connected|error. */
+function OAuthReturn(): VNode | null {
+  const params = new URLSearchParams(location.search)
+  const status = params.get('status')
+  const [shown, setShown] = useState(Boolean(status))
+  if (!shown || !status) return null
+  const close = () => {
+    history.replaceState(null, '', location.pathname + location.hash)
+    setShown(false)
+  }
+  return html`<div class=${status === 'connected' ? 'note ok' : 'error'} role="status">
+    ${status === 'connected' ? `Connected ${params.get('integration') ?? 'the integration'}.` : `Connection failed: ${params.get('error_description') ?? params.get('error')}`}
+    <button type="button" class="link" onClick=${close}>Dismiss</button>
+  </div>`
+}
+
+function App(): VNode {
+  const route = useRoute()
+  const [auth, setAuth] = useState<AuthSession | null | undefined>(undefined)
+  const [tenants, setTenants] = useState<Tenant[] | undefined>()
+  const [error, setError] = useState<unknown>()
+
+  useEffect(() => {
+    supabase.auth.getSession().then(({ data }) => setAuth(data.session))
+    const { data } = supabase.auth.onAuthStateChange((_event, s) => setAuth(s))
+    return () => data.subscription.unsubscribe()
+  }, [])
+
+  const loadTenants = useCallback(async () => {
+    setError(undefined)
+    try {
+      setTenants((await api<{ data: Tenant[] }>('GET', '/api/tenants')).data)
+    } catch (e) {
+      setError(e)
+    }
+  }, [])
+
+  const userId = auth?.user.id
+  useEffect(() => {
+    setTenants(undefined)
+    if (userId) loadTenants()
+  }, [userId, loadTenants])
+
+  // The access token names the tenant; after switching, a refreshed session carries the new one.
+  const switchTenant = async (id: string) => {
+    await api('POST', '/api/tenants/active', { tenant_id: id })
+    const { error } = await supabase.auth.refreshSession()
+    if (error) throw error
+    await loadTenants()
+  }
+
+  if (!config) {
+    return html`<main class="narrow"><div class="error" role="alert">
+      config.js is missing: it sets window.DASHBOARD_CONFIG = {supabaseUrl, supabaseAnonKey}.</div></main>`
+  }
+  if (auth === undefined) return html`<main class="narrow"><${Loading} /></main>`
+  if (!auth) return html`<${SignIn} />`
+  if (error) {
+    return html`<main class="narrow"><${ErrorNote} error=${error} /><button onClick=${loadTenants}>Retry</button></main>`
+  }
+  if (!tenants) return html`<main class="narrow"><${Loading} label="Loading your tenants" /></main>`
+
+  const claims = JSON.parse(atob(auth.access_token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')))
+  const active = tenants.find((t) => t.id === claims.app_metadata?.tenant_id) ?? tenants.find((t) => t.active)
+  if (!active || route[0] === 'new-tenant') {
+    const created = async (tenant?: Tenant) => {
+      await supabase.auth.refreshSession()
+      await loadTenants()
+      location.hash = tenant ? '#/integrations' : '#/team'
+    }
+    return html`<main class="narrow">
+      <header class="row"><strong class="brand grow">Tenant Platform</strong>
+        <span class="muted">${auth.user.email}</span>
+        ${active ? html`<a href="#/integrations">Back</a>` : null}
+        <button type="button" onClick=${() => supabase.auth.signOut()}>Sign out</button></header>
+      <${CreateTenant} onCreated=${created} first=${!active} />
+      <${AcceptInvitation} onAccepted=${created} />
+    </main>`
+  }
+  const session: Session = {
+    email: auth.user.email ?? '',
+    tenantId: active.id,
+    tenantName: active.name,
+    role: active.role,
+    refresh: async () => {
+      await supabase.auth.refreshSession()
+      await loadTenants()
+    },
+  }
+  return html`<${OAuthReturn} /><${Shell} session=${session} tenants=${tenants} onSwitch=${switchTenant} />`
+}
+
+const root = document.getElementById('app')!
+root.textContent = ''
+render(html`<${App} />`, root)

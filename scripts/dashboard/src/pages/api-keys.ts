@@ -1,0 +1,143 @@
+import type { VNode } from 'preact'
+import { useState } from 'preact/hooks'
+import { scopes } from '../../../../shared/infra/auth.ts'
+import { api, type Page } from '../api.ts'
+import { ago, when } from '../format.ts'
+import {
+  Action,
+  canWrite,
+  Field,
+  Form,
+  html,
+  Loaded,
+  ReadOnly,
+  SecretOnce,
+  useLoad,
+  useSession,
+} from '../ui.ts'
+
+interface ApiKey {
+  id: string
+  name: string
+  kind: 'platform' | 'tool_server'
+  environment: string
+  key_prefix: string
+  scopes: string[]
+  rate_limit_per_minute: number
+  expires_at: string | null
+  last_used_at: string | null
+  revoked_at: string | null
+  created_at: string
+}
+
+/** The two families and the environments (hence prefixes) each takes, as the spec lists them. */
+const families = {
+  platform: {
+    label: 'Platform API key (Authorization: Bearer, at /v1)',
+    environments: { production: 'svc_live_', sandbox: 'svc_test_' },
+    maxRate: 1000,
+  },
+  tool_server: {
+    label: 'Tool-server key (X-API-Key, at /mcp)',
+    environments: { development: 'mcp_dev_', production: 'mcp_live_', service: 'srv_' },
+    maxRate: 100,
+  },
+} as const
+type Kind = keyof typeof families
+
+function status(k: ApiKey): { text: string; tone: string } {
+  if (k.revoked_at) return { text: 'revoked', tone: 'revoked' }
+  if (k.expires_at && new Date(k.expires_at) < new Date()) return { text: 'expired', tone: 'expired' }
+  return { text: 'active', tone: 'active' }
+}
+
+export function ApiKeysPage(): VNode {
+  const session = useSession()
+  const write = canWrite(session)
+  const keys = useLoad(() => api<Page<ApiKey>>('GET', '/api/api-keys?limit=100'))
+  const [kind, setKind] = useState<Kind>('platform')
+  const [created, setCreated] = useState<(ApiKey & { key: string }) | undefined>()
+
+  const create = async (d: FormData, form: HTMLFormElement) => {
+    const expires = String(d.get('expires_at') ?? '')
+    const key = await api<ApiKey & { key: string }>('POST', '/api/api-keys', {
+      kind,
+      name: String(d.get('name')).trim(),
+      environment: String(d.get('environment')),
+      scopes: d.getAll('scopes').map(String),
+      rate_limit_per_minute: Number(d.get('rate_limit_per_minute')),
+      ...(expires && { expires_at: new Date(expires).toISOString() }),
+    })
+    form.reset()
+    setCreated(key)
+    keys.reload()
+  }
+
+  const family = families[kind]
+  return html`<section>
+    <p class="crumb">Settings</p>
+    <h1>API keys</h1>
+    <p class="muted">Platform keys call the Content API at <code>/v1</code>; tool-server keys call the tool server at <code>/mcp</code>.
+      Keys are stored hashed: the full key is shown once, when it is made.</p>
+    ${created ? html`<${SecretOnce} title=${`New key “${created.name}”`} value=${created.key} onDone=${() => setCreated(undefined)} />` : null}
+    ${
+      write
+        ? html`<details class="card" open=${!keys.data?.data.length}>
+        <summary>Create a key</summary>
+        <${Form} label="Create an API key" submitLabel="Create key" submit=${create}>
+          <${Field} label="Family">
+            <select name="kind" value=${kind} onChange=${(e: Event) => setKind((e.target as HTMLSelectElement).value as Kind)}>
+              ${Object.entries(families).map(([k, f]) => html`<option value=${k}>${f.label}</option>`)}
+            </select>
+          <//>
+          <div class="grid2">
+            <${Field} label="Name"><input name="name" required maxlength="100" placeholder="e.g. website build" /><//>
+            <${Field} label="Environment">
+              <select name="environment">${Object.entries(family.environments).map(
+                ([env, prefix]) => html`<option value=${env}>${env} (${prefix}…)</option>`,
+              )}</select>
+            <//>
+            <${Field} label="Rate limit (requests per minute)">
+              <input name="rate_limit_per_minute" type="number" min="1" max=${family.maxRate} value="60" required />
+            <//>
+            <${Field} label="Expires (optional)"><input name="expires_at" type="datetime-local" /><//>
+          </div>
+          <fieldset class="scopes">
+            <legend>Scopes (choose the fewest that work)</legend>
+            ${scopes.map(
+              (s) =>
+                html`<label class="check"><input type="checkbox" name="scopes" value=${s} checked=${s === 'content:read'} /> <code>${s}</code></label>`,
+            )}
+          </fieldset>
+        <//>
+      </details>`
+        : html`<${ReadOnly} what="the keys" />`
+    }
+    <${Loaded} state=${keys}>${(page: Page<ApiKey>) =>
+      page.data.length
+        ? html`<table class="keys">
+          <caption class="sr">API keys</caption>
+          <thead><tr><th>Name</th><th>Key</th><th>Scopes</th><th>Limit</th><th>Last used</th><th>Status</th><th><span class="sr">Actions</span></th></tr></thead>
+          <tbody>${page.data.map((k) => {
+            const st = status(k)
+            return html`<tr data-key=${k.id}>
+              <td data-label="Name"><strong>${k.name}</strong><br /><small class="muted">${k.kind === 'platform' ? 'platform' : 'tool server'} · ${k.environment}</small></td>
+              <td data-label="Key"><code>${k.key_prefix}…</code></td>
+              <td data-label="Scopes">${k.scopes.map((s) => html`<code class="tag">${s}</code> `)}</td>
+              <td data-label="Limit">${k.rate_limit_per_minute}/min</td>
+              <td data-label="Last used" class="last-used" title=${when(k.last_used_at)}>${ago(k.last_used_at)}</td>
+              <td data-label="Status"><span class=${`pill ${st.tone}`}>${st.text}</span>${k.expires_at && !k.revoked_at ? html`<br /><small class="muted">expires ${ago(k.expires_at)}</small>` : null}</td>
+              <td>${
+                write && !k.revoked_at
+                  ? html`<${Action} kind="danger" label=${`Revoke ${k.name}`} confirm=${`Revoke “${k.name}”? Calls with this key fail at once. This cannot be undone.`}
+                      confirmLabel="Revoke key" run=${async () => {
+                        await api('POST', `/api/api-keys/${k.id}/revoke`)
+                        keys.reload()
+                      }}>Revoke<//>`
+                  : null
+              }</td>
+            </tr>`
+          })}</tbody></table>`
+        : html`<p class="muted">No keys yet.</p>`}<//>
+  </section>`
+}

@@ -1,0 +1,353 @@
+import type { VNode } from 'preact'
+import { useState } from 'preact/hooks'
+import { api } from '../api.ts'
+import { ago, num, percent, when } from '../format.ts'
+import {
+  Action,
+  Bar,
+  canWrite,
+  ErrorNote,
+  Field,
+  Form,
+  html,
+  Loaded,
+  ReadOnly,
+  useLoad,
+  useSession,
+} from '../ui.ts'
+
+interface Tool {
+  name: string
+  alias: string
+  description: string
+}
+interface Integration {
+  integration_id: string
+  slug: string
+  name: string
+  category: string
+  connection_types: ('oauth' | 'mcp')[]
+  capabilities: string[]
+  mcp_type: string | null
+  oauth_configured: boolean
+  tools: Tool[]
+}
+interface Catalog {
+  categories: { slug: string; integrations: number }[]
+  data: Integration[]
+}
+interface Connection {
+  id: string
+  integration_id: string
+  integration_slug: string
+  connection_type: 'oauth' | 'mcp'
+  status: 'active' | 'needs_reauth'
+  display_name: string | null
+  external_account_name: string | null
+  mcp_server_url: string | null
+  mcp_transport: string | null
+  tool_count: number
+  tools_discovered_at: string | null
+  token_expires_at: string | null
+  created_at: string
+}
+interface Permission {
+  tool_name: string
+  allowed: boolean
+  restrictions: Record<string, unknown>
+}
+interface Stats {
+  period: '24h' | '7d' | '30d'
+  total_calls: number
+  success_count: number
+  failure_count: number
+  success_rate: number
+  failure_rate: number
+  avg_response_time_ms: number | null
+  triggered_by: { assistant: number; automation: number; manual: number }
+}
+
+const connectionName = (c: Connection) => c.display_name ?? c.external_account_name ?? c.integration_slug
+
+export function IntegrationsPage(): VNode {
+  const session = useSession()
+  const write = canWrite(session)
+  const catalog = useLoad(() => api<Catalog>('GET', '/api/integrations'))
+  const connections = useLoad(() => api<{ data: Connection[] }>('GET', '/api/connections'))
+  const [connecting, setConnecting] = useState<Integration>()
+  const [category, setCategory] = useState('')
+
+  return html`<section>
+    <h1>Integrations</h1>
+    <h2>Connections</h2>
+    <${Loaded} state=${connections}>${(c: { data: Connection[] }) =>
+      c.data.length
+        ? html`<table>
+        <caption class="sr">Connections</caption>
+        <thead><tr><th>Name</th><th>Integration</th><th>Type</th><th>Status</th><th>Tools</th><th><span class="sr">Open</span></th></tr></thead>
+        <tbody>${c.data.map(
+          (x) => html`<tr>
+            <td data-label="Name"><a href=${`#/integrations/${x.id}`}>${connectionName(x)}</a></td>
+            <td data-label="Integration">${x.integration_slug}</td>
+            <td data-label="Type">${x.connection_type === 'mcp' ? `MCP (${x.mcp_transport ?? '?'})` : 'OAuth'}</td>
+            <td data-label="Status"><span class=${`pill ${x.status}`}>${x.status.replace('_', ' ')}</span></td>
+            <td data-label="Tools">${x.tool_count}</td>
+            <td><a href=${`#/integrations/${x.id}`} aria-label=${`Open ${connectionName(x)}`}>Statistics and tools →</a></td>
+          </tr>`,
+        )}</tbody></table>`
+        : html`<p class="muted">No connections yet: connect one from the catalog below.</p>`}<//>
+    ${write ? null : html`<${ReadOnly} what="the integrations" />`}
+    ${
+      connecting
+        ? html`<${ConnectMcp} integration=${connecting} onDone=${(id?: string) => {
+            setConnecting(undefined)
+            if (id) location.hash = `#/integrations/${id}`
+          }} />`
+        : null
+    }
+    <h2>Catalog</h2>
+    <${Loaded} state=${catalog}>${(cat: Catalog) => html`
+      <div class="row wrap" role="group" aria-label="Category">
+        <button type="button" aria-pressed=${category === ''} onClick=${() => setCategory('')}>All</button>
+        ${cat.categories.map(
+          (c) =>
+            html`<button type="button" aria-pressed=${category === c.slug} onClick=${() => setCategory(c.slug)}>${c.slug} (${c.integrations})</button>`,
+        )}
+      </div>
+      <div class="catalog">${cat.data
+        .filter((i) => !category || i.category === category)
+        .map(
+          (i) => html`<article class="card" aria-label=${i.name}>
+            <h3>${i.name}</h3>
+            <p class="muted">${i.category} · ${i.connection_types.join(' + ')}${i.mcp_type ? ` · ${i.mcp_type.replace('_', ' ')}` : ''}</p>
+            ${i.capabilities.length ? html`<p><small>${i.capabilities.join(', ')}</small></p>` : null}
+            ${
+              write
+                ? html`<div class="row wrap">
+              ${
+                i.connection_types.includes('oauth')
+                  ? html`<${Action} disabled=${!i.oauth_configured} label=${`Connect ${i.name} with OAuth`}
+                      run=${async () => {
+                        const r = await api<{ authorization_url: string }>(
+                          'GET',
+                          `/api/integrations/${i.slug}/authorize`,
+                        )
+                        location.href = r.authorization_url
+                      }}>${i.oauth_configured ? 'Connect with OAuth' : 'OAuth not configured'}<//>`
+                  : null
+              }
+              ${
+                i.connection_types.includes('mcp')
+                  ? html`<button type="button" onClick=${() => setConnecting(i)}>Connect MCP server</button>`
+                  : null
+              }</div>`
+                : null
+            }
+          </article>`,
+        )}</div>`}<//>
+  </section>`
+}
+
+function ConnectMcp({
+  integration,
+  onDone,
+}: {
+  integration: Integration
+  onDone: (id?: string) => void
+}): VNode {
+  return html`<section class="card" aria-label=${`Connect ${integration.name}`}>
+    <h2>Connect an MCP server: ${integration.name}</h2>
+    <p class="muted">The platform connects to the server, lists its tools and stores the token encrypted.</p>
+    <${Form} label="Connect an MCP server" submitLabel="Connect" submit=${async (d: FormData) => {
+      const conn = await api<Connection>('POST', '/api/integrations/connect', {
+        integration_id: integration.integration_id,
+        connection_type: 'mcp',
+        mcp_server_url: String(d.get('url')).trim(),
+        mcp_auth_type: String(d.get('auth')),
+        mcp_auth_token: String(d.get('token')),
+        ...(String(d.get('display_name') ?? '').trim() && {
+          display_name: String(d.get('display_name')).trim(),
+        }),
+      })
+      onDone(conn.id)
+    }}>
+      <div class="grid2">
+        <${Field} label="Server URL"><input name="url" type="url" required placeholder="https://mcp.example.com/mcp" /><//>
+        <${Field} label="Display name (optional)"><input name="display_name" maxlength="100" /><//>
+        <${Field} label="Authentication"><select name="auth"><option value="bearer">Bearer token</option><option value="api_key">API key (X-API-Key)</option></select><//>
+        <${Field} label="Token"><input name="token" type="password" required autocomplete="off" /><//>
+      </div>
+    <//>
+    <button type="button" onClick=${() => onDone()}>Cancel</button>
+  </section>`
+}
+
+/** Statistics of an integration as charts: calls per period, success and failure, triggered_by. */
+export function StatsPanel({ integrationId }: { integrationId: string }): VNode {
+  const stats = useLoad(() =>
+    Promise.all(
+      (['24h', '7d', '30d'] as const).map((p) =>
+        api<Stats>('GET', `/api/integrations/${integrationId}/stats?period=${p}`),
+      ),
+    ),
+  )
+  const [period, setPeriod] = useState(2)
+  return html`<section class="card stats" aria-label="Statistics">
+    <div class="row"><h2 class="grow">Statistics</h2>
+      <button type="button" onClick=${stats.reload} aria-busy=${stats.loading}>${stats.loading ? html`<span class="spinner" aria-hidden="true"></span>` : null}Refresh</button></div>
+    <${Loaded} state=${stats}>${(all: Stats[]) => {
+      const s = all[period]!
+      const maxCalls = Math.max(1, ...all.map((x) => x.total_calls))
+      const trig = s.triggered_by
+      const trigMax = Math.max(1, trig.assistant, trig.automation, trig.manual)
+      return html`
+        <div class="row wrap" role="group" aria-label="Period">${all.map(
+          (x, i) =>
+            html`<button type="button" aria-pressed=${i === period} onClick=${() => setPeriod(i)}>${x.period}</button>`,
+        )}</div>
+        <div class="tiles">
+          <div class="tile"><span>Total calls</span><strong data-stat="total">${num(s.total_calls)}</strong></div>
+          <div class="tile"><span>Success rate</span><strong data-stat="success">${percent(s.success_rate, 1)}</strong></div>
+          <div class="tile"><span>Failure rate</span><strong data-stat="failure">${percent(s.failure_rate, 1)}</strong></div>
+          <div class="tile"><span>Average response</span><strong data-stat="avg">${s.avg_response_time_ms === null ? '—' : `${Math.round(s.avg_response_time_ms)} ms`}</strong></div>
+        </div>
+        <div class="charts">
+          <figure><figcaption>Calls per period</figcaption>
+            ${all.map((x) => html`<${Bar} label=${x.period} value=${x.total_calls} max=${maxCalls} text=${num(x.total_calls)} tone="a" />`)}
+          </figure>
+          <figure><figcaption>Success and failure (${s.period})</figcaption>
+            <div class="stack" role="img" aria-label=${`${s.success_count} succeeded, ${s.failure_count} failed`}>
+              <span class="fill ok" style=${`flex:${s.success_count}`}></span><span class="fill bad" style=${`flex:${s.failure_count}`}></span>
+            </div>
+            <p class="legend"><span class="dot ok"></span>${num(s.success_count)} succeeded <span class="dot bad"></span>${num(s.failure_count)} failed</p>
+          </figure>
+          <figure><figcaption>Triggered by (${s.period})</figcaption>
+            <${Bar} label="assistant" value=${trig.assistant} max=${trigMax} text=${num(trig.assistant)} tone="a" />
+            <${Bar} label="automation" value=${trig.automation} max=${trigMax} text=${num(trig.automation)} tone="b" />
+            <${Bar} label="manual" value=${trig.manual} max=${trigMax} text=${num(trig.manual)} tone="c" />
+          </figure>
+        </div>`
+    }}<//>
+  </section>`
+}
+
+export function ConnectionPage({ id }: { id: string }): VNode {
+  const session = useSession()
+  const write = canWrite(session)
+  const conn = useLoad(() => api<Connection & { tools: Tool[] }>('GET', `/api/connections/${id}`))
+  const perms = useLoad(() =>
+    api<{ default_allowed: boolean; data: Permission[] }>('GET', `/api/connections/${id}/permissions`),
+  )
+  const [statsKey, setStatsKey] = useState(0)
+  return html`<section>
+    <p class="crumb"><a href="#/integrations">Integrations</a></p>
+    <${Loaded} state=${conn}>${(c: Connection & { tools: Tool[] }) => html`
+      <h1>${connectionName(c)}</h1>
+      <dl class="facts">
+        <dt>Integration</dt><dd>${c.integration_slug}</dd>
+        <dt>Type</dt><dd>${c.connection_type === 'mcp' ? `MCP over ${c.mcp_transport}` : 'OAuth'}</dd>
+        ${c.mcp_server_url ? html`<dt>Server</dt><dd><code>${c.mcp_server_url}</code></dd>` : null}
+        <dt>Status</dt><dd><span class=${`pill ${c.status}`}>${c.status.replace('_', ' ')}</span></dd>
+        <dt>Tools discovered</dt><dd title=${when(c.tools_discovered_at)}>${c.tool_count} · ${ago(c.tools_discovered_at)}</dd>
+        ${c.token_expires_at ? html`<dt>Token expires</dt><dd>${when(c.token_expires_at)}</dd>` : null}
+      </dl>
+      ${
+        write
+          ? html`<div class="row wrap">
+        ${
+          c.connection_type === 'mcp'
+            ? html`<${Action} run=${async () => {
+                await api('POST', `/api/connections/${id}/discover`)
+                conn.reload()
+                setStatsKey((k) => k + 1)
+              }}>Discover tools again<//>`
+            : null
+        }
+        <${Action} kind="danger" confirm=${`Delete the connection “${connectionName(c)}”? Its token is revoked where the provider allows.`} confirmLabel="Delete connection"
+          run=${async () => {
+            await api('DELETE', `/api/connections/${id}`)
+            location.hash = '#/integrations'
+          }}>Delete connection<//>
+      </div>
+      <${Form} label="Rename the connection" submitLabel="Rename" class="inline" submit=${async (
+        d: FormData,
+      ) => {
+        await api('PATCH', `/api/connections/${id}`, { display_name: String(d.get('display_name')).trim() })
+        conn.reload()
+      }}><${Field} label="Display name"><input name="display_name" required maxlength="100" value=${c.display_name ?? ''} /><//><//>`
+          : html`<${ReadOnly} what="this connection" />`
+      }
+      <${StatsPanel} key=${statsKey} integrationId=${c.integration_id} />
+      <h2>Tools and permissions</h2>
+      <${Loaded} state=${perms}>${(p: { default_allowed: boolean; data: Permission[] }) => html`
+        <p class="muted">Tools without a rule are ${p.default_allowed ? 'allowed' : 'disabled'}. Restrictions, for the tools that take them (e.g. Slack channels), are a JSON object the tool server enforces.</p>
+        <table class="tools"><caption class="sr">Tools</caption>
+          <thead><tr><th>Tool</th><th>Allowed</th><th>Restrictions</th></tr></thead>
+          <tbody>${c.tools.map((t) => {
+            const rule = p.data.find((r) => r.tool_name === t.name)
+            return html`<${ToolRow} key=${t.name} connectionId=${id} tool=${t} write=${write}
+              allowed=${rule?.allowed ?? p.default_allowed} restrictions=${rule?.restrictions ?? {}} onSaved=${perms.reload} />`
+          })}</tbody></table>`}<//>
+    `}<//>
+  </section>`
+}
+
+function ToolRow({
+  connectionId,
+  tool,
+  allowed,
+  restrictions,
+  write,
+  onSaved,
+}: {
+  connectionId: string
+  tool: Tool
+  allowed: boolean
+  restrictions: Record<string, unknown>
+  write: boolean
+  onSaved: () => void
+}): VNode {
+  const [text, setText] = useState(Object.keys(restrictions).length ? JSON.stringify(restrictions) : '')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>()
+  // Shown at once; put back if the platform refuses.
+  const [on, setOn] = useState(allowed)
+  const save = async (nextAllowed: boolean) => {
+    setError(undefined)
+    let parsed: Record<string, unknown> = {}
+    try {
+      parsed = text.trim() ? JSON.parse(text) : {}
+    } catch {
+      setError(new Error('Restrictions must be a JSON object, e.g. {"max_results": 10}'))
+      return
+    }
+    setBusy(true)
+    setOn(nextAllowed)
+    try {
+      await api('POST', `/api/connections/${connectionId}/permissions`, {
+        tool_name: tool.name,
+        allowed: nextAllowed,
+        restrictions: parsed,
+      })
+      onSaved()
+    } catch (e) {
+      setOn(allowed)
+      setError(e)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return html`<tr>
+    <td data-label="Tool"><code>${tool.name}</code><br /><small class="muted">${tool.description}</small></td>
+    <td data-label="Allowed"><label class="check"><input type="checkbox" checked=${on} disabled=${!write || busy}
+      onChange=${(e: Event) => save((e.target as HTMLInputElement).checked)} aria-label=${`Allow ${tool.name}`} />
+      ${on ? 'allowed' : 'disabled'}</label>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : null}</td>
+    <td data-label="Restrictions">${
+      write
+        ? html`<div class="row"><input class="mono grow" value=${text} placeholder="{}" aria-label=${`Restrictions of ${tool.name}`}
+            onInput=${(e: Event) => setText((e.target as HTMLInputElement).value)} />
+            <button type="button" onClick=${() => save(on)} disabled=${busy}>Save</button></div>`
+        : html`<code>${text || '—'}</code>`
+    }<${ErrorNote} error=${error} /></td>
+  </tr>`
+}

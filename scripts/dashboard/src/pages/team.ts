@@ -1,0 +1,179 @@
+import type { VNode } from 'preact'
+import { useState } from 'preact/hooks'
+import { api } from '../api.ts'
+import { ago, when } from '../format.ts'
+import {
+  Action,
+  canWrite,
+  ErrorNote,
+  Field,
+  Form,
+  html,
+  Loaded,
+  ReadOnly,
+  useLoad,
+  useSession,
+} from '../ui.ts'
+
+export interface Tenant {
+  id: string
+  name: string
+  plan: string
+  role: 'owner' | 'admin' | 'member'
+  active?: boolean
+  created_at: string
+}
+interface Member {
+  user_id: string
+  email: string | null
+  role: 'owner' | 'admin' | 'member'
+  joined_at: string
+}
+interface Invitation {
+  id: string
+  email: string
+  role: string
+  status: string
+  expires_at: string
+  created_at: string
+}
+
+const roles = ['member', 'admin', 'owner'] as const
+
+/** Sign-up's second step: the new tenant, whose owner the user becomes. */
+export function CreateTenant({
+  onCreated,
+  first,
+}: {
+  onCreated: (t: Tenant) => Promise<void>
+  first?: boolean
+}): VNode {
+  return html`<section>
+    <h1>${first ? 'Create your tenant' : 'New tenant'}</h1>
+    <p class="muted">You become its owner. You can switch between your tenants at the top of every page.</p>
+    <${Form} label="Create a tenant" submitLabel="Create tenant" submit=${async (d: FormData) => {
+      const tenant = await api<Tenant>('POST', '/api/tenants', { name: String(d.get('name')).trim() })
+      await onCreated(tenant)
+    }}>
+      <${Field} label="Tenant name"><input name="name" required maxlength="100" autocomplete="organization" /><//>
+    <//>
+  </section>`
+}
+
+/** Joins a tenant with the token from an invitation e-mail. */
+export function AcceptInvitation({ onAccepted }: { onAccepted: () => Promise<void> }): VNode {
+  return html`<section>
+    <h2>Join with an invitation</h2>
+    <${Form} label="Accept an invitation" submitLabel="Join" submit=${async (d: FormData) => {
+      const raw = String(d.get('token')).trim()
+      // Accept the whole link from the e-mail as well as the bare token.
+      const token = raw.includes('token=') ? (new URL(raw).searchParams.get('token') ?? raw) : raw
+      await api('POST', '/api/invitations/accept', { token })
+      await onAccepted()
+    }}>
+      <${Field} label="Invitation link or token"><input name="token" required maxlength="2000" class="mono" /><//>
+    <//>
+  </section>`
+}
+
+export function TeamPage(): VNode {
+  const session = useSession()
+  const members = useLoad(() => api<{ data: Member[] }>('GET', '/api/tenants/current/members'))
+  const invitations = useLoad(() =>
+    canWrite(session)
+      ? api<{ data: Invitation[] }>('GET', '/api/invitations')
+      : Promise.resolve({ data: [] }),
+  )
+  const write = canWrite(session)
+  return html`<section>
+    <h1>Team</h1>
+    <p class="muted">Members of <strong>${session.tenantName}</strong> and their roles. Your role: ${session.role}.</p>
+    ${write ? null : html`<${ReadOnly} what="the team" />`}
+    <${Loaded} state=${members}>${(m: { data: Member[] }) => html`<table>
+      <caption class="sr">Members</caption>
+      <thead><tr><th>E-mail</th><th>Role</th><th>Joined</th><th><span class="sr">Actions</span></th></tr></thead>
+      <tbody>${m.data.map(
+        (x) => html`<tr>
+          <td data-label="E-mail">${x.email ?? x.user_id}</td>
+          <td data-label="Role">${
+            write ? html`<${RoleSelect} member=${x} onChanged=${members.reload} />` : x.role
+          }</td>
+          <td data-label="Joined" title=${when(x.joined_at)}>${ago(x.joined_at)}</td>
+          <td>${
+            write || x.email === session.email
+              ? html`<${Action} kind="danger" confirm=${x.email === session.email ? `Leave ${session.tenantName}?` : `Remove ${x.email} from ${session.tenantName}?`}
+                  confirmLabel=${x.email === session.email ? 'Leave' : 'Remove'}
+                  run=${async () => {
+                    await api('DELETE', `/api/tenants/current/members/${x.user_id}`)
+                    // Leaving: the token no longer fits; a new one names another tenant, or none.
+                    if (x.email === session.email) await session.refresh()
+                    else members.reload()
+                  }}>${x.email === session.email ? 'Leave' : 'Remove'}<//>`
+              : null
+          }</td>
+        </tr>`,
+      )}</tbody></table>`}<//>
+    ${
+      write
+        ? html`<h2>Invitations</h2>
+      <${Form} label="Invite a member" submitLabel="Send invitation" class="inline" submit=${async (
+        d: FormData,
+        f: HTMLFormElement,
+      ) => {
+        await api('POST', '/api/invitations', {
+          email: String(d.get('email')).trim(),
+          role: String(d.get('role')),
+        })
+        f.reset()
+        invitations.reload()
+      }}>
+        <${Field} label="E-mail"><input name="email" type="email" required /><//>
+        <${Field} label="Role"><select name="role">${roles.map((r) => html`<option value=${r}>${r}</option>`)}</select><//>
+      <//>
+      <${Loaded} state=${invitations}>${(i: { data: Invitation[] }) =>
+        i.data.length
+          ? html`<table><caption class="sr">Invitations</caption>
+            <thead><tr><th>E-mail</th><th>Role</th><th>Status</th><th>Expires</th><th><span class="sr">Actions</span></th></tr></thead>
+            <tbody>${i.data.map(
+              (x) => html`<tr>
+                <td data-label="E-mail">${x.email}</td><td data-label="Role">${x.role}</td>
+                <td data-label="Status"><span class=${`pill ${x.status}`}>${x.status}</span></td>
+                <td data-label="Expires" title=${when(x.expires_at)}>${ago(x.expires_at)}</td>
+                <td>${
+                  x.status === 'pending'
+                    ? html`<${Action} kind="danger" confirm=${`Revoke the invitation of ${x.email}?`} confirmLabel="Revoke"
+                        run=${async () => {
+                          await api('DELETE', `/api/invitations/${x.id}`)
+                          invitations.reload()
+                        }}>Revoke<//>`
+                    : null
+                }</td></tr>`,
+            )}</tbody></table>`
+          : html`<p class="muted">No invitations.</p>`}<//>`
+        : null
+    }
+  </section>`
+}
+
+/** A member's role, changed at once; progress and the API's refusal shown beside it. */
+function RoleSelect({ member, onChanged }: { member: Member; onChanged: () => void }): VNode {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<unknown>()
+  const change = async (e: Event) => {
+    const role = (e.target as HTMLSelectElement).value
+    setBusy(true)
+    setError(undefined)
+    try {
+      await api('PATCH', `/api/tenants/current/members/${member.user_id}`, { role })
+      onChanged()
+    } catch (err) {
+      ;(e.target as HTMLSelectElement).value = member.role
+      setError(err)
+    } finally {
+      setBusy(false)
+    }
+  }
+  return html`<span class="action"><select aria-label=${`Role of ${member.email}`} value=${member.role}
+    onChange=${change} disabled=${busy} aria-busy=${busy}>${roles.map((r) => html`<option value=${r}>${r}</option>`)}</select>
+    ${busy ? html`<span class="spinner" aria-hidden="true"></span>` : null}<${ErrorNote} error=${error} /></span>`
+}

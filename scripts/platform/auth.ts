@@ -1,0 +1,332 @@
+import bcrypt from 'bcryptjs'
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { cors } from 'hono/cors'
+import { importJWK, jwtVerify } from 'jose'
+import { z } from 'zod'
+import { randomBase62, sha256Hex, timingSafeEqual } from '../../shared/infra/crypto.ts'
+import type { Sql } from '../../shared/infra/db.ts'
+import type { FunctionDeps } from '../../shared/infra/deps.ts'
+import { errorBody } from '../../shared/infra/errors.ts'
+import { rateLimits, takeRateLimit } from '../../shared/infra/rate-limit.ts'
+import { issueAccessToken } from '../lib/dev-identity.ts'
+import type { LocalEnv } from '../lib/local-env.ts'
+
+/**
+ * The local stand-in for Supabase Auth: the password endpoints supabase-js calls (sign-up,
+ * sign-in, refresh, user, sign-out) under /auth/v1, answering with the request and response
+ * shapes of Supabase Auth (GoTrue) so the dashboard, or any supabase-js app, runs unchanged
+ * against `npm start`. Local only: Supabase Auth itself serves these paths in production.
+ *
+ * - Access tokens are the ones the platform already issues (dev-identity.ts: ES256, plus
+ *   session_id), with app_metadata.tenant_id from public.custom_access_token_hook, which runs
+ *   before every issue as Supabase Auth runs it: a refresh after POST /api/tenants/active
+ *   carries the new tenant.
+ * - Passwords are stored as bcrypt hashes in auth.users.encrypted_password, as Supabase Auth
+ *   stores them. E-mail addresses count as confirmed at sign-up (Supabase's local default).
+ * - Refresh tokens are random, stored as SHA-256 hashes, and rotate on every use; a used or
+ *   revoked one is refused.
+ * - A user that exists without a password (the seeded demo user, `npm run token` users) gets
+ *   the password of its first sign-up.
+ */
+
+const ACCESS_TOKEN_SECONDS = 3600
+const BCRYPT_COST = 10
+/** bcrypt reads at most 72 bytes; Supabase Auth refuses longer passwords. */
+const MAX_PASSWORD_BYTES = 72
+const MIN_PASSWORD_LENGTH = 6
+/** Auth requests are small: an e-mail, a password and a little user metadata. */
+const MAX_BODY_BYTES = 16 * 1024
+/** Compared against when the e-mail is unknown, so the answer takes as long either way. */
+let dummyHash: Promise<string> | undefined
+const dummy = () => (dummyHash ??= bcrypt.hash('not-a-password', BCRYPT_COST))
+
+// Supabase Auth ignores fields it does not know and clients send some (captcha, PKCE), so these
+// schemas strip unknown keys rather than refusing them.
+const emailPassword = z.object({
+  email: z.string().trim().toLowerCase().email().max(254),
+  password: z.string().min(1).max(1000),
+})
+const signUpBody = emailPassword.extend({ data: z.record(z.string(), z.unknown()).optional() })
+const refreshBody = z.object({ refresh_token: z.string().min(1).max(200) })
+
+interface UserRow {
+  id: string
+  email: string
+  encrypted_password: string | null
+  raw_app_meta_data: Record<string, unknown>
+  raw_user_meta_data: Record<string, unknown>
+  email_confirmed_at: Date | null
+  last_sign_in_at: Date | null
+  created_at: Date
+  updated_at: Date
+}
+
+const userColumns =
+  'id, email, encrypted_password, raw_app_meta_data, raw_user_meta_data, email_confirmed_at, last_sign_in_at, created_at, updated_at'
+
+class AuthError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 413 | 422 | 429,
+    readonly code: string,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message)
+  }
+}
+
+/** A user as Supabase Auth returns it (GET /user, and `user` in a session). */
+function userJson(u: UserRow) {
+  const iso = (d: Date | null) => (d ? d.toISOString() : null)
+  return {
+    id: u.id,
+    aud: 'authenticated',
+    role: 'authenticated',
+    email: u.email,
+    email_confirmed_at: iso(u.email_confirmed_at),
+    phone: '',
+    confirmed_at: iso(u.email_confirmed_at),
+    last_sign_in_at: iso(u.last_sign_in_at),
+    app_metadata: { provider: 'email', providers: ['email'], ...u.raw_app_meta_data },
+    user_metadata: u.raw_user_meta_data,
+    identities: [],
+    created_at: u.created_at.toISOString(),
+    updated_at: u.updated_at.toISOString(),
+    is_anonymous: false,
+  }
+}
+
+export function createLocalAuth(
+  deps: FunctionDeps,
+  localEnv: Pick<LocalEnv, 'jwtPrivateJwk' | 'jwtPublicJwk' | 'jwtKid'>,
+): Hono {
+  const sql: Sql = deps.sql
+  const app = new Hono()
+  const publicKey = importJWK(localEnv.jwtPublicJwk, 'ES256')
+
+  // Any origin may call, as with Supabase Auth: the credentials are in the body and the
+  // Authorization header, never in cookies.
+  app.use(
+    '*',
+    cors({
+      origin: '*',
+      allowHeaders: ['authorization', 'x-client-info', 'apikey', 'content-type', 'x-supabase-api-version'],
+      exposeHeaders: ['x-supabase-api-version', 'x-request-id'],
+      maxAge: 600,
+    }),
+  )
+
+  app.onError((err, c) => {
+    c.header('x-supabase-api-version', '2024-01-01')
+    // Supabase Auth's {code, message} (supabase-js reads code, given the version header), which is
+    // also the spec's error body once `error` is added; the codes stay Supabase Auth's.
+    if (err instanceof AuthError) {
+      return c.json({ ...errorBody(err.status, err.code, err.message), ...err.extra }, err.status)
+    }
+    deps.logger.error('local auth error', { error: String(err) })
+    return c.json(errorBody(500, 'unexpected_failure', 'Unexpected failure'), 500)
+  })
+
+  app.use(
+    '*',
+    bodyLimit({
+      maxSize: MAX_BODY_BYTES,
+      onError: () => {
+        throw new AuthError(413, 'request_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes`)
+      },
+    }),
+  )
+
+  // Supabase's gateway refuses requests without the project's anon or service-role key.
+  app.use('*', async (c, next) => {
+    if (c.req.method === 'OPTIONS') return next()
+    const key = c.req.header('apikey')
+    const known = [deps.config.SUPABASE_ANON_KEY, deps.config.SUPABASE_SERVICE_ROLE_KEY]
+    if (!key || !known.some((k) => timingSafeEqual(key, k))) {
+      throw new AuthError(401, 'no_api_key', 'No valid API key found in the apikey header')
+    }
+    await next()
+  })
+
+  const limitByAddress = async (address: string) => {
+    const rl = await takeRateLimit(sql, `ip:${address}`, rateLimits.unauthenticated, deps.clock.now())
+    if (!rl.allowed) {
+      throw new AuthError(429, 'over_request_rate_limit', 'Request rate limit reached', {
+        retryAfter: rl.retryAfter,
+      })
+    }
+  }
+  // The socket peer, as the local platform hands it to every app (see Platform.fetch).
+  const clientAddress = (c: { env: unknown }) =>
+    (c.env as { remoteAddr?: string } | undefined)?.remoteAddr || 'unknown'
+
+  const parse = async <T extends z.ZodType>(schema: T, raw: () => Promise<unknown>): Promise<z.infer<T>> => {
+    const result = schema.safeParse(await raw().catch(() => undefined))
+    if (!result.success) {
+      const issue = result.error.issues[0]
+      throw new AuthError(400, 'validation_failed', `${issue?.path.join('.') || 'body'}: ${issue?.message}`)
+    }
+    return result.data
+  }
+
+  /** Opens a session (or continues one on refresh): a new refresh token and an access token. */
+  const session = async (user: UserRow, issuer: string, sessionId: string = crypto.randomUUID()) => {
+    const refreshToken = randomBase62(40)
+    await sql`insert into auth.local_refresh_tokens (token_hash, user_id, session_id, created_at)
+              values (${await sha256Hex(refreshToken)}, ${user.id}, ${sessionId}, ${deps.clock.now()})`
+    // As Supabase Auth does before every token: the custom access token hook sets the tenant.
+    const [hooked] = await sql<{ tenant_id: string | null }[]>`
+      select public.custom_access_token_hook(${sql.json({
+        user_id: user.id,
+        claims: { sub: user.id, app_metadata: { provider: 'email' } },
+        authentication_method: 'password',
+      })}) -> 'claims' -> 'app_metadata' ->> 'tenant_id' as tenant_id`
+    const tenantId = hooked?.tenant_id
+    const now = deps.clock.now()
+    const accessToken = await issueAccessToken(
+      localEnv,
+      {
+        userId: user.id,
+        email: user.email,
+        tenantId: tenantId ?? undefined,
+        sessionId,
+      },
+      { issuer, expiresInSeconds: ACCESS_TOKEN_SECONDS, now },
+    )
+    return {
+      access_token: accessToken,
+      token_type: 'bearer',
+      expires_in: ACCESS_TOKEN_SECONDS,
+      expires_at: Math.floor(now.getTime() / 1000) + ACCESS_TOKEN_SECONDS,
+      refresh_token: refreshToken,
+      user: userJson(user),
+    }
+  }
+
+  const issuerOf = (url: string) => `${new URL(url).origin}/auth/v1`
+
+  const checkPassword = (password: string) => {
+    if (password.length < MIN_PASSWORD_LENGTH) {
+      throw new AuthError(
+        422,
+        'weak_password',
+        `Password should be at least ${MIN_PASSWORD_LENGTH} characters.`,
+        {
+          weak_password: { reasons: ['length'] },
+        },
+      )
+    }
+    if (new TextEncoder().encode(password).length > MAX_PASSWORD_BYTES) {
+      throw new AuthError(
+        422,
+        'validation_failed',
+        `Password cannot be longer than ${MAX_PASSWORD_BYTES} bytes`,
+      )
+    }
+  }
+
+  app.post('/signup', async (c) => {
+    await limitByAddress(clientAddress(c))
+    const body = await parse(signUpBody, () => c.req.json())
+    checkPassword(body.password)
+    const hash = await bcrypt.hash(body.password, BCRYPT_COST)
+    const now = deps.clock.now()
+    const [user] = await sql<UserRow[]>`
+      insert into auth.users (email, encrypted_password, raw_app_meta_data, raw_user_meta_data, email_confirmed_at, last_sign_in_at, created_at, updated_at)
+      values (${body.email}, ${hash}, ${sql.json({ provider: 'email', providers: ['email'] })},
+              ${sql.json((body.data ?? {}) as never)}, ${now}, ${now}, ${now}, ${now})
+      on conflict (email) do update
+        set encrypted_password = excluded.encrypted_password, email_confirmed_at = excluded.email_confirmed_at,
+            last_sign_in_at = excluded.last_sign_in_at, updated_at = excluded.updated_at
+        where auth.users.encrypted_password is null
+      returning ${sql.unsafe(userColumns)}`
+    if (!user) throw new AuthError(422, 'user_already_exists', 'User already registered')
+    return c.json(await session(user, issuerOf(c.req.url)), 200)
+  })
+
+  app.post('/token', async (c) => {
+    const grant = c.req.query('grant_type')
+    if (grant === 'password') {
+      await limitByAddress(clientAddress(c))
+      const body = await parse(emailPassword, () => c.req.json())
+      const [user] = await sql<UserRow[]>`
+        select ${sql.unsafe(userColumns)} from auth.users where email = ${body.email}`
+      const ok = await bcrypt.compare(body.password, user?.encrypted_password ?? (await dummy()))
+      if (!user?.encrypted_password || !ok)
+        throw new AuthError(400, 'invalid_credentials', 'Invalid login credentials')
+      const [signedIn] = await sql<UserRow[]>`
+        update auth.users set last_sign_in_at = ${deps.clock.now()} where id = ${user.id}
+        returning ${sql.unsafe(userColumns)}`
+      return c.json(await session(signedIn!, issuerOf(c.req.url)), 200)
+    }
+    if (grant === 'refresh_token') {
+      const body = await parse(refreshBody, () => c.req.json())
+      // Rotation: the presented token is used up in the same statement that finds it.
+      const [used] = await sql<{ user_id: string; session_id: string; revoked_at: Date | null }[]>`
+        with found as (
+          select token_hash, revoked_at from auth.local_refresh_tokens where token_hash = ${await sha256Hex(body.refresh_token)}
+          for update
+        )
+        update auth.local_refresh_tokens t set revoked_at = coalesce(t.revoked_at, ${deps.clock.now()})
+        from found where t.token_hash = found.token_hash
+        returning t.user_id, t.session_id, found.revoked_at`
+      if (!used)
+        throw new AuthError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found')
+      if (used.revoked_at)
+        throw new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used')
+      const [user] = await sql<
+        UserRow[]
+      >`select ${sql.unsafe(userColumns)} from auth.users where id = ${used.user_id}`
+      if (!user) throw new AuthError(404, 'user_not_found', 'User not found')
+      return c.json(await session(user, issuerOf(c.req.url), used.session_id), 200)
+    }
+    throw new AuthError(400, 'validation_failed', 'Unsupported grant_type: use password or refresh_token')
+  })
+
+  /** The signed-in user's claims from the Authorization header. */
+  const verified = async (header: string | undefined) => {
+    const token = header?.match(/^Bearer\s+(\S+)$/i)?.[1]
+    if (!token) throw new AuthError(401, 'no_authorization', 'This endpoint requires a Bearer token')
+    try {
+      const { payload } = await jwtVerify(token, await publicKey, {
+        audience: 'authenticated',
+        currentDate: deps.clock.now(),
+      })
+      if (typeof payload.sub !== 'string') throw new Error('no sub')
+      return {
+        sub: payload.sub,
+        sessionId: typeof payload.session_id === 'string' ? payload.session_id : null,
+      }
+    } catch {
+      throw new AuthError(403, 'bad_jwt', 'invalid JWT: unable to parse or verify signature')
+    }
+  }
+
+  app.get('/user', async (c) => {
+    const { sub } = await verified(c.req.header('authorization'))
+    const [user] = await sql<UserRow[]>`select ${sql.unsafe(userColumns)} from auth.users where id = ${sub}`
+    if (!user) throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist')
+    return c.json(userJson(user), 200)
+  })
+
+  app.post('/logout', async (c) => {
+    const { sub, sessionId } = await verified(c.req.header('authorization'))
+    const scope = c.req.query('scope') ?? 'global'
+    if (!['global', 'local', 'others'].includes(scope)) {
+      throw new AuthError(400, 'validation_failed', 'scope must be global, local or others')
+    }
+    const now = deps.clock.now()
+    await sql`
+      update auth.local_refresh_tokens set revoked_at = ${now}
+      where user_id = ${sub} and revoked_at is null
+        ${scope === 'local' ? sql`and session_id = ${sessionId}` : sql``}
+        ${scope === 'others' ? sql`and session_id is distinct from ${sessionId}` : sql``}`
+    return c.body(null, 204)
+  })
+
+  app.notFound((c) =>
+    c.json({ code: 'not_found', message: `No route for ${c.req.method} ${c.req.path}` }, 404),
+  )
+  return app
+}

@@ -1,0 +1,382 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildDashboard, type DashboardBuild } from '../scripts/dashboard/build.ts'
+import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
+import { startTestPlatform, type TestPlatform } from './support/platform.ts'
+import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts'
+
+/**
+ * The dashboard in a real browser (Debian's chromium, driven by playwright-core) against the
+ * whole platform: supabase-js signs in against the platform's /auth/v1, and every page talks to
+ * the functions over HTTP. One browser and one page for the whole file; the steps build on each
+ * other. DASHBOARD_SCREENSHOTS=<folder> also saves a screenshot of each page there.
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const SHOTS = process.env.DASHBOARD_SCREENSHOTS
+const MCP_TOKEN = 'dashboard-mcp-token-5c1e9a7b3d'
+const OWNER = { email: 'owner@dash.example', password: 'owner password 1' }
+const MEMBER = { email: 'member@dash.example', password: 'member password 1' }
+
+let tp: TestPlatform
+let mcp: McpTestServer
+let receiver: WebhookReceiver
+let browser: Browser
+let page: Page
+let built: DashboardBuild
+let dashboardUrl: string
+
+async function shot(name: string, width = 1280): Promise<void> {
+  if (!SHOTS) return
+  mkdirSync(SHOTS, { recursive: true })
+  const before = page.viewportSize()
+  if (width !== before?.width) await page.setViewportSize({ width, height: width < 1000 ? 844 : 800 })
+  await page.waitForTimeout(100)
+  // Narrow: what a phone shows first; wide: the whole page.
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: width >= 1000 })
+  if (before && width !== before.width) await page.setViewportSize(before)
+}
+
+/** Opens a page afresh (a reload, so its data is loaded again even when only the hash is the same). */
+async function go(hash: string): Promise<void> {
+  await page.goto(`${dashboardUrl}${hash}`)
+  await page.reload()
+  await page.locator('main h1').first().waitFor()
+}
+
+/** Polls by reloading the page until the check passes (for work the platform does after a call). */
+async function eventually(check: () => Promise<boolean>, reload: () => Promise<void>, ms = 15_000) {
+  const deadline = Date.now() + ms
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((r) => setTimeout(r, 400))
+    await reload()
+  }
+}
+
+async function tokenOf(email: string): Promise<string> {
+  const [row] = await tp.db.sql<{ user_id: string; tenant_id: string }[]>`
+    select m.user_id, m.tenant_id from public.tenant_members m join auth.users u on u.id = m.user_id
+    join public.tenants t on t.id = m.tenant_id
+    where u.email = ${email} and t.name = 'Dash Co'`
+  return tp.tokenFor({ userId: row!.user_id, email, tenantId: row!.tenant_id })
+}
+
+// Without the browser, a developer's run skips this file and says why; CI installs it and runs it.
+const browserMissing = !existsSync(CHROMIUM) && !process.env.CI
+if (browserMissing)
+  console.warn(`tests/dashboard.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`)
+
+beforeAll(async () => {
+  if (browserMissing) return
+  built = await buildDashboard()
+  ;[tp, mcp, receiver] = await Promise.all([
+    startTestPlatform(),
+    startMcpServer({ transport: 'streamableHttp', auth: { type: 'bearer', token: MCP_TOKEN } }),
+    startReceiver(),
+  ])
+  dashboardUrl = `${tp.baseUrl}/dashboard/`
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  })
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  page = await context.newPage()
+}, 90_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await Promise.all([mcp?.close(), receiver?.close(), tp?.close()])
+})
+
+describe.skipIf(browserMissing)('the dashboard in a browser', () => {
+  it('signs up with supabase-js and creates a tenant', async () => {
+    await page.goto(dashboardUrl)
+    await shot('sign-in')
+    await page.getByRole('tab', { name: 'Create an account' }).click()
+    await page.getByLabel('E-mail').fill(OWNER.email)
+    await page.getByLabel('Password').fill('short')
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    // The browser's own check first; then the server's, shown with its message.
+    expect(await page.getByLabel('Password').evaluate((el: HTMLInputElement) => el.validity.valid)).toBe(
+      false,
+    )
+    await page.getByLabel('Password').fill(OWNER.password)
+    await page.getByRole('button', { name: 'Sign up' }).click()
+
+    await page.getByRole('heading', { name: 'Create your tenant' }).waitFor()
+    await shot('create-tenant')
+    await page.getByLabel('Tenant name').fill('Dash Co')
+    await page.getByRole('button', { name: 'Create tenant' }).click()
+    await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+    expect(await page.getByLabel('Tenant').inputValue()).toBeTruthy()
+    expect(await page.getByLabel('Tenant').locator('option:checked').textContent()).toBe('Dash Co (owner)')
+    // The session survives a reload (supabase-js keeps it in localStorage).
+    await page.reload()
+    await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+
+    // A second tenant from the switcher, then back: each switch refreshes the session, whose
+    // token then names the chosen tenant.
+    const switcher = page.getByLabel('Tenant')
+    await switcher.selectOption('+')
+    await page.getByLabel('Tenant name').fill('Side Project')
+    await page.getByRole('button', { name: 'Create tenant' }).click()
+    await expect.poll(() => switcher.locator('option:checked').textContent()).toBe('Side Project (owner)')
+    await switcher.selectOption({ label: 'Dash Co (owner)' })
+    await expect.poll(() => switcher.locator('option:checked').textContent()).toBe('Dash Co (owner)')
+    await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+    const tenantOfToken = await page.evaluate(() => {
+      const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'))!
+      const token = JSON.parse(localStorage.getItem(key)!).access_token as string
+      return JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))).app_metadata
+        .tenant_id
+    })
+    const [dash] = await tp.db.sql<{ id: string }[]>`select id from public.tenants where name = 'Dash Co'`
+    expect(tenantOfToken).toBe(dash!.id)
+  })
+
+  it('creates a key, shows it once, then lists it with its last use after a /v1 call', async () => {
+    await go('#/keys')
+    await page.getByLabel('Name', { exact: true }).fill('site build')
+    await page.getByRole('button', { name: 'Create key' }).click()
+    const secret = page.getByLabel('The new secret')
+    await secret.waitFor()
+    const key = await secret.inputValue()
+    expect(key).toMatch(/^svc_live_/)
+    await shot('api-keys-created')
+    await page.getByRole('button', { name: 'Done' }).click()
+    await expect.poll(() => page.getByLabel('The new secret').count()).toBe(0)
+    expect(await page.content()).not.toContain(key)
+
+    const row = page.locator('tr', { hasText: 'site build' })
+    expect(await row.locator('.last-used').textContent()).toBe('never')
+    const v1 = await tp.request('/v1/content', { headers: { authorization: `Bearer ${key}` } })
+    expect(v1.status).toBe(200)
+    await eventually(
+      async () => (await row.locator('.last-used').textContent()) !== 'never',
+      () => go('#/keys'),
+    )
+    await shot('api-keys')
+    await shot('api-keys-narrow', 390)
+
+    // Revoking asks first, by keyboard too: Enter opens the question with Cancel focused, Escape
+    // keeps the key.
+    await row.getByRole('button', { name: 'Revoke site build' }).focus()
+    await page.keyboard.press('Enter')
+    const dialog = page.getByRole('dialog')
+    await dialog.waitFor()
+    expect(await dialog.textContent()).toContain('Revoke “site build”?')
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel')
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden' })
+    expect(await row.locator('.pill').textContent()).toBe('active')
+  })
+
+  it('connects an MCP server (server-everything), sets a tool permission and shows its statistics', async () => {
+    await go('#/integrations')
+    await shot('integrations')
+    await page
+      .getByRole('article', { name: 'Custom MCP server' })
+      .getByRole('button', { name: 'Connect MCP server' })
+      .click()
+    await page.getByLabel('Server URL').fill(mcp.url)
+    await page.getByLabel('Display name (optional)').fill('Everything')
+    await page.getByLabel('Token', { exact: true }).fill('wrong-token')
+    await page.getByRole('button', { name: 'Connect', exact: true }).click()
+    // The platform's refusal, with its message.
+    await page.getByRole('alert').first().waitFor()
+    expect(await page.getByRole('alert').first().textContent()).toMatch(/\w+/)
+    await page.getByLabel('Token', { exact: true }).fill(MCP_TOKEN)
+    await page.getByRole('button', { name: 'Connect', exact: true }).click()
+    await page.getByRole('heading', { name: 'Everything' }).waitFor({ timeout: 20_000 })
+
+    // Connecting listed the tools (one recorded call); two more calls: discovery again.
+    const total = () => page.locator('[data-stat="total"]').textContent()
+    await expect.poll(total).toBe('1')
+    await page.getByRole('button', { name: 'Discover tools again' }).click()
+    await expect.poll(total, { timeout: 10_000 }).toBe('2')
+    await page.getByRole('button', { name: 'Discover tools again' }).click()
+    await expect.poll(total, { timeout: 10_000 }).toBe('3')
+    expect(await page.locator('[data-stat="success"]').textContent()).toBe('100.0%')
+    expect(await page.locator('[data-stat="failure"]').textContent()).toBe('0.0%')
+    expect(await page.locator('[data-stat="avg"]').textContent()).toMatch(/^\d+ ms$/)
+    expect(await page.getByRole('meter', { name: 'manual' }).getAttribute('aria-valuenow')).toBe('3')
+
+    // A tool switched off; restrictions on a tool that takes none are refused, with the reason.
+    await page.getByLabel('Allow custom-mcp:echo').uncheck()
+    await expect.poll(() => page.getByLabel('Allow custom-mcp:echo').isChecked()).toBe(false)
+    const getSum = page.locator('tr', { hasText: 'custom-mcp:get-sum' })
+    await page.getByLabel('Restrictions of custom-mcp:get-sum').fill('{"channels": ["C0123456789"]}')
+    await getSum.getByRole('button', { name: 'Save' }).click()
+    await getSum.getByRole('alert').waitFor()
+    expect(await getSum.getByRole('alert').textContent()).toContain(
+      'custom-mcp:get-sum takes no restrictions',
+    )
+    const token = await tokenOf(OWNER.email)
+    const conn = (await tp.json('/api/connections', { token })).body.data[0]
+    const perms = await tp.json(`/api/connections/${conn.id}/permissions`, { token })
+    expect(
+      perms.body.data.map((p: { tool_name: string; allowed: boolean }) => `${p.tool_name}:${p.allowed}`),
+    ).toEqual(['custom-mcp:echo:false'])
+    await shot('integration-statistics')
+    await shot('integration-statistics-narrow', 390)
+  })
+
+  it('shows the webhook delivery of a published article in the log, and redelivers it', async () => {
+    await go('#/webhooks')
+    await page.getByLabel('Endpoint URL').fill(receiver.url)
+    await page.getByRole('button', { name: 'Subscribe' }).click()
+    const secret = await page.getByLabel('The new secret').inputValue()
+    expect(secret).toMatch(/^whsec_/)
+    await page.getByRole('button', { name: 'Done' }).click()
+    await page.getByRole('link', { name: receiver.url }).click()
+    await page.getByRole('heading', { name: 'Delivery log' }).waitFor()
+
+    const token = await tokenOf(OWNER.email)
+    const site = await tp.json('/v1/content/sites', { token, body: { name: 'Blog' } })
+    const article = await tp.json('/v1/content/articles', {
+      token,
+      body: { site_id: site.body.id, title: 'Hello', body: 'First post' },
+    })
+    expect(
+      (await tp.json(`/v1/content/articles/${article.body.id}/publish`, { token, method: 'POST' })).status,
+    ).toBe(200)
+    const delivered = page.locator('tr[data-event="content.published"]')
+    await eventually(
+      async () => (await delivered.count()) > 0,
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click()
+        await page.waitForTimeout(200)
+      },
+    )
+    expect(await delivered.first().locator('.pill').textContent()).toBe('delivered')
+    expect(receiver.received.some((r) => r.body?.type === 'content.published')).toBe(true)
+
+    await delivered.first().getByRole('button', { name: 'Redeliver content.published' }).click()
+    await eventually(
+      async () => (await delivered.count()) > 1,
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click()
+        await page.waitForTimeout(200)
+      },
+    )
+    await page.getByRole('button', { name: 'Reveal secret' }).click()
+    expect(await page.getByLabel('Signing secret').inputValue()).toBe(secret)
+    await shot('webhook-deliveries')
+    await shot('webhook-deliveries-narrow', 390)
+
+    // Pausing asks first, then shows the paused state with Resume.
+    await page.getByRole('button', { name: 'Pause', exact: true }).click()
+    await page.getByRole('dialog').getByRole('button', { name: 'Pause' }).click()
+    await page.getByRole('button', { name: 'Resume' }).waitFor()
+    await shot('webhook-paused')
+    await page.getByRole('button', { name: 'Resume' }).click()
+    await page.getByRole('button', { name: 'Pause', exact: true }).waitFor()
+    await go('#/webhooks')
+    await shot('webhooks')
+  })
+
+  it('shows usage against quota, credentials and the team', async () => {
+    page.setDefaultTimeout(8000)
+    await go('#/usage')
+    await page.locator('.usage .bar-row').first().waitFor()
+    await page.getByLabel('Threshold %').fill('50')
+    await page.getByRole('button', { name: 'Add alert' }).click()
+    await page.locator('tr', { hasText: '50%' }).waitFor()
+    await shot('usage')
+    await shot('usage-narrow', 390)
+    await go('#/credentials')
+    await page.getByText('Add a credential').click()
+    await page.getByLabel('Provider').selectOption({ label: 'OpenAI' })
+    await page.getByLabel('Name', { exact: true }).fill('OpenAI production')
+    await page.getByLabel('Environment', { exact: true }).selectOption('production')
+    await page.getByLabel('Secret').fill('sk-test-1234567890abcdef')
+    await page.getByRole('button', { name: 'Save credential' }).click()
+    const credential = page.locator('tr', { hasText: 'OpenAI production' })
+    await credential.waitFor()
+    expect(await credential.textContent()).toContain('...abcdef')
+    expect(await page.content()).not.toContain('sk-test-1234567890abcdef')
+    await credential.getByRole('button', { name: 'Rotate' }).click()
+    await page.getByLabel('New secret').fill('sk-test-rotated-999999')
+    await page.getByRole('button', { name: 'Replace secret' }).click()
+    await expect.poll(() => credential.textContent()).toContain('...999999')
+    await shot('credentials')
+    await go('#/team')
+    await page.getByLabel('E-mail', { exact: true }).fill(MEMBER.email)
+    await page.getByRole('button', { name: 'Send invitation' }).click()
+    await page.locator('tr', { hasText: MEMBER.email }).waitFor()
+    await shot('team')
+  })
+
+  it('as a member, shows read-only views and the API refusal', async () => {
+    const mail = await tp.json(`/_dev/mailbox?to=${encodeURIComponent(MEMBER.email)}`)
+    const link = String(mail.body.data[0].body).match(/https?:\/\/\S+token=inv_\w+/)?.[0]
+    expect(link).toBeTruthy()
+
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByRole('tab', { name: 'Create an account' }).click()
+    await page.getByLabel('E-mail').fill(MEMBER.email)
+    await page.getByLabel('Password').fill(MEMBER.password)
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByLabel('Invitation link or token').fill(link!)
+    await page.getByRole('button', { name: 'Join' }).click()
+    await page.getByRole('heading', { name: 'Team' }).waitFor()
+    expect(await page.getByLabel('Tenant').locator('option:checked').textContent()).toBe('Dash Co (member)')
+    await page.getByRole('note').waitFor()
+
+    await go('#/keys')
+    expect(await page.getByRole('note').textContent()).toContain('Read-only')
+    expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: /^Revoke/ }).count()).toBe(0)
+    await page.locator('tr', { hasText: 'site build' }).waitFor()
+
+    await go('#/webhooks')
+    await page.getByRole('link', { name: receiver.url }).click()
+    await page.getByRole('button', { name: 'Reveal secret' }).click()
+    const refusal = page.getByRole('alert')
+    await refusal.waitFor()
+    expect(await refusal.textContent()).toContain('This action needs the role owner or admin')
+    expect(await refusal.textContent()).toContain('INSUFFICIENT_PERMISSIONS')
+    await shot('member-refused')
+  })
+
+  it('is small and quick to become interactive', async () => {
+    // Cold loads (fresh browser contexts, nothing cached): the sign-in form, and a signed-in
+    // page with its data.
+    const timed = async (
+      setup: Parameters<Browser['newContext']>[0],
+      hash: string,
+      ready: (p: Page) => Promise<void>,
+    ) => {
+      const context = await browser.newContext(setup)
+      const p = await context.newPage()
+      const started = Date.now()
+      await p.goto(`${dashboardUrl}${hash}`)
+      await ready(p)
+      const ms = Date.now() - started
+      await context.close()
+      return ms
+    }
+    const signIn = await timed({}, '', (p) => p.getByLabel('E-mail').waitFor())
+    const storageState = await page.context().storageState()
+    const keys = await timed({ storageState }, '#/keys', (p) =>
+      p.locator('tr', { hasText: 'site build' }).waitFor(),
+    )
+    console.log(
+      `dashboard: ${(built.bytes / 1024).toFixed(1)} KiB (${(built.gzipBytes / 1024).toFixed(1)} KiB gzip); ` +
+        `cold load to interactive: sign-in ${signIn} ms, signed-in API keys page with data ${keys} ms`,
+    )
+    expect(built.gzipBytes).toBeLessThan(150 * 1024)
+    expect(keys).toBeLessThan(5_000)
+  })
+})

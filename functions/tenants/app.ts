@@ -9,6 +9,7 @@ import { registerListInvitations } from './routes/invitations/list.ts'
 import { registerPreviewInvitation } from './routes/invitations/preview.ts'
 import { registerRevokeInvitation } from './routes/invitations/revoke.ts'
 import { registerPruneRateLimitsJob } from './routes/jobs/prune-rate-limits.ts'
+import { registerPruneRetentionJob } from './routes/jobs/prune-retention.ts'
 import { registerSendNotificationsJob } from './routes/jobs/send-notifications.ts'
 import { registerListMembers } from './routes/members/list.ts'
 import { registerRemoveMember } from './routes/members/remove.ts'
@@ -25,6 +26,7 @@ export function createApp(deps: FunctionDeps) {
   for (const register of [
     registerSendNotificationsJob,
     registerPruneRateLimitsJob,
+    registerPruneRetentionJob,
     registerCreateTenant,
     registerListTenants,
     registerSwitchTenant,

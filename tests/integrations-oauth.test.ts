@@ -61,16 +61,28 @@ afterAll(async () => {
 
 const vault = () => tp.instances[0]!.platform.deps.vault
 
-/** Like a browser navigation, but stopping at the redirect. */
-const navigate = (path: string, opts: { token?: string; instance?: number } = {}) =>
-  fetch(`${tp.instances[opts.instance ?? 0]!.baseUrl}${path}`, {
-    redirect: 'manual',
-    headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
-  })
+/** The browser's cookies (name -> value): the binding cookies set at authorize. */
+const browser = new Map<string, string>()
+
+/** Like a browser navigation, but stopping at the redirect; sends the browser's cookies unless told not to. */
+const navigate = (
+  path: string,
+  opts: { token?: string; instance?: number; cookies?: Map<string, string> } = {},
+) => {
+  const jar = opts.cookies ?? browser
+  const headers: Record<string, string> = opts.token ? { authorization: `Bearer ${opts.token}` } : {}
+  if (jar.size > 0) headers.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ')
+  return fetch(`${tp.instances[opts.instance ?? 0]!.baseUrl}${path}`, { redirect: 'manual', headers })
+}
 
 async function authorizeUrl(t: TestTenant): Promise<URL> {
   const res = await navigate('/api/integrations/notion/authorize', { token: t.token })
   expect(res.status, res.status === 302 ? '' : await res.text()).toBe(302)
+  for (const c of res.headers.getSetCookie()) {
+    const [pair] = c.split(';')
+    const [name, value] = pair!.split('=')
+    browser.set(name!, value!)
+  }
   return new URL(res.headers.get('location')!)
 }
 
@@ -80,9 +92,9 @@ async function connect(t: TestTenant, account: string): Promise<URL> {
   return callback(back)
 }
 
-async function callback(providerRedirect: URL): Promise<URL> {
+async function callback(providerRedirect: URL, cookies?: Map<string, string>): Promise<URL> {
   expect(providerRedirect.toString().startsWith(`${PUBLIC_URL}/api/integrations/callback`)).toBe(true)
-  const res = await navigate(`/api/integrations/callback${providerRedirect.search}`)
+  const res = await navigate(`/api/integrations/callback${providerRedirect.search}`, { cookies })
   expect(res.status).toBe(302)
   const location = new URL(res.headers.get('location')!)
   expect(location.toString().startsWith(DASHBOARD)).toBe(true)
@@ -246,6 +258,39 @@ describe('OAuth failures store nothing', () => {
       }),
     )
     expect(results.filter((s) => s === 'connected')).toHaveLength(1)
+  })
+
+  it('binds the state to the browser that started the flow: an HttpOnly, SameSite=Lax cookie (RFC 9700)', async () => {
+    const res = await navigate('/api/integrations/notion/authorize', { token: a.token })
+    expect(res.status).toBe(302)
+    const [cookie] = res.headers.getSetCookie()
+    expect(cookie).toMatch(/^oauth_binding_[0-9a-f]{16}=[A-Za-z0-9]{43}; /)
+    const attrs = cookie!.split('; ').map((x) => x.toLowerCase())
+    expect(attrs).toEqual(
+      expect.arrayContaining(['httponly', 'samesite=lax', 'path=/api/integrations/callback', 'max-age=600']),
+    )
+    // The JSON form (the dashboard's fetch) sets it too.
+    const json = await tp.request('/api/integrations/notion/authorize', {
+      token: a.token,
+      headers: { accept: 'application/json' },
+    })
+    expect(json.status).toBe(200)
+    expect(json.headers.getSetCookie()[0]).toMatch(/^oauth_binding_.*HttpOnly/)
+  })
+
+  it("refuses a callback in another browser (login CSRF), which does not spend the victim's state", async () => {
+    const count = await connectionCount()
+    const providerRedirect = await oauth.authorize((await authorizeUrl(a)).toString(), {
+      approve: 'acct-csrf',
+    })
+    // The attacker's link opened in a browser without the cookie, or with someone else's.
+    const other = await callback(providerRedirect, new Map())
+    expect(other.searchParams.get('error')).toBe('invalid_state')
+    const forged = new Map([...browser].map(([k]) => [k, 'A'.repeat(43)]))
+    expect((await callback(providerRedirect, forged)).searchParams.get('error')).toBe('invalid_state')
+    expect(await connectionCount()).toBe(count)
+    // The browser that started it still completes it.
+    expect((await callback(providerRedirect)).searchParams.get('status')).toBe('connected')
   })
 
   it('refuses an unknown or expired state', async () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ChangePlanResponse } from '../functions/tenants/routes/admin/change-plan.ts'
 import type { GetCurrentTenantResponse } from '../functions/tenants/routes/current/get.ts'
 import type { UpdateCurrentTenantResponse } from '../functions/tenants/routes/current/update.ts'
 import type { AcceptInvitationResponse } from '../functions/tenants/routes/invitations/accept.ts'
@@ -98,33 +99,32 @@ describe('sign-up', () => {
 })
 
 describe('tenant settings and plan', () => {
-  it('changes plan and settings with one tenant.updated; an unchanged value writes no event', async () => {
+  it('changes settings with one tenant.updated; an unchanged value writes no event', async () => {
     const t = await tp.createTenant()
     const res = await tp.json<UpdateCurrentTenantResponse>('/api/tenants/current', {
       method: 'PATCH',
       token: t.token,
-      body: { plan: 'pro', settings: { locale: 'de' } },
+      body: { name: 'Renamed', settings: { locale: 'de' } },
     })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
-    expect(res.body).toMatchObject({ plan: 'pro', settings: { locale: 'de' } })
+    expect(res.body).toMatchObject({ plan: 'free', name: 'Renamed', settings: { locale: 'de' } })
     const same = await tp.json('/api/tenants/current', {
       method: 'PATCH',
       token: t.token,
-      body: { plan: 'pro' },
+      body: { settings: { locale: 'de' } },
     })
     expect(same.status).toBe(200)
     const events = (await outbox(tp, t.tenantId)).filter((e) => e.type === 'tenant.updated')
     expect(events).toHaveLength(1)
     expect(events[0]!.data).toMatchObject({
       tenant_id: t.tenantId,
-      plan: 'pro',
-      changed: ['plan', 'settings'],
-      previous: { plan: 'free' },
+      plan: 'free',
+      changed: ['name', 'settings'],
       updated_by: t.userId,
     })
   })
 
-  it('refuses an invalid plan (400) and plan changes by admins (403), changing nothing', async () => {
+  it('refuses an invalid plan (400) and every user plan change (403), owners included, changing nothing', async () => {
     const t = await tp.createTenant()
     const bad = await tp.json('/api/tenants/current', {
       method: 'PATCH',
@@ -137,12 +137,15 @@ describe('tenant settings and plan', () => {
       (await tp.json('/api/tenants/current', { method: 'PATCH', token: t.token, body: {} })).status,
     ).toBe(400)
     const admin = await addMember(tp, t.tenantId, 'admin')
-    const denied = await tp.json('/api/tenants/current', {
-      method: 'PATCH',
-      token: admin.token,
-      body: { plan: 'enterprise' },
-    })
-    expect(denied.status).toBe(403)
+    for (const who of [t, admin]) {
+      const denied = await tp.json('/api/tenants/current', {
+        method: 'PATCH',
+        token: who.token,
+        body: { plan: 'enterprise', name: 'Sneaky' },
+      })
+      expect(denied.status).toBe(403)
+      expect(denied.body).toMatchObject({ error: 'Forbidden', code: 'INSUFFICIENT_PERMISSIONS' })
+    }
     const member = await addMember(tp, t.tenantId, 'member')
     expect(
       (await tp.json('/api/tenants/current', { method: 'PATCH', token: member.token, body: { name: 'n' } }))
@@ -160,6 +163,89 @@ describe('tenant settings and plan', () => {
     const [row] = await tp.db.sql`select plan, name from public.tenants where id = ${t.tenantId}`
     expect(row).toEqual({ plan: 'free', name: 'Renamed' })
     expect((await outbox(tp, t.tenantId)).filter((e) => e.type === 'tenant.updated')).toHaveLength(1)
+  })
+
+  it('refuses the owner a plan change through the Data API too (no column privilege), changing nothing', async () => {
+    const t = await tp.createTenant()
+    const err = await withTenant(
+      tp.db.sql,
+      { sub: t.userId, role: 'authenticated', app_metadata: { tenant_id: t.tenantId } },
+      (tx) => tx`update public.tenants set plan = 'enterprise' where id = ${t.tenantId}`,
+    ).then(
+      () => null,
+      (e: { code?: string }) => e.code,
+    )
+    expect(err).toBe('42501')
+    const [row] = await tp.db.sql`select plan from public.tenants where id = ${t.tenantId}`
+    expect(row!.plan).toBe('free')
+  })
+
+  it('starts new tenants on Free: a sign-up asking for another plan is refused (403) and creates nothing', async () => {
+    const user = await createLoneUser(tp)
+    const before = await count('tenants')
+    const res = await tp.json('/api/tenants', {
+      token: user.token,
+      body: { name: 'Free lunch', plan: 'enterprise' },
+    })
+    expect(res.status).toBe(403)
+    expect(res.body).toMatchObject({ code: 'INSUFFICIENT_PERMISSIONS' })
+    expect(await count('tenants')).toBe(before)
+    // Nor through the sign-up function directly, as the Data API could call it.
+    const err = await withTenant(
+      tp.db.sql,
+      { sub: user.userId, role: 'authenticated', app_metadata: {} } as never,
+      (tx) => tx`select private.create_tenant('Direct', 'enterprise')`,
+    ).then(
+      () => null,
+      (e: { code?: string }) => e.code,
+    )
+    expect(err).toBe('42501')
+    expect(await count('tenants')).toBe(before)
+    const ok = await tp.json('/api/tenants', { token: user.token, body: { name: 'Honest', plan: 'free' } })
+    expect(ok.status).toBe(201)
+    expect(ok.body.plan).toBe('free')
+  })
+
+  it('refuses sign-up with a valid token whose subject is not a user (403, not 500)', async () => {
+    const before = await count('tenants')
+    const token = await tp.tokenFor({ userId: crypto.randomUUID(), email: 'ghost@example.com' })
+    const res = await tp.json('/api/tenants', { token, body: { name: 'Ghost' } })
+    expect(res.status).toBe(403)
+    expect(res.body).toMatchObject({ error: 'Forbidden', code: 'INSUFFICIENT_PERMISSIONS' })
+    expect(await count('tenants')).toBe(before)
+  })
+
+  it('lets only the service role change a plan (billing), with one tenant.updated', async () => {
+    const t = await tp.createTenant()
+    const path = `/functions/v1/tenants/admin/tenants/${t.tenantId}/plan`
+    // A user's token is not a credential this route takes (as on every service-only route).
+    expect((await tp.json(path, { token: t.token, body: { plan: 'pro' } })).status).toBe(401)
+    expect((await tp.json(path, { body: { plan: 'pro' } })).status).toBe(401)
+    expect((await tp.db.sql`select plan from public.tenants where id = ${t.tenantId}`)[0]!.plan).toBe('free')
+    const res = await tp.json<ChangePlanResponse>(path, {
+      headers: { apikey: tp.serviceRoleKey },
+      body: { plan: 'pro' },
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect(res.body).toMatchObject({ id: t.tenantId, plan: 'pro', previous_plan: 'free' })
+    const again = await tp.json(path, { headers: { apikey: tp.serviceRoleKey }, body: { plan: 'pro' } })
+    expect(again.status).toBe(200)
+    const events = (await outbox(tp, t.tenantId)).filter((e) => e.type === 'tenant.updated')
+    expect(events.map((e) => e.data)).toEqual([
+      expect.objectContaining({
+        plan: 'pro',
+        changed: ['plan'],
+        previous: { plan: 'free' },
+        updated_by: null,
+      }),
+    ])
+    const [row] = await tp.db.sql`select plan from public.tenants where id = ${t.tenantId}`
+    expect(row!.plan).toBe('pro')
+    const missing = await tp.json(`/functions/v1/tenants/admin/tenants/${crypto.randomUUID()}/plan`, {
+      headers: { apikey: tp.serviceRoleKey },
+      body: { plan: 'pro' },
+    })
+    expect(missing.status).toBe(404)
   })
 })
 
@@ -545,7 +631,7 @@ describe('row-level security backs the role rules (direct Data API writes as an 
       t,
       (tx) => tx`update public.tenant_members set role = 'owner' where user_id = ${admin.userId}`,
     )
-    await asUser(t, (tx) => tx`update public.tenants set plan = 'pro' where id = ${t.tenantId}`)
+    await asUser(t, (tx) => tx`update public.tenants set name = 'Owned' where id = ${t.tenantId}`)
     // With a second owner, an owner may step down.
     await asUser(t, (tx) => tx`update public.tenant_members set role = 'admin' where user_id = ${t.userId}`)
     const roles = await tp.db.sql<{ user_id: string; role: string }[]>`
@@ -555,8 +641,9 @@ describe('row-level security backs the role rules (direct Data API writes as an 
       [admin.userId]: 'owner',
       [member.userId]: 'admin',
     })
-    const [tenant] = await tp.db.sql`select plan from public.tenants where id = ${t.tenantId}`
-    expect(tenant!.plan).toBe('pro')
+    // The plan is billing's, not even the owners' (see 'tenant settings and plan').
+    const [tenant] = await tp.db.sql`select name, plan from public.tenants where id = ${t.tenantId}`
+    expect(tenant).toEqual({ name: 'Owned', plan: 'free' })
   })
 })
 
@@ -636,7 +723,7 @@ describe('the ten event types', () => {
     const tenantId = created.body.id as string
     const { token } = await refreshedToken(tp, owner)
     const owned: TestTenant = { userId: owner.userId, email: owner.email, tenantId, token }
-    await tp.json('/api/tenants/current', { method: 'PATCH', token, body: { plan: 'pro' } })
+    await tp.json('/api/tenants/current', { method: 'PATCH', token, body: { name: 'Evented Inc' } })
     const invitee = await createLoneUser(tp)
     const inv = await invite(owned, invitee.email)
     await tp.json('/api/invitations/accept', { token: invitee.token, body: { token: inv.token } })

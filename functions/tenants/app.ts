@@ -1,5 +1,6 @@
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
 import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import { registerChangePlan } from './routes/admin/change-plan.ts'
 import { registerGetCurrentTenant } from './routes/current/get.ts'
 import { registerUpdateCurrentTenant } from './routes/current/update.ts'
 import { registerAcceptInvitation } from './routes/invitations/accept.ts'
@@ -8,6 +9,7 @@ import { registerListInvitations } from './routes/invitations/list.ts'
 import { registerPreviewInvitation } from './routes/invitations/preview.ts'
 import { registerRevokeInvitation } from './routes/invitations/revoke.ts'
 import { registerPruneRateLimitsJob } from './routes/jobs/prune-rate-limits.ts'
+import { registerPruneRetentionJob } from './routes/jobs/prune-retention.ts'
 import { registerJobRoutes } from './routes/jobs/register.ts'
 import { registerSendNotificationsJob } from './routes/jobs/send-notifications.ts'
 import { registerListMembers } from './routes/members/list.ts'
@@ -25,6 +27,7 @@ export function createApp(deps: FunctionDeps) {
   for (const register of [
     registerSendNotificationsJob,
     registerPruneRateLimitsJob,
+    registerPruneRetentionJob,
     registerCreateTenant,
     registerListTenants,
     registerSwitchTenant,
@@ -40,6 +43,7 @@ export function createApp(deps: FunctionDeps) {
     registerPreviewInvitation,
     // The job engine's tenant view (GET /api/jobs), at /background-jobs inside the function.
     registerJobRoutes,
+    registerChangePlan,
   ])
     register(app)
   return app

@@ -1,6 +1,6 @@
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
 import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
-import { coalescing, dispatchDue } from '../../shared/services/webhooks/dispatcher.ts'
+import { createDispatcher } from '../../shared/services/webhooks/dispatcher.ts'
 import { registerListDeliveryAttempts } from './routes/deliveries/list.ts'
 import { registerRecoverDeliveries } from './routes/deliveries/recover.ts'
 import { registerRedeliverEvent } from './routes/deliveries/redeliver.ts'
@@ -41,12 +41,10 @@ export function createApp(deps: FunctionDeps) {
     registerSendTestEvent,
   ])
     register(app)
-  // The one use of deps here: the dispatcher is coalesced per app instance (one pass in flight and
-  // at most one queued), so the state must outlive a request. Every trigger of the job route (the
-  // in-process kick after an outbox commit, the poll, pg_cron) shares it.
-  registerDispatchJob(
-    app,
-    coalescing(() => dispatchDue(deps)),
-  )
+  // The one use of deps here: the dispatcher's in-flight slots belong to the app instance, so they
+  // must outlive a request. Every trigger of the job route (the in-process kick after an outbox
+  // commit, the poll, pg_cron) shares them; runs never queue behind each other.
+  const dispatcher = createDispatcher(deps)
+  registerDispatchJob(app, () => dispatcher.run())
   return app
 }

@@ -119,6 +119,18 @@ export const configSchema = z.object({
   OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
   /** Anthropic Messages API root (generate-article). */
   ANTHROPIC_BASE_URL: z.string().url().default('https://api.anthropic.com'),
+  /** Webhook attempts in flight per process, in total and per subscription (endpoint); see docs/webhooks.md. */
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(1000).default(100),
+  WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT: z.coerce.number().int().min(1).max(1000).default(25),
+  /**
+   * Retention (the prune-retention job; README "Retention"): finished webhook deliveries and their
+   * attempts (the delivery log; at least 30 days), outbox events (rolled up into daily counts per
+   * type) and tool usage records (rolled up into daily aggregates; at least 30 days, the longest
+   * statistics period).
+   */
+  RETENTION_WEBHOOK_DELIVERY_DAYS: z.coerce.number().int().min(30).max(3650).default(30),
+  RETENTION_OUTBOX_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  RETENTION_TOOL_USAGE_DAYS: z.coerce.number().int().min(30).max(3650).default(90),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** json (default), or pretty: one compact line per event, for a terminal (npm start picks it on a TTY). */
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),

@@ -4,6 +4,7 @@ import { readAuthenticated } from '../../../shared/infra/http/authenticate.ts'
 import { defineRoute, serviceContext } from '../../../shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
 import { decodeCursor, pageQuery } from '../../../shared/infra/pagination.ts'
+import { isoTimestamp } from '../../../shared/infra/schemas.ts'
 import { contentPage, queryContent } from '../../../shared/services/content/feed.ts'
 import { contentListSchema } from '../../../shared/services/content/schema.ts'
 import { recordUsageQuery, settleUsage } from '../../../shared/services/usage/metering.ts'
@@ -13,10 +14,7 @@ const listQuery = pageQuery.extend({
   type: z.enum(['site', 'article']).optional().openapi({ description: 'Only sites or only articles' }),
   site_id: z.uuid().optional().openapi({ description: 'The site, and the articles of that site' }),
   status: z.enum(['draft', 'published']).optional().openapi({ description: 'Articles with this status' }),
-  published_since: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .openapi({ description: 'Articles published at or after' }),
+  published_since: isoTimestamp().optional().openapi({ description: 'Articles published at or after' }),
 })
 
 export const route = defineRoute(

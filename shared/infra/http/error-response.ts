@@ -11,12 +11,22 @@ export function toErrorResponse(c: Context, err: unknown, log: (e: unknown) => v
     return c.json(err.toBody(), err.status as ContentfulStatusCode)
   }
   if (err instanceof HTTPException) {
-    // Hono raises these for malformed JSON and similar request faults.
+    // Hono raises these for malformed JSON, a wrong Content-Type and similar request faults: the
+    // client's, so a documented 4xx code and no error log (the access log line records it).
     const status = err.status
-    const code = status === 400 ? 'VALIDATION_ERROR' : status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INTERNAL_ERROR'
+    if (status === 415) {
+      return c.json(errorBody(415, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as application/json'), 415)
+    }
+    const code =
+      status === 413
+        ? 'PAYLOAD_TOO_LARGE'
+        : status >= 400 && status < 500
+          ? 'VALIDATION_ERROR'
+          : 'INTERNAL_ERROR'
     if (code === 'INTERNAL_ERROR') log(err)
-    const message = code === 'INTERNAL_ERROR' ? 'Internal server error' : err.message
-    return c.json(errorBody(status, code, message), status as ContentfulStatusCode)
+    const message = code === 'INTERNAL_ERROR' ? 'Internal server error' : err.message || 'Malformed request'
+    const sent = code === 'VALIDATION_ERROR' ? 400 : status
+    return c.json(errorBody(sent, code, message), sent as ContentfulStatusCode)
   }
   // Text PostgreSQL cannot store (a NUL byte) passes any schema that bounds only
   // length, and is the client's fault wherever it comes from: 400, not 500.

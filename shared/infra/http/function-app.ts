@@ -5,11 +5,19 @@ import { getPath } from 'hono/utils/url'
 import type { FunctionDeps } from '../deps.ts'
 import { errorBody, ServiceError, validationError } from '../errors.ts'
 import { describeError } from '../logger.ts'
+import { findUnstorable, hasUnstorableText } from '../schemas.ts'
 import type { App, AppEnv } from './app-env.ts'
 import { toErrorResponse } from './error-response.ts'
 import { toFunctionPath } from './public-routes.ts'
 
 const REQUEST_ID = /^[\w.-]{8,128}$/
+/** Nesting allowed in any JSON body; free-form fields have tighter caps (boundedJsonObject). */
+const MAX_BODY_DEPTH = 32
+
+const unstorable = (field: string) =>
+  new ServiceError('VALIDATION_ERROR', `${field} contains a NUL or a lone surrogate`, {
+    details: [{ field, message: 'contains a NUL or a lone surrogate' }],
+  })
 
 /**
  * The common frame of every function: request id, structured access log, CORS for the dashboard,
@@ -93,6 +101,39 @@ export function createFunctionApp(name: string, deps: FunctionDeps, description:
       },
     }),
   )
+
+  // Text PostgreSQL cannot store (NUL, a lone UTF-16 surrogate) and absurd nesting are refused
+  // once, here, for every route: in the query string, the path and any JSON body.
+  app.use('*', async (c, next) => {
+    const url = new URL(c.req.url)
+    for (const [k, v] of url.searchParams) {
+      if (hasUnstorableText(k) || hasUnstorableText(v)) throw unstorable(k || '(query)')
+    }
+    let path: string
+    try {
+      path = decodeURIComponent(url.pathname)
+    } catch {
+      throw new ServiceError('VALIDATION_ERROR', 'The path is not valid percent-encoded UTF-8')
+    }
+    if (hasUnstorableText(path)) throw unstorable('(path)')
+    const type = c.req.header('content-type') ?? ''
+    if (/\bjson\b/i.test(type) && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      // A copy: the route reads the body again (validation, or a handler of its own).
+      const text = await c.req.raw.clone().text()
+      if (text.trim() !== '') {
+        let parsed: unknown
+        try {
+          parsed = JSON.parse(text)
+        } catch {
+          throw new ServiceError('VALIDATION_ERROR', 'The body is not valid JSON')
+        }
+        const found = findUnstorable(parsed, MAX_BODY_DEPTH)
+        if (found)
+          throw new ServiceError('VALIDATION_ERROR', `${found.field} ${found.message}`, { details: [found] })
+      }
+    }
+    await next()
+  })
 
   app.onError((err, c) =>
     toErrorResponse(c, err, (e) =>

@@ -67,6 +67,14 @@ export const scheduledJobs: readonly ScheduledJob[] = [
     description: 'daily 07:00 UTC',
   },
   {
+    // Retention periods: RETENTION_* settings (README "Retention").
+    name: 'prune-retention',
+    cron: '15 4 * * *',
+    path: 'tenants/jobs/prune-retention',
+    localEverySeconds: 86_400,
+    description: 'daily 04:15 UTC',
+  },
+  {
     name: 'credential-usage-prune',
     cron: '30 3 * * *',
     path: 'credentials/jobs/prune-usage',

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { scopes } from '../../infra/auth.ts'
+import { isoTimestamp } from '../../infra/schemas.ts'
 
 export const keyKinds = ['platform', 'tool_server'] as const
 
@@ -31,10 +32,7 @@ export const createApiKeyBody = z
       .max(scopes.length)
       .refine((s) => new Set(s).size === s.length, 'scopes must not repeat'),
     rate_limit_per_minute: z.number().int().min(1).max(1000).openapi({ example: 120 }),
-    expires_at: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .openapi({ description: 'Must lie in the future' }),
+    expires_at: isoTimestamp().optional().openapi({ description: 'Must lie in the future' }),
     kind: z
       .enum(keyKinds)
       .default('platform')

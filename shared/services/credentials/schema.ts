@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { pageQuery } from '../../infra/pagination.ts'
+import { isoTimestamp } from '../../infra/schemas.ts'
 
 /** The spec's 14 provider category names, exactly as written there. */
 export const providerCategories = [
@@ -63,7 +64,7 @@ const scopes = z
   .refine((s) => new Set(s).size === s.length, 'scopes must not repeat')
   .openapi({ description: 'Free labels for the use of the credential', example: ['inference'] })
 
-const expiresAt = z.iso.datetime({ offset: true }).openapi({ description: 'Must lie in the future' })
+const expiresAt = isoTimestamp().openapi({ description: 'Must lie in the future' })
 
 export const createCredentialBody = z
   .object({

@@ -48,6 +48,12 @@ export interface OAuthProvider {
   revocationUrl?: string
   apiBaseUrl: string
   scopeSeparator: ' ' | ','
+  /**
+   * The provider's own name of each of the entry's `oauth_scopes` (the spec's permission names),
+   * where they differ: what the authorize request sends, and what a granted scope is read back as.
+   * tests/integrations-scopes.test.ts checks each against the provider's documented scopes.
+   */
+  scopeNames?: Record<string, string>
   pkce: boolean
   tokenAuth: 'client_secret_basic' | 'client_secret_post'
   /** Provider-specific authorize parameters (e.g. Google's offline access for a refresh token). */
@@ -281,6 +287,10 @@ export const catalog: CatalogEntry[] = [
       revocationUrl: 'https://oauth2.googleapis.com/revoke',
       apiBaseUrl: 'https://www.googleapis.com',
       scopeSeparator: ' ',
+      scopeNames: {
+        'drive.file': 'https://www.googleapis.com/auth/drive.file',
+        'drive.readonly': 'https://www.googleapis.com/auth/drive.readonly',
+      },
       pkce: true,
       tokenAuth: 'client_secret_post',
       extraAuthorizeParams: { access_type: 'offline', prompt: 'consent' },
@@ -472,6 +482,7 @@ export const catalog: CatalogEntry[] = [
       tokenUrl: 'https://api.figma.com/v1/oauth/token',
       apiBaseUrl: 'https://api.figma.com',
       scopeSeparator: ',',
+      scopeNames: { file_read: 'file_content:read' },
       pkce: true,
       tokenAuth: 'client_secret_basic',
       account: { endpoint: { path: '/v1/me', id: 'id', name: 'handle' } },
@@ -531,6 +542,10 @@ export const catalog: CatalogEntry[] = [
       revocationUrl: 'https://oauth2.googleapis.com/revoke',
       apiBaseUrl: 'https://www.googleapis.com',
       scopeSeparator: ' ',
+      scopeNames: {
+        'mail.send': 'https://www.googleapis.com/auth/gmail.send',
+        'mail.readonly': 'https://www.googleapis.com/auth/gmail.readonly',
+      },
       pkce: true,
       tokenAuth: 'client_secret_post',
       extraAuthorizeParams: { access_type: 'offline', prompt: 'consent' },
@@ -585,6 +600,7 @@ export const catalog: CatalogEntry[] = [
       revocationUrl: 'https://oauth2.googleapis.com/revoke',
       apiBaseUrl: 'https://www.googleapis.com',
       scopeSeparator: ' ',
+      scopeNames: { 'calendar.events': 'https://www.googleapis.com/auth/calendar.events' },
       pkce: true,
       tokenAuth: 'client_secret_post',
       extraAuthorizeParams: { access_type: 'offline', prompt: 'consent' },
@@ -683,7 +699,10 @@ const overridesSchema = z.record(z.string(), overrideEntry)
 export interface ResolvedProvider extends OAuthProvider {
   slug: string
   integration_id: string
+  /** The spec's permission names (stored on connections, required by tools). */
   scopes: string[]
+  /** The same scopes as the provider names them (sent in the authorize request). */
+  providerScopes: string[]
   clientId?: string
   clientSecret?: string
 }
@@ -723,6 +742,7 @@ export function resolveProviders(config: Pick<Config, 'OAUTH_ENV'>): Map<string,
       slug: entry.slug,
       integration_id: entry.integration_id,
       scopes: entry.oauth_scopes,
+      providerScopes: entry.oauth_scopes.map((s) => base.scopeNames?.[s] ?? s),
       authorizeUrl: o.authorize_url ?? base.authorizeUrl,
       tokenUrl: o.token_url ?? base.tokenUrl,
       revocationUrl: o.revocation_url === null ? undefined : (o.revocation_url ?? base.revocationUrl),
@@ -737,6 +757,17 @@ export function resolveProviders(config: Pick<Config, 'OAUTH_ENV'>): Map<string,
     })
   }
   return out
+}
+
+/**
+ * Granted scopes as the provider names them, read back as the spec's permission names; a scope
+ * the catalog does not know is kept as the provider named it.
+ */
+export function permissionNames(provider: Pick<OAuthProvider, 'scopeNames'>, granted: string[]): string[] {
+  const back = new Map(
+    Object.entries(provider.scopeNames ?? {}).map(([permission, name]) => [name, permission]),
+  )
+  return [...new Set(granted.map((s) => back.get(s) ?? s))]
 }
 
 /** The catalog as the API shows it: each entry with its tools and whether its OAuth app is configured here. */

@@ -4,9 +4,11 @@ import { notFound, ServiceError } from '../../infra/errors.ts'
 import { integrationBySlug, resolveProviders } from './catalog.ts'
 import {
   beginAuthorization,
+  callbackUrl,
   consumeState,
   exchangeCode,
   lookupAccount,
+  STATE_TTL_MS,
   TokenEndpointError,
   vaultPurposes,
 } from './oauth.ts'
@@ -16,7 +18,12 @@ import {
 export async function startAuthorization(
   ctx: ServiceContext,
   slug: string,
-): Promise<{ authorization_url: string; expires_at: string }> {
+): Promise<{
+  authorization_url: string
+  expires_at: string
+  /** For the HttpOnly cookie that binds the flow to this browser (the route sets it). */
+  binding: { cookieName: string; value: string; path: string; maxAgeSeconds: number; secure: boolean }
+}> {
   const entry = integrationBySlug(slug)
   const provider = resolveProviders(ctx.config).get(slug)
   if (!entry || !provider) throw notFound('OAuth integration')
@@ -27,12 +34,22 @@ export async function startAuthorization(
       `${entry.name} is not configured on this deployment (${provider.clientIdEnv})`,
     )
   }
-  const { url, expiresAt } = await beginAuthorization(
+  const { url, expiresAt, binding } = await beginAuthorization(
     ctx,
     { ...provider, clientId: provider.clientId },
     ctx.caller,
   )
-  return { authorization_url: url, expires_at: expiresAt.toISOString() }
+  const callback = new URL(callbackUrl(ctx.config))
+  return {
+    authorization_url: url,
+    expires_at: expiresAt.toISOString(),
+    binding: {
+      ...binding,
+      path: callback.pathname,
+      maxAgeSeconds: STATE_TTL_MS / 1000,
+      secure: callback.protocol === 'https:',
+    },
+  }
 }
 
 /**
@@ -43,6 +60,8 @@ export async function startAuthorization(
 export async function completeAuthorization(
   deps: FunctionDeps,
   query: { state: string; code?: string; error?: string },
+  /** The value of the state's binding cookie in the browser that came back, if it sent one. */
+  browserBinding: string | undefined,
 ): Promise<Record<string, string>> {
   const now = deps.clock.now()
   const fail = (integration: string | null, error: string, description: string) => ({
@@ -53,9 +72,13 @@ export async function completeAuthorization(
   })
 
   // The state is consumed first, whatever the outcome: a denied or failed attempt cannot be replayed.
-  const state = await consumeState(deps.sql, query.state, now)
+  const state = await consumeState(deps.sql, query.state, browserBinding, now)
   if (!state)
-    return fail(null, 'invalid_state', 'The authorization request is unknown, expired or was already used.')
+    return fail(
+      null,
+      'invalid_state',
+      'The authorization request is unknown, expired, was already used or was started in another browser.',
+    )
   const slug = state.integration_slug
   const provider = resolveProviders(deps.config).get(slug)
   if (!provider?.clientId) return fail(slug, 'integration_unavailable', 'The integration is not configured.')

@@ -3,7 +3,7 @@ import { randomBase62, sha256Hex, toBase64 } from '../../infra/crypto.ts'
 import type { Queryable } from '../../infra/db.ts'
 import type { FunctionDeps } from '../../infra/deps.ts'
 import { OutboundBlockedError, OutboundError } from '../../infra/outbound.ts'
-import type { ResolvedProvider } from './catalog.ts'
+import { permissionNames, type ResolvedProvider } from './catalog.ts'
 
 /**
  * The OAuth 2.0 client side: authorization requests (state + PKCE), the code exchange, token
@@ -35,15 +35,27 @@ export async function pkceChallenge(verifier: string): Promise<string> {
 }
 
 /**
+ * The browser binding of a state (RFC 9700 section 4.7, against login CSRF): a random value the
+ * authorize response sets in an HttpOnly, SameSite=Lax cookie and only its hash is stored with the
+ * state; the callback completes the flow only when the same browser presents it. The cookie is
+ * named after the state, so flows started in several tabs do not overwrite one another.
+ */
+export async function bindingCookieName(state: string): Promise<string> {
+  return `oauth_binding_${(await sha256Hex(state)).slice(0, 16)}`
+}
+
+/**
  * Starts an authorization: stores a single-use state (hashed; the PKCE verifier encrypted) bound
- * to the user and tenant, and returns the provider's consent-screen URL.
+ * to the user, the tenant and the browser, and returns the provider's consent-screen URL with the
+ * browser binding for the cookie.
  */
 export async function beginAuthorization(
   deps: FunctionDeps,
   provider: ResolvedProvider & { clientId: string },
   caller: { tenantId: string; userId: string },
-): Promise<{ url: string; expiresAt: Date }> {
+): Promise<{ url: string; expiresAt: Date; binding: { cookieName: string; value: string } }> {
   const state = randomBase62(43) // ~256 bits
+  const binding = randomBase62(43)
   const verifier = provider.pkce ? randomBase62(64) : null
   const now = deps.clock.now()
   const expiresAt = new Date(now.getTime() + STATE_TTL_MS)
@@ -51,8 +63,8 @@ export async function beginAuthorization(
     ? await deps.vault.encrypt(caller.tenantId, verifier, vaultPurposes.pkceVerifier)
     : null
   await deps.sql`
-    insert into private.oauth_states (state_hash, tenant_id, user_id, integration_slug, code_verifier_encrypted, expires_at, created_at)
-    values (${await sha256Hex(state)}, ${caller.tenantId}, ${caller.userId}, ${provider.slug}, ${verifierEncrypted}, ${expiresAt}, ${now})`
+    insert into private.oauth_states (state_hash, browser_hash, tenant_id, user_id, integration_slug, code_verifier_encrypted, expires_at, created_at)
+    values (${await sha256Hex(state)}, ${await sha256Hex(binding)}, ${caller.tenantId}, ${caller.userId}, ${provider.slug}, ${verifierEncrypted}, ${expiresAt}, ${now})`
   // Expired states are useless; dropping them here keeps the table small without another job.
   deps.sql`delete from private.oauth_states where expires_at < ${new Date(now.getTime() - STATE_TTL_MS)}`.catch(
     () => {},
@@ -62,14 +74,18 @@ export async function beginAuthorization(
   url.searchParams.set('response_type', 'code')
   url.searchParams.set('client_id', provider.clientId)
   url.searchParams.set('redirect_uri', callbackUrl(deps.config))
-  url.searchParams.set('scope', provider.scopes.join(provider.scopeSeparator))
+  url.searchParams.set('scope', provider.providerScopes.join(provider.scopeSeparator))
   url.searchParams.set('state', state)
   if (verifier) {
     url.searchParams.set('code_challenge', await pkceChallenge(verifier))
     url.searchParams.set('code_challenge_method', 'S256')
   }
   for (const [k, v] of Object.entries(provider.extraAuthorizeParams ?? {})) url.searchParams.set(k, v)
-  return { url: url.toString(), expiresAt }
+  return {
+    url: url.toString(),
+    expiresAt,
+    binding: { cookieName: await bindingCookieName(state), value: binding },
+  }
 }
 
 export interface ConsumedState {
@@ -83,10 +99,18 @@ export interface ConsumedState {
  * Takes a state exactly once: the single UPDATE ... WHERE used_at IS NULL makes two concurrent
  * callbacks with the same state race on one row lock, and only the first gets it back.
  */
-export async function consumeState(sql: Queryable, state: string, now: Date): Promise<ConsumedState | null> {
+export async function consumeState(
+  sql: Queryable,
+  state: string,
+  browserBinding: string | undefined,
+  now: Date,
+): Promise<ConsumedState | null> {
+  // Without the browser's binding the state is not even looked at (nor spent).
+  if (!browserBinding) return null
   const [row] = await sql<ConsumedState[]>`
     update private.oauth_states set used_at = ${now}
-    where state_hash = ${await sha256Hex(state)} and used_at is null and expires_at > ${now}
+    where state_hash = ${await sha256Hex(state)} and browser_hash = ${await sha256Hex(browserBinding)}
+      and used_at is null and expires_at > ${now}
     returning tenant_id, user_id, integration_slug, code_verifier_encrypted`
   return row ?? null
 }
@@ -95,7 +119,7 @@ export interface TokenSet {
   accessToken: string
   refreshToken: string | null
   expiresAt: Date | null
-  /** Granted scopes, when the provider says; null means "as requested". */
+  /** Granted scopes (as the spec's permission names), when the provider says; null means "as requested". */
   scopes: string[] | null
   raw: Record<string, unknown>
 }
@@ -201,9 +225,13 @@ async function tokenRequest(
       typeof body.refresh_token === 'string' && body.refresh_token.length <= 8192 ? body.refresh_token : null,
     expiresAt:
       Number.isFinite(expiresIn) && expiresIn > 0 ? new Date(now.getTime() + expiresIn * 1000) : null,
-    scopes: splitScopes(body.scope),
+    scopes: grantedAsPermissions(provider, splitScopes(body.scope)),
     raw: body,
   }
+}
+
+function grantedAsPermissions(provider: ResolvedProvider, granted: string[] | null): string[] | null {
+  return granted && permissionNames(provider, granted)
 }
 
 export function exchangeCode(

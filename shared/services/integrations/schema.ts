@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import { boundedJsonObject } from '../../infra/schemas.ts'
 import { categories } from './catalog.ts'
 import { statsPeriods, triggeredByValues } from './usage-log.ts'
 
@@ -115,7 +116,7 @@ export const permissionBody = z
       .max(200)
       .openapi({ example: 'slack:post_message', description: 'Tool name or its alias' }),
     allowed: z.boolean(),
-    restrictions: z.record(z.string().max(50), z.unknown()).optional().openapi({
+    restrictions: boundedJsonObject().optional().openapi({
       description: 'Depends on the tool: channels, databases, repositories or recipients (see docs)',
     }),
   })

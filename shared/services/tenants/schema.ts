@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import { boundedJsonObject } from '../../infra/schemas.ts'
 
 export const plans = ['free', 'pro', 'business', 'enterprise'] as const
 export const roles = ['owner', 'admin', 'member'] as const
@@ -7,18 +8,16 @@ const tenantName = z.string().trim().min(1).max(200).openapi({ example: 'Acme Me
 
 /** Settings are the tenant's own free-form JSON, bounded in size. */
 export const MAX_SETTINGS_BYTES = 8192
-const settings = z
-  .record(z.string().max(100), z.unknown())
-  .refine(
-    (s) => JSON.stringify(s).length <= MAX_SETTINGS_BYTES,
-    `at most ${MAX_SETTINGS_BYTES} bytes of JSON`,
-  )
-  .openapi({ description: `Free-form tenant settings (JSON object, at most ${MAX_SETTINGS_BYTES} bytes)` })
+const settings = boundedJsonObject({ maxBytes: MAX_SETTINGS_BYTES }).openapi({
+  description: `Free-form tenant settings (JSON object, at most ${MAX_SETTINGS_BYTES} bytes)`,
+})
 
 export const createTenantBody = z
   .object({
     name: tenantName,
-    plan: z.enum(plans).default('free'),
+    plan: z.enum(plans).default('free').openapi({
+      description: 'New tenants start on Free: any other plan is refused (403); plans change through billing',
+    }),
   })
   .strict()
   .openapi('CreateTenant')
@@ -26,7 +25,10 @@ export const createTenantBody = z
 export const updateTenantBody = z
   .object({
     name: tenantName.optional(),
-    plan: z.enum(plans).optional().openapi({ description: 'Owners only' }),
+    plan: z.enum(plans).optional().openapi({
+      description:
+        'Refused (403) for every user: plans change only through billing (POST /functions/v1/tenants/admin/tenants/{id}/plan, service role)',
+    }),
     settings: settings.optional(),
   })
   .strict()
@@ -48,6 +50,22 @@ export const tenantSchema = z
     updated_at: z.string(),
   })
   .openapi('Tenant')
+
+/** The service role's plan change (billing). */
+export const changePlanBody = z
+  .object({ plan: z.enum(plans) })
+  .strict()
+  .openapi('ChangePlan')
+export const tenantIdParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
+export const planChangeSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    plan: z.enum(plans),
+    previous_plan: z.enum(plans),
+    updated_at: z.string(),
+  })
+  .openapi('PlanChange')
 
 export const switchTenantBody = z.object({ tenant_id: z.uuid() }).strict().openapi('SwitchTenant')
 export const switchTenantResponse = z

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi'
 import { type Caller, requireRole } from '../../infra/auth.ts'
-import { type RequestClaims, withTenant } from '../../infra/db.ts'
+import { privilegeErrorAs, type RequestClaims, withTenant } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { notFound, ServiceError } from '../../infra/errors.ts'
 import { recordEvent } from '../../infra/events.ts'
@@ -66,11 +66,11 @@ export async function createTenant(
   input: CreateTenantInput,
 ): Promise<Tenant> {
   const claims = userClaims(caller)
+  if (input.plan !== 'free') throw planRefused()
   const now = deps.clock.now()
   const row = await withTenant(deps.sql, claims, async (tx) => {
-    const [created] = await tx<
-      { id: string }[]
-    >`select private.create_tenant(${input.name}, ${input.plan}) as id`
+    // The database refuses a non-free plan too, and a token whose subject is not a user.
+    const [created] = await tx<{ id: string }[]>`select private.create_tenant(${input.name}, 'free') as id`
     const [tenant] = await tx<TenantRow[]>`
       select ${tx.unsafe(tenantColumns)}, 'owner' as role from public.tenants t where t.id = ${created!.id}`
     await recordEvent(tx, {
@@ -80,7 +80,7 @@ export async function createTenant(
       data: { tenant_id: tenant!.id, name: tenant!.name, plan: tenant!.plan, owner_user_id: claims.sub },
     })
     return tenant!
-  })
+  }).catch(privilegeErrorAs('The access token does not belong to a user who can create a tenant'))
   deps.onOutboxCommitted?.()
   return presentTenant(row, row.id)
 }
@@ -133,11 +133,18 @@ export async function getCurrentTenant(ctx: ServiceContext): Promise<Tenant> {
   return presentTenant(row, caller.tenantId)
 }
 
-/** Name and settings: owners and admins; the plan: owners. tenant.updated only when something changed. */
+/** Plans are billing data: no user sets or changes one (see changePlan). */
+const planRefused = () =>
+  new ServiceError(
+    'INSUFFICIENT_PERMISSIONS',
+    'Plans change only through billing; new tenants start on the free plan',
+  )
+
+/** Name and settings: owners and admins; never the plan. tenant.updated only when something changed. */
 export async function updateCurrentTenant(ctx: ServiceContext, input: UpdateTenantInput): Promise<Tenant> {
   const { caller } = ctx
   requireRole(caller, ['owner', 'admin'])
-  if (input.plan !== undefined) requireRole(caller, ['owner'])
+  if (input.plan !== undefined) throw planRefused()
   const now = ctx.clock.now()
   const { row, changed } = await withTenant(ctx.sql, caller.claims, async (tx) => {
     const [before] = await tx<TenantRow[]>`
@@ -147,7 +154,7 @@ export async function updateCurrentTenant(ctx: ServiceContext, input: UpdateTena
     if (!before) throw notFound('Tenant')
     const next = {
       name: input.name ?? before.name,
-      plan: input.plan ?? before.plan,
+      plan: before.plan,
       settings: input.settings ?? before.settings,
     }
     const changed = (['name', 'plan', 'settings'] as const).filter(
@@ -155,7 +162,7 @@ export async function updateCurrentTenant(ctx: ServiceContext, input: UpdateTena
     )
     if (changed.length === 0) return { row: before, changed }
     const [after] = await tx<TenantRow[]>`
-      update public.tenants t set name = ${next.name}, plan = ${next.plan},
+      update public.tenants t set name = ${next.name},
         settings = ${tx.json(next.settings as never)}, updated_at = ${now}
       where t.id = ${caller.tenantId}
       returning ${tx.unsafe(tenantColumns)}, ${before.role}::text as role`
@@ -176,6 +183,54 @@ export async function updateCurrentTenant(ctx: ServiceContext, input: UpdateTena
   })
   if (changed.length > 0) ctx.onOutboxCommitted?.()
   return presentTenant(row, caller.tenantId)
+}
+
+/**
+ * The one way a plan changes: the service role (billing). Today the admin endpoint
+ * POST /functions/v1/tenants/admin/tenants/{id}/plan or a script calls it; later a billing
+ * provider's webhook will. Writes tenant.updated (updated_by null) when the plan changed.
+ */
+export async function changePlan(
+  deps: FunctionDeps,
+  tenantId: string,
+  plan: Plan,
+): Promise<{ id: string; name: string; plan: Plan; previous_plan: Plan; updated_at: string }> {
+  const now = deps.clock.now()
+  const result = await deps.sql.begin(async (tx) => {
+    const [before] = await tx<{ name: string; plan: Plan }[]>`
+      select name, plan from public.tenants where id = ${tenantId} for update`
+    if (!before) throw notFound('Tenant')
+    if (before.plan === plan) {
+      const [same] = await tx<
+        { updated_at: Date }[]
+      >`select updated_at from public.tenants where id = ${tenantId}`
+      return { changed: false, name: before.name, previous: before.plan, updated_at: same!.updated_at }
+    }
+    const [after] = await tx<{ updated_at: Date }[]>`
+      update public.tenants set plan = ${plan}, updated_at = ${now} where id = ${tenantId} returning updated_at`
+    await recordEvent(tx, {
+      tenantId,
+      type: 'tenant.updated',
+      at: now,
+      data: {
+        tenant_id: tenantId,
+        name: before.name,
+        plan,
+        changed: ['plan'],
+        previous: { plan: before.plan },
+        updated_by: null,
+      },
+    })
+    return { changed: true, name: before.name, previous: before.plan, updated_at: after!.updated_at }
+  })
+  if (result.changed) deps.onOutboxCommitted?.()
+  return {
+    id: tenantId,
+    name: result.name,
+    plan,
+    previous_plan: result.previous,
+    updated_at: result.updated_at.toISOString(),
+  }
 }
 
 /** JSON with sorted keys, so that settings compare by content. */

@@ -35,10 +35,19 @@ export async function getAnalytics(ctx: ServiceContext, query: AnalyticsInput): 
       where u.tenant_id = ${caller.tenantId}
         and u.period >= ${periodOf(from)}::date and u.period < ${to}
       order by u.period, u.product_id`
+    // Raw events, plus the daily counts the retention job rolled older days up into (whole UTC
+    // days: a rolled-up day overlapping the period counts whole).
     const events = await tx<{ type: string; count: number }[]>`
-      select type, count(*)::int as count from public.event_outbox
-      where tenant_id = ${caller.tenantId} and created_at >= ${from} and created_at < ${to}
-      group by type order by type`
+      select type, sum(n)::int as count from (
+        select type, count(*) as n from public.event_outbox
+        where tenant_id = ${caller.tenantId} and created_at >= ${from} and created_at < ${to}
+        group by type
+        union all
+        select type, sum(count) as n from public.event_counts_daily
+        where tenant_id = ${caller.tenantId}
+          and day >= (${from}::timestamptz at time zone 'UTC')::date and day < ${to}::timestamptz at time zone 'UTC'
+        group by type
+      ) e group by type order by type`
     return { usage, events }
   })
   return {

@@ -1,11 +1,10 @@
 import { z } from '@hono/zod-openapi'
+import { isoMonth, isoTimestamp } from '../../infra/schemas.ts'
 
 export const notificationTypes = ['email'] as const
 
 export const usageQuery = z.object({
-  period: z
-    .string()
-    .regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'a month as YYYY-MM')
+  period: isoMonth()
     .optional()
     .openapi({ description: 'Month (UTC) as YYYY-MM; default the current one', example: '2026-11' }),
 })
@@ -66,14 +65,10 @@ export const alertSchema = z
 export const MAX_ANALYTICS_DAYS = 366
 
 export const analyticsQuery = z.object({
-  from: z.iso
-    .datetime({ offset: true })
+  from: isoTimestamp()
     .optional()
     .openapi({ description: 'Start (inclusive); default the start of this month' }),
-  to: z.iso
-    .datetime({ offset: true })
-    .optional()
-    .openapi({ description: 'End (exclusive); default the start of next month' }),
+  to: isoTimestamp().optional().openapi({ description: 'End (exclusive); default the start of next month' }),
 })
 
 export const analyticsSchema = z

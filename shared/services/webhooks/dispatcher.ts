@@ -8,6 +8,14 @@
  * transaction held open for a 10 s time-out would stall every writer). The result is recorded
  * only while the lease is still ours. A dispatcher that dies mid-delivery leaves its lease to
  * expire, after which another dispatcher sends the same attempt again (at least once).
+ *
+ * In-flight attempts are independent (issue 16, item 11): each claimed attempt is sent and
+ * recorded on its own, and a free slot is refilled by a new claim at once, so a receiver that
+ * hangs until the time-out holds only its own attempts. Concurrency is capped in total per
+ * process (WEBHOOK_MAX_IN_FLIGHT) and per endpoint, i.e. per subscription
+ * (WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT), counted from the live leases in the database so the cap
+ * holds across dispatchers (two claims racing may overshoot it by one claim's worth).
+ * Outcomes are recorded in groups: while one record transaction runs, the next ones queue.
  */
 import type { Tx } from '../../infra/db.ts'
 import type { FunctionDeps } from '../../infra/deps.ts'
@@ -20,14 +28,16 @@ import { signBody, signTimestampedBody } from './signature.ts'
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000] as const
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
 export const ATTEMPT_TIMEOUT_MS = 10_000
-/** Longer than a whole batch can take (all its POSTs run in parallel, each at most 10 s). */
+/** Longer than an attempt can take (10 s) plus recording it. */
 export const LEASE_MS = 60_000
 /** Receivers should answer briefly; a longer body fails the attempt instead of filling memory. */
 export const MAX_RESPONSE_BYTES = 64 * 1024
 const EXCERPT_CHARS = 1024
 const ERROR_CHARS = 500
-const BATCH_SIZE = 25
-const WORKERS = 4
+/** Most deliveries one claim statement takes. */
+const CLAIM_SIZE = 50
+/** Most outcomes one record transaction writes. */
+const RECORD_SIZE = 200
 /** Stay inside pg_cron's 60 s pg_net time-out; the next run picks up whatever is left. */
 const RUN_BUDGET_MS = 45_000
 export const USER_AGENT = 'TenantPlatform-Webhooks/1.0'
@@ -62,6 +72,8 @@ interface AttemptOutcome {
   status: 'pending' | 'succeeded' | 'failed'
   /** The subscription is to be paused (the last attempt of its schedule failed). */
   exhausted: boolean
+  /** The claim's lease: the outcome is recorded only while it still holds. */
+  lease_id: string
 }
 
 export interface DispatchResult {
@@ -83,27 +95,47 @@ export function payloadText(
   })
 }
 
-/** Claims up to `limit` due deliveries of active subscriptions (test events go out even when paused). */
+/**
+ * Claims up to `limit` due deliveries of active subscriptions (test events go out even when
+ * paused), at most `perEndpoint` in flight per subscription counting live leases anywhere.
+ * The oldest due first; a subscription at its cap is skipped, not waited for.
+ */
 export async function claimDueDeliveries(
   deps: Pick<FunctionDeps, 'sql'>,
   now: Date,
   limit: number,
+  perEndpoint = Number.MAX_SAFE_INTEGER,
 ): Promise<{ leaseId: string; deliveries: ClaimedDelivery[] }> {
   const leaseId = crypto.randomUUID()
   const lockedUntil = new Date(now.getTime() + LEASE_MS)
   const deliveries = await deps.sql<ClaimedDelivery[]>`
-    update public.webhook_deliveries d
-    set lease_id = ${leaseId}, locked_until = ${lockedUntil}
-    from (
-      select d2.id from public.webhook_deliveries d2
+    with busy as (
+      select subscription_id, count(*)::int as n from public.webhook_deliveries
+      where status = 'pending' and lease_id is not null and locked_until > ${now}
+      group by subscription_id
+    ), ranked as (
+      select d2.id, d2.subscription_id, d2.next_attempt_at,
+             row_number() over (partition by d2.subscription_id order by d2.next_attempt_at, d2.id) as rn
+      from public.webhook_deliveries d2
       join public.webhook_subscriptions s2 on s2.id = d2.subscription_id
       where d2.status = 'pending' and d2.next_attempt_at <= ${now}
         and (d2.locked_until is null or d2.locked_until <= ${now})
         and (s2.status = 'active' or d2.is_test)
-      order by d2.next_attempt_at
+    ), picked as (
+      select r.id, r.next_attempt_at from ranked r left join busy b on b.subscription_id = r.subscription_id
+      where r.rn <= ${perEndpoint} - coalesce(b.n, 0)
+      order by r.next_attempt_at
       limit ${limit}
-      for update of d2 skip locked
-    ) due, public.webhook_subscriptions s
+    ), due as (
+      -- Locked and checked again: another dispatcher may have claimed a row since the scan.
+      select d3.id from public.webhook_deliveries d3
+      where d3.id in (select id from picked) and d3.status = 'pending'
+        and (d3.locked_until is null or d3.locked_until <= ${now})
+      for update skip locked
+    )
+    update public.webhook_deliveries d
+    set lease_id = ${leaseId}, locked_until = ${lockedUntil}
+    from due, public.webhook_subscriptions s
     where d.id = due.id and s.id = d.subscription_id
     returning d.id, d.tenant_id, d.subscription_id, d.event_id, d.event_type, d.event_created_at, d.data, d.is_test,
               d.attempts, d.schedule_base, s.url, s.secret_ciphertext, s.previous_secret_ciphertext, s.previous_secret_expires_at`
@@ -140,6 +172,7 @@ function secretOf(
 async function sendAttempt(
   deps: FunctionDeps,
   d: ClaimedDelivery,
+  leaseId: string,
   cache: SecretCache,
 ): Promise<AttemptOutcome> {
   const attempt = d.attempts + 1
@@ -206,6 +239,7 @@ async function sendAttempt(
     next_attempt_at: retryAt?.toISOString() ?? null,
     status: success ? 'succeeded' : retryAt ? 'pending' : 'failed',
     exhausted,
+    lease_id: leaseId,
   }
 }
 
@@ -213,23 +247,20 @@ async function sendAttempt(
  * Records outcomes (only where our lease still holds), pauses subscriptions whose schedule ran
  * out and queues one notification per pause, all in one transaction.
  */
-async function recordOutcomes(
-  deps: FunctionDeps,
-  leaseId: string,
-  outcomes: AttemptOutcome[],
-): Promise<number> {
+async function recordOutcomes(deps: FunctionDeps, outcomes: AttemptOutcome[]): Promise<string[]> {
   return deps.sql.begin(async (tx: Tx) => {
     const recorded = await tx<{ delivery_id: string; subscription_id: string }[]>`
       with r as (
         select * from jsonb_to_recordset(${tx.json(outcomes as never)}) as r(
           id uuid, attempt int, success boolean, status_code int, duration_ms int, response_excerpt text,
-          error text, attempted_at timestamptz, next_attempt_at timestamptz, status text, exhausted boolean)
+          error text, attempted_at timestamptz, next_attempt_at timestamptz, status text, exhausted boolean,
+          lease_id uuid)
       ), updated as (
         update public.webhook_deliveries d
         set attempts = r.attempt, status = r.status, next_attempt_at = r.next_attempt_at, last_attempt_at = r.attempted_at,
             lease_id = null, locked_until = null, updated_at = r.attempted_at
         from r
-        where d.id = r.id and d.lease_id = ${leaseId} and d.attempts = r.attempt - 1
+        where d.id = r.id and d.lease_id = r.lease_id and d.attempts = r.attempt - 1
         returning d.id, d.tenant_id, d.subscription_id, d.event_id, d.event_type
       )
       insert into public.webhook_delivery_attempts
@@ -244,7 +275,7 @@ async function recordOutcomes(
     const toPause = [
       ...new Set(recorded.filter((r) => exhaustedIds.has(r.delivery_id)).map((r) => r.subscription_id)),
     ]
-    if (toPause.length === 0) return 0
+    if (toPause.length === 0) return []
     const now = deps.clock.now()
     // Only the transition active -> paused notifies, so concurrent exhaustions notify once.
     const paused = await tx<{ id: string; tenant_id: string; url: string; pause_count: number }[]>`
@@ -267,58 +298,154 @@ async function recordOutcomes(
         })
       }
     }
-    return paused.length
-  }) as Promise<number>
+    return paused.map((p) => p.id)
+  }) as Promise<string[]>
 }
 
-/**
- * Sends every due delivery: a few workers, each claiming a batch, sending it in parallel and
- * recording it, until nothing is due or the run's time budget is spent.
- */
-export async function dispatchDue(
+/** What one finished attempt reports to the runs waiting on it. */
+interface AttemptDone {
+  success: boolean
+  /** The subscription this attempt's record paused, if it did. */
+  paused: string | null
+}
+
+/** Records outcomes in groups: one transaction at a time, the ones arriving meanwhile go next. */
+function groupRecorder(
   deps: FunctionDeps,
-  opts: { budgetMs?: number } = {},
-): Promise<DispatchResult> {
-  const result: DispatchResult = { claimed: 0, succeeded: 0, failed: 0, paused: 0 }
-  const deadline = performance.now() + (opts.budgetMs ?? RUN_BUDGET_MS)
-  const cache: SecretCache = new Map()
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      const { leaseId, deliveries } = await claimDueDeliveries(deps, deps.clock.now(), BATCH_SIZE)
-      if (deliveries.length === 0) return
-      result.claimed += deliveries.length
-      const outcomes = await Promise.all(deliveries.map((d) => sendAttempt(deps, d, cache)))
-      for (const o of outcomes) o.success ? result.succeeded++ : result.failed++
-      result.paused += await recordOutcomes(deps, leaseId, outcomes)
-    }
+): (o: AttemptOutcome, subscriptionId: string) => Promise<AttemptDone> {
+  type Entry = {
+    o: AttemptOutcome
+    sub: string
+    resolve: (d: AttemptDone) => void
+    reject: (e: unknown) => void
   }
-  await Promise.all(Array.from({ length: WORKERS }, worker))
-  return result
+  let queue: Entry[] = []
+  let flushing = false
+  const flush = async () => {
+    flushing = true
+    while (queue.length > 0) {
+      const batch = queue.slice(0, RECORD_SIZE)
+      queue = queue.slice(RECORD_SIZE)
+      try {
+        const paused = new Set(
+          await recordOutcomes(
+            deps,
+            batch.map((e) => e.o),
+          ),
+        )
+        const reported = new Set<string>()
+        for (const e of batch) {
+          const pausedNow = paused.has(e.sub) && !reported.has(e.sub)
+          if (pausedNow) reported.add(e.sub)
+          e.resolve({ success: e.o.success, paused: pausedNow ? e.sub : null })
+        }
+      } catch (err) {
+        for (const e of batch) e.reject(err)
+      }
+    }
+    flushing = false
+  }
+  return (o, sub) =>
+    new Promise<AttemptDone>((resolve, reject) => {
+      queue.push({ o, sub, resolve, reject })
+      if (!flushing) void flush()
+    })
 }
 
-/**
- * One run in flight per process and at most one queued behind it: a burst of triggers (every
- * outbox commit, the 1 s poll, a cron call) costs at most two runs, and every caller's wait ends
- * with a run that started after its call, so nothing due at call time is left behind.
- */
-export function coalescing<T>(run: () => Promise<T>): () => Promise<T> {
-  let current: Promise<T> | undefined
-  let queued: Promise<T> | undefined
-  const start = (): Promise<T> => {
-    const p: Promise<T> = run().finally(() => {
-      if (current === p) current = undefined
-    })
-    current = p
-    return p
+/** One call of the dispatch job: what it waits for and what it reports. */
+interface Run {
+  deadline: number
+  attempts: Promise<AttemptDone>[]
+}
+
+export interface Dispatcher {
+  /**
+   * Sends every due delivery: claims into free slots until nothing claimable is due, then waits
+   * for the attempts claimed while it ran (refilling slots as they free), until nothing is left
+   * or the time budget is spent. Concurrent runs share the slots and never queue behind each
+   * other, so a hanging receiver delays only its own attempts.
+   */
+  run(opts?: { budgetMs?: number }): Promise<DispatchResult>
+}
+
+/** The dispatcher of one process (one per function app: its slots must outlive a request). */
+export function createDispatcher(deps: FunctionDeps): Dispatcher {
+  const maxInFlight = deps.config.WEBHOOK_MAX_IN_FLIGHT
+  const perEndpoint = deps.config.WEBHOOK_MAX_IN_FLIGHT_PER_ENDPOINT
+  const cache: SecretCache = new Map()
+  const record = groupRecorder(deps)
+  const runs = new Set<Run>()
+  let inFlight = 0
+  let claiming: Promise<void> | undefined
+  let claimAgain = false
+
+  const launch = (d: ClaimedDelivery, leaseId: string) => {
+    inFlight++
+    const done = sendAttempt(deps, d, leaseId, cache)
+      .then((o) => record(o, d.subscription_id))
+      .finally(() => {
+        inFlight--
+        // A freed slot is refilled at once while some run still wants work.
+        if (liveRuns())
+          void fill().catch((err) => deps.logger.warn('webhook claim failed', { error: String(err) }))
+      })
+    done.catch(() => {}) // reported to the runs that wait on it
+    for (const r of runs) r.attempts.push(done)
   }
-  const ignore = () => {}
-  return () => {
-    if (queued) return queued
-    if (!current) return start()
-    queued = current.then(ignore, ignore).then(() => {
-      queued = undefined
-      return start()
+
+  const liveRuns = () => [...runs].some((r) => performance.now() < r.deadline)
+
+  // One claim statement at a time per process; a request for more while one runs claims again after it.
+  const fill = (): Promise<void> => {
+    if (claiming) {
+      claimAgain = true
+      return claiming
+    }
+    claiming = (async () => {
+      do {
+        claimAgain = false
+        while (inFlight < maxInFlight) {
+          const want = Math.min(CLAIM_SIZE, maxInFlight - inFlight)
+          const { leaseId, deliveries } = await claimDueDeliveries(deps, deps.clock.now(), want, perEndpoint)
+          for (const d of deliveries) launch(d, leaseId)
+          if (deliveries.length < want) break
+        }
+      } while (claimAgain && inFlight < maxInFlight)
+    })().finally(() => {
+      claiming = undefined
     })
-    return queued
+    return claiming
   }
+
+  return {
+    async run(opts = {}) {
+      const run: Run = { deadline: performance.now() + (opts.budgetMs ?? RUN_BUDGET_MS), attempts: [] }
+      runs.add(run)
+      try {
+        await fill()
+        let seen = 0
+        // Wait for this run's attempts; each one's slot is refilled (more attempts for this run)
+        // until the budget is spent. Then it waits only for what it already has.
+        while (seen < run.attempts.length) {
+          seen = run.attempts.length
+          await Promise.allSettled(run.attempts)
+          if (performance.now() < run.deadline) await fill()
+        }
+      } finally {
+        runs.delete(run)
+      }
+      const result: DispatchResult = { claimed: run.attempts.length, succeeded: 0, failed: 0, paused: 0 }
+      for (const settled of await Promise.allSettled(run.attempts)) {
+        if (settled.status === 'rejected') throw settled.reason
+        settled.value.success ? result.succeeded++ : result.failed++
+        if (settled.value.paused) result.paused++
+      }
+      return result
+    },
+  }
+}
+
+/** One run of a dispatcher of its own (a process that dispatches once, e.g. a test's). */
+export function dispatchDue(deps: FunctionDeps, opts: { budgetMs?: number } = {}): Promise<DispatchResult> {
+  return createDispatcher(deps).run(opts)
 }

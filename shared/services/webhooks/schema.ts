@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { eventTypes } from '../../infra/events.ts'
 import { pageQuery } from '../../infra/pagination.ts'
+import { isoTimestamp } from '../../infra/schemas.ts'
 
 /** A documented cap: each subscription is polled and signed for; 25 covers real integrations. */
 export const MAX_SUBSCRIPTIONS_PER_TENANT = 25
@@ -74,9 +75,9 @@ export const redeliverBody = z
 
 export const recoverBody = z
   .object({
-    since: z.iso
-      .datetime({ offset: true })
-      .openapi({ description: 'Requeue failed deliveries of events created at or after this time' }),
+    since: isoTimestamp().openapi({
+      description: 'Requeue failed deliveries of events created at or after this time',
+    }),
   })
   .strict()
   .openapi('RecoverWebhookDeliveries')

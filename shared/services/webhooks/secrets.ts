@@ -9,13 +9,19 @@ import type { Secret } from './schema.ts'
 
 export async function revealSecret(ctx: ServiceContext, id: string): Promise<Secret> {
   const { caller } = ctx
-  const [row] = await withTenant(
+  // The ciphertext columns are not granted to members (the Data API must never show them), so
+  // row-level security decides whether the caller sees the subscription, and the owner connection
+  // reads the ciphertext of that row only.
+  const [visible] = await withTenant(
     ctx.sql,
     caller.claims,
-    (tx) => tx<{ secret_ciphertext: string; previous_secret_expires_at: Date | null }[]>`
-      select secret_ciphertext, previous_secret_expires_at from public.webhook_subscriptions
-      where id = ${id} and tenant_id = ${caller.tenantId}`,
+    (tx) =>
+      tx`select id from public.webhook_subscriptions where id = ${id} and tenant_id = ${caller.tenantId}`,
   )
+  if (!visible) throw notFound('Webhook subscription')
+  const [row] = await ctx.sql<{ secret_ciphertext: string; previous_secret_expires_at: Date | null }[]>`
+    select secret_ciphertext, previous_secret_expires_at from public.webhook_subscriptions
+    where id = ${id} and tenant_id = ${caller.tenantId}`
   if (!row) throw notFound('Webhook subscription')
   const now = ctx.clock.now()
   const secret = await ctx.vault.decrypt(caller.tenantId, row.secret_ciphertext, SECRET_PURPOSE)
@@ -29,19 +35,27 @@ export async function rotateSecret(ctx: ServiceContext, id: string, overlapSecon
   const secret = generateKey('whsec_')
   const ciphertext = await ctx.vault.encrypt(caller.tenantId, secret, SECRET_PURPOSE)
   const expiresAt = overlapSeconds > 0 ? new Date(now.getTime() + overlapSeconds * 1000) : null
-  // One statement: the outgoing secret becomes the previous one, whatever concurrent rotations do.
-  const [row] = await withTenant(
+  // Row-level security decides whether the caller may change the subscription (owners and admins):
+  // touching it as the tenant is refused otherwise. Members cannot read the ciphertext columns,
+  // so the swap itself runs on the owner connection, for that row only, in one statement: the
+  // outgoing secret becomes the previous one, whatever concurrent rotations do.
+  const [allowed] = await withTenant(
     ctx.sql,
     caller.claims,
     (tx) => tx<{ id: string }[]>`
-      update public.webhook_subscriptions set
-        previous_secret_ciphertext = ${expiresAt ? tx`secret_ciphertext` : null},
-        previous_secret_expires_at = ${expiresAt},
-        secret_ciphertext = ${ciphertext},
-        updated_at = ${now}
+      update public.webhook_subscriptions set updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
       returning id`,
   ).catch(asPermissionError)
+  if (!allowed) throw notFound('Webhook subscription')
+  const [row] = await ctx.sql<{ id: string }[]>`
+    update public.webhook_subscriptions set
+      previous_secret_ciphertext = ${expiresAt ? ctx.sql`secret_ciphertext` : null},
+      previous_secret_expires_at = ${expiresAt},
+      secret_ciphertext = ${ciphertext},
+      updated_at = ${now}
+    where id = ${id} and tenant_id = ${caller.tenantId}
+    returning id`
   if (!row) throw notFound('Webhook subscription')
   return { secret, previous_secret_expires_at: expiresAt?.toISOString() ?? null }
 }

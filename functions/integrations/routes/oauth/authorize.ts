@@ -1,4 +1,5 @@
 import type { z } from '@hono/zod-openapi'
+import { setCookie } from 'hono/cookie'
 import type { App } from '../../../../shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
 import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
@@ -10,7 +11,7 @@ export const route = defineRoute(userAuth, {
   method: 'get',
   path: '/{slug}/authorize',
   summary:
-    "Start the OAuth flow: redirects to the provider's consent screen (JSON with Accept: application/json)",
+    "Start the OAuth flow: redirects to the provider's consent screen (JSON with Accept: application/json); sets the HttpOnly cookie that binds the flow to this browser",
   request: { params: slugParam },
   responses: {
     200: {
@@ -26,7 +27,15 @@ export type AuthorizeResponse = z.infer<typeof authorizeResponse>
 
 export const registerAuthorize = (app: App) =>
   app.openapi(route, async (c) => {
-    const started = await startAuthorization(serviceContext(c), c.req.valid('param').slug)
+    const { binding, ...started } = await startAuthorization(serviceContext(c), c.req.valid('param').slug)
+    // Binds the state to this browser: the callback completes the flow only where this cookie is.
+    setCookie(c, binding.cookieName, binding.value, {
+      httpOnly: true,
+      sameSite: 'Lax',
+      secure: binding.secure,
+      path: binding.path,
+      maxAge: binding.maxAgeSeconds,
+    })
     if ((c.req.header('accept') ?? '').includes('application/json')) return c.json(started, 200)
     c.header('Cache-Control', 'no-store')
     return c.redirect(started.authorization_url, 302)

@@ -15,6 +15,6 @@ export const route = defineRoute(jobAuth, {
 
 export type DispatchJobResponse = z.infer<typeof dispatchResultSchema>
 
-/** `runDispatch` is the app's coalesced dispatcher (see createApp): one pass at a time per process. */
+/** `runDispatch` runs the app's dispatcher (see createApp): its in-flight slots are shared per process. */
 export const registerDispatchJob = (app: App, runDispatch: () => Promise<DispatchResult>) =>
   app.openapi(route, async (c) => c.json(await runDispatch(), 200))

@@ -11,7 +11,7 @@ create table private.mcp_sse_sessions (
   -- sha-256 of the key that opened the stream: a POST must present the same key.
   key_hash text not null,
   instance_id text not null,
-  opened_at timestamptz not null default now(),
+  opened_at timestamptz not null default date_trunc('milliseconds', now()),
   expires_at timestamptz not null
 );
 create index mcp_sse_sessions_tenant_idx on private.mcp_sse_sessions (tenant_id);
@@ -23,7 +23,7 @@ create table private.mcp_sse_messages (
   session_id uuid not null references private.mcp_sse_sessions (id) on delete cascade,
   tenant_id uuid not null,
   payload jsonb not null,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default date_trunc('milliseconds', now())
 );
 create index mcp_sse_messages_session_idx on private.mcp_sse_messages (session_id, id);
 create index mcp_sse_messages_tenant_idx on private.mcp_sse_messages (tenant_id);

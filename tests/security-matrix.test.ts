@@ -73,7 +73,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => tp?.close())
 
-const UUID_PARAM = /\{(id|user_id)\}/g
+const UUID_PARAM = /\{(\w*id)\}/g
 
 function pathOf(e: RouteAuthEntry, ids: Record<string, string> = {}): string {
   const path = e.path
@@ -152,7 +152,7 @@ describe('security matrix', () => {
   })
 
   it("answers 404 for another tenant's ids", async () => {
-    const withIds = entries.filter((e) => e.allow.includes('user') && UUID_PARAM.test(e.path))
+    const withIds = entries.filter((e) => e.allow.includes('user') && /\{\w*id\}/.test(e.path))
     const missing = withIds.filter((e) => !fixtureFor(e))
     expect(missing.map(label), 'routes with ids need a fixture in tests/support/tenant-fixtures.ts').toEqual(
       [],

@@ -17,7 +17,10 @@ export const functionName = 'mcp-sse'
  * keys (X-API-Key or Authorization: Bearer) at 100 requests per minute counted over all three.
  */
 export function createApp(deps: FunctionDeps) {
-  const app = createFunctionApp(functionName, deps, 'Tool server for agents (MCP and REST)')
+  const app = createFunctionApp(functionName, deps, 'Tool server for agents (MCP and REST)', {
+    // JSON-RPC bodies answer malformed JSON with JSON-RPC errors of their own.
+    ownsBody: (path, method) => method === 'POST' && (path === '/' || path === '/sse/messages'),
+  })
   app.use('/sse/messages', relayRateLimitToStream())
   for (const register of [
     registerMcpPost,

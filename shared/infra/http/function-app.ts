@@ -23,7 +23,21 @@ const unstorable = (field: string) =>
  * The common frame of every function: request id, structured access log, CORS for the dashboard,
  * body limit, zod validation errors and the one error handler, and its OpenAPI document.
  */
-export function createFunctionApp(name: string, deps: FunctionDeps, description: string): App {
+export interface FunctionAppOptions {
+  /**
+   * Requests whose body the route checks itself and must see as sent: signed webhooks (a shop's
+   * bytes are verified before anything is parsed, and a bad body is dead-lettered, not refused)
+   * and JSON-RPC (a parse error is a JSON-RPC error, not a REST one). Given the function path.
+   */
+  ownsBody?: (path: string, method: string) => boolean
+}
+
+export function createFunctionApp(
+  name: string,
+  deps: FunctionDeps,
+  description: string,
+  options: FunctionAppOptions = {},
+): App {
   const app = new OpenAPIHono<AppEnv>({
     getPath: (req) => functionPath(name, getPath(req)),
     defaultHook: (result) => {
@@ -117,7 +131,8 @@ export function createFunctionApp(name: string, deps: FunctionDeps, description:
     }
     if (hasUnstorableText(path)) throw unstorable('(path)')
     const type = c.req.header('content-type') ?? ''
-    if (/\bjson\b/i.test(type) && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+    const ownsBody = options.ownsBody?.(functionPath(name, url.pathname), c.req.method) ?? false
+    if (!ownsBody && /\bjson\b/i.test(type) && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       // A copy: the route reads the body again (validation, or a handler of its own).
       const text = await c.req.raw.clone().text()
       if (text.trim() !== '') {

@@ -23,10 +23,15 @@ export const functionName = 'commerce-webhook'
  * products.
  */
 export function createApp(deps: FunctionDeps) {
-  const app = createFunctionApp(functionName, deps, 'Commerce webhooks: stores, deliveries, orders, products', {
-    // Deliveries are verified over their raw bytes; a signed body that is no JSON is dead-lettered.
-    ownsBody: (path, method) => method === 'POST' && (path === '/' || /^\/stores\/[^/]+$/.test(path)),
-  })
+  const app = createFunctionApp(
+    functionName,
+    deps,
+    'Commerce webhooks: stores, deliveries, orders, products',
+    {
+      // Deliveries are verified over their raw bytes; a signed body that is no JSON is dead-lettered.
+      ownsBody: (path, method) => method === 'POST' && (path === '/' || /^\/stores\/[^/]+$/.test(path)),
+    },
+  )
   for (const register of [
     registerReceiveShopify,
     registerReceiveForStore,

@@ -1,3 +1,4 @@
+import { errorBody } from '../../../../shared/infra/errors.ts'
 import type { App } from '../../../../shared/infra/http/app-env.ts'
 import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
 import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
@@ -17,5 +18,14 @@ export type McpDeleteResponse = never
 export const registerMcpDelete = (app: App) =>
   app.openapi(route, (c) => {
     checkOrigin(c)
-    return new Response(null, { status: 405, headers: { allow: 'POST' } }) as never
+    // The spec's error body, like every other refusal; `Allow` says what the endpoint takes.
+    const body = errorBody(
+      405,
+      'METHOD_NOT_ALLOWED',
+      'This MCP endpoint is stateless: send JSON-RPC with POST',
+    )
+    return new Response(JSON.stringify(body), {
+      status: 405,
+      headers: { allow: 'POST', 'content-type': 'application/json' },
+    }) as never
   })

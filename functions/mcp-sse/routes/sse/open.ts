@@ -33,7 +33,7 @@ export const registerSseOpen = (app: App) =>
     checkOrigin(c)
     if (!(c.req.header('accept') ?? '').includes('text/event-stream')) {
       return c.json(
-        errorBody(406, 'VALIDATION_ERROR', 'Accept must include text/event-stream'),
+        errorBody(406, 'NOT_ACCEPTABLE', 'Accept must include text/event-stream'),
         406 as never,
       ) as never
     }

@@ -1,8 +1,8 @@
-import { errorBody } from '../../../../shared/infra/errors.ts'
 import type { App } from '../../../../shared/infra/http/app-env.ts'
 import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
 import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
 import { checkOrigin, toolAuth } from '../tools/auth.ts'
+import { statelessMethodNotAllowed } from './stateless.ts'
 
 export const route = defineRoute(toolAuth, {
   method: 'delete',
@@ -18,14 +18,5 @@ export type McpDeleteResponse = never
 export const registerMcpDelete = (app: App) =>
   app.openapi(route, (c) => {
     checkOrigin(c)
-    // The spec's error body, like every other refusal; `Allow` says what the endpoint takes.
-    const body = errorBody(
-      405,
-      'METHOD_NOT_ALLOWED',
-      'This MCP endpoint is stateless: send JSON-RPC with POST',
-    )
-    return new Response(JSON.stringify(body), {
-      status: 405,
-      headers: { allow: 'POST', 'content-type': 'application/json' },
-    }) as never
+    return statelessMethodNotAllowed() as never
   })

@@ -23,19 +23,26 @@ $$;
 -- after the call (before it, when refused).
 create function private.take_rate_limit(p_bucket text, p_limit integer, p_now timestamptz)
 returns table (allowed boolean, tat timestamptz)
-language sql set search_path = '' as $$
-  with upsert as (
-    insert into private.rate_limit_buckets as b (bucket, tat)
-    values (p_bucket, p_now + interval '60 seconds' / p_limit)
-    on conflict (bucket) do update
-      -- A TAT more than a period ahead can only come from a clock that went back: start afresh.
-      set tat = private.gcra_base(b.tat, p_now) + interval '60 seconds' / p_limit
-      where private.gcra_base(b.tat, p_now) + interval '60 seconds' / p_limit <= p_now + interval '60 seconds'
-    returning b.tat
-  )
-  select exists (select 1 from upsert),
-         coalesce((select u.tat from upsert u),
-                  (select b.tat from private.rate_limit_buckets b where b.bucket = p_bucket))
+language plpgsql set search_path = '' as $$
+declare
+  v_tat timestamptz;
+begin
+  insert into private.rate_limit_buckets as b (bucket, tat)
+  values (p_bucket, p_now + interval '60 seconds' / p_limit)
+  on conflict (bucket) do update
+    -- A TAT more than a period ahead can only come from a clock that went back: start afresh.
+    set tat = private.gcra_base(b.tat, p_now) + interval '60 seconds' / p_limit
+    where private.gcra_base(b.tat, p_now) + interval '60 seconds' / p_limit <= p_now + interval '60 seconds'
+  returning b.tat into v_tat;
+  if v_tat is not null then
+    return query select true, v_tat;
+    return;
+  end if;
+  -- Refused. The upsert locked the row; this statement's fresh snapshot sees its newest TAT (a
+  -- read inside the upsert's statement would see the statement's older snapshot, and under
+  -- concurrency report a shorter wait than the truth).
+  return query select false, b.tat from private.rate_limit_buckets b where b.bucket = p_bucket;
+end
 $$;
 
 -- Key authentication, in pieces that a request combines as it needs.

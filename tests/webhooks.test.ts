@@ -477,10 +477,12 @@ describe('delivery engine', () => {
     await tp.json('/api/api-keys', { token: t.token, body: keyBody })
     await waitFor(() => redirecting.received.length === 1, 3000, 'redirect response')
     await runDispatch()
-    const rows = await tp.db.sql<
-      { success: boolean; status_code: number | null; error: string; subscription_id: string }[]
-    >`
-      select success, status_code, error, subscription_id from public.webhook_delivery_attempts where tenant_id = ${t.tenantId}`
+    const attempts = () =>
+      tp.db.sql<{ success: boolean; status_code: number | null; error: string; subscription_id: string }[]>`
+        select success, status_code, error, subscription_id from public.webhook_delivery_attempts where tenant_id = ${t.tenantId}`
+    // Attempts are independent: each is recorded when it ends, not when the dispatch pass returns.
+    await waitFor(async () => (await attempts()).length === 2, 5000, 'both attempts recorded')
+    const rows = await attempts()
     expect(rows).toHaveLength(2)
     const redirect = rows.find((x) => x.subscription_id !== deadSub.id)!
     expect(redirect).toMatchObject({ success: false, status_code: 302, error: 'HTTP 302' })

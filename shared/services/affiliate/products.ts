@@ -2,26 +2,15 @@ import { withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
-import type { Availability } from './product.ts'
+import type { Availability, NormalizedProduct } from './product.ts'
 import type { Network, Product } from './schema.ts'
 
-interface ProductRow {
+/** A synced product as stored: the adapter's normalised product plus its keys and price history. */
+interface ProductRow extends Omit<NormalizedProduct, 'raw'> {
   id: string
   destination_id: string
   program_id: string
   network: Network
-  external_id: string
-  merchant: string | null
-  title: string
-  description: string | null
-  category: string | null
-  price: string
-  sale_price: string | null
-  currency: string
-  availability: Availability
-  image_url: string | null
-  affiliate_url: string
-  gtin: string | null
   previous_price: string | null
   previous_sale_price: string | null
   price_changed_at: Date | null

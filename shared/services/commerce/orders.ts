@@ -2,27 +2,13 @@ import type { z } from '@hono/zod-openapi'
 import { readAsTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
-import type { LineItem } from './payloads.ts'
+import type { OrderRecord } from './payloads.ts'
 import type { Order, ordersQuery } from './schema.ts'
 
-interface OrderRow {
+/** A synced order as stored: the shop's record plus our keys and times. */
+interface OrderRow extends OrderRecord {
   id: string
   store_id: string
-  external_id: string
-  order_number: string | null
-  currency: string
-  total_price: string
-  subtotal_price: string | null
-  total_tax: string | null
-  total_discounts: string | null
-  total_shipping: string | null
-  financial_status: string | null
-  fulfillment_status: string | null
-  source_status: string | null
-  customer_ref: string | null
-  line_items: LineItem[]
-  source_created_at: Date | null
-  source_updated_at: Date
   created_at: Date
   synced_at: Date
 }

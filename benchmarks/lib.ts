@@ -58,6 +58,48 @@ export function latencyStats(samplesMs: number[]): { p50ms: number; p99ms: numbe
   return { p50ms: percentile(sorted, 50), p99ms: percentile(sorted, 99) }
 }
 
+/**
+ * One figure from several rounds of the same measurement: throughput over all of them, and the
+ * worse round's percentiles (never flatter).
+ */
+export function combineRounds(label: string, runs: Measurement[]): Measurement {
+  const count = runs.reduce((n, r) => n + r.count, 0)
+  const seconds = runs.reduce((n, r) => n + r.seconds, 0)
+  return {
+    label,
+    count,
+    seconds,
+    perSecond: count / seconds,
+    p50ms: Math.max(...runs.map((r) => r.p50ms)),
+    p99ms: Math.max(...runs.map((r) => r.p99ms)),
+  }
+}
+
+/**
+ * Measures a subject and its baseline in alternating rounds (A B B A ...), so that drift over
+ * the run (other load on the machine, caches, table growth) falls on both alike.
+ */
+export async function measurePair(
+  subject: { label: string; op: (i: number) => Promise<unknown> },
+  baseline: { label: string; op: (i: number) => Promise<unknown> },
+  opts: { total: number; concurrency: number; rounds?: number },
+): Promise<{ subject: Measurement; baseline: Measurement }> {
+  const rounds = opts.rounds ?? 4
+  const each = { total: Math.ceil(opts.total / rounds), concurrency: opts.concurrency }
+  const a: Measurement[] = []
+  const b: Measurement[] = []
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      a.push(await measure(subject.label, subject.op, each))
+      b.push(await measure(baseline.label, baseline.op, each))
+    } else {
+      b.push(await measure(baseline.label, baseline.op, each))
+      a.push(await measure(subject.label, subject.op, each))
+    }
+  }
+  return { subject: combineRounds(subject.label, a), baseline: combineRounds(baseline.label, b) }
+}
+
 const fmt = (n: number, digits = 1) => n.toFixed(digits)
 
 export function printMeasurement(m: Measurement): void {

@@ -4,11 +4,12 @@ import { generateKey, parseKey } from '../shared/infra/keys.ts'
 import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 const JWT_SECRET = 'legacy-secret-with-at-least-32-characters!!'
+const DASHBOARD_ORIGIN = 'https://dash.example'
 let tp: TestPlatform
 let a: TestTenant
 
 beforeAll(async () => {
-  tp = await startTestPlatform({ env: { SUPABASE_JWT_SECRET: JWT_SECRET } })
+  tp = await startTestPlatform({ env: { SUPABASE_JWT_SECRET: JWT_SECRET, CORS_ORIGINS: DASHBOARD_ORIGIN } })
   a = await tp.createTenant()
 })
 afterAll(() => tp.close())
@@ -142,6 +143,49 @@ describe('responses', () => {
     expect(unknown.status).toBe(404)
     expect(unknown.body.code).toBe('NOT_FOUND')
     expect(unknown.headers.get('x-request-id')).toBeTruthy()
+  })
+
+  it('answer CORS for the configured dashboard origin only, on every path and on errors', async () => {
+    const preflight = await tp.request('/api/api-keys', {
+      method: 'OPTIONS',
+      headers: {
+        origin: DASHBOARD_ORIGIN,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    })
+    expect(preflight.status).toBe(204)
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(DASHBOARD_ORIGIN)
+    expect(preflight.headers.get('access-control-allow-credentials')).toBe('true')
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('DELETE')
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase().split(',')).toEqual(
+      expect.arrayContaining(['authorization', 'content-type', 'x-api-key', 'apikey', 'idempotency-key']),
+    )
+    expect(preflight.headers.get('access-control-max-age')).toBe('600')
+    expect(preflight.headers.get('vary')).toMatch(/Origin/)
+
+    const read = await tp.request('/v1/content', { token: a.token, headers: { origin: DASHBOARD_ORIGIN } })
+    expect(read.status).toBe(200)
+    expect(read.headers.get('access-control-allow-origin')).toBe(DASHBOARD_ORIGIN)
+    expect(read.headers.get('access-control-expose-headers')).toContain('X-RateLimit-Remaining')
+    expect(read.headers.get('vary')).toBe('Origin')
+    expect(read.headers.get('content-length')).toBe(String((await read.arrayBuffer()).byteLength))
+
+    const refused = await tp.request('/v1/content', { headers: { origin: DASHBOARD_ORIGIN } })
+    expect(refused.status).toBe(401)
+    expect(refused.headers.get('access-control-allow-origin')).toBe(DASHBOARD_ORIGIN)
+    expect(refused.headers.get('x-ratelimit-limit')).toBeTruthy()
+
+    const stranger = await tp.request('/v1/content', {
+      token: a.token,
+      headers: { origin: 'https://evil.example' },
+    })
+    expect(stranger.headers.get('access-control-allow-origin')).toBeNull()
+    const strangerPreflight = await tp.request('/api/api-keys', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    })
+    expect(strangerPreflight.headers.get('access-control-allow-origin')).toBeNull()
   })
 
   it('serves an OpenAPI 3.1 document per function, generated from the zod schemas', async () => {

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LEASE_MS, RETRY_DELAYS_MS } from '../shared/services/commerce/process.ts'
+import { kickProcessing, LEASE_MS, RETRY_DELAYS_MS } from '../shared/services/commerce/process.ts'
 import {
   post,
   SHOPIFY_PATH,
@@ -99,6 +99,9 @@ describe('commerce delivery queue', () => {
       updatedAt: '2024-04-01T00:00:00Z',
       title: 'Orphaned',
     })
+    // Receipts in the test before kicked processing on both instances; let those runs finish, or
+    // one of them would claim this delivery before the processor below.
+    await Promise.all(tp.instances.map((i) => kickProcessing(i.platform.deps)))
     const now = clock.now()
     // Queued as the receiver stores it, without the receipt's own kick (which would win the race).
     const [row] = await tp.db.sql<{ id: string }[]>`

@@ -7,21 +7,7 @@
 
 import { startTestPlatform, TestClock } from '../../tests/support/platform.ts'
 import { contentRequest, seedContentTenant } from '../content-fixture.ts'
-import { type Measurement, measure, printComparison } from '../lib.ts'
-
-function combine(label: string, runs: Measurement[]): Measurement {
-  const count = runs.reduce((n, r) => n + r.count, 0)
-  const seconds = runs.reduce((n, r) => n + r.seconds, 0)
-  return {
-    label,
-    count,
-    seconds,
-    perSecond: count / seconds,
-    // Per-round percentiles: report the worse round, never flatter.
-    p50ms: Math.max(...runs.map((r) => r.p50ms)),
-    p99ms: Math.max(...runs.map((r) => r.p99ms)),
-  }
-}
+import { combineRounds, type Measurement, measure, printComparison } from '../lib.ts'
 
 export default async function meteringBenchmark(): Promise<void> {
   const clock = new TestClock()
@@ -45,8 +31,8 @@ export default async function meteringBenchmark(): Promise<void> {
     select coalesce(sum(units), 0)::text as units from public.usage_counters where tenant_id = ${tenant.tenantId}`
   printComparison(
     'Usage metering on GET /v1/content (one upsert per request)',
-    combine('GET /v1/content, metered', on),
-    combine('GET /v1/content, metering off', off),
+    combineRounds('GET /v1/content, metered', on),
+    combineRounds('GET /v1/content, metering off', off),
     0.8,
   )
   // Warm-up calls of the metered rounds are counted too.

@@ -20,6 +20,6 @@ export async function sessionForKey(
   if (!key || !UUID.test(sessionId)) return null
   const [row] = await c.var.deps.sql<{ tenant_id: string; key_hash: string }[]>`
     select tenant_id, key_hash from private.mcp_sse_sessions where id = ${sessionId} and expires_at > ${new Date()}`
-  if (!row || !timingSafeEqual(row.key_hash, await hashKey(key))) return null
+  if (!row || !timingSafeEqual(row.key_hash, hashKey(key))) return null
   return { tenant_id: row.tenant_id }
 }

@@ -174,7 +174,7 @@ export function createLocalAuth(
   const session = async (user: UserRow, issuer: string, sessionId: string = crypto.randomUUID()) => {
     const refreshToken = randomBase62(40)
     await sql`insert into auth.local_refresh_tokens (token_hash, user_id, session_id, created_at)
-              values (${await sha256Hex(refreshToken)}, ${user.id}, ${sessionId}, ${deps.clock.now()})`
+              values (${sha256Hex(refreshToken)}, ${user.id}, ${sessionId}, ${deps.clock.now()})`
     // As Supabase Auth does before every token: the custom access token hook sets the tenant.
     const [hooked] = await sql<{ tenant_id: string | null }[]>`
       select public.custom_access_token_hook(${sql.json({
@@ -265,7 +265,7 @@ export function createLocalAuth(
       // Rotation: the presented token is used up in the same statement that finds it.
       const [used] = await sql<{ user_id: string; session_id: string; revoked_at: Date | null }[]>`
         with found as (
-          select token_hash, revoked_at from auth.local_refresh_tokens where token_hash = ${await sha256Hex(body.refresh_token)}
+          select token_hash, revoked_at from auth.local_refresh_tokens where token_hash = ${sha256Hex(body.refresh_token)}
           for update
         )
         update auth.local_refresh_tokens t set revoked_at = coalesce(t.revoked_at, ${deps.clock.now()})

@@ -100,7 +100,14 @@ export async function startEmbeddedPostgres(
     try {
       if (!job.end) {
         sink = (data) => conn.socket.writable && conn.socket.write(data)
-        await exec(job.bytes)
+        // PGlite hands its output over a message or a few at a time: corked, the batch's answer
+        // leaves in one write instead of a system call per piece.
+        conn.socket.cork()
+        try {
+          await exec(job.bytes)
+        } finally {
+          conn.socket.uncork()
+        }
         conn.atBoundary = job.boundary
         return
       }
@@ -121,6 +128,21 @@ export async function startEmbeddedPostgres(
     }
   }
 
+  // The owner's queued batches run as one: a pipelining client (BEGIN; statements; COMMIT sent
+  // at once) then costs one call into PGlite rather than one per statement. A disconnect runs alone.
+  function nextBatch(conn: Conn): Job | undefined {
+    const first = conn.jobs.shift()
+    if (!first || first.end) return first
+    let count = 0
+    while (conn.jobs[count] && !conn.jobs[count]!.end) count++
+    if (count === 0) return first
+    const rest = conn.jobs.splice(0, count)
+    return {
+      bytes: Buffer.concat([first.bytes, ...rest.map((j) => j.bytes)]),
+      boundary: rest.at(-1)!.boundary,
+    }
+  }
+
   // One loop runs batches: the owner's while it has any, otherwise the next waiting connection.
   async function pump() {
     if (pumping) return
@@ -133,7 +155,7 @@ export async function startEmbeddedPostgres(
           owner = next
           await lock()
         }
-        const job = owner.jobs.shift()
+        const job = nextBatch(owner)
         if (!job) break // the owner's client has not sent its next batch yet; others keep waiting
         await run(owner, job)
         if (job.end || (job.boundary && (!db.ready || !db.isInTransaction()))) {

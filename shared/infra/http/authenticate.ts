@@ -18,7 +18,7 @@ import { isTrustedProxy } from './trusted-proxies.ts'
 
 /** Reads the tenant caller set by authenticate(); routes that allow only tenant callers use this. */
 export function tenantCaller(c: Context<AppEnv>): TenantCaller {
-  const caller: Caller | undefined = c.var.caller
+  const caller: Caller | undefined = c.get('caller')
   if (!caller || !('tenantId' in caller))
     throw new ServiceError('AUTH_REQUIRED', 'A tenant credential is required')
   return caller
@@ -33,14 +33,14 @@ export async function callerForTenant(
   c: Context<AppEnv>,
   tenantId: string | undefined,
 ): Promise<TenantCaller> {
-  const caller: Caller | undefined = c.var.caller
+  const caller: Caller | undefined = c.get('caller')
   if (caller?.kind === 'service' && !('tenantId' in caller)) {
     if (!tenantId) {
       throw new ServiceError('VALIDATION_ERROR', 'tenant_id is required with the service-role key', {
         details: [{ field: 'tenant_id', message: 'Required with the service-role key' }],
       })
     }
-    const forTenant = await serviceCallerFor(c.var.deps.sql, tenantId)
+    const forTenant = await serviceCallerFor(c.get('deps').sql, tenantId)
     c.set('caller', forTenant)
     return forTenant
   }
@@ -79,7 +79,7 @@ function bearer(c: Context): string | undefined {
  * (e.g. Supabase's gateway); it wins when set. See docs/deploy.md.
  */
 export function clientAddress(c: Context<AppEnv>): string {
-  const config = c.var.deps.config
+  const config = c.get('deps').config
   if (config.CLIENT_IP_HEADER) {
     const value = c.req.header(config.CLIENT_IP_HEADER)?.trim()
     if (value) return value
@@ -106,54 +106,60 @@ interface PresentedKey {
   kind: 'platform_key' | 'tool_key'
 }
 
-/** A key as private.find_key / private.claim_key return it (nulls when it is no credential). */
-interface KeyRow {
+/**
+ * private.authorize_key's answer: the key (nulls when it is no credential), whether it holds the
+ * route's scope, and the rate-limit take (from the key's bucket, or the address's).
+ */
+interface KeyAuthorization {
   key_id: string | null
   tenant_id: string | null
   user_id: string | null
   scopes: string[] | null
   last_used_at: Date | null
-}
-
-/** private.charge_key: the rate-limit take, from the key's bucket or the address's. */
-interface ChargeRow {
-  valid: boolean
+  scope_ok: boolean
   allowed: boolean
   tat: Date
   rate_limit: number
 }
 
-const chargeKey = (q: Queryable, c: Context<AppEnv>, presented: PresentedKey) =>
-  q<ChargeRow[]>`
-    select * from private.charge_key(${presented.hash}, ${presented.family}, ${`ip:${clientAddress(c)}`},
-      ${rateLimits.unauthenticated}, ${rateLimits.toolServer}, ${c.var.deps.clock.now()})`
-
 /**
- * Turns a key's charge and lookup into the caller, or into today's refusals: 401 for no
- * credential, 429 over the key's or the address's limit, 403 without the scope. Sets the
- * rate-limit headers either way.
+ * The one statement that authenticates a key: lookup, rate-limit take, scope check, and the
+ * transaction's claims (set only for a valid key with the scope whose take was allowed).
+ * `asTenant` also switches the transaction to role authenticated for a read that follows
+ * (set_config here runs outside the security-definer function, where setting the role is allowed).
  */
-function applyKeyOutcome(
+const authorizeKey = (
+  q: Queryable,
   c: Context<AppEnv>,
   presented: PresentedKey,
-  charge: ChargeRow,
-  key: KeyRow | undefined,
   scope: Scope | undefined,
-) {
-  const deps = c.var.deps
+  asTenant: boolean,
+) =>
+  q<KeyAuthorization[]>`
+    select a.* ${asTenant ? q`, set_config('role', 'authenticated', true) as role` : q``}
+    from private.authorize_key(${presented.hash}, ${presented.family}, ${scope ?? null},
+      ${`ip:${clientAddress(c)}`}, ${rateLimits.unauthenticated}, ${rateLimits.toolServer},
+      ${c.get('deps').clock.now()}) a`
+
+/**
+ * Turns a key's authorization into the caller, or into today's refusals: 401 for no credential,
+ * 429 over the key's or the address's limit, 403 without the scope. Sets the rate-limit headers
+ * either way.
+ */
+function applyKeyOutcome(c: Context<AppEnv>, presented: PresentedKey, key: KeyAuthorization, scope?: Scope) {
+  const deps = c.get('deps')
   const now = deps.clock.now()
-  const rl = rateLimitDecision(charge.rate_limit, charge.allowed, charge.tat, now)
+  const rl = rateLimitDecision(key.rate_limit, key.allowed, key.tat, now)
   c.set('rateLimit', rl)
-  if (!charge.valid || !key?.key_id) {
-    if (!charge.allowed)
+  if (!key.key_id) {
+    if (!key.allowed)
       throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
     throw new ServiceError('AUTH_REQUIRED', 'Invalid, expired or revoked API key')
   }
-  if (!charge.allowed)
+  if (!key.allowed)
     throw new ServiceError('RATE_LIMITED', 'Rate limit exceeded', { retryAfter: rl.retryAfter })
-  if (scope && !key.scopes!.includes(scope)) {
+  if (!key.scope_ok)
     throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${scope}`)
-  }
   const keyId = key.key_id
   // Keep last_used_at at minute resolution: one write per key per minute, off the request path.
   if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
@@ -186,7 +192,7 @@ function applyKeyOutcome(
  */
 export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const deps = c.var.deps
+    const deps = c.get('deps')
     const now = deps.clock.now()
     const allow = new Set(options.allow)
     const toolKey = c.req.header('x-api-key')
@@ -235,7 +241,7 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
     if (key && parsedKey && keyKind && allow.has(keyKind)) {
       const presented: PresentedKey = {
         key,
-        hash: await hashKey(key),
+        hash: hashKey(key),
         family: keyKind === 'tool_key' ? 'tool_server' : 'platform',
         kind: keyKind,
       }
@@ -243,12 +249,8 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
         c.set('pendingKey', { ...presented, scope: options.scope })
         return next()
       }
-      // One statement: the charge (rate limit) and the lookup.
-      const [row] = await deps.sql<(ChargeRow & KeyRow)[]>`
-        select charge.*, key.* from private.charge_key(${presented.hash}, ${presented.family},
-          ${`ip:${clientAddress(c)}`}, ${rateLimits.unauthenticated}, ${rateLimits.toolServer}, ${now}) charge
-        left join private.find_key(${presented.hash}, ${presented.family}, ${rateLimits.toolServer}, ${now}) key on true`
-      applyKeyOutcome(c, presented, row!, row, options.scope)
+      const [row] = await authorizeKey(deps.sql, c, presented, options.scope, false)
+      applyKeyOutcome(c, presented, row!, options.scope)
       return next()
     }
 
@@ -278,7 +280,7 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
             app_metadata: { tenant_id: tenantId },
           },
         })
-        if (options.roles) requireRole(c.var.caller, options.roles)
+        if (options.roles) requireRole(c.get('caller'), options.roles)
         return next()
       }
       if (allow.has('user_without_tenant')) {
@@ -299,49 +301,42 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
 
 /**
  * A tenant read in one round trip for every caller, in one transaction. For a key on a
- * `pipelined` route these go out together on one connection: BEGIN; the key lookup, which sets
- * the transaction's claims only when the key is a credential with the route's scope; role
- * authenticated and the read (under row-level security: no claims, no rows); back to the
- * function's own role; the rate-limit charge, which clears the claims when it refuses; `after`
- * (e.g. metering), which names the tenant through `tenant`, read from those claims; COMMIT. The
- * writes come last, so their row locks are held only until the COMMIT right behind them and a
- * key's requests do not queue behind each other's reads. For a refused key the read's rows and
- * `after`'s result are discarded (it acted for no tenant); the refusal is exactly the
- * middleware's. Users were authenticated by the middleware; their claims come from it.
+ * `pipelined` route these go out together on one connection: BEGIN; private.authorize_key, which
+ * looks the key up, takes the rate limit and sets the transaction's claims only for a credential
+ * with the route's scope whose take was allowed, and switches to role authenticated; the read,
+ * under row-level security (no claims, no rows); then, with `after` (e.g. metering), back to the
+ * function's own role and `after`, which names the tenant through `tenant`, read from those
+ * claims; COMMIT. For a refused key the read's rows and `after`'s result are discarded (they
+ * acted for no tenant); the refusal is exactly the middleware's. Users were authenticated by the
+ * middleware; their claims come from it.
  */
 export async function readAuthenticated<T, A = undefined>(
   c: Context<AppEnv>,
   read: (q: Queryable, tenant: TenantRef) => Promise<T>,
   after?: (q: Queryable, tenant: TenantRef) => Promise<A>,
 ): Promise<{ rows: T; after: A | undefined }> {
-  const deps = c.var.deps
-  const pending = c.var.pendingKey
+  const deps = c.get('deps')
+  const pending = c.get('pendingKey')
   const caller = pending ? undefined : tenantCaller(c)
-  const now = deps.clock.now()
   const conn = await deps.sql.reserve()
   try {
-    // Fragments are made afresh for each statement that embeds them.
+    // Fragments are made afresh for each statement that embeds them. A sub-select, so the claims
+    // are parsed once per statement rather than once per row.
     const tenant = (): TenantRef =>
       caller
         ? caller.tenantId
-        : conn`(nullif(current_setting('request.jwt.claims', true), '')::jsonb #>> '{app_metadata,tenant_id}')::uuid`
+        : conn`(select (nullif(current_setting('request.jwt.claims', true), '')::jsonb #>> '{app_metadata,tenant_id}')::uuid)`
     const begin = conn`begin`
-    const claim = pending
-      ? conn<(KeyRow & { scope_ok: boolean })[]>`
-          select * from private.claim_key(${pending.hash}, ${pending.family}, ${pending.scope ?? null},
-            ${rateLimits.toolServer}, ${now})`
-      : conn`select set_config('request.jwt.claims', ${JSON.stringify(caller!.claims)}, true)`
-    const asTenant = conn`set local role authenticated`
+    const authorized = pending
+      ? authorizeKey(conn, c, pending, pending.scope, true)
+      : conn`select set_config('request.jwt.claims', ${JSON.stringify(caller!.claims)}, true),
+                    set_config('role', 'authenticated', true)`
     const rows = read(conn, tenant())
-    const asFunction = conn`set local role none`
-    const charge = pending ? chargeKey(conn, c, pending) : undefined
+    const asFunction = after ? conn`set local role none` : undefined
     const afterRead = after?.(conn, tenant())
     const commit = conn`commit`
-    await Promise.all([begin, claim, asTenant, rows, asFunction, charge, afterRead, commit])
-    if (pending) {
-      const [key] = (await claim) as KeyRow[]
-      applyKeyOutcome(c, pending, (await charge!)[0]!, key, pending.scope)
-    }
+    await Promise.all([begin, authorized, rows, asFunction, afterRead, commit])
+    if (pending) applyKeyOutcome(c, pending, ((await authorized) as KeyAuthorization[])[0]!, pending.scope)
     return { rows: await rows, after: await afterRead }
   } catch (err) {
     // A failed statement aborts the transaction and turns the COMMIT into a rollback; make sure.
@@ -355,7 +350,7 @@ export async function readAuthenticated<T, A = undefined>(
 /** Charges the caller's address to the unauthenticated bucket: for public routes. */
 export function limitAnonymous(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const deps = c.var.deps
+    const deps = c.get('deps')
     const rl = await takeRateLimit(
       deps.sql,
       `ip:${clientAddress(c)}`,

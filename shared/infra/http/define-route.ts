@@ -53,11 +53,11 @@ export function defineRoute<const R extends Omit<RouteConfig, 'security' | 'midd
 }
 
 /** The function's dependencies, from the context (the one way handlers reach them). */
-export const depsOf = (c: Context<AppEnv>): FunctionDeps => c.var.deps
+export const depsOf = (c: Context<AppEnv>): FunctionDeps => c.get('deps')
 
 /** The service context for this request's tenant caller. */
 export const serviceContext = (c: Context<AppEnv>): ServiceContext =>
-  serviceContextFor(c.var.deps, tenantCaller(c))
+  serviceContextFor(c.get('deps'), tenantCaller(c))
 
 /**
  * The service context of a server-function call: the caller's own tenant, or for the
@@ -66,4 +66,4 @@ export const serviceContext = (c: Context<AppEnv>): ServiceContext =>
 export const serviceContextForTenant = async (
   c: Context<AppEnv>,
   tenantId: string | undefined,
-): Promise<ServiceContext> => serviceContextFor(c.var.deps, await callerForTenant(c, tenantId))
+): Promise<ServiceContext> => serviceContextFor(c.get('deps'), await callerForTenant(c, tenantId))

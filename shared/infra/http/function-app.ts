@@ -1,6 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
+import type { Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { cors } from 'hono/cors'
 import { getPath } from 'hono/utils/url'
 import type { FunctionDeps } from '../deps.ts'
 import { errorBody, ServiceError, validationError } from '../errors.ts'
@@ -19,10 +19,6 @@ const unstorable = (field: string) =>
     details: [{ field, message: 'contains a NUL or a lone surrogate' }],
   })
 
-/**
- * The common frame of every function: request id, structured access log, CORS for the dashboard,
- * body limit, zod validation errors and the one error handler, and its OpenAPI document.
- */
 export interface FunctionAppOptions {
   /**
    * Requests whose body the route checks itself and must see as sent: signed webhooks (a shop's
@@ -32,6 +28,69 @@ export interface FunctionAppOptions {
   ownsBody?: (path: string, method: string) => boolean
 }
 
+/**
+ * CORS for the dashboard's origins (CORS_ORIGINS), with credentials. Written here rather than
+ * with hono/cors, which appends Vary with c.header() after the handler: that re-creates the
+ * response around its body as a stream, a measured cost on the hot read path (GET /v1/content).
+ */
+const CORS_EXPOSE_HEADERS = [
+  'X-Request-Id',
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+].join(',')
+const CORS_ALLOW_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'X-API-Key',
+  'apikey',
+  'X-Client-Info',
+  'X-Request-Id',
+  'Idempotency-Key',
+].join(',')
+const PREFLIGHT_HEADERS: [string, string][] = [
+  ['Access-Control-Allow-Methods', 'GET,HEAD,PUT,POST,DELETE,PATCH'],
+  ['Access-Control-Allow-Headers', CORS_ALLOW_HEADERS],
+  ['Access-Control-Max-Age', '600'],
+  ['Vary', 'Access-Control-Request-Headers'],
+]
+
+function corsHeaders(allowedOrigin: string | undefined): [string, string][] {
+  return [
+    ...(allowedOrigin ? [['Access-Control-Allow-Origin', allowedOrigin] as [string, string]] : []),
+    ['Access-Control-Allow-Credentials', 'true'],
+    ['Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS],
+    ['Vary', 'Origin'],
+  ]
+}
+
+/**
+ * Adds headers to the response a handler made, in place. Hono's c.header() after the handler
+ * would re-create the response around its body as a stream (losing the runtime's fast path for a
+ * body of known length). A response whose headers are immutable (one passed on from fetch()) is
+ * copied once instead. Vary is appended to, everything else replaced.
+ */
+function setResponseHeaders(c: Context<AppEnv>, headers: readonly (readonly [string, string])[]) {
+  const apply = (target: Headers) => {
+    for (const [name, value] of headers) {
+      if (name === 'Vary') target.append(name, value)
+      else target.set(name, value)
+    }
+  }
+  try {
+    apply(c.res.headers)
+  } catch {
+    const copy = new Response(c.res.body, c.res)
+    apply(copy.headers)
+    c.res = copy
+  }
+}
+
+/**
+ * The common frame of every function: request id, structured access log, CORS for the dashboard,
+ * body limit, zod validation errors and the one error handler, and its OpenAPI document.
+ */
 export function createFunctionApp(
   name: string,
   deps: FunctionDeps,
@@ -51,21 +110,36 @@ export function createFunctionApp(
     c.set('deps', deps)
     c.set('requestId', requestId)
     const started = performance.now()
-    await next()
-    c.header('X-Request-Id', requestId)
-    const rl = c.var.rateLimit
-    if (rl) {
-      c.header('X-RateLimit-Limit', String(rl.limit))
-      c.header('X-RateLimit-Remaining', String(rl.remaining))
-      c.header('X-RateLimit-Reset', String(rl.reset))
+    const origin = c.req.header('origin')
+    const allowedOrigin = origin && deps.config.CORS_ORIGINS.includes(origin) ? origin : undefined
+    // A CORS preflight is answered here, for every path, before authentication.
+    if (c.req.method === 'OPTIONS') {
+      return new Response(null, {
+        status: 204,
+        headers: [...corsHeaders(allowedOrigin), ...PREFLIGHT_HEADERS],
+      })
     }
+    await next()
+    // c.get rather than c.var in the frame: c.var copies every variable into a new object on
+    // each access, a measured cost on the hot path (GET /v1/content).
+    const rl = c.get('rateLimit')
+    const caller = c.get('caller')
+    setResponseHeaders(c, [
+      ['X-Request-Id', requestId],
+      ...corsHeaders(allowedOrigin),
+      ...(rl
+        ? ([
+            ['X-RateLimit-Limit', String(rl.limit)],
+            ['X-RateLimit-Remaining', String(rl.remaining)],
+            ['X-RateLimit-Reset', String(rl.reset)],
+          ] as const)
+        : []),
+    ])
     // Scheduled job calls arrive every second locally and every minute on pg_cron: a successful
     // one is routine (debug); a job that did something says so in its own log line.
     const pathname = new URL(c.req.url).pathname
     const routine =
-      c.var.caller?.kind === 'service' &&
-      c.res.status < 400 &&
-      functionPath(name, pathname).startsWith('/jobs/')
+      caller?.kind === 'service' && c.res.status < 400 && functionPath(name, pathname).startsWith('/jobs/')
     deps.logger[routine ? 'debug' : 'info']('request', {
       fn: name,
       request_id: requestId,
@@ -73,48 +147,20 @@ export function createFunctionApp(
       path: pathname,
       status: c.res.status,
       duration_ms: Math.round(performance.now() - started),
-      caller: c.var.caller?.kind,
-      tenant_id: c.var.caller && 'tenantId' in c.var.caller ? c.var.caller.tenantId : undefined,
+      caller: caller?.kind,
+      tenant_id: caller && 'tenantId' in caller ? caller.tenantId : undefined,
     })
   })
 
-  app.use(
-    '*',
-    cors({
-      origin: (origin) => (deps.config.CORS_ORIGINS.includes(origin) ? origin : null),
-      allowHeaders: [
-        'Authorization',
-        'Content-Type',
-        'X-API-Key',
-        'apikey',
-        'X-Client-Info',
-        'X-Request-Id',
-        'Idempotency-Key',
-      ],
-      exposeHeaders: [
-        'X-Request-Id',
-        'X-RateLimit-Limit',
-        'X-RateLimit-Remaining',
-        'X-RateLimit-Reset',
-        'Retry-After',
-      ],
-      maxAge: 600,
-      credentials: true,
-    }),
-  )
-
-  app.use(
-    '*',
-    bodyLimit({
-      maxSize: deps.config.MAX_BODY_BYTES,
-      onError: () => {
-        throw new ServiceError(
-          'PAYLOAD_TOO_LARGE',
-          `Request body exceeds ${deps.config.MAX_BODY_BYTES} bytes`,
-        )
-      },
-    }),
-  )
+  const limitBody = bodyLimit({
+    maxSize: deps.config.MAX_BODY_BYTES,
+    onError: () => {
+      throw new ServiceError('PAYLOAD_TOO_LARGE', `Request body exceeds ${deps.config.MAX_BODY_BYTES} bytes`)
+    },
+  })
+  // GET and HEAD carry no body; asking the runtime's request for one (as bodyLimit does) builds a
+  // full Request object on Node, a measured cost on the hot read path.
+  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
 
   // Text PostgreSQL cannot store (NUL, a lone UTF-16 surrogate) and absurd nesting are refused
   // once, here, for every route: in the query string, the path and any JSON body.
@@ -152,7 +198,7 @@ export function createFunctionApp(
 
   app.onError((err, c) =>
     toErrorResponse(c, err, (e) =>
-      deps.logger.error('unhandled error', { fn: name, request_id: c.var.requestId, ...describeError(e) }),
+      deps.logger.error('unhandled error', { fn: name, request_id: c.get('requestId'), ...describeError(e) }),
     ),
   )
   app.notFound((c) =>

@@ -77,7 +77,7 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null
   requireFuture('expires_at', expiresAt, now)
   const key = generateKey(prefix as Parameters<typeof generateKey>[0])
-  const keyHash = await hashKey(key)
+  const keyHash = hashKey(key)
   const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
     const [created] = await tx<ApiKeyRow[]>`
       insert into public.api_keys (tenant_id, created_by, name, family, environment, key_prefix, key_hash, scopes, rate_limit_per_minute, expires_at, created_at)

@@ -41,7 +41,7 @@ export async function pkceChallenge(verifier: string): Promise<string> {
  * named after the state, so flows started in several tabs do not overwrite one another.
  */
 export async function bindingCookieName(state: string): Promise<string> {
-  return `oauth_binding_${(await sha256Hex(state)).slice(0, 16)}`
+  return `oauth_binding_${sha256Hex(state).slice(0, 16)}`
 }
 
 /**
@@ -64,7 +64,7 @@ export async function beginAuthorization(
     : null
   await deps.sql`
     insert into private.oauth_states (state_hash, browser_hash, tenant_id, user_id, integration_slug, code_verifier_encrypted, expires_at, created_at)
-    values (${await sha256Hex(state)}, ${await sha256Hex(binding)}, ${caller.tenantId}, ${caller.userId}, ${provider.slug}, ${verifierEncrypted}, ${expiresAt}, ${now})`
+    values (${sha256Hex(state)}, ${sha256Hex(binding)}, ${caller.tenantId}, ${caller.userId}, ${provider.slug}, ${verifierEncrypted}, ${expiresAt}, ${now})`
   // Expired states are useless; dropping them here keeps the table small without another job.
   deps.sql`delete from private.oauth_states where expires_at < ${new Date(now.getTime() - STATE_TTL_MS)}`.catch(
     () => {},
@@ -109,7 +109,7 @@ export async function consumeState(
   if (!browserBinding) return null
   const [row] = await sql<ConsumedState[]>`
     update private.oauth_states set used_at = ${now}
-    where state_hash = ${await sha256Hex(state)} and browser_hash = ${await sha256Hex(browserBinding)}
+    where state_hash = ${sha256Hex(state)} and browser_hash = ${sha256Hex(browserBinding)}
       and used_at is null and expires_at > ${now}
     returning tenant_id, user_id, integration_slug, code_verifier_encrypted`
   return row ?? null

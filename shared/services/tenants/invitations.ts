@@ -67,7 +67,7 @@ export async function createInvitation(
   if (input.role === 'owner') requireRole(caller, ['owner'])
   const now = ctx.clock.now()
   const token = `inv_${randomBase62(32)}`
-  const tokenHash = await sha256Hex(token)
+  const tokenHash = sha256Hex(token)
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS)
   const link = `${ctx.config.PUBLIC_URL.replace(/\/$/, '')}/api/invitations/accept?token=${token}`
   const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
@@ -159,7 +159,7 @@ export async function acceptInvitation(
 ): Promise<AcceptedInvitation> {
   const claims = userClaims(caller)
   const now = deps.clock.now()
-  const tokenHash = await sha256Hex(token)
+  const tokenHash = sha256Hex(token)
   const result = await withTenant(deps.sql, claims, async (tx) => {
     const [r] = await tx<
       { outcome: string; invitation_id: string; tenant_id: string; role: Role; email: string }[]
@@ -196,7 +196,7 @@ export async function acceptInvitation(
 export async function previewInvitation(deps: FunctionDeps, token: string): Promise<InvitationPreview> {
   const [row] = await deps.sql<
     { tenant_name: string; email: string; role: Role; expires_at: Date; accepted: boolean }[]
-  >`select * from private.preview_invitation(${await sha256Hex(token)})`
+  >`select * from private.preview_invitation(${sha256Hex(token)})`
   if (!row) throw notFound('Invitation')
   const now = deps.clock.now()
   const status = row.accepted ? 'accepted' : row.expires_at <= now ? 'expired' : 'pending'

@@ -50,7 +50,7 @@ export const registerSseOpen = (app: App) =>
     await deps.sql`delete from private.mcp_sse_sessions where expires_at < ${new Date(opened - 60_000)}`
     await deps.sql`
       insert into private.mcp_sse_sessions (id, tenant_id, key_id, key_hash, instance_id, opened_at, expires_at)
-      values (${sessionId}, ${caller.tenantId}, ${keyId}, ${await hashKey(key)}, ${hub.instanceId},
+      values (${sessionId}, ${caller.tenantId}, ${keyId}, ${hashKey(key)}, ${hub.instanceId},
               ${new Date(opened)}, ${new Date(opened + maxMs + 5_000)})`
 
     const pathname = new URL(c.req.url).pathname

@@ -14,25 +14,11 @@ import { Hono } from 'hono'
 import type { Sql } from '../../shared/infra/db.ts'
 import { SHOPIFY_PATH, shopifyHeaders, shopifyOrder, shopifyProduct } from '../../tests/support/commerce.ts'
 import { startTestPlatform } from '../../tests/support/platform.ts'
-import { type Measurement, measure, printComparison, printMeasurement } from '../lib.ts'
+import { combineRounds, type Measurement, measure, printComparison, printMeasurement } from '../lib.ts'
 
 const SENDERS = Number(process.env.COMMERCE_BENCH_SENDERS ?? 50)
 const DELIVERIES = Number(process.env.COMMERCE_BENCH_DELIVERIES ?? 2000)
 const PROCESS_COUNT = Number(process.env.COMMERCE_BENCH_PROCESS ?? 2000)
-
-/** Runs measured in rounds, as one: summed counts and times, the worse round's percentiles. */
-function combine(label: string, runs: Measurement[]): Measurement {
-  const count = runs.reduce((n, r) => n + r.count, 0)
-  const seconds = runs.reduce((n, r) => n + r.seconds, 0)
-  return {
-    label,
-    count,
-    seconds,
-    perSecond: count / seconds,
-    p50ms: Math.max(...runs.map((r) => r.p50ms)),
-    p99ms: Math.max(...runs.map((r) => r.p99ms)),
-  }
-}
 
 /** Runs the processing job until nothing is pending (kicks still running count as pending). */
 async function drain(platform: { runJob(path: string): Promise<Response> }, sql: Sql): Promise<void> {
@@ -128,18 +114,18 @@ export default async function commerceBenchmark(): Promise<void> {
       config.COMMERCE_PROCESS_ON_RECEIPT = true
       await drain(platform, sql)
     }
-    const bareAll = combine('bare Hono route: the same single insert', bareRuns)
+    const bareAll = combineRounds('bare Hono route: the same single insert', bareRuns)
     const title = `Shopify acknowledgement at ${SENDERS} concurrent senders (${DELIVERIES} deliveries x 2 rounds, ~${ourRequests[0]!.body.length} B each)`
     printComparison(
       `${title}, processing kicked in process after each answer (the default)`,
-      combine('POST commerce-webhook, processing kicked', kickedRuns),
+      combineRounds('POST commerce-webhook, processing kicked', kickedRuns),
       bareAll,
       0.8,
     )
-    const swept = combine('POST commerce-webhook, processing by the sweep', sweptRuns)
+    const swept = combineRounds('POST commerce-webhook, processing by the sweep', sweptRuns)
     printComparison(`${title}, processing left to the sweep (the acknowledgement alone)`, swept, bareAll, 0.8)
     for (const [label, m] of [
-      ['kicked', combine('', kickedRuns)],
+      ['kicked', combineRounds('', kickedRuns)],
       ['swept', swept],
       ['bare', bareAll],
     ] as const)

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { Scalar } from '@scalar/hono-api-reference'
 import { Hono } from 'hono'
+import { getPath } from 'hono/utils/url'
 import { serviceKeys } from '../../shared/infra/config.ts'
 import { createDeps } from '../../shared/infra/create-deps.ts'
 import type { Sql } from '../../shared/infra/db.ts'
@@ -94,16 +95,20 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
   )
   // Each app maps the public form of its paths itself (functionPath), so the request goes on
   // unchanged; this only picks the function.
-  root.all('*', (c) => {
-    const pathname = c.req.path
+  const functionFor = (pathname: string) => {
     const path = pathname.startsWith('/functions/v1/') ? pathname : toFunctionPath(pathname)
-    const handler = path ? handlers.get(path.split('/')[3] ?? '') : undefined
-    if (!handler) return c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${pathname}`), 404)
-    return handler(c.req.raw, c.env as { remoteAddr?: string })
-  })
+    return path ? handlers.get(path.split('/')[3] ?? '') : undefined
+  }
+  root.all('*', (c) => c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`), 404))
+  // A function's request goes straight to its app (as the edge runtime sends it); the rest
+  // (auth, dashboard, docs, 404) through the platform's own routes.
+  const dispatch = async (req: Request, conn: { remoteAddr?: string } = {}) => {
+    const handler = functionFor(getPath(req))
+    return handler ? handler(req, conn) : root.fetch(req, conn)
+  }
 
   const runJob = async (path: string) =>
-    root.fetch(
+    dispatch(
       new Request(`http://platform.local/functions/v1/${path}`, {
         method: 'POST',
         headers: { apikey: serviceKeys(deps.config)[0]!, 'content-type': 'application/json' },
@@ -132,7 +137,7 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
   })
 
   return {
-    fetch: async (req, conn) => root.fetch(req, conn ?? {}),
+    fetch: dispatch,
     deps,
     sql: deps.sql,
     signals,

@@ -163,6 +163,7 @@ describe('responses', () => {
     )
     expect(preflight.headers.get('access-control-max-age')).toBe('600')
     expect(preflight.headers.get('vary')).toMatch(/Origin/)
+    expect(preflight.headers.get('x-request-id')).toBeTruthy()
 
     const read = await tp.request('/v1/content', { token: a.token, headers: { origin: DASHBOARD_ORIGIN } })
     expect(read.status).toBe(200)

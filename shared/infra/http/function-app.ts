@@ -116,7 +116,7 @@ export function createFunctionApp(
     if (c.req.method === 'OPTIONS') {
       return new Response(null, {
         status: 204,
-        headers: [...corsHeaders(allowedOrigin), ...PREFLIGHT_HEADERS],
+        headers: [['X-Request-Id', requestId], ...corsHeaders(allowedOrigin), ...PREFLIGHT_HEADERS],
       })
     }
     await next()

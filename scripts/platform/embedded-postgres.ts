@@ -133,14 +133,9 @@ export async function startEmbeddedPostgres(
   function nextBatch(conn: Conn): Job | undefined {
     const first = conn.jobs.shift()
     if (!first || first.end) return first
-    let count = 0
-    while (conn.jobs[count] && !conn.jobs[count]!.end) count++
-    if (count === 0) return first
-    const rest = conn.jobs.splice(0, count)
-    return {
-      bytes: Buffer.concat([first.bytes, ...rest.map((j) => j.bytes)]),
-      boundary: rest.at(-1)!.boundary,
-    }
+    const batch = [first]
+    while (conn.jobs[0] && !conn.jobs[0].end) batch.push(conn.jobs.shift()!)
+    return { bytes: Buffer.concat(batch.map((j) => j.bytes)), boundary: batch.at(-1)!.boundary }
   }
 
   // One loop runs batches: the owner's while it has any, otherwise the next waiting connection.

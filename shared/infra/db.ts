@@ -48,7 +48,8 @@ export interface RequestClaims {
   api_key_id?: string
 }
 
-const claimsSetup = (q: Queryable, claims: RequestClaims) =>
+/** Role authenticated and the caller's claims for the rest of the transaction (one statement). */
+export const claimsSetup = (q: Queryable, claims: RequestClaims) =>
   q`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`
 
 /**

@@ -8,7 +8,7 @@ import {
   serviceCallerFor,
   type TenantCaller,
 } from '../auth.ts'
-import type { Queryable, TenantRef } from '../db.ts'
+import { claimsSetup, type Queryable, type TenantRef } from '../db.ts'
 import { ServiceError } from '../errors.ts'
 import { hashKey, parseKey } from '../keys.ts'
 import { rateLimitDecision, rateLimits, takeRateLimit } from '../rate-limit.ts'
@@ -329,8 +329,7 @@ export async function readAuthenticated<T, A = undefined>(
     const begin = conn`begin`
     const authorized = pending
       ? authorizeKey(conn, c, pending, pending.scope, true)
-      : conn`select set_config('request.jwt.claims', ${JSON.stringify(caller!.claims)}, true),
-                    set_config('role', 'authenticated', true)`
+      : claimsSetup(conn, caller!.claims)
     const rows = read(conn, tenant())
     const asFunction = after ? conn`set local role none` : undefined
     const afterRead = after?.(conn, tenant())

@@ -107,6 +107,43 @@ describe('prune-retention', () => {
     expect(raw!.n).toBe(1)
   })
 
+  it('prunes commerce deliveries and background jobs that finished past 30 days, and keeps the rest', async () => {
+    const [store] = await tp.db.sql`
+      insert into public.commerce_stores (tenant_id, platform, shop, name, secret_ciphertext)
+      values (${t.tenantId}, 'shopify', 'retention.myshopify.com', 'Retention', 'v1:1:eA==') returning id`
+    const delivery = async (webhookId: string, status: string, changed: Date) => {
+      await tp.db.sql`
+        insert into public.commerce_deliveries
+          (tenant_id, store_id, platform, topic, webhook_id, payload_bytes, status, received_at, updated_at)
+        values (${t.tenantId}, ${store!.id}, 'shopify', 'orders/create', ${webhookId}, 10, ${status}, ${changed}, ${changed})`
+    }
+    await delivery('old-processed', 'processed', ago(31))
+    await delivery('old-ignored', 'ignored', ago(90))
+    await delivery('old-dead-letter', 'failed', ago(40))
+    await delivery('old-pending', 'pending', ago(60))
+    await delivery('recent-dead-letter', 'failed', ago(29))
+
+    const job = async (kind: string, status: string, finished: Date | null, created: Date) => {
+      const [j] = await tp.db.sql`
+        insert into public.jobs (tenant_id, kind, status, finished_at, created_at, updated_at)
+        values (${t.tenantId}, ${kind}, ${status}, ${finished}, ${created}, ${finished ?? created}) returning id`
+      return j!.id as string
+    }
+    await job('retention.old-ok', 'succeeded', ago(31), ago(32))
+    await job('retention.old-failed', 'failed', ago(45), ago(45))
+    const recent = await job('retention.recent', 'succeeded', ago(5), ago(5))
+    const queued = await job('retention.queued', 'queued', null, ago(60))
+    const running = await job('retention.running', 'running', null, ago(60))
+
+    const result = await run()
+    expect(result).toMatchObject({ commerce_deliveries: 3, jobs: 2 })
+    const deliveries = await tp.db.sql`
+      select webhook_id from public.commerce_deliveries where store_id = ${store!.id} order by webhook_id`
+    expect(deliveries.map((d) => d.webhook_id)).toEqual(['old-pending', 'recent-dead-letter'])
+    const jobs = await tp.db.sql`select id from public.jobs where tenant_id = ${t.tenantId}`
+    expect(jobs.map((j) => j.id).sort()).toEqual([recent, queued, running].sort())
+  })
+
   it('is the service role only', async () => {
     expect(
       (await tp.json('/functions/v1/tenants/jobs/prune-retention', { method: 'POST', token: t.token }))

@@ -125,12 +125,15 @@ export const configSchema = z.object({
   /**
    * Retention (the prune-retention job; README "Retention"): finished webhook deliveries and their
    * attempts (the delivery log; at least 30 days), outbox events (rolled up into daily counts per
-   * type) and tool usage records (rolled up into daily aggregates; at least 30 days, the longest
-   * statistics period).
+   * type), tool usage records (rolled up into daily aggregates; at least 30 days, the longest
+   * statistics period), finished commerce deliveries (at least 7 days: the row also dedupes a
+   * shop's redelivery) and finished background jobs.
    */
   RETENTION_WEBHOOK_DELIVERY_DAYS: z.coerce.number().int().min(30).max(3650).default(30),
   RETENTION_OUTBOX_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   RETENTION_TOOL_USAGE_DAYS: z.coerce.number().int().min(30).max(3650).default(90),
+  RETENTION_COMMERCE_DELIVERY_DAYS: z.coerce.number().int().min(7).max(3650).default(30),
+  RETENTION_JOB_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** json (default), or pretty: one compact line per event, for a terminal (npm start picks it on a TTY). */
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),

@@ -6,20 +6,26 @@ export interface RetentionResult {
   webhook_attempts: number
   outbox_events: number
   tool_usage: number
+  commerce_deliveries: number
+  jobs: number
 }
 
 /**
- * Prunes finished webhook deliveries, outbox events and tool usage records past their retention
- * periods (config RETENTION_*), rolling events and tool usage up into daily aggregates first.
- * One SQL function (private.prune_retention), one transaction. Rate-limit rows are pruned by the
- * prune-rate-limits job.
+ * Prunes finished webhook deliveries, outbox events, tool usage records, finished commerce
+ * deliveries and finished background jobs past their retention periods (config RETENTION_*),
+ * rolling events and tool usage up into daily aggregates first. One statement (so one
+ * transaction) over private.prune_retention and private.prune_finished_work. Rate-limit rows are
+ * pruned by the prune-rate-limits job.
  */
 export async function pruneRetention(
   deps: Pick<FunctionDeps, 'sql' | 'clock' | 'config'>,
 ): Promise<RetentionResult> {
   const { config } = deps
+  const now = deps.clock.now()
   const [row] = await deps.sql<{ result: RetentionResult }[]>`
-    select private.prune_retention(${deps.clock.now()}, ${config.RETENTION_WEBHOOK_DELIVERY_DAYS},
-      ${config.RETENTION_OUTBOX_DAYS}, ${config.RETENTION_TOOL_USAGE_DAYS}) as result`
+    select private.prune_retention(${now}, ${config.RETENTION_WEBHOOK_DELIVERY_DAYS},
+             ${config.RETENTION_OUTBOX_DAYS}, ${config.RETENTION_TOOL_USAGE_DAYS})
+        || private.prune_finished_work(${now}, ${config.RETENTION_COMMERCE_DELIVERY_DAYS},
+             ${config.RETENTION_JOB_DAYS}) as result`
   return row!.result
 }

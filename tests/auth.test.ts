@@ -182,11 +182,18 @@ describe('responses', () => {
       headers: { origin: 'https://evil.example' },
     })
     expect(stranger.headers.get('access-control-allow-origin')).toBeNull()
+    expect(stranger.headers.get('access-control-allow-credentials')).toBeNull()
+    expect(stranger.headers.get('access-control-expose-headers')).toBeNull()
+    expect(stranger.headers.get('vary')).toBe('Origin')
+    // A server-to-server call (no Origin) carries no CORS headers either.
+    const server = await tp.request('/v1/content', { token: a.token })
+    expect([...server.headers.keys()].filter((h) => h.startsWith('access-control-'))).toEqual([])
     const strangerPreflight = await tp.request('/api/api-keys', {
       method: 'OPTIONS',
       headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
     })
     expect(strangerPreflight.headers.get('access-control-allow-origin')).toBeNull()
+    expect(strangerPreflight.headers.get('access-control-allow-methods')).toBeNull()
   })
 
   it('serves an OpenAPI 3.1 document per function, generated from the zod schemas', async () => {

@@ -56,12 +56,19 @@ const PREFLIGHT_HEADERS: [string, string][] = [
   ['Vary', 'Access-Control-Request-Headers'],
 ]
 
-function corsHeaders(allowedOrigin: string | undefined): [string, string][] {
+/**
+ * CORS headers for a response: the allow/expose set only for a configured origin (a request from
+ * another origin, or with none such as a server's, gets none of them), and Vary always, since
+ * the answer depends on Origin.
+ */
+function corsHeaders(allowedOrigin: string | undefined, preflight = false): [string, string][] {
+  if (!allowedOrigin) return preflight ? [['Vary', 'Origin, Access-Control-Request-Headers']] : [['Vary', 'Origin']]
   return [
-    ...(allowedOrigin ? [['Access-Control-Allow-Origin', allowedOrigin] as [string, string]] : []),
+    ['Access-Control-Allow-Origin', allowedOrigin],
     ['Access-Control-Allow-Credentials', 'true'],
     ['Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS],
     ['Vary', 'Origin'],
+    ...(preflight ? PREFLIGHT_HEADERS : []),
   ]
 }
 
@@ -116,7 +123,7 @@ export function createFunctionApp(
     if (c.req.method === 'OPTIONS') {
       return new Response(null, {
         status: 204,
-        headers: [['X-Request-Id', requestId], ...corsHeaders(allowedOrigin), ...PREFLIGHT_HEADERS],
+        headers: [['X-Request-Id', requestId], ...corsHeaders(allowedOrigin, true)],
       })
     }
     await next()

@@ -1,14 +1,9 @@
-import { z } from '@hono/zod-openapi'
+import type { z } from '@hono/zod-openapi'
 import type { App } from '../../../shared/infra/http/app-env.ts'
 import { defineRoute, depsOf } from '../../../shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
 import { generationEngine } from '../../../shared/services/generation/generate.ts'
-
-const sweepReport = z.object({
-  succeeded: z.number().int(),
-  failed: z.number().int(),
-  retried: z.number().int(),
-})
+import { sweepReportSchema } from '../../../shared/services/jobs/schema.ts'
 
 export const route = defineRoute(
   { allow: ['service'] },
@@ -16,11 +11,11 @@ export const route = defineRoute(
     method: 'post',
     path: '/jobs/sweep',
     summary: 'Job: run due generation jobs (retries after backoff) and those a stopped instance left',
-    responses: { 200: jsonContent(sweepReport, 'Counts'), ...errorResponses(401) },
+    responses: { 200: jsonContent(sweepReportSchema, 'Counts'), ...errorResponses(401) },
   },
 )
 
-export type SweepResponse = z.infer<typeof sweepReport>
+export type SweepResponse = z.infer<typeof sweepReportSchema>
 
 export const registerSweep = (app: App) =>
   app.openapi(route, async (c) => c.json(await generationEngine(depsOf(c)).runDue(), 200))

@@ -1,16 +1,10 @@
-import { z } from '@hono/zod-openapi'
+import type { z } from '@hono/zod-openapi'
 import type { App } from '../../../shared/infra/http/app-env.ts'
 import { defineRoute, depsOf } from '../../../shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
+import { scheduledSweepReportSchema } from '../../../shared/services/jobs/schema.ts'
 import { scrapeEngine } from '../../../shared/services/sources/scrape.ts'
 import { queueDueScrapes } from '../../../shared/services/sources/sources.ts'
-
-const sweepReport = z.object({
-  scheduled: z.number().int(),
-  succeeded: z.number().int(),
-  failed: z.number().int(),
-  retried: z.number().int(),
-})
 
 export const route = defineRoute(
   { allow: ['service'] },
@@ -18,11 +12,11 @@ export const route = defineRoute(
     method: 'post',
     path: '/jobs/sweep',
     summary: 'Job: queue the scrapes of scheduled sources that are due, then run due and stalled scrape jobs',
-    responses: { 200: jsonContent(sweepReport, 'Counts'), ...errorResponses(401) },
+    responses: { 200: jsonContent(scheduledSweepReportSchema, 'Counts'), ...errorResponses(401) },
   },
 )
 
-export type SweepResponse = z.infer<typeof sweepReport>
+export type SweepResponse = z.infer<typeof scheduledSweepReportSchema>
 
 export const registerSweep = (app: App) =>
   app.openapi(route, async (c) => {

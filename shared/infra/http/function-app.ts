@@ -62,7 +62,8 @@ const PREFLIGHT_HEADERS: [string, string][] = [
  * the answer depends on Origin.
  */
 function corsHeaders(allowedOrigin: string | undefined, preflight = false): [string, string][] {
-  if (!allowedOrigin) return preflight ? [['Vary', 'Origin, Access-Control-Request-Headers']] : [['Vary', 'Origin']]
+  if (!allowedOrigin)
+    return preflight ? [['Vary', 'Origin, Access-Control-Request-Headers']] : [['Vary', 'Origin']]
   return [
     ['Access-Control-Allow-Origin', allowedOrigin],
     ['Access-Control-Allow-Credentials', 'true'],

@@ -79,6 +79,15 @@ export function classifyJobError(err: unknown): {
   return { transient: true, reason: `internal error: ${err instanceof Error ? err.message : String(err)}` }
 }
 
+/**
+ * Whether this attempt is the job's last: its error will not pass later, or no attempts are left.
+ * Handlers that record an outcome of their own (a source's or a destination's last run) record a
+ * failure only then, so a retried attempt does not show as failed.
+ */
+export function isFinalAttempt(err: unknown, job: Pick<JobRow, 'attempts' | 'max_attempts'>): boolean {
+  return !classifyJobError(err).transient || job.attempts >= job.max_attempts
+}
+
 /** What a handler runs with: the function's dependencies and the claimed job. */
 export interface JobRun {
   deps: FunctionDeps
@@ -149,6 +158,22 @@ declare const EdgeRuntime: { waitUntil(promise: Promise<unknown>): void } | unde
 export function runInBackground(promise: Promise<unknown>): void {
   const runtime = (globalThis as { EdgeRuntime?: typeof EdgeRuntime }).EdgeRuntime
   if (runtime && typeof runtime.waitUntil === 'function') runtime.waitUntil(promise)
+}
+
+/**
+ * A function's engine for its kinds, made once per function instance (its deps) on first use:
+ * `export const scrapeEngine = engineFor({ [SCRAPE_JOB_KIND]: { ... } })`.
+ */
+export function engineFor(kinds: Record<string, JobKind>): (deps: FunctionDeps) => JobEngine {
+  const engines = new WeakMap<FunctionDeps, JobEngine>()
+  return (deps) => {
+    let engine = engines.get(deps)
+    if (!engine) {
+      engine = createJobEngine(deps, kinds)
+      engines.set(deps, engine)
+    }
+    return engine
+  }
 }
 
 export function createJobEngine(

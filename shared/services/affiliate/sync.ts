@@ -5,14 +5,7 @@
  * or partial sync removes nothing. Skipped rows are counted with their reasons in the result.
  */
 import type { FunctionDeps } from '../../infra/deps.ts'
-import {
-  classifyJobError,
-  createJobEngine,
-  type JobEngine,
-  JobError,
-  type JobRun,
-  type Json,
-} from '../../infra/jobs/engine.ts'
+import { engineFor, isFinalAttempt, JobError, type JobRun, type Json } from '../../infra/jobs/engine.ts'
 import { tenantAdminEmails } from '../../infra/notifier.ts'
 import { CredentialUnavailableError, useCredential } from '../credentials/use-credential.ts'
 import { adapters } from './adapters/index.ts'
@@ -241,8 +234,7 @@ export async function syncDestinationJob({ deps, job }: JobRun): Promise<Json> {
     await record('succeeded', null)
     return result as unknown as Json
   } catch (err) {
-    const final = !classifyJobError(err).transient || job.attempts >= job.max_attempts
-    if (final)
+    if (isFinalAttempt(err, job))
       await record('failed', (err instanceof Error ? err.message : String(err)).slice(0, 2000)).catch(
         () => {},
       )
@@ -250,16 +242,7 @@ export async function syncDestinationJob({ deps, job }: JobRun): Promise<Json> {
   }
 }
 
-const engines = new WeakMap<FunctionDeps, JobEngine>()
-
 /** sync-affiliate's engine (one per function instance): its one kind, the destination sync. */
-export function syncEngine(deps: FunctionDeps): JobEngine {
-  let engine = engines.get(deps)
-  if (!engine) {
-    engine = createJobEngine(deps, {
-      [SYNC_JOB_KIND]: { handler: syncDestinationJob, maxAttempts: 3, leaseSeconds: 1800 },
-    })
-    engines.set(deps, engine)
-  }
-  return engine
-}
+export const syncEngine = engineFor({
+  [SYNC_JOB_KIND]: { handler: syncDestinationJob, maxAttempts: 3, leaseSeconds: 1800 },
+})

@@ -1,11 +1,10 @@
 import { serviceCallerFor } from '../../infra/auth.ts'
 import { withTenant } from '../../infra/db.ts'
-import { type FunctionDeps, type ServiceContext, serviceContextFor } from '../../infra/deps.ts'
+import { type ServiceContext, serviceContextFor } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '../../infra/errors.ts'
 import {
-  createJobEngine,
+  engineFor,
   enqueueJob,
-  type JobEngine,
   JobError,
   type JobRow,
   type JobRun,
@@ -213,16 +212,7 @@ export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
   }
 }
 
-const engines = new WeakMap<FunctionDeps, JobEngine>()
-
 /** generate-article's engine (one per function instance). */
-export function generationEngine(deps: FunctionDeps): JobEngine {
-  let engine = engines.get(deps)
-  if (!engine) {
-    engine = createJobEngine(deps, {
-      [GENERATE_JOB_KIND]: { handler: generateArticleJob, maxAttempts: 4, leaseSeconds: 300 },
-    })
-    engines.set(deps, engine)
-  }
-  return engine
-}
+export const generationEngine = engineFor({
+  [GENERATE_JOB_KIND]: { handler: generateArticleJob, maxAttempts: 4, leaseSeconds: 300 },
+})

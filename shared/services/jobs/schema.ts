@@ -49,3 +49,15 @@ export const acceptedJobSchema = z
 
 export type Job = z.infer<typeof jobSchema>
 export type AcceptedJob = z.infer<typeof acceptedJobSchema>
+
+/** What a server function's sweep job answers: the jobs it ran, by outcome. */
+export const sweepReportSchema = z.object({
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  retried: z.number().int(),
+})
+
+/** A sweep that first queues the scheduled runs that are due (scrape-social, sync-affiliate). */
+export const scheduledSweepReportSchema = sweepReportSchema.extend({
+  scheduled: z.number().int().openapi({ description: 'Scheduled runs queued by this sweep' }),
+})

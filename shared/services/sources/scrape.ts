@@ -1,12 +1,5 @@
 import type { FunctionDeps } from '../../infra/deps.ts'
-import {
-  classifyJobError,
-  createJobEngine,
-  type JobEngine,
-  JobError,
-  type JobRun,
-  type Json,
-} from '../../infra/jobs/engine.ts'
+import { engineFor, isFinalAttempt, JobError, type JobRun, type Json } from '../../infra/jobs/engine.ts'
 import { OutboundError } from '../../infra/outbound.ts'
 import { CredentialUnavailableError, useCredential } from '../credentials/use-credential.ts'
 import { type ApifyRunConfig, runApifyActor } from './apify.ts'
@@ -183,22 +176,12 @@ export async function scrapeSourceJob({ deps, job }: JobRun): Promise<Json> {
     return result as unknown as Json
   } catch (err) {
     const reason = err instanceof Error ? err.message : String(err)
-    const final = !classifyJobError(err).transient || job.attempts >= job.max_attempts
-    if (final) await record('failed', reason.slice(0, 2000)).catch(() => {})
+    if (isFinalAttempt(err, job)) await record('failed', reason.slice(0, 2000)).catch(() => {})
     throw err
   }
 }
 
-const engines = new WeakMap<FunctionDeps, JobEngine>()
-
 /** scrape-social's engine (one per function instance): its one kind, the source scrape. */
-export function scrapeEngine(deps: FunctionDeps): JobEngine {
-  let engine = engines.get(deps)
-  if (!engine) {
-    engine = createJobEngine(deps, {
-      [SCRAPE_JOB_KIND]: { handler: scrapeSourceJob, maxAttempts: 3, leaseSeconds: 900 },
-    })
-    engines.set(deps, engine)
-  }
-  return engine
-}
+export const scrapeEngine = engineFor({
+  [SCRAPE_JOB_KIND]: { handler: scrapeSourceJob, maxAttempts: 3, leaseSeconds: 900 },
+})

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard, type DashboardBuild } from '../scripts/dashboard/build.ts'
+import { shopifyHeaders, shopifyOrder } from './support/commerce.ts'
 import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts'
@@ -286,6 +287,56 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await shot('webhooks')
   })
 
+  it('adds a Shopify store, shows the delivery URL to paste, and lists its signed deliveries', async () => {
+    await go('#/commerce')
+    await page.getByLabel('Platform').selectOption('shopify')
+    await page.getByLabel('Name', { exact: true }).fill('Main shop')
+    await page.getByLabel('Shop domain').fill('dash-shop.myshopify.com')
+    await page.getByLabel('Signing secret').fill('shopify-app-secret-1')
+    await page.getByRole('button', { name: 'Add store' }).click()
+    const url = await page.getByRole('status').locator('code.url').textContent()
+    expect(url).toMatch(/\/functions\/v1\/commerce-webhook$/)
+    await page.getByRole('button', { name: 'Done' }).click()
+    const store = page.getByRole('table', { name: 'Stores' }).locator('tr', { hasText: 'Main shop' })
+    expect(await store.textContent()).toContain('Shopify: dash-shop.myshopify.com')
+    expect(await page.content()).not.toContain('shopify-app-secret-1')
+
+    // The shop posts a signed order to the URL shown; the log shows it applied.
+    const deliver = async (secret: string) => {
+      const body = shopifyOrder({ updatedAt: new Date().toISOString() })
+      const headers = shopifyHeaders({
+        domain: 'dash-shop.myshopify.com',
+        secret,
+        topic: 'orders/create',
+        body,
+      })
+      return (await tp.request(new URL(url!).pathname, { method: 'POST', headers, body })).status
+    }
+    expect(await deliver('shopify-app-secret-1')).toBe(200)
+    const delivered = page.locator('tr[data-topic="orders/create"]')
+    await eventually(
+      async () =>
+        (await delivered.count()) > 0 &&
+        (await delivered.first().locator('.pill').textContent()) === 'processed',
+      async () => {
+        await page.getByRole('button', { name: 'Refresh' }).click()
+        await page.waitForTimeout(200)
+      },
+    )
+    expect(await delivered.first().textContent()).toContain('Main shop')
+    await shot('commerce')
+    await shot('commerce-narrow', 390)
+    await page.getByLabel('Delivery status').selectOption('failed')
+    await page.getByText('No deliveries with status failed yet.').waitFor()
+
+    // A new secret from the shop's admin: deliveries signed with it are accepted from then on.
+    await store.getByRole('button', { name: 'Rotate secret' }).click()
+    await page.getByLabel('New signing secret').fill('shopify-app-secret-2')
+    await page.getByRole('button', { name: 'Replace secret' }).click()
+    await page.getByLabel('New signing secret').waitFor({ state: 'detached' })
+    expect(await deliver('shopify-app-secret-2')).toBe(200)
+  })
+
   it('shows usage against quota, credentials and the team', async () => {
     page.setDefaultTimeout(8000)
     await go('#/usage')
@@ -339,6 +390,12 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0)
     expect(await page.getByRole('button', { name: /^Revoke/ }).count()).toBe(0)
     await page.locator('tr', { hasText: 'site build' }).waitFor()
+
+    await go('#/commerce')
+    expect(await page.getByRole('note').textContent()).toContain('Read-only')
+    expect(await page.getByRole('button', { name: 'Add store' }).count()).toBe(0)
+    await page.getByRole('table', { name: 'Stores' }).locator('tr', { hasText: 'Main shop' }).waitFor()
+    expect(await page.getByRole('button', { name: 'Rotate secret' }).count()).toBe(0)
 
     await go('#/webhooks')
     await page.getByRole('link', { name: receiver.url }).click()

@@ -3,6 +3,7 @@ import { render, type VNode } from 'preact'
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import { api, config, supabase } from './api.ts'
 import { ApiKeysPage } from './pages/api-keys.ts'
+import { CommercePage } from './pages/commerce.ts'
 import { CredentialsPage } from './pages/credentials.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
 import { SignIn } from './pages/sign-in.ts'
@@ -15,6 +16,7 @@ const nav = [
   { path: 'integrations', label: 'Integrations' },
   { path: 'credentials', label: 'Credentials' },
   { path: 'webhooks', label: 'Webhooks' },
+  { path: 'commerce', label: 'Commerce' },
   { path: 'usage', label: 'Usage' },
   { path: 'keys', label: 'API keys', group: 'Settings' },
   { path: 'team', label: 'Team', group: 'Settings' },
@@ -43,6 +45,8 @@ function Page({ route }: { route: string[] }): VNode {
       return id ? html`<${ConnectionPage} id=${id} />` : html`<${IntegrationsPage} />`
     case 'webhooks':
       return id ? html`<${WebhookPage} id=${id} />` : html`<${WebhooksPage} />`
+    case 'commerce':
+      return html`<${CommercePage} />`
     case 'usage':
       return html`<${UsagePage} />`
     case 'team':

@@ -155,6 +155,11 @@ export function Action({
   </span>`
 }
 
+/** Loads a list again (a delivery log), with progress. */
+export function Refresh({ state }: { state: { reload: () => void; loading: boolean } }): VNode {
+  return html`<button type="button" onClick=${state.reload} aria-busy=${state.loading}>${state.loading ? html`<span class="spinner" aria-hidden="true"></span>` : null}Refresh</button>`
+}
+
 /** A form whose submit shows progress and the API's error; fields are read from the form. */
 export function Form({
   submit,

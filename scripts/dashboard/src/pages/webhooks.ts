@@ -10,6 +10,7 @@ import {
   html,
   Loaded,
   ReadOnly,
+  Refresh,
   SecretOnce,
   useLoad,
   useSession,
@@ -187,7 +188,7 @@ export function WebhookPage({ id }: { id: string }): VNode {
       }
     `}<//>
     <div class="row"><h2 class="grow">Delivery log</h2>
-      <button type="button" onClick=${log.reload} aria-busy=${log.loading}>${log.loading ? html`<span class="spinner" aria-hidden="true"></span>` : null}Refresh</button></div>
+      <${Refresh} state=${log} /></div>
     <${Loaded} state=${log}>${(page: Page<Attempt>) =>
       page.data.length
         ? html`<table class="deliveries"><caption class="sr">Delivery attempts</caption>

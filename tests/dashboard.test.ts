@@ -289,6 +289,9 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
 
   it('adds a Shopify store, shows the delivery URL to paste, and lists its signed deliveries', async () => {
     await go('#/commerce')
+    // The address field follows the platform: a site URL for WooCommerce, a shop domain for Shopify.
+    await page.getByLabel('Platform').selectOption('woocommerce')
+    await page.getByLabel('Site URL').waitFor()
     await page.getByLabel('Platform').selectOption('shopify')
     await page.getByLabel('Name', { exact: true }).fill('Main shop')
     await page.getByLabel('Shop domain').fill('dash-shop.myshopify.com')

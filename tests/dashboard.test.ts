@@ -340,6 +340,40 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     expect(await deliver('shopify-app-secret-2')).toBe(200)
   })
 
+  it("lists the tenant's background jobs, with their progress, errors and results, by kind and status", async () => {
+    const [tenant] = await tp.db.sql`select id from public.tenants where name = 'Dash Co'`
+    const job = (kind: string, status: string, extra: Record<string, unknown>) => tp.db.sql`
+      insert into public.jobs (tenant_id, kind, status, input, attempts, max_attempts, result, error, run_after, started_at, finished_at)
+      values (${tenant!.id}, ${kind}, ${status}, ${tp.db.sql.json({ source_id: 'c0ffee00-0000-4000-8000-000000000001' })},
+              ${extra.attempts as number}, 3, ${extra.result ? tp.db.sql.json(extra.result as never) : null}, ${(extra.error as string) ?? null},
+              ${new Date(Date.now() + 60_000)}, ${new Date()}, ${status === 'succeeded' || status === 'failed' ? new Date() : null})`
+    await job('scrape-social.source', 'succeeded', { attempts: 1, result: { fetched: 12, new_items: 5 } })
+    await job('generate-article.article', 'failed', {
+      attempts: 3,
+      error: 'the provider refused the credential',
+    })
+    await job('sync-affiliate.destination', 'queued', { attempts: 1, error: 'network timeout' })
+
+    await go('#/jobs')
+    const rows = page.getByRole('table', { name: 'Jobs' }).locator('tbody tr')
+    await rows.first().waitFor()
+    expect(await rows.count()).toBe(3)
+    const scrape = page.locator('tr[data-kind="scrape-social.source"]')
+    expect(await scrape.textContent()).toContain('Scrape a source')
+    expect(await scrape.textContent()).toContain('after 1 attempt')
+    await scrape.getByText('Input and result').click()
+    expect(await scrape.locator('pre').textContent()).toContain('"new_items": 5')
+    expect(await page.locator('tr[data-kind="sync-affiliate.destination"]').textContent()).toContain(
+      'attempt 2 of 3',
+    )
+    await shot('jobs')
+    await page.getByLabel('Job status').selectOption('failed')
+    await expect.poll(() => rows.count()).toBe(1)
+    expect(await rows.first().textContent()).toContain('the provider refused the credential')
+    await page.getByLabel('Job kind').selectOption('scrape-social.source')
+    await page.getByText('No jobs match.').waitFor()
+  })
+
   it('shows usage against quota, credentials and the team', async () => {
     page.setDefaultTimeout(8000)
     await go('#/usage')

@@ -6,6 +6,7 @@ import { ApiKeysPage } from './pages/api-keys.ts'
 import { CommercePage } from './pages/commerce.ts'
 import { CredentialsPage } from './pages/credentials.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
+import { JobsPage } from './pages/jobs.ts'
 import { SignIn } from './pages/sign-in.ts'
 import { AcceptInvitation, CreateTenant, TeamPage, type Tenant } from './pages/team.ts'
 import { UsagePage } from './pages/usage.ts'
@@ -17,6 +18,7 @@ const nav = [
   { path: 'credentials', label: 'Credentials' },
   { path: 'webhooks', label: 'Webhooks' },
   { path: 'commerce', label: 'Commerce' },
+  { path: 'jobs', label: 'Jobs' },
   { path: 'usage', label: 'Usage' },
   { path: 'keys', label: 'API keys', group: 'Settings' },
   { path: 'team', label: 'Team', group: 'Settings' },
@@ -47,6 +49,8 @@ function Page({ route }: { route: string[] }): VNode {
       return id ? html`<${WebhookPage} id=${id} />` : html`<${WebhooksPage} />`
     case 'commerce':
       return html`<${CommercePage} />`
+    case 'jobs':
+      return html`<${JobsPage} />`
     case 'usage':
       return html`<${UsagePage} />`
     case 'team':

@@ -1,0 +1,90 @@
+import type { VNode } from 'preact'
+import { useState } from 'preact/hooks'
+import { api, type Page } from '../api.ts'
+import { ago, when } from '../format.ts'
+import { html, Loaded, Refresh, useLoad, useSession } from '../ui.ts'
+
+type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
+
+interface Job {
+  id: string
+  kind: string
+  status: JobStatus
+  input: Record<string, unknown>
+  attempts: number
+  max_attempts: number
+  run_after: string
+  result: unknown
+  error: string | null
+  created_by: string | null
+  created_at: string
+  started_at: string | null
+  finished_at: string | null
+}
+
+/** The server functions' job kinds, as people call them. */
+const kinds: Record<string, string> = {
+  'scrape-social.source': 'Scrape a source',
+  'generate-article.article': 'Generate an article',
+  'sync-affiliate.destination': 'Sync affiliate catalogs',
+}
+const statusClass: Record<JobStatus, string> = {
+  queued: '',
+  running: 'pending',
+  succeeded: 'ok',
+  failed: 'bad',
+}
+
+/** What a job did or is doing, in one line. */
+function progress(j: Job): string {
+  if (j.status === 'queued')
+    return j.attempts
+      ? `retry ${ago(j.run_after)} (attempt ${j.attempts + 1} of ${j.max_attempts})`
+      : 'waiting'
+  if (j.status === 'running') return `running since ${ago(j.started_at)}`
+  return `${j.status === 'succeeded' ? 'done' : 'gave up'} ${ago(j.finished_at)} after ${j.attempts} attempt${j.attempts === 1 ? '' : 's'}`
+}
+
+export function JobsPage(): VNode {
+  const session = useSession()
+  const [kind, setKind] = useState('')
+  const [status, setStatus] = useState<JobStatus | ''>('')
+  const jobs = useLoad(() => {
+    const query = new URLSearchParams({ limit: '50', ...(kind && { kind }), ...(status && { status }) })
+    return api<Page<Job>>('GET', `/api/jobs?${query}`)
+  }, [kind, status])
+  return html`<section>
+    <h1>Jobs</h1>
+    <p class="muted">Background work of <strong>${session.tenantName}</strong>: scrapes, generated articles and affiliate syncs,
+      whether asked for or scheduled. A job that fails for a reason that may pass is retried with backoff.</p>
+    <div class="row wrap">
+      <label class="field inline"><span>Kind</span><select aria-label="Job kind" value=${kind}
+        onChange=${(e: Event) => setKind((e.target as HTMLSelectElement).value)}>
+        <option value="">All</option>
+        ${Object.entries(kinds).map(([k, label]) => html`<option value=${k}>${label}</option>`)}
+      </select></label>
+      <label class="field inline"><span>Status</span><select aria-label="Job status" value=${status}
+        onChange=${(e: Event) => setStatus((e.target as HTMLSelectElement).value as JobStatus | '')}>
+        <option value="">All</option><option value="queued">Queued</option><option value="running">Running</option>
+        <option value="succeeded">Succeeded</option><option value="failed">Failed</option>
+      </select></label>
+      <span class="grow"></span>
+      <${Refresh} state=${jobs} />
+    </div>
+    <${Loaded} state=${jobs}>${(page: Page<Job>) =>
+      page.data.length
+        ? html`<table><caption class="sr">Jobs</caption>
+        <thead><tr><th>Job</th><th>Status</th><th>Progress</th><th>Asked</th><th>Details</th></tr></thead>
+        <tbody>${page.data.map(
+          (j) => html`<tr data-kind=${j.kind}>
+            <td data-label="Job">${kinds[j.kind] ?? html`<code>${j.kind}</code>`}</td>
+            <td data-label="Status"><span class=${`pill ${statusClass[j.status]}`}>${j.status}</span></td>
+            <td data-label="Progress">${progress(j)}${j.error ? html`<br /><small>${j.error}</small>` : null}</td>
+            <td data-label="Asked" title=${when(j.created_at)}>${ago(j.created_at)}${j.created_by ? '' : html`<br /><small class="muted">scheduled</small>`}</td>
+            <td data-label="Details"><details><summary>Input and result</summary>
+              <pre class="mono">${JSON.stringify({ input: j.input, result: j.result }, null, 2)}</pre></details></td>
+          </tr>`,
+        )}</tbody></table>`
+        : html`<p class="muted">No jobs${kind || status ? ' match' : ' yet'}.</p>`}<//>
+  </section>`
+}

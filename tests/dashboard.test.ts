@@ -4,6 +4,7 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard, type DashboardBuild } from '../scripts/dashboard/build.ts'
 import { shopifyHeaders, shopifyOrder } from './support/commerce.ts'
+import { type FeedServer, startFeedServer } from './support/feed-server.ts'
 import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts'
@@ -24,6 +25,7 @@ const MEMBER = { email: 'member@dash.example', password: 'member password 1' }
 let tp: TestPlatform
 let mcp: McpTestServer
 let receiver: WebhookReceiver
+let feeds: FeedServer
 let browser: Browser
 let page: Page
 let built: DashboardBuild
@@ -73,10 +75,11 @@ if (browserMissing)
 beforeAll(async () => {
   if (browserMissing) return
   built = await buildDashboard()
-  ;[tp, mcp, receiver] = await Promise.all([
+  ;[tp, mcp, receiver, feeds] = await Promise.all([
     startTestPlatform(),
     startMcpServer({ transport: 'streamableHttp', auth: { type: 'bearer', token: MCP_TOKEN } }),
     startReceiver(),
+    startFeedServer(),
   ])
   dashboardUrl = `${tp.baseUrl}/dashboard/`
   browser = await chromium.launch({
@@ -97,7 +100,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close()
-  await Promise.all([mcp?.close(), receiver?.close(), tp?.close()])
+  await Promise.all([mcp?.close(), receiver?.close(), feeds?.close(), tp?.close()])
 })
 
 describe.skipIf(browserMissing)('the dashboard in a browser', () => {
@@ -374,6 +377,40 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await page.getByText('No jobs match.').waitFor()
   })
 
+  it('adds a feed source, scrapes it now, and shows its run and its items', async () => {
+    await go('#/sources')
+    await page.getByLabel('Name', { exact: true }).fill('Team blog')
+    await page.getByLabel('Site').selectOption({ label: 'Blog' })
+    await page.getByLabel('Feed URL').fill(`${feeds.url}/rss.xml`)
+    await page.getByRole('button', { name: 'Add source' }).click()
+    const source = page.getByRole('table', { name: 'Sources' }).locator('tr', { hasText: 'Team blog' })
+    await source.waitFor()
+    expect(await source.textContent()).toContain('hourly')
+    expect(await source.textContent()).toContain('never')
+
+    await source.getByRole('button', { name: 'Scrape Team blog now' }).click()
+    await page.getByRole('status').getByRole('link', { name: 'Jobs' }).waitFor()
+    await eventually(
+      async () =>
+        (await source
+          .locator('.pill')
+          .textContent()
+          .catch(() => null)) === 'succeeded',
+      () => go('#/sources'),
+    )
+    await source.getByRole('button', { name: 'Items' }).click()
+    const items = page.locator('ul.items li')
+    await items.first().waitFor()
+    expect(await items.count()).toBe(3)
+    expect(await page.locator('ul.items').textContent()).toContain('Three')
+    await shot('sources')
+
+    await source.getByRole('button', { name: 'Turn off' }).click()
+    await source.locator('.pill', { hasText: 'off' }).waitFor()
+    await go('#/jobs')
+    await page.locator('tr[data-kind="scrape-social.source"]', { hasText: 'succeeded' }).first().waitFor()
+  })
+
   it('shows usage against quota, credentials and the team', async () => {
     page.setDefaultTimeout(8000)
     await go('#/usage')
@@ -427,6 +464,11 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0)
     expect(await page.getByRole('button', { name: /^Revoke/ }).count()).toBe(0)
     await page.locator('tr', { hasText: 'site build' }).waitFor()
+
+    await go('#/sources')
+    expect(await page.getByRole('note').textContent()).toContain('Read-only')
+    await page.getByRole('table', { name: 'Sources' }).locator('tr', { hasText: 'Team blog' }).waitFor()
+    expect(await page.getByRole('button', { name: /^Scrape/ }).count()).toBe(0)
 
     await go('#/commerce')
     expect(await page.getByRole('note').textContent()).toContain('Read-only')

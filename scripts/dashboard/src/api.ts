@@ -33,14 +33,16 @@ export class ApiError extends Error {
 }
 
 /**
- * Calls the platform by its documented public path (e.g. GET /api/api-keys), the way supabase-js
+ * Calls the platform by its documented public path (e.g. GET /api/api-keys), or a server function by
+ * its function path (POST /functions/v1/scrape-social), the way supabase-js
  * calls a function: functions.invoke('<function>/<path>') sends the session's access token as
  * Authorization and the anon key as apikey. The route table maps the public path to the
  * function, so the same dashboard works against Supabase with no proxy in front.
  */
 export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
   const [pathname, query] = path.split('?') as [string, string | undefined]
-  const fnPath = toFunctionPath(pathname)
+  // Server functions (scrape-social, ...) are documented by their function path; the rest by public path.
+  const fnPath = pathname.startsWith('/functions/v1/') ? pathname : toFunctionPath(pathname)
   if (!fnPath) throw new ApiError(0, 'CLIENT', `No function serves ${pathname}`)
   const name = fnPath.slice('/functions/v1/'.length) + (query ? `?${query}` : '')
   const { data, error } = await supabase.functions.invoke(name, {

@@ -8,6 +8,7 @@ import { CredentialsPage } from './pages/credentials.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
 import { JobsPage } from './pages/jobs.ts'
 import { SignIn } from './pages/sign-in.ts'
+import { SourcesPage } from './pages/sources.ts'
 import { AcceptInvitation, CreateTenant, TeamPage, type Tenant } from './pages/team.ts'
 import { UsagePage } from './pages/usage.ts'
 import { WebhookPage, WebhooksPage } from './pages/webhooks.ts'
@@ -18,6 +19,7 @@ const nav = [
   { path: 'credentials', label: 'Credentials' },
   { path: 'webhooks', label: 'Webhooks' },
   { path: 'commerce', label: 'Commerce' },
+  { path: 'sources', label: 'Sources' },
   { path: 'jobs', label: 'Jobs' },
   { path: 'usage', label: 'Usage' },
   { path: 'keys', label: 'API keys', group: 'Settings' },
@@ -49,6 +51,8 @@ function Page({ route }: { route: string[] }): VNode {
       return id ? html`<${WebhookPage} id=${id} />` : html`<${WebhooksPage} />`
     case 'commerce':
       return html`<${CommercePage} />`
+    case 'sources':
+      return html`<${SourcesPage} />`
     case 'jobs':
       return html`<${JobsPage} />`
     case 'usage':

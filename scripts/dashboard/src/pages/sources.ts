@@ -1,0 +1,173 @@
+import type { VNode } from 'preact'
+import { useState } from 'preact/hooks'
+import { api, type Page } from '../api.ts'
+import { ago, when } from '../format.ts'
+import { Action, canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
+
+type Kind = 'feed' | 'apify'
+type Schedule = 'every_15_minutes' | 'hourly' | 'every_6_hours' | 'daily'
+
+interface Source {
+  id: string
+  site_id: string
+  name: string
+  kind: Kind
+  config: { url?: string; actor_id?: string }
+  schedule: Schedule | null
+  enabled: boolean
+  next_run_at: string | null
+  last_run_at: string | null
+  last_status: 'succeeded' | 'failed' | null
+  last_error: string | null
+  created_at: string
+}
+interface Site {
+  id: string
+  name: string
+}
+interface Item {
+  id: string
+  url: string | null
+  title: string | null
+  author: string | null
+  published_at: string | null
+  created_at: string
+}
+
+const scheduleNames: Record<Schedule, string> = {
+  every_15_minutes: 'every 15 minutes',
+  hourly: 'hourly',
+  every_6_hours: 'every 6 hours',
+  daily: 'daily',
+}
+
+/** The JSON of an Apify actor's input, or a readable error before anything is sent. */
+function actorInput(text: string): Record<string, unknown> {
+  if (!text.trim()) return {}
+  try {
+    const value = JSON.parse(text)
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value
+  } catch {}
+  throw new Error('The actor\'s input must be a JSON object, e.g. {"username": ["nasa"]}')
+}
+
+/** A source's latest items, loaded when opened. */
+function Items({ source }: { source: Source }): VNode {
+  const items = useLoad(() => api<Page<Item>>('GET', `/api/sources/${source.id}/items?limit=10`))
+  return html`<${Loaded} state=${items}>${(page: Page<Item>) =>
+    page.data.length
+      ? html`<ul class="items">${page.data.map(
+          (
+            i,
+          ) => html`<li>${i.url ? html`<a href=${i.url} rel="noopener noreferrer" target="_blank">${i.title ?? i.url}</a>` : (i.title ?? '(untitled)')}
+            <small class="muted"> ${i.author ? `${i.author}, ` : ''}${ago(i.published_at ?? i.created_at)}</small></li>`,
+        )}</ul>`
+      : html`<p class="muted">No items yet.</p>`}<//>`
+}
+
+export function SourcesPage(): VNode {
+  const session = useSession()
+  const write = canWrite(session)
+  const sources = useLoad(() => api<Page<Source>>('GET', '/api/sources?limit=100'))
+  const sites = useLoad(() => api<Page<Site>>('GET', '/v1/content?type=site&limit=100'))
+  const [kind, setKind] = useState<Kind>('feed')
+  const [queued, setQueued] = useState<string>()
+  const [open, setOpen] = useState<string>()
+  const siteName = (id: string) => sites.data?.data.find((s) => s.id === id)?.name ?? ''
+
+  return html`<section>
+    <h1>Sources</h1>
+    <p class="muted">Feeds and social profiles that <strong>${session.tenantName}</strong> collects posts from
+      (scrape-social), on a schedule or when asked. Their items are the material articles are generated from.</p>
+    ${queued ? html`<p class="note" role="status">Scrape of ${queued} queued: follow it under <a href="#/jobs">Jobs</a>.</p>` : null}
+    ${
+      write
+        ? html`<details class="card" open=${sources.data ? !sources.data.data.length : false}><summary>Add a source</summary>
+      <${Loaded} state=${sites}>${(s: Page<Site>) =>
+        s.data.length
+          ? html`<${Form} label="Add a source" submitLabel="Add source" submit=${async (
+              d: FormData,
+              f: HTMLFormElement,
+            ) => {
+              const config =
+                kind === 'feed'
+                  ? { url: String(d.get('url')).trim() }
+                  : {
+                      actor_id: String(d.get('actor_id')).trim(),
+                      input: actorInput(String(d.get('input') ?? '')),
+                      max_items: Number(d.get('max_items')),
+                    }
+              await api('POST', '/api/sources', {
+                name: String(d.get('name')).trim(),
+                site_id: String(d.get('site_id')),
+                kind,
+                config,
+                schedule: String(d.get('schedule')) || null,
+              })
+              f.reset()
+              sources.reload()
+            }}>
+            <div class="grid2">
+              <${Field} label="Name"><input name="name" required maxlength="200" placeholder="Company blog" /><//>
+              <${Field} label="Site"><select name="site_id">${s.data.map((x) => html`<option value=${x.id}>${x.name}</option>`)}</select><//>
+              <${Field} label="Kind"><select name="kind" value=${kind} onChange=${(e: Event) => setKind((e.target as HTMLSelectElement).value as Kind)}>
+                <option value="feed">Feed (RSS, Atom, JSON Feed)</option><option value="apify">Apify actor</option>
+              </select><//>
+              <${Field} label="Schedule"><select name="schedule">
+                <option value="">Only when asked</option>
+                ${Object.entries(scheduleNames).map(([v, label]) => html`<option value=${v} selected=${v === 'hourly'}>${label}</option>`)}
+              </select><//>
+              ${
+                kind === 'feed'
+                  ? html`<${Field} label="Feed URL" hint="A blog, a YouTube channel, Reddit .rss, a Mastodon or Bluesky profile feed"><input name="url" type="url" required placeholder="https://example.com/feed.xml" /><//>`
+                  : html`<${Field} label="Actor" hint="Its id, or username~actor-name; runs with the tenant's Apify credential"><input name="actor_id" required placeholder="apify~instagram-scraper" /><//>
+                    <${Field} label="Items per run"><input name="max_items" type="number" min="1" max="1000" value="200" /><//>
+                    <${Field} label="Actor input (JSON)"><textarea name="input" rows="3" class="mono" placeholder='{"username": ["nasa"]}'></textarea><//>`
+              }
+            </div>
+          <//>`
+          : html`<p class="note">Sources feed a site: create one first (<code>POST /v1/content/sites</code>).</p>`}<//></details>`
+        : html`<${ReadOnly} what="the sources" />`
+    }
+    <${Loaded} state=${sources}>${(page: Page<Source>) =>
+      page.data.length
+        ? html`<table><caption class="sr">Sources</caption>
+        <thead><tr><th>Source</th><th>Schedule</th><th>Last run</th><th><span class="sr">Actions</span></th></tr></thead>
+        <tbody>${page.data.map(
+          (s) => html`<tr>
+            <td data-label="Source"><strong>${s.name}</strong><br /><small class="muted">${s.kind === 'feed' ? s.config.url : `Apify: ${s.config.actor_id}`}${siteName(s.site_id) ? ` → ${siteName(s.site_id)}` : ''}</small></td>
+            <td data-label="Schedule">${s.enabled ? (s.schedule ? scheduleNames[s.schedule] : 'when asked') : html`<span class="pill">off</span>`}
+              ${s.enabled && s.next_run_at ? html`<br /><small class="muted" title=${when(s.next_run_at)}>next ${ago(s.next_run_at)}</small>` : null}</td>
+            <td data-label="Last run">${
+              s.last_status
+                ? html`<span class=${`pill ${s.last_status === 'succeeded' ? 'ok' : 'bad'}`}>${s.last_status}</span> <span title=${when(s.last_run_at)}>${ago(s.last_run_at)}</span>
+                  ${s.last_error ? html`<br /><small>${s.last_error}</small>` : null}`
+                : html`<span class="muted">never</span>`
+            }</td>
+            <td>
+              <button type="button" onClick=${() => setOpen(open === s.id ? undefined : s.id)} aria-expanded=${open === s.id}>Items</button>
+              ${
+                write
+                  ? html`<${Action} label=${`Scrape ${s.name} now`} run=${async () => {
+                      await api('POST', '/functions/v1/scrape-social', { source_id: s.id })
+                      setQueued(s.name)
+                      setTimeout(sources.reload, 1500)
+                    }}>Scrape now<//>
+                    <${Action} run=${async () => {
+                      await api('PATCH', `/api/sources/${s.id}`, { enabled: !s.enabled })
+                      sources.reload()
+                    }}>${s.enabled ? 'Turn off' : 'Turn on'}<//>
+                    <${Action} kind="danger" label=${`Delete ${s.name}`} confirm=${`Delete the source “${s.name}” and the items collected from it?`} confirmLabel="Delete"
+                      run=${async () => {
+                        await api('DELETE', `/api/sources/${s.id}`)
+                        sources.reload()
+                      }}>Delete<//>`
+                  : null
+              }
+            </td>
+          </tr>
+          ${open === s.id ? html`<tr class="sub"><td colspan="4"><${Items} source=${s} /></td></tr>` : null}`,
+        )}</tbody></table>`
+        : html`<p class="muted">No sources yet.</p>`}<//>
+  </section>`
+}

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard, type DashboardBuild } from '../scripts/dashboard/build.ts'
+import { type AffiliateServer, startAffiliateServer } from './support/affiliate-server.ts'
 import { shopifyHeaders, shopifyOrder } from './support/commerce.ts'
 import { type FeedServer, startFeedServer } from './support/feed-server.ts'
 import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
@@ -26,6 +27,7 @@ let tp: TestPlatform
 let mcp: McpTestServer
 let receiver: WebhookReceiver
 let feeds: FeedServer
+let affiliate: AffiliateServer
 let browser: Browser
 let page: Page
 let built: DashboardBuild
@@ -75,11 +77,12 @@ if (browserMissing)
 beforeAll(async () => {
   if (browserMissing) return
   built = await buildDashboard()
-  ;[tp, mcp, receiver, feeds] = await Promise.all([
+  ;[tp, mcp, receiver, feeds, affiliate] = await Promise.all([
     startTestPlatform(),
     startMcpServer({ transport: 'streamableHttp', auth: { type: 'bearer', token: MCP_TOKEN } }),
     startReceiver(),
     startFeedServer(),
+    startAffiliateServer(),
   ])
   dashboardUrl = `${tp.baseUrl}/dashboard/`
   browser = await chromium.launch({
@@ -100,7 +103,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close()
-  await Promise.all([mcp?.close(), receiver?.close(), feeds?.close(), tp?.close()])
+  await Promise.all([mcp?.close(), receiver?.close(), feeds?.close(), affiliate?.close(), tp?.close()])
 })
 
 describe.skipIf(browserMissing)('the dashboard in a browser', () => {
@@ -411,6 +414,68 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await page.locator('tr[data-kind="scrape-social.source"]', { hasText: 'succeeded' }).first().waitFor()
   })
 
+  it('adds an affiliate destination with a product feed, syncs it now, and lists its products', async () => {
+    affiliate.feeds.set('products.jsonl', {
+      type: 'application/x-ndjson',
+      body: [
+        {
+          id: 'm1',
+          title: 'Stoneware mug',
+          link: 'https://mugs.example.com/1',
+          price: '7.50',
+          currency: 'EUR',
+        },
+        {
+          id: 'm2',
+          title: 'Travel mug',
+          link: 'https://mugs.example.com/2',
+          price: '12.00',
+          currency: 'EUR',
+        },
+      ]
+        .map((p) => JSON.stringify(p))
+        .join('\n'),
+    })
+    await go('#/affiliate')
+    await page.getByLabel('Name', { exact: true }).fill('Kitchen reviews')
+    await page.getByLabel('Site').selectOption({ label: 'Blog' })
+    await page.getByRole('button', { name: 'Add destination' }).click()
+    const destination = page
+      .getByRole('table', { name: 'Destinations' })
+      .locator('tr', { hasText: 'Kitchen reviews' })
+    await destination.waitFor()
+    expect(await destination.textContent()).toContain('daily')
+
+    // The new destination opens with its program form; a generic feed needs no credential.
+    await page.getByLabel('Network').selectOption('feed')
+    await page.getByLabel('Program name').fill('Mug shop')
+    await page.getByLabel('Feed URL').fill(`${affiliate.url}/feeds/products.jsonl`)
+    await page.getByLabel('Format').selectOption('json')
+    await page.getByLabel('Currency (optional)').fill('EUR')
+    await page.getByRole('button', { name: 'Add program' }).click()
+    await page.locator('.detail li', { hasText: 'Mug shop' }).waitFor()
+
+    await destination.getByRole('button', { name: 'Sync Kitchen reviews now' }).click()
+    await page.getByRole('status').getByRole('link', { name: 'Jobs' }).waitFor()
+    await eventually(
+      async () =>
+        (await destination
+          .locator('.pill')
+          .textContent()
+          .catch(() => null)) === 'succeeded',
+      () => go('#/affiliate'),
+    )
+    // Still open from its creation; the products it shows are loaded again after the sync.
+    expect(
+      await destination.getByRole('button', { name: 'Programs and products' }).getAttribute('aria-expanded'),
+    ).toBe('true')
+    const products = page.getByRole('table', { name: 'Products of Kitchen reviews' })
+    await products.locator('tr', { hasText: 'Stoneware mug' }).waitFor()
+    expect(await products.locator('tbody tr').count()).toBe(2)
+    expect(await products.textContent()).toContain('EUR')
+    await shot('affiliate')
+  })
+
   it('shows usage against quota, credentials and the team', async () => {
     page.setDefaultTimeout(8000)
     await go('#/usage')
@@ -469,6 +534,14 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     expect(await page.getByRole('note').textContent()).toContain('Read-only')
     await page.getByRole('table', { name: 'Sources' }).locator('tr', { hasText: 'Team blog' }).waitFor()
     expect(await page.getByRole('button', { name: /^Scrape/ }).count()).toBe(0)
+
+    await go('#/affiliate')
+    expect(await page.getByRole('note').textContent()).toContain('Read-only')
+    await page
+      .getByRole('table', { name: 'Destinations' })
+      .locator('tr', { hasText: 'Kitchen reviews' })
+      .waitFor()
+    expect(await page.getByRole('button', { name: /^Sync/ }).count()).toBe(0)
 
     await go('#/commerce')
     expect(await page.getByRole('note').textContent()).toContain('Read-only')

@@ -2,6 +2,7 @@ import type { Session as AuthSession } from '@supabase/supabase-js'
 import { render, type VNode } from 'preact'
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import { api, config, supabase } from './api.ts'
+import { AffiliatePage } from './pages/affiliate.ts'
 import { ApiKeysPage } from './pages/api-keys.ts'
 import { CommercePage } from './pages/commerce.ts'
 import { CredentialsPage } from './pages/credentials.ts'
@@ -20,6 +21,7 @@ const nav = [
   { path: 'webhooks', label: 'Webhooks' },
   { path: 'commerce', label: 'Commerce' },
   { path: 'sources', label: 'Sources' },
+  { path: 'affiliate', label: 'Affiliate' },
   { path: 'jobs', label: 'Jobs' },
   { path: 'usage', label: 'Usage' },
   { path: 'keys', label: 'API keys', group: 'Settings' },
@@ -53,6 +55,8 @@ function Page({ route }: { route: string[] }): VNode {
       return html`<${CommercePage} />`
     case 'sources':
       return html`<${SourcesPage} />`
+    case 'affiliate':
+      return html`<${AffiliatePage} />`
     case 'jobs':
       return html`<${JobsPage} />`
     case 'usage':

@@ -1,29 +1,29 @@
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'
-import { ago, when } from '../format.ts'
-import { Action, canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
+import { ago } from '../format.ts'
+import { canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
+import {
+  LastRunCell,
+  NoSiteYet,
+  QueuedNote,
+  ScheduleCell,
+  type Scheduled,
+  ScheduledActions,
+  SiteField,
+  useSites,
+} from './scheduled.ts'
 
 type Kind = 'feed' | 'apify'
 type Schedule = 'every_15_minutes' | 'hourly' | 'every_6_hours' | 'daily'
 
-interface Source {
+interface Source extends Scheduled {
   id: string
-  site_id: string
   name: string
   kind: Kind
   config: { url?: string; actor_id?: string }
   schedule: Schedule | null
-  enabled: boolean
-  next_run_at: string | null
-  last_run_at: string | null
-  last_status: 'succeeded' | 'failed' | null
-  last_error: string | null
   created_at: string
-}
-interface Site {
-  id: string
-  name: string
 }
 interface Item {
   id: string
@@ -69,21 +69,20 @@ export function SourcesPage(): VNode {
   const session = useSession()
   const write = canWrite(session)
   const sources = useLoad(() => api<Page<Source>>('GET', '/api/sources?limit=100'))
-  const sites = useLoad(() => api<Page<Site>>('GET', '/v1/content?type=site&limit=100'))
+  const { sites, siteName } = useSites()
   const [kind, setKind] = useState<Kind>('feed')
   const [queued, setQueued] = useState<string>()
   const [open, setOpen] = useState<string>()
-  const siteName = (id: string) => sites.data?.data.find((s) => s.id === id)?.name ?? ''
 
   return html`<section>
     <h1>Sources</h1>
     <p class="muted">Feeds and social profiles that <strong>${session.tenantName}</strong> collects posts from
       (scrape-social), on a schedule or when asked. Their items are the material articles are generated from.</p>
-    ${queued ? html`<p class="note" role="status">Scrape of ${queued} queued: follow it under <a href="#/jobs">Jobs</a>.</p>` : null}
+    <${QueuedNote} run=${queued} />
     ${
       write
         ? html`<details class="card" open=${sources.data ? !sources.data.data.length : false}><summary>Add a source</summary>
-      <${Loaded} state=${sites}>${(s: Page<Site>) =>
+      <${Loaded} state=${sites}>${(s: Page<{ id: string; name: string }>) =>
         s.data.length
           ? html`<${Form} label="Add a source" submitLabel="Add source" submit=${async (
               d: FormData,
@@ -109,7 +108,7 @@ export function SourcesPage(): VNode {
             }}>
             <div class="grid2">
               <${Field} label="Name"><input name="name" required maxlength="200" placeholder="Company blog" /><//>
-              <${Field} label="Site"><select name="site_id">${s.data.map((x) => html`<option value=${x.id}>${x.name}</option>`)}</select><//>
+              <${SiteField} sites=${s.data} />
               <${Field} label="Kind"><select name="kind" value=${kind} onChange=${(e: Event) => setKind((e.target as HTMLSelectElement).value as Kind)}>
                 <option value="feed">Feed (RSS, Atom, JSON Feed)</option><option value="apify">Apify actor</option>
               </select><//>
@@ -126,7 +125,7 @@ export function SourcesPage(): VNode {
               }
             </div>
           <//>`
-          : html`<p class="note">Sources feed a site: create one first (<code>POST /v1/content/sites</code>).</p>`}<//></details>`
+          : html`<${NoSiteYet} what="Sources" />`}<//></details>`
         : html`<${ReadOnly} what="the sources" />`
     }
     <${Loaded} state=${sources}>${(page: Page<Source>) =>
@@ -136,32 +135,27 @@ export function SourcesPage(): VNode {
         <tbody>${page.data.map(
           (s) => html`<tr>
             <td data-label="Source"><strong>${s.name}</strong><br /><small class="muted">${s.kind === 'feed' ? s.config.url : `Apify: ${s.config.actor_id}`}${siteName(s.site_id) ? ` → ${siteName(s.site_id)}` : ''}</small></td>
-            <td data-label="Schedule">${s.enabled ? (s.schedule ? scheduleNames[s.schedule] : 'when asked') : html`<span class="pill">off</span>`}
-              ${s.enabled && s.next_run_at ? html`<br /><small class="muted" title=${when(s.next_run_at)}>next ${ago(s.next_run_at)}</small>` : null}</td>
-            <td data-label="Last run">${
-              s.last_status
-                ? html`<span class=${`pill ${s.last_status === 'succeeded' ? 'ok' : 'bad'}`}>${s.last_status}</span> <span title=${when(s.last_run_at)}>${ago(s.last_run_at)}</span>
-                  ${s.last_error ? html`<br /><small>${s.last_error}</small>` : null}`
-                : html`<span class="muted">never</span>`
-            }</td>
+            <td data-label="Schedule"><${ScheduleCell} r=${s} label=${s.schedule ? scheduleNames[s.schedule] : null} /></td>
+            <td data-label="Last run"><${LastRunCell} r=${s} /></td>
             <td>
               <button type="button" onClick=${() => setOpen(open === s.id ? undefined : s.id)} aria-expanded=${open === s.id}>Items</button>
               ${
                 write
-                  ? html`<${Action} label=${`Scrape ${s.name} now`} run=${async () => {
-                      await api('POST', '/functions/v1/scrape-social', { source_id: s.id })
-                      setQueued(s.name)
-                      setTimeout(sources.reload, 1500)
-                    }}>Scrape now<//>
-                    <${Action} run=${async () => {
-                      await api('PATCH', `/api/sources/${s.id}`, { enabled: !s.enabled })
-                      sources.reload()
-                    }}>${s.enabled ? 'Turn off' : 'Turn on'}<//>
-                    <${Action} kind="danger" label=${`Delete ${s.name}`} confirm=${`Delete the source “${s.name}” and the items collected from it?`} confirmLabel="Delete"
+                  ? html`<${ScheduledActions} name=${s.name} verb="Scrape" enabled=${s.enabled}
                       run=${async () => {
+                        await api('POST', '/functions/v1/scrape-social', { source_id: s.id })
+                        setQueued(`Scrape of ${s.name}`)
+                        setTimeout(sources.reload, 1500)
+                      }}
+                      setEnabled=${async (enabled: boolean) => {
+                        await api('PATCH', `/api/sources/${s.id}`, { enabled })
+                        sources.reload()
+                      }}
+                      remove=${async () => {
                         await api('DELETE', `/api/sources/${s.id}`)
                         sources.reload()
-                      }}>Delete<//>`
+                      }}
+                      removeWarning=${`Delete the source “${s.name}” and the items collected from it?`} />`
                   : null
               }
             </td>

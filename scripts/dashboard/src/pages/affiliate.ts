@@ -1,0 +1,259 @@
+import type { VNode } from 'preact'
+import { useState } from 'preact/hooks'
+import { api, type Page } from '../api.ts'
+import { ago, when } from '../format.ts'
+import { Action, canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
+import {
+  LastRunCell,
+  NoSiteYet,
+  QueuedNote,
+  ScheduleCell,
+  type Scheduled,
+  ScheduledActions,
+  SiteField,
+  useSites,
+} from './scheduled.ts'
+
+type Network = 'awin' | 'cj' | 'amazon' | 'feed'
+type Schedule = 'hourly' | 'every_6_hours' | 'daily'
+
+interface Program {
+  id: string
+  network: Network
+  name: string
+  merchant_ids: string[]
+  config: Record<string, unknown>
+  tracking_id: string | null
+  currency: string | null
+}
+interface Destination extends Scheduled {
+  id: string
+  name: string
+  schedule: Schedule | null
+  programs: Program[]
+}
+interface Product {
+  id: string
+  title: string
+  merchant: string | null
+  price: string
+  sale_price: string | null
+  currency: string
+  availability: string
+  affiliate_url: string
+  last_synced_at: string
+}
+
+const networkNames: Record<Network, string> = {
+  awin: 'Awin',
+  cj: 'CJ',
+  amazon: 'Amazon Creators API',
+  feed: 'Product feed',
+}
+const scheduleNames: Record<Schedule, string> = {
+  hourly: 'hourly',
+  every_6_hours: 'every 6 hours',
+  daily: 'daily',
+}
+
+/** A comma-separated list from a form field, without blanks. */
+const list = (value: FormDataEntryValue | null) =>
+  String(value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean)
+const optional = (value: FormDataEntryValue | null) => String(value ?? '').trim() || null
+
+/** The network's own settings, read from the program form. */
+function networkConfig(network: Network, d: FormData): Record<string, unknown> {
+  switch (network) {
+    case 'awin':
+      return { feed_ids: list(d.get('feed_ids')), language: String(d.get('language') || 'en') }
+    case 'cj':
+      return { company_id: String(d.get('company_id')).trim(), keywords: list(d.get('keywords')) }
+    case 'amazon':
+      return {
+        marketplace: String(d.get('marketplace') || 'www.amazon.com'),
+        keywords: String(d.get('keywords')).trim(),
+      }
+    case 'feed':
+      return { url: String(d.get('url')).trim(), format: String(d.get('format')) }
+  }
+}
+
+function NetworkFields({ network }: { network: Network }): VNode {
+  switch (network) {
+    case 'awin':
+      return html`<${Field} label="Feed ids" hint="Comma-separated fid values from Awin's Create-a-Feed"><input name="feed_ids" required placeholder="12345, 67890" /><//>
+        <${Field} label="Language"><input name="language" value="en" pattern="[a-z]{2}" /><//>`
+    case 'cj':
+      return html`<${Field} label="Company id"><input name="company_id" required placeholder="1234567" /><//>
+        <${Field} label="Keywords (optional)" hint="Comma-separated"><input name="keywords" /><//>`
+    case 'amazon':
+      return html`<${Field} label="Marketplace"><input name="marketplace" value="www.amazon.com" /><//>
+        <${Field} label="Keywords"><input name="keywords" required placeholder="espresso machine" /><//>`
+    case 'feed':
+      return html`<${Field} label="Feed URL"><input name="url" type="url" required placeholder="https://shop.example.com/products.csv" /><//>
+        <${Field} label="Format"><select name="format">
+          <option value="csv">CSV (Google Merchant columns)</option><option value="json">JSON or JSON Lines</option>
+          <option value="google_merchant_xml">Google Merchant XML</option>
+        </select><//>`
+  }
+}
+
+/** A destination's programs, the form that adds one, and its synced products. */
+function Destination({ d, write, reload }: { d: Destination; write: boolean; reload: () => void }): VNode {
+  const [network, setNetwork] = useState<Network>('feed')
+  // Loaded again after each sync (the destination's last run changes when the list is reloaded).
+  const products = useLoad(
+    () => api<Page<Product>>('GET', `/v1/products?destination_id=${d.id}&limit=10`),
+    [d.id, d.last_run_at],
+  )
+  return html`<div class="detail">
+    <h3>Programs</h3>
+    ${
+      d.programs.length
+        ? html`<ul class="items">${d.programs.map(
+            (
+              p,
+            ) => html`<li><strong>${p.name}</strong> <small class="muted">${networkNames[p.network]}${p.tracking_id ? `, tracking ${p.tracking_id}` : ''}${p.currency ? `, ${p.currency}` : ''}</small>
+              ${
+                write
+                  ? html`<${Action} kind="link" label=${`Remove ${p.name}`} confirm=${`Remove the program “${p.name}” and its products?`} confirmLabel="Remove"
+                      run=${async () => {
+                        await api('DELETE', `/api/affiliate/destinations/${d.id}/programs/${p.id}`)
+                        reload()
+                      }}>Remove<//>`
+                  : null
+              }</li>`,
+          )}</ul>`
+        : html`<p class="muted">No programs yet: add one to sync its products.</p>`
+    }
+    ${
+      write
+        ? html`<${Form} label=${`Add a program to ${d.name}`} submitLabel="Add program" submit=${async (
+            f: FormData,
+            form: HTMLFormElement,
+          ) => {
+            await api('POST', `/api/affiliate/destinations/${d.id}/programs`, {
+              network,
+              name: String(f.get('name')).trim(),
+              config: networkConfig(network, f),
+              merchant_ids: list(f.get('merchant_ids')),
+              tracking_id: optional(f.get('tracking_id')),
+              currency: optional(f.get('currency')),
+            })
+            form.reset()
+            reload()
+          }}>
+          <div class="grid2">
+            <${Field} label="Network"><select name="network" value=${network}
+              onChange=${(e: Event) => setNetwork((e.target as HTMLSelectElement).value as Network)}>
+              ${Object.entries(networkNames).map(([v, label]) => html`<option value=${v}>${label}</option>`)}
+            </select><//>
+            <${Field} label="Program name"><input name="name" required maxlength="200" /><//>
+            <${NetworkFields} network=${network} />
+            <${Field} label="Tracking id (optional)" hint="Awin clickref, CJ website id, Amazon partner tag"><input name="tracking_id" /><//>
+            <${Field} label="Merchant ids (optional)" hint="Comma-separated; only their products are kept"><input name="merchant_ids" /><//>
+            <${Field} label="Currency (optional)" hint="ISO 4217: a feed priced in another fails the sync"><input name="currency" pattern="[A-Z]{3}" placeholder="EUR" /><//>
+          </div>
+        <//>`
+        : null
+    }
+    <h3>Products</h3>
+    <${Loaded} state=${products}>${(page: Page<Product>) =>
+      page.data.length
+        ? html`<table><caption class="sr">Products of ${d.name}</caption>
+          <thead><tr><th>Product</th><th>Price</th><th>Availability</th><th>Synced</th></tr></thead>
+          <tbody>${page.data.map(
+            (p) => html`<tr>
+              <td data-label="Product"><a href=${p.affiliate_url} rel="noopener noreferrer sponsored" target="_blank">${p.title}</a>${p.merchant ? html`<br /><small class="muted">${p.merchant}</small>` : null}</td>
+              <td data-label="Price">${p.sale_price ? html`<s>${p.price}</s> ${p.sale_price}` : p.price} ${p.currency}</td>
+              <td data-label="Availability">${p.availability.replace(/_/g, ' ')}</td>
+              <td data-label="Synced" title=${when(p.last_synced_at)}>${ago(p.last_synced_at)}</td>
+            </tr>`,
+          )}</tbody></table>`
+        : html`<p class="muted">No products yet.</p>`}<//>
+  </div>`
+}
+
+export function AffiliatePage(): VNode {
+  const session = useSession()
+  const write = canWrite(session)
+  const destinations = useLoad(() => api<Page<Destination>>('GET', '/api/affiliate/destinations?limit=100'))
+  const { sites, siteName } = useSites()
+  const [open, setOpen] = useState<string>()
+  const [queued, setQueued] = useState<string>()
+
+  return html`<section>
+    <h1>Affiliate</h1>
+    <p class="muted">Product catalogs from affiliate networks and product feeds (sync-affiliate), synced for the
+      sites of <strong>${session.tenantName}</strong>. A network's key comes from Credentials.</p>
+    <${QueuedNote} run=${queued} />
+    ${
+      write
+        ? html`<details class="card" open=${destinations.data ? !destinations.data.data.length : false}><summary>Add a destination</summary>
+      <${Loaded} state=${sites}>${(s: Page<{ id: string; name: string }>) =>
+        s.data.length
+          ? html`<${Form} label="Add a destination" submitLabel="Add destination" submit=${async (
+              d: FormData,
+              f: HTMLFormElement,
+            ) => {
+              const created = await api<Destination>('POST', '/api/affiliate/destinations', {
+                name: String(d.get('name')).trim(),
+                site_id: String(d.get('site_id')),
+                schedule: String(d.get('schedule')) || null,
+              })
+              f.reset()
+              setOpen(created.id)
+              destinations.reload()
+            }}>
+            <div class="grid2">
+              <${Field} label="Name"><input name="name" required maxlength="200" placeholder="Kitchen reviews" /><//>
+              <${SiteField} sites=${s.data} />
+              <${Field} label="Schedule"><select name="schedule">
+                <option value="">Only when asked</option>
+                ${Object.entries(scheduleNames).map(([v, label]) => html`<option value=${v} selected=${v === 'daily'}>${label}</option>`)}
+              </select><//>
+            </div>
+          <//>`
+          : html`<${NoSiteYet} what="Destinations" />`}<//></details>`
+        : html`<${ReadOnly} what="the destinations" />`
+    }
+    <${Loaded} state=${destinations}>${(page: Page<Destination>) =>
+      page.data.length
+        ? html`<table><caption class="sr">Destinations</caption>
+        <thead><tr><th>Destination</th><th>Schedule</th><th>Last sync</th><th><span class="sr">Actions</span></th></tr></thead>
+        <tbody>${page.data.map(
+          (d) => html`<tr>
+            <td data-label="Destination"><strong>${d.name}</strong><br /><small class="muted">${d.programs.length} program${d.programs.length === 1 ? '' : 's'}${siteName(d.site_id) ? ` → ${siteName(d.site_id)}` : ''}</small></td>
+            <td data-label="Schedule"><${ScheduleCell} r=${d} label=${d.schedule ? scheduleNames[d.schedule] : null} /></td>
+            <td data-label="Last sync"><${LastRunCell} r=${d} /></td>
+            <td>
+              <button type="button" onClick=${() => setOpen(open === d.id ? undefined : d.id)} aria-expanded=${open === d.id}>Programs and products</button>
+              ${
+                write
+                  ? html`<${ScheduledActions} name=${d.name} verb="Sync" enabled=${d.enabled} canRun=${d.programs.length > 0}
+                      run=${async () => {
+                        await api('POST', '/functions/v1/sync-affiliate', { destination_id: d.id })
+                        setQueued(`Sync of ${d.name}`)
+                        setTimeout(destinations.reload, 1500)
+                      }}
+                      setEnabled=${async (enabled: boolean) => {
+                        await api('PATCH', `/api/affiliate/destinations/${d.id}`, { enabled })
+                        destinations.reload()
+                      }}
+                      remove=${async () => {
+                        await api('DELETE', `/api/affiliate/destinations/${d.id}`)
+                        destinations.reload()
+                      }}
+                      removeWarning=${`Delete the destination “${d.name}”, its programs and its products?`} />`
+                  : null
+              }
+            </td>
+          </tr>
+          ${open === d.id ? html`<tr class="sub"><td colspan="4"><${Destination} d=${d} write=${write} reload=${destinations.reload} /></td></tr>` : null}`,
+        )}</tbody></table>`
+        : html`<p class="muted">No destinations yet.</p>`}<//>
+  </section>`
+}

@@ -1,0 +1,78 @@
+/**
+ * What the pages of scheduled server-function resources share (Sources for scrape-social,
+ * Affiliate for sync-affiliate): the tenant's sites to attach them to, the schedule and last-run
+ * cells, and the note after a run is asked for.
+ */
+import type { VNode } from 'preact'
+import { api, type Page } from '../api.ts'
+import { ago, when } from '../format.ts'
+import { Action, Field, html, useLoad } from '../ui.ts'
+
+/** The run state every scheduled resource carries. */
+export interface Scheduled {
+  site_id: string
+  enabled: boolean
+  next_run_at: string | null
+  last_run_at: string | null
+  last_status: 'succeeded' | 'failed' | null
+  last_error: string | null
+}
+
+interface Site {
+  id: string
+  name: string
+}
+
+/** The tenant's sites (resources feed one), and a site's name by id. */
+export function useSites() {
+  const sites = useLoad(() => api<Page<Site>>('GET', '/v1/content?type=site&limit=100'))
+  const siteName = (id: string) => sites.data?.data.find((s) => s.id === id)?.name ?? ''
+  return { sites, siteName }
+}
+
+export function SiteField({ sites }: { sites: Site[] }): VNode {
+  return html`<${Field} label="Site"><select name="site_id">${sites.map((x) => html`<option value=${x.id}>${x.name}</option>`)}</select><//>`
+}
+
+/** Shown in place of the add form while the tenant has no site. */
+export function NoSiteYet({ what }: { what: string }): VNode {
+  return html`<p class="note">${what} belong to a site: create one first (<code>POST /v1/content/sites</code>).</p>`
+}
+
+export function ScheduleCell({ r, label }: { r: Scheduled; label: string | null }): VNode {
+  return html`${r.enabled ? (label ?? 'when asked') : html`<span class="pill">off</span>`}
+    ${r.enabled && r.next_run_at ? html`<br /><small class="muted" title=${when(r.next_run_at)}>next ${ago(r.next_run_at)}</small>` : null}`
+}
+
+export function LastRunCell({ r }: { r: Scheduled }): VNode {
+  return r.last_status
+    ? html`<span class=${`pill ${r.last_status === 'succeeded' ? 'ok' : 'bad'}`}>${r.last_status}</span> <span title=${when(r.last_run_at)}>${ago(r.last_run_at)}</span>
+      ${r.last_error ? html`<br /><small>${r.last_error}</small>` : null}`
+    : html`<span class="muted">never</span>`
+}
+
+/** After "Scrape now" or "Sync now": the run is a job, followed on the Jobs page. */
+export function QueuedNote({ run }: { run: string | undefined }): VNode | null {
+  return run
+    ? html`<p class="note" role="status">${run} queued: follow it under <a href="#/jobs">Jobs</a>.</p>`
+    : null
+}
+
+/** Run now, turn off or on, delete: an owner's or admin's controls of one resource. */
+export function ScheduledActions(props: {
+  name: string
+  /** "Scrape", "Sync": the button reads "<verb> now". */
+  verb: string
+  enabled: boolean
+  canRun?: boolean
+  run: () => Promise<unknown>
+  setEnabled: (enabled: boolean) => Promise<unknown>
+  remove: () => Promise<unknown>
+  /** What the delete confirmation says is lost. */
+  removeWarning: string
+}): VNode {
+  const { name, verb, enabled } = props
+  return html`<${Action} label=${`${verb} ${name} now`} disabled=${props.canRun === false} run=${props.run}>${verb} now<//>
+    <${Action} run=${() => props.setEnabled(!enabled)}>${enabled ? 'Turn off' : 'Turn on'}<//>
+    <${Action} kind="danger" label=${`Delete ${name}`} confirm=${props.removeWarning} confirmLabel="Delete" run=${props.remove}>Delete<//>`
+}

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard, type DashboardBuild } from '../scripts/dashboard/build.ts'
+import { safeHref } from '../scripts/dashboard/src/format.ts'
 import { type AffiliateServer, startAffiliateServer } from './support/affiliate-server.ts'
 import { shopifyHeaders, shopifyOrder } from './support/commerce.ts'
 import { type FeedServer, startFeedServer } from './support/feed-server.ts'
@@ -587,5 +588,24 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     )
     expect(built.gzipBytes).toBeLessThan(150 * 1024)
     expect(keys).toBeLessThan(5_000)
+  })
+})
+
+// Links built from outside data (feed items, affiliate products) are http(s) only, whatever the
+// server lets through: no javascript: or data: URL becomes a link.
+describe("the dashboard's link guard", () => {
+  it('keeps http and https targets and drops the rest', () => {
+    expect(safeHref('https://blog.example.com/post-1')).toBe('https://blog.example.com/post-1')
+    expect(safeHref('HTTP://shop.example.com/p/1')).toBe('HTTP://shop.example.com/p/1')
+    for (const bad of [
+      'javascript:alert(1)',
+      ' javascript:alert(1)',
+      'data:text/html,<b>x</b>',
+      '//evil.example',
+      '',
+      null,
+      undefined,
+    ])
+      expect(safeHref(bad)).toBeUndefined()
   })
 })

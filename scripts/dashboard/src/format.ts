@@ -26,3 +26,8 @@ export function percent(n: number | null | undefined, digits = 0): string {
 export function num(n: number | null | undefined): string {
   return n === null || n === undefined ? '—' : n.toLocaleString()
 }
+
+/** A link target from outside data (a feed item, a product), kept only when it is http(s). */
+export function safeHref(url: string | null | undefined): string | undefined {
+  return url && /^https?:\/\//i.test(url) ? url : undefined
+}

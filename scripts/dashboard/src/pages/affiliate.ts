@@ -1,7 +1,7 @@
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'
-import { ago, when } from '../format.ts'
+import { ago, safeHref, when } from '../format.ts'
 import { Action, canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
 import {
   LastRunCell,
@@ -167,7 +167,7 @@ function Destination({ d, write, reload }: { d: Destination; write: boolean; rel
           <thead><tr><th>Product</th><th>Price</th><th>Availability</th><th>Synced</th></tr></thead>
           <tbody>${page.data.map(
             (p) => html`<tr>
-              <td data-label="Product"><a href=${p.affiliate_url} rel="noopener noreferrer sponsored" target="_blank">${p.title}</a>${p.merchant ? html`<br /><small class="muted">${p.merchant}</small>` : null}</td>
+              <td data-label="Product">${safeHref(p.affiliate_url) ? html`<a href=${safeHref(p.affiliate_url)} rel="noopener noreferrer sponsored" target="_blank">${p.title}</a>` : p.title}${p.merchant ? html`<br /><small class="muted">${p.merchant}</small>` : null}</td>
               <td data-label="Price">${p.sale_price ? html`<s>${p.price}</s> ${p.sale_price}` : p.price} ${p.currency}</td>
               <td data-label="Availability">${p.availability.replace(/_/g, ' ')}</td>
               <td data-label="Synced" title=${when(p.last_synced_at)}>${ago(p.last_synced_at)}</td>

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'
-import { ago } from '../format.ts'
+import { ago, safeHref } from '../format.ts'
 import { canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
 import {
   LastRunCell,
@@ -59,7 +59,7 @@ function Items({ source }: { source: Source }): VNode {
       ? html`<ul class="items">${page.data.map(
           (
             i,
-          ) => html`<li>${i.url ? html`<a href=${i.url} rel="noopener noreferrer" target="_blank">${i.title ?? i.url}</a>` : (i.title ?? '(untitled)')}
+          ) => html`<li>${safeHref(i.url) ? html`<a href=${safeHref(i.url)} rel="noopener noreferrer" target="_blank">${i.title ?? i.url}</a>` : (i.title ?? '(untitled)')}
             <small class="muted"> ${i.author ? `${i.author}, ` : ''}${ago(i.published_at ?? i.created_at)}</small></li>`,
         )}</ul>`
       : html`<p class="muted">No items yet.</p>`}<//>`

@@ -4,12 +4,14 @@ import { api, type Page } from '../api.ts'
 import { ago, safeHref, when } from '../format.ts'
 import { Action, canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
 import {
+  AddForSite,
   LastRunCell,
-  NoSiteYet,
   QueuedNote,
   ScheduleCell,
   type Scheduled,
   ScheduledActions,
+  ScheduleField,
+  type Site,
   SiteField,
   useSites,
 } from './scheduled.ts'
@@ -192,32 +194,28 @@ export function AffiliatePage(): VNode {
     <${QueuedNote} run=${queued} />
     ${
       write
-        ? html`<details class="card" open=${destinations.data ? !destinations.data.data.length : false}><summary>Add a destination</summary>
-      <${Loaded} state=${sites}>${(s: Page<{ id: string; name: string }>) =>
-        s.data.length
-          ? html`<${Form} label="Add a destination" submitLabel="Add destination" submit=${async (
-              d: FormData,
-              f: HTMLFormElement,
-            ) => {
-              const created = await api<Destination>('POST', '/api/affiliate/destinations', {
-                name: String(d.get('name')).trim(),
-                site_id: String(d.get('site_id')),
-                schedule: String(d.get('schedule')) || null,
-              })
-              f.reset()
-              setOpen(created.id)
-              destinations.reload()
-            }}>
+        ? html`<${AddForSite} title="Add a destination" plural="Destinations" open=${destinations.data ? !destinations.data.data.length : false} sites=${sites}
+          form=${(
+            sites: Site[],
+          ) => html`<${Form} label="Add a destination" submitLabel="Add destination" submit=${async (
+            d: FormData,
+            f: HTMLFormElement,
+          ) => {
+            const created = await api<Destination>('POST', '/api/affiliate/destinations', {
+              name: String(d.get('name')).trim(),
+              site_id: String(d.get('site_id')),
+              schedule: String(d.get('schedule')) || null,
+            })
+            f.reset()
+            setOpen(created.id)
+            destinations.reload()
+          }}>
             <div class="grid2">
               <${Field} label="Name"><input name="name" required maxlength="200" placeholder="Kitchen reviews" /><//>
-              <${SiteField} sites=${s.data} />
-              <${Field} label="Schedule"><select name="schedule">
-                <option value="">Only when asked</option>
-                ${Object.entries(scheduleNames).map(([v, label]) => html`<option value=${v} selected=${v === 'daily'}>${label}</option>`)}
-              </select><//>
+              <${SiteField} sites=${sites} />
+              <${ScheduleField} names=${scheduleNames} preselected="daily" />
             </div>
-          <//>`
-          : html`<${NoSiteYet} what="Destinations" />`}<//></details>`
+          <//>`} />`
         : html`<${ReadOnly} what="the destinations" />`
     }
     <${Loaded} state=${destinations}>${(page: Page<Destination>) =>

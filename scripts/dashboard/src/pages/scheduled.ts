@@ -1,12 +1,12 @@
 /**
  * What the pages of scheduled server-function resources share (Sources for scrape-social,
- * Affiliate for sync-affiliate): the tenant's sites to attach them to, the schedule and last-run
- * cells, and the note after a run is asked for.
+ * Affiliate for sync-affiliate): the tenant's sites to attach them to, the add card and schedule
+ * field, the schedule and last-run cells, the actions, and the note after a run is asked for.
  */
 import type { VNode } from 'preact'
 import { api, type Page } from '../api.ts'
 import { ago, when } from '../format.ts'
-import { Action, Field, html, useLoad } from '../ui.ts'
+import { Action, Field, html, Loaded, useLoad } from '../ui.ts'
 
 /** The run state every scheduled resource carries. */
 export interface Scheduled {
@@ -18,7 +18,7 @@ export interface Scheduled {
   last_error: string | null
 }
 
-interface Site {
+export interface Site {
   id: string
   name: string
 }
@@ -34,9 +34,37 @@ export function SiteField({ sites }: { sites: Site[] }): VNode {
   return html`<${Field} label="Site"><select name="site_id">${sites.map((x) => html`<option value=${x.id}>${x.name}</option>`)}</select><//>`
 }
 
-/** Shown in place of the add form while the tenant has no site. */
-export function NoSiteYet({ what }: { what: string }): VNode {
-  return html`<p class="note">${what} belong to a site: create one first (<code>POST /v1/content/sites</code>).</p>`
+/**
+ * The "Add a …" card of a resource that belongs to a site: the form, given the tenant's sites, or a
+ * note while the tenant has none.
+ */
+export function AddForSite(props: {
+  title: string
+  /** "Sources", "Destinations": what belongs to a site. */
+  plural: string
+  open: boolean
+  sites: ReturnType<typeof useSites>['sites']
+  form: (sites: Site[]) => VNode
+}): VNode {
+  return html`<details class="card" open=${props.open}><summary>${props.title}</summary>
+    <${Loaded} state=${props.sites}>${(s: Page<Site>) =>
+      s.data.length
+        ? props.form(s.data)
+        : html`<p class="note">${props.plural} belong to a site: create one first (<code>POST /v1/content/sites</code>).</p>`}<//></details>`
+}
+
+/** How often a resource runs on its own ("Only when asked": no schedule). */
+export function ScheduleField({
+  names,
+  preselected,
+}: {
+  names: Record<string, string>
+  preselected: string
+}): VNode {
+  return html`<${Field} label="Schedule"><select name="schedule">
+    <option value="">Only when asked</option>
+    ${Object.entries(names).map(([v, label]) => html`<option value=${v} selected=${v === preselected}>${label}</option>`)}
+  </select><//>`
 }
 
 export function ScheduleCell({ r, label }: { r: Scheduled; label: string | null }): VNode {

@@ -4,12 +4,14 @@ import { api, type Page } from '../api.ts'
 import { ago, safeHref } from '../format.ts'
 import { canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
 import {
+  AddForSite,
   LastRunCell,
-  NoSiteYet,
   QueuedNote,
   ScheduleCell,
   type Scheduled,
   ScheduledActions,
+  ScheduleField,
+  type Site,
   SiteField,
   useSites,
 } from './scheduled.ts'
@@ -81,41 +83,38 @@ export function SourcesPage(): VNode {
     <${QueuedNote} run=${queued} />
     ${
       write
-        ? html`<details class="card" open=${sources.data ? !sources.data.data.length : false}><summary>Add a source</summary>
-      <${Loaded} state=${sites}>${(s: Page<{ id: string; name: string }>) =>
-        s.data.length
-          ? html`<${Form} label="Add a source" submitLabel="Add source" submit=${async (
-              d: FormData,
-              f: HTMLFormElement,
-            ) => {
-              const config =
-                kind === 'feed'
-                  ? { url: String(d.get('url')).trim() }
-                  : {
-                      actor_id: String(d.get('actor_id')).trim(),
-                      input: actorInput(String(d.get('input') ?? '')),
-                      max_items: Number(d.get('max_items')),
-                    }
-              await api('POST', '/api/sources', {
-                name: String(d.get('name')).trim(),
-                site_id: String(d.get('site_id')),
-                kind,
-                config,
-                schedule: String(d.get('schedule')) || null,
-              })
-              f.reset()
-              sources.reload()
-            }}>
+        ? html`<${AddForSite} title="Add a source" plural="Sources" open=${sources.data ? !sources.data.data.length : false} sites=${sites}
+          form=${(
+            sites: Site[],
+          ) => html`<${Form} label="Add a source" submitLabel="Add source" submit=${async (
+            d: FormData,
+            f: HTMLFormElement,
+          ) => {
+            const config =
+              kind === 'feed'
+                ? { url: String(d.get('url')).trim() }
+                : {
+                    actor_id: String(d.get('actor_id')).trim(),
+                    input: actorInput(String(d.get('input') ?? '')),
+                    max_items: Number(d.get('max_items')),
+                  }
+            await api('POST', '/api/sources', {
+              name: String(d.get('name')).trim(),
+              site_id: String(d.get('site_id')),
+              kind,
+              config,
+              schedule: String(d.get('schedule')) || null,
+            })
+            f.reset()
+            sources.reload()
+          }}>
             <div class="grid2">
               <${Field} label="Name"><input name="name" required maxlength="200" placeholder="Company blog" /><//>
-              <${SiteField} sites=${s.data} />
+              <${SiteField} sites=${sites} />
               <${Field} label="Kind"><select name="kind" value=${kind} onChange=${(e: Event) => setKind((e.target as HTMLSelectElement).value as Kind)}>
                 <option value="feed">Feed (RSS, Atom, JSON Feed)</option><option value="apify">Apify actor</option>
               </select><//>
-              <${Field} label="Schedule"><select name="schedule">
-                <option value="">Only when asked</option>
-                ${Object.entries(scheduleNames).map(([v, label]) => html`<option value=${v} selected=${v === 'hourly'}>${label}</option>`)}
-              </select><//>
+              <${ScheduleField} names=${scheduleNames} preselected="hourly" />
               ${
                 kind === 'feed'
                   ? html`<${Field} label="Feed URL" hint="A blog, a YouTube channel, Reddit .rss, a Mastodon or Bluesky profile feed"><input name="url" type="url" required placeholder="https://example.com/feed.xml" /><//>`
@@ -124,8 +123,7 @@ export function SourcesPage(): VNode {
                     <${Field} label="Actor input (JSON)"><textarea name="input" rows="3" class="mono" placeholder='{"username": ["nasa"]}'></textarea><//>`
               }
             </div>
-          <//>`
-          : html`<${NoSiteYet} what="Sources" />`}<//></details>`
+          <//>`} />`
         : html`<${ReadOnly} what="the sources" />`
     }
     <${Loaded} state=${sources}>${(page: Page<Source>) =>

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, normalize, relative } from 'node:path'
+import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 
 /**
@@ -14,16 +15,13 @@ import { describe, expect, it } from 'vitest'
 
 type ImportGraph = Map<string, string[]>
 
-const IMPORT =
-  /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g
-
+// The TypeScript compiler's own pre-processor finds every module reference: static, type-only,
+// side-effect (`import './x.ts'`), re-export and dynamic imports, and none inside strings or comments.
 function importsOf(file: string, text: string): string[] {
-  const specs: string[] = []
-  for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2]!
-    specs.push(spec.startsWith('.') ? normalize(join(dirname(file), spec)) : spec)
-  }
-  return specs
+  const { importedFiles } = ts.preProcessFile(text, true, true)
+  return importedFiles.map(({ fileName: spec }) =>
+    spec.startsWith('.') ? normalize(join(dirname(file), spec)) : spec,
+  )
 }
 
 function sourceFiles(dir: string): string[] {
@@ -99,13 +97,23 @@ describe('layering', () => {
     ])
   })
 
-  it('reads relative, re-export and dynamic imports', () => {
-    const text = `import { a } from '../../infra/db.ts'\nexport { b } from './b.ts'\nconst c = await import('../c.ts')\nimport type { D } from 'hono'`
-    expect(importsOf('shared/services/x/y.ts', text)).toEqual([
-      'shared/infra/db.ts',
-      'shared/services/x/b.ts',
-      'shared/services/c.ts',
-      'hono',
-    ])
+  it('reads relative, re-export, dynamic, type-only and side-effect imports, not strings', () => {
+    const text = [
+      `import { a } from '../../infra/db.ts'`,
+      `export { b } from './b.ts'`,
+      `const c = await import('../c.ts')`,
+      `import type { D } from 'hono'`,
+      `import '../../../functions/other/app.ts'`,
+      `const note = "import { e } from '../e.ts'" // import { f } from '../f.ts'`,
+    ].join('\n')
+    expect(importsOf('shared/services/x/y.ts', text).sort()).toEqual(
+      [
+        'shared/infra/db.ts',
+        'shared/services/x/b.ts',
+        'shared/services/c.ts',
+        'hono',
+        'functions/other/app.ts',
+      ].sort(),
+    )
   })
 })

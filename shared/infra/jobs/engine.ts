@@ -64,6 +64,8 @@ export function classifyJobError(err: unknown): {
   transient: boolean
   reason: string
   retryAfterMs?: number
+  /** Not a failure the handler foresaw (a database hiccup, a bug): the engine logs it at error. */
+  unexpected?: true
 } {
   if (err instanceof JobError)
     return { transient: err.transient, reason: err.message, retryAfterMs: err.retryAfterMs }
@@ -76,7 +78,11 @@ export function classifyJobError(err: unknown): {
     return { transient: err.code === 'RATE_LIMITED', reason: `${err.code}: ${err.message}` }
   }
   // Anything else is unexpected (a database hiccup, a bug): retried, and logged by the engine.
-  return { transient: true, reason: `internal error: ${err instanceof Error ? err.message : String(err)}` }
+  return {
+    transient: true,
+    unexpected: true,
+    reason: `internal error: ${err instanceof Error ? err.message : String(err)}`,
+  }
 }
 
 /**
@@ -239,8 +245,8 @@ export function createJobEngine(
       report.succeeded++
       return
     }
-    const { transient, reason, retryAfterMs } = classifyJobError(outcome.error)
-    if (reason.startsWith('internal error'))
+    const { transient, reason, retryAfterMs, unexpected } = classifyJobError(outcome.error)
+    if (unexpected)
       logger.error('job failed unexpectedly', {
         job_id: job.id,
         kind: job.kind,

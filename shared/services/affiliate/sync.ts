@@ -15,6 +15,9 @@ import type { NormalizedProduct } from './product.ts'
 import { networkProvider } from './schema.ts'
 import { CredentialRejectedError } from './streams.ts'
 
+/** A job error whose message already names its program, so it is not prefixed again. */
+class ProgramJobError extends JobError {}
+
 export const BATCH_SIZE = 500
 /** Reasons kept in the result per program (the counts cover every skipped row). */
 const MAX_REASONS = 20
@@ -102,7 +105,7 @@ async function credentialFor(deps: FunctionDeps, program: ProgramRow) {
     })
   } catch (err) {
     if (err instanceof CredentialUnavailableError)
-      throw new JobError(
+      throw new ProgramJobError(
         `program "${program.name}": no usable ${provider} credential (category Affiliate): ${err.message}`,
       )
     throw err
@@ -164,7 +167,7 @@ export async function syncProgram(
       }
       result.fetched++
       if (program.currency && e.product.currency !== program.currency) {
-        throw new JobError(
+        throw new ProgramJobError(
           `program "${program.name}": the feed prices products in ${e.product.currency}, the program expects ${program.currency}`,
         )
       }
@@ -181,10 +184,10 @@ export async function syncProgram(
       await notifyRejected(deps, program, credential.id, err.message).catch((e) =>
         deps.logger.warn('affiliate: could not queue the rejected-credential notice', { error: String(e) }),
       )
-      throw new JobError(`program "${program.name}": ${err.message}`)
+      throw new ProgramJobError(`program "${program.name}": ${err.message}`)
     }
-    if (err instanceof JobError && !err.message.startsWith('program "'))
-      throw new JobError(`program "${program.name}": ${err.message}`, {
+    if (err instanceof JobError && !(err instanceof ProgramJobError))
+      throw new ProgramJobError(`program "${program.name}": ${err.message}`, {
         transient: err.transient,
         retryAfterMs: err.retryAfterMs,
         cause: err,

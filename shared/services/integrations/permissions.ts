@@ -97,9 +97,19 @@ export function catalogTools(slug: string): (CatalogTool & { alias: string })[] 
   return (integrationBySlug(slug)?.tools ?? []).map((t) => ({ ...t, alias: toolAlias(t.name) }))
 }
 
+/** Why a call was refused, as a code callers can branch on (the reason is for people). */
+export type RefusalCode =
+  | 'no_connection'
+  | 'needs_reauthorization'
+  | 'ambiguous_connection'
+  | 'unknown_tool'
+  | 'scope_not_granted'
+  | 'tool_disabled'
+  | 'restriction'
+
 export type Decision =
   | { allowed: true; connection_id: string; tool_name: string }
-  | { allowed: false; reason: string; connection_id?: string; tool_name?: string }
+  | { allowed: false; code: RefusalCode; reason: string; connection_id?: string; tool_name?: string }
 
 /** One bare address: a single '@', none of the characters that separate or quote addresses. */
 const PLAIN_ADDRESS = /^[^\s@,;:<>()"[\]\\]+@[^\s@,;:<>()"[\]\\]+$/
@@ -186,12 +196,22 @@ export async function decideToolCall(
     select id, integration_slug, connection_type, status, scopes from public.integration_connections
     where tenant_id = ${input.tenantId}
       ${input.connectionId ? db`and id = ${input.connectionId}` : db`and integration_slug = ${slug}`}`
-  if (rows.length === 0) return { allowed: false, reason: 'no connection provides this tool' }
+  if (rows.length === 0)
+    return { allowed: false, code: 'no_connection', reason: 'no connection provides this tool' }
   const active = rows.filter((r) => r.status === 'active')
   if (active.length === 0)
-    return { allowed: false, reason: 'the connection needs to be re-authorized', connection_id: rows[0]!.id }
+    return {
+      allowed: false,
+      code: 'needs_reauthorization',
+      reason: 'the connection needs to be re-authorized',
+      connection_id: rows[0]!.id,
+    }
   if (active.length > 1)
-    return { allowed: false, reason: 'several connections provide this tool; name the connection' }
+    return {
+      allowed: false,
+      code: 'ambiguous_connection',
+      reason: 'several connections provide this tool; name the connection',
+    }
   const connection = active[0]!
 
   let tool: ToolRef | undefined
@@ -206,6 +226,7 @@ export async function decideToolCall(
   if (!tool)
     return {
       allowed: false,
+      code: 'unknown_tool',
       reason: `the connection has no tool ${input.toolName}`,
       connection_id: connection.id,
     }
@@ -213,15 +234,25 @@ export async function decideToolCall(
 
   const missing = (tool.requiredScopes ?? []).filter((s) => !connection.scopes.includes(s))
   if (missing.length > 0)
-    return { allowed: false, reason: `scope ${missing.join(', ')} was not granted`, ...base }
+    return {
+      allowed: false,
+      code: 'scope_not_granted',
+      reason: `scope ${missing.join(', ')} was not granted`,
+      ...base,
+    }
 
   const [permission] = await db<{ allowed: boolean; restrictions: Restrictions }[]>`
     select allowed, restrictions from public.integration_tool_permissions
     where tenant_id = ${input.tenantId} and connection_id = ${connection.id} and tool_name = ${tool.name}`
   if (!permission) return { allowed: true, ...base }
   if (!permission.allowed)
-    return { allowed: false, reason: `${tool.name} is disabled on this connection`, ...base }
+    return {
+      allowed: false,
+      code: 'tool_disabled',
+      reason: `${tool.name} is disabled on this connection`,
+      ...base,
+    }
   const violation = restrictionViolation(tool.name, permission.restrictions, args)
-  if (violation) return { allowed: false, reason: violation, ...base }
+  if (violation) return { allowed: false, code: 'restriction', reason: violation, ...base }
   return { allowed: true, ...base }
 }

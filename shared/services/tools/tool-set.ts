@@ -189,7 +189,7 @@ async function unlisted(
     // A connection needing re-authorization, or several connections of the integration.
     const known =
       !decision.allowed &&
-      (/re-authorized/.test(decision.reason) || /several connections/.test(decision.reason))
+      (decision.code === 'needs_reauthorization' || decision.code === 'ambiguous_connection')
     if (known) {
       const slug = name.includes(':') ? name.split(':')[0]! : name.split('__')[0]!
       const integration = integrationBySlug(slug)

@@ -109,7 +109,9 @@ describe('row-level security', () => {
     const tables = await tenantTables()
     expect(tables.length).toBeGreaterThan(25)
     const { unseeded } = await inThrowawayTransaction((tx) => isolationReport(tx, a, b, tables))
-    expect(unseeded, 'tenant tables without a row of B: add one in tests/support/tenant-fixtures.ts').toEqual([])
+    expect(unseeded, 'tenant tables without a row of B: add one in tests/support/tenant-fixtures.ts').toEqual(
+      [],
+    )
     const others = await tp.db.sql<{ table_name: string }[]>`
       select table_name from information_schema.tables
       where table_schema = 'public' and table_type = 'BASE TABLE' and table_name <> all(${tables}) order by 1`
@@ -143,7 +145,12 @@ describe('row-level security', () => {
     for (const table of tables) {
       const { leaks } = await inThrowawayTransaction(async (tx) => {
         await tx`create policy planted_open on ${tx(table)} for select to authenticated using (true)`
-        return isolationReport(tx, a, b, tables.filter((t) => t !== 'tenants'))
+        return isolationReport(
+          tx,
+          a,
+          b,
+          tables.filter((t) => t !== 'tenants'),
+        )
       })
       expect(leaks, `an open policy on ${table}`).toEqual([table])
     }

@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { catalog, integrationBySlug } from '../shared/services/integrations/catalog.ts'
+import { catalog, integrationBySlug, resolveProviders } from '../shared/services/integrations/catalog.ts'
+import { lookupAccount } from '../shared/services/integrations/oauth.ts'
 import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
 import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
 import { type ProviderServer, startGitHub, startOtherProviders, startSlack } from './support/provider-apis.ts'
@@ -651,6 +652,40 @@ describe('every catalog tool, executed', () => {
       select count(distinct tool_name)::int as n from public.integration_usage
       where tenant_id = ${t.tenantId} and success and tool_name <> 'tools/list'`
     expect(logged!.n).toBe(Object.keys(toolCases).length)
+  })
+})
+
+describe('the account lookup after consent', () => {
+  /** What each provider names as the connected account: from its token response or its API. */
+  const accounts: Record<string, { raw?: Record<string, unknown>; id: string; name: string }> = {
+    notion: { raw: { workspace_id: 'ws-1', workspace_name: 'Acme Notes' }, id: 'ws-1', name: 'Acme Notes' },
+    slack: { raw: { team: { id: 'T012AB3C4', name: 'Acme' } }, id: 'T012AB3C4', name: 'Acme' },
+    github: { id: '583231', name: 'octocat' },
+    linear: { id: 'org-1', name: 'Acme' },
+    figma: { id: '99887766', name: 'ann' },
+    gmail: { id: 'ann@example.com', name: 'ann@example.com' },
+    'google-drive': { id: '0123456789', name: 'ann@example.com' },
+    'google-calendar': { id: 'ann@example.com', name: 'Ann Example' },
+  }
+
+  it('reads the account of every OAuth provider from where the provider documents it', async () => {
+    const deps = tp.instances[0]!.platform.deps
+    const providers = resolveProviders(deps.config)
+    const oauthSlugs = catalog.filter((e) => e.oauth).map((e) => e.slug)
+    expect(Object.keys(accounts).sort(), 'add the provider to accounts').toEqual(oauthSlugs.sort())
+    for (const slug of oauthSlugs) {
+      const token = `${slug}-lookup-${crypto.randomUUID()}`
+      github.validTokens.add(token)
+      const expected = accounts[slug]!
+      const account = await lookupAccount(deps, providers.get(slug)!, {
+        accessToken: token,
+        refreshToken: null,
+        expiresAt: null,
+        scopes: null,
+        raw: expected.raw ?? { access_token: token },
+      })
+      expect(account, slug).toEqual({ id: expected.id, name: expected.name })
+    }
   })
 })
 

@@ -176,6 +176,9 @@ export async function startGitHub(): Promise<ProviderServer> {
         },
       }
     }
+    // The account lookup after consent (GET /user).
+    if (path === '/user' && req.method === 'GET')
+      return { status: 200, body: { id: 583231, login: 'octocat', type: 'User' } }
     const repo = path.match(/^\/repos\/([^/]+)\/([^/]+)$/)
     if (repo && req.method === 'GET')
       return {
@@ -258,6 +261,26 @@ export async function startOtherProviders(): Promise<ProviderServer> {
           has_more: true,
         },
       }
+    // The account lookups after consent, one per provider, as each documents its "who am I".
+    if (p === '/drive/v3/about' && url.searchParams.get('fields') === 'user')
+      return {
+        status: 200,
+        body: { user: { kind: 'drive#user', permissionId: '0123456789', emailAddress: 'ann@example.com' } },
+      }
+    if (p === '/v1/me')
+      return { status: 200, body: { id: '99887766', handle: 'ann', email: 'ann@example.com' } }
+    if (p === '/gmail/v1/users/me/profile')
+      return {
+        status: 200,
+        body: { emailAddress: 'ann@example.com', messagesTotal: 10, threadsTotal: 8, historyId: '1' },
+      }
+    if (p === '/calendar/v3/calendars/primary' && req.method === 'GET')
+      return {
+        status: 200,
+        body: { kind: 'calendar#calendar', id: 'ann@example.com', summary: 'Ann Example', timeZone: 'UTC' },
+      }
+    if (p === '/graphql' && body.includes('organization'))
+      return { status: 200, body: { data: { organization: { id: 'org-1', name: 'Acme' } } } }
     if (p === '/graphql') {
       const q = JSON.parse(body) as {
         query: string

@@ -10,6 +10,7 @@ import {
   type TestPlatform,
   type TestTenant,
 } from './support/platform.ts'
+import { seedEveryTenantTable } from './support/tenant-fixtures.ts'
 
 let tp: TestPlatform
 let a: TestTenant
@@ -537,18 +538,33 @@ describe('tenant isolation of connections, permissions and statistics', () => {
   })
 
   it('hides every integrations table row of A from B under row-level security, and refuses cross-tenant writes', async () => {
-    for (const table of [
-      'integration_connections',
-      'integration_tools',
-      'integration_tool_permissions',
-      'integration_usage',
-    ]) {
+    // A tenant with a row in every table (tests/support/tenant-fixtures.ts), and every integrations
+    // table read from the catalog, so a new one is checked without being listed here.
+    const seeded = await tp.createTenant()
+    await seedEveryTenantTable(tp, seeded)
+    const tables = (
+      await tp.db.sql<{ table_name: string }[]>`
+        select table_name from information_schema.columns
+        where table_schema = 'public' and column_name = 'tenant_id' and table_name like 'integration%'
+        order by 1`
+    ).map((r) => r.table_name)
+    expect(tables).toEqual(expect.arrayContaining(['integration_connections', 'integration_usage']))
+    for (const table of tables) {
+      const [owner] = await tp.db
+        .sql`select count(*)::int as n from ${tp.db.sql(table)} where tenant_id = ${seeded.tenantId}`
+      expect(owner!.n, `${table} has rows to hide`).toBeGreaterThan(0)
       const [asB] = await withTenant(
         tp.db.sql,
         claimsOf(b),
-        (tx) => tx`select count(*)::int as n from ${tx(table)} where tenant_id = ${a.tenantId}`,
+        (tx) => tx`select count(*)::int as n from ${tx(table)} where tenant_id = ${seeded.tenantId}`,
       )
       expect(asB!.n, table).toBe(0)
+      const [asSeeded] = await withTenant(
+        tp.db.sql,
+        claimsOf(seeded),
+        (tx) => tx`select count(*)::int as n from ${tx(table)} where tenant_id = ${seeded.tenantId}`,
+      )
+      expect(asSeeded!.n, `${table} as its own tenant`).toBe(owner!.n)
     }
     await expect(
       withTenant(

@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
+import { catalog, integrationBySlug, resolveProviders } from '../shared/services/integrations/catalog.ts'
+import { lookupAccount } from '../shared/services/integrations/oauth.ts'
 import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
 import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
 import { type ProviderServer, startGitHub, startOtherProviders, startSlack } from './support/provider-apis.ts'
@@ -394,6 +395,297 @@ describe('the other providers, as their APIs document', () => {
     const images = await run('figma:export_assets', { file_key: 'FILEKEY', node_ids: ['1:2'], format: 'png' })
     expect(images.result.images['1:2']).toContain('.png')
     expect(images.sent.path).toBe('/v1/images/FILEKEY?ids=1%3A2&format=png')
+  })
+})
+
+/**
+ * Every tool of the catalog, executed once against its provider's loopback server: the request the
+ * provider documents (method and path) and the answer read from its documented response. A tool
+ * added to the catalog without a case here fails the first test.
+ */
+const toolCases: Record<
+  string,
+  { args: Record<string, unknown>; request: string; result: unknown; server: () => ProviderServer }
+> = {
+  'slack:post_message': {
+    server: () => slack,
+    args: { channel: 'C012AB3CD', text: 'Hi' },
+    request: 'POST /api/chat.postMessage',
+    result: { channel: 'C012AB3CD', ts: '1503435956.000247' },
+  },
+  'slack:list_channels': {
+    server: () => slack,
+    args: { limit: 5 },
+    request: 'GET /api/conversations.list?types=public_channel&exclude_archived=true&limit=5',
+    result: {
+      channels: [
+        { id: 'C012AB3CD', name: 'general', is_member: true, num_members: 4 },
+        { id: 'C061EG9T2', name: 'random', is_member: false, num_members: 4 },
+      ],
+      next_cursor: null,
+    },
+  },
+  'slack:search_messages': {
+    server: () => slack,
+    args: { query: 'deploy', count: 5 },
+    request: 'GET /api/search.messages?query=deploy&count=5',
+    result: {
+      total: 1,
+      matches: [
+        {
+          channel: 'C012AB3CD',
+          ts: '1503435956.000247',
+          text: 'found: deploy',
+          user: 'U012AB3CD',
+          permalink: 'https://example.slack.com/archives/C012AB3CD/p1503435956000247',
+        },
+      ],
+    },
+  },
+  'github:create_issue': {
+    server: () => github,
+    args: { owner: 'octocat', repo: 'Hello-World', title: 'Bug' },
+    request: 'POST /repos/octocat/Hello-World/issues',
+    result: { state: 'open', title: 'Bug' },
+  },
+  'github:create_pull_request': {
+    server: () => github,
+    args: { owner: 'octocat', repo: 'Hello-World', title: 'Fix', head: 'fix', base: 'main' },
+    request: 'POST /repos/octocat/Hello-World/pulls',
+    result: { state: 'open', title: 'Fix' },
+  },
+  'github:list_repositories': {
+    server: () => github,
+    args: { org: 'acme' },
+    request: 'GET /orgs/acme/repos?per_page=100',
+    result: {
+      repositories: [
+        {
+          full_name: 'acme/Spoon-Knife',
+          private: false,
+          html_url: 'https://github.com/octocat/Hello-World',
+          default_branch: 'main',
+        },
+      ],
+    },
+  },
+  'github:get_repository': {
+    server: () => github,
+    args: { owner: 'octocat', repo: 'Hello-World' },
+    request: 'GET /repos/octocat/Hello-World',
+    result: {
+      full_name: 'octocat/Hello-World',
+      description: 'This your first repo!',
+      private: false,
+      html_url: 'https://github.com/octocat/Hello-World',
+      default_branch: 'main',
+      open_issues_count: 3,
+      stargazers_count: 80,
+    },
+  },
+  'notion:create_page': {
+    server: () => others,
+    args: { database_id: 'db1', title: 'Plan' },
+    request: 'POST /v1/pages',
+    result: { id: '59833787-2cf9-4fdf-8782-e53db20768a5', url: 'https://www.notion.so/p' },
+  },
+  'notion:search': {
+    server: () => others,
+    args: { query: 'roadmap', page_size: 10 },
+    request: 'POST /v1/search',
+    result: {
+      results: [
+        { object: 'page', id: 'b55c9c91-384d-452b-81db-d1ef79372b75', url: 'https://www.notion.so/roadmap' },
+      ],
+      next_cursor: null,
+    },
+  },
+  'notion:query_database': {
+    server: () => others,
+    args: { database_id: 'db1', page_size: 1 },
+    request: 'POST /v1/databases/db1/query',
+    result: {
+      results: [
+        {
+          id: '2e01e904-febd-43a0-ad02-8eedb903a82c',
+          url: 'https://www.notion.so/row',
+          properties: { Name: { id: 'title', type: 'title', title: [{ plain_text: 'Row one' }] } },
+        },
+      ],
+      next_cursor: 'cursor-2',
+    },
+  },
+  'linear:create_issue': {
+    server: () => others,
+    args: { team_id: 'team1', title: 'Broken' },
+    request: 'POST /graphql',
+    result: { id: 'a1b2', identifier: 'ENG-42', title: 'Broken', url: 'https://linear.app/i/ENG-42' },
+  },
+  'linear:list_projects': {
+    server: () => others,
+    args: { team_id: 'team1', first: 5 },
+    request: 'POST /graphql',
+    result: {
+      projects: [{ id: 'p1', name: 'Team team1', state: 'started', url: 'https://linear.app/p/launch' }],
+    },
+  },
+  'figma:get_file': {
+    server: () => others,
+    args: { file_key: 'FILEKEY', depth: 1 },
+    request: 'GET /v1/files/FILEKEY?depth=1',
+    result: {
+      name: 'Design',
+      last_modified: '2026-11-20T09:00:00Z',
+      version: '123',
+      document: { id: '0:0', name: 'Document', type: 'DOCUMENT', children: [] },
+    },
+  },
+  'figma:export_assets': {
+    server: () => others,
+    args: { file_key: 'FILEKEY', node_ids: ['1:2'] },
+    request: 'GET /v1/images/FILEKEY?ids=1%3A2&format=png',
+    result: { images: { '1:2': 'https://figma-alpha-api.s3/1-2.png' } },
+  },
+  'gmail:send_email': {
+    server: () => others,
+    args: { to: ['ann@example.com'], subject: 'Hi', body: 'Hello' },
+    request: 'POST /gmail/v1/users/me/messages/send',
+    result: { id: '18c1f', thread_id: '18c1f' },
+  },
+  'gmail:read_email': {
+    server: () => others,
+    args: { message_id: '18c1f' },
+    request: 'GET /gmail/v1/users/me/messages/18c1f?format=full',
+    result: {
+      id: '18c1f',
+      thread_id: '18c1f',
+      snippet: 'Hello there',
+      from: 'Ann <ann@example.com>',
+      to: 'bob@example.com',
+      subject: 'Hello',
+      date: 'Tue, 24 Nov 2026 10:00:00 +0000',
+      body: 'Hello there, Grüße',
+    },
+  },
+  'gmail:search_email': {
+    server: () => others,
+    args: { query: 'from:ann', max_results: 5 },
+    request: 'GET /gmail/v1/users/me/messages?q=from%3Aann&maxResults=5',
+    result: { messages: [{ id: '18c1f', threadId: '18c1f' }], result_size_estimate: 1 },
+  },
+  'google-drive:read_file': {
+    server: () => others,
+    args: { file_id: 'doc1' },
+    request: 'GET /drive/v3/files/doc1/export?mimeType=text%2Fplain',
+    result: {
+      id: 'doc1',
+      name: 'Notes',
+      mime_type: 'application/vnd.google-apps.document',
+      modified_time: null,
+      content: 'Hello from Drive',
+    },
+  },
+  'google-drive:write_file': {
+    server: () => others,
+    args: { file_id: 'doc1', name: 'Notes.txt', content: 'New text' },
+    request: 'PATCH /upload/drive/v3/files/doc1?uploadType=multipart&fields=id%2Cname%2CmimeType',
+    result: { id: 'doc1', name: 'Notes.txt', mime_type: 'text/plain' },
+  },
+  'google-drive:share_file': {
+    server: () => others,
+    args: { file_id: 'doc1', email: 'bob@example.com', role: 'reader' },
+    request: 'POST /drive/v3/files/doc1/permissions?sendNotificationEmail=true',
+    result: { permission_id: 'perm1', role: 'reader' },
+  },
+  'google-calendar:list_events': {
+    server: () => others,
+    args: { time_min: '2026-11-24T00:00:00Z' },
+    request:
+      'GET /calendar/v3/calendars/primary/events?timeMin=2026-11-24T00%3A00%3A00Z&singleEvents=true&orderBy=startTime&maxResults=250',
+    result: {
+      events: [
+        {
+          id: 'evt1',
+          summary: 'Review',
+          start: '2026-11-24T10:00:00Z',
+          end: '2026-11-24T11:00:00Z',
+          html_link: 'https://calendar.google.com/e',
+        },
+        { id: 'evt2', summary: null, start: '2026-11-25', end: '2026-11-26', html_link: null },
+      ],
+    },
+  },
+  'google-calendar:create_event': {
+    server: () => others,
+    args: { summary: 'Review', start: '2026-11-24T10:00:00Z', end: '2026-11-24T11:00:00Z' },
+    request: 'POST /calendar/v3/calendars/primary/events',
+    result: { id: 'evt1', html_link: 'https://calendar.google.com/e', status: 'confirmed' },
+  },
+}
+
+describe('every catalog tool, executed', () => {
+  it('has a case for every tool of the catalog', () => {
+    const tools = catalog.flatMap((e) => e.tools.map((t) => t.name)).sort()
+    expect(tools.length).toBeGreaterThanOrEqual(22)
+    expect(Object.keys(toolCases).sort(), 'add the tool to toolCases').toEqual(tools)
+  })
+
+  it('sends the documented request and returns what it read from the documented answer', async () => {
+    const t = await tp.createTenant()
+    const servers = { slack: () => slack, github: () => github }
+    for (const entry of catalog.filter((e) => e.tools.length > 0))
+      await seedOAuth(t, entry.slug, (servers[entry.slug as keyof typeof servers] ?? (() => others))())
+    const key = await toolKey(t)
+    for (const [tool, c] of Object.entries(toolCases)) {
+      const received = c.server().received
+      const before = received.length
+      const res = await tp.json('/mcp/tools/execute', {
+        headers: { 'x-api-key': key },
+        body: { tool, params: c.args },
+      })
+      expect(res.status, `${tool}: ${JSON.stringify(res.body)}`).toBe(200)
+      expect(res.body.result, tool).toMatchObject(c.result as object)
+      const sent = received.slice(before).map((r) => `${r.method} ${r.path}`)
+      expect(sent, tool).toContain(c.request)
+    }
+    const [logged] = await tp.db.sql<{ n: number }[]>`
+      select count(distinct tool_name)::int as n from public.integration_usage
+      where tenant_id = ${t.tenantId} and success and tool_name <> 'tools/list'`
+    expect(logged!.n).toBe(Object.keys(toolCases).length)
+  })
+})
+
+describe('the account lookup after consent', () => {
+  /** What each provider names as the connected account: from its token response or its API. */
+  const accounts: Record<string, { raw?: Record<string, unknown>; id: string; name: string }> = {
+    notion: { raw: { workspace_id: 'ws-1', workspace_name: 'Acme Notes' }, id: 'ws-1', name: 'Acme Notes' },
+    slack: { raw: { team: { id: 'T012AB3C4', name: 'Acme' } }, id: 'T012AB3C4', name: 'Acme' },
+    github: { id: '583231', name: 'octocat' },
+    linear: { id: 'org-1', name: 'Acme' },
+    figma: { id: '99887766', name: 'ann' },
+    gmail: { id: 'ann@example.com', name: 'ann@example.com' },
+    'google-drive': { id: '0123456789', name: 'ann@example.com' },
+    'google-calendar': { id: 'ann@example.com', name: 'Ann Example' },
+  }
+
+  it('reads the account of every OAuth provider from where the provider documents it', async () => {
+    const deps = tp.instances[0]!.platform.deps
+    const providers = resolveProviders(deps.config)
+    const oauthSlugs = catalog.filter((e) => e.oauth).map((e) => e.slug)
+    expect(Object.keys(accounts).sort(), 'add the provider to accounts').toEqual(oauthSlugs.sort())
+    for (const slug of oauthSlugs) {
+      const token = `${slug}-lookup-${crypto.randomUUID()}`
+      github.validTokens.add(token)
+      const expected = accounts[slug]!
+      const account = await lookupAccount(deps, providers.get(slug)!, {
+        accessToken: token,
+        refreshToken: null,
+        expiresAt: null,
+        scopes: null,
+        raw: expected.raw ?? { access_token: token },
+      })
+      expect(account, slug).toEqual({ id: expected.id, name: expected.name })
+    }
   })
 })
 

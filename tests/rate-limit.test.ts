@@ -106,4 +106,46 @@ describe('rate limits kept in Postgres', () => {
     expect(res.headers.get('x-ratelimit-limit')).toBe('1000')
     expect(Number(res.headers.get('x-ratelimit-remaining'))).toBeLessThan(1000)
   })
+
+  it('prune-rate-limits deletes exactly the finished windows, and pruning lets no one through early', async () => {
+    const key = async (name: string, limit: number) =>
+      (
+        await tp.json('/api/api-keys', {
+          token: a.token,
+          body: { name, environment: 'sandbox', scopes: ['content:read'], rate_limit_per_minute: limit },
+        })
+      ).body as { id: string; key: string }
+    const exhausted = await key('exhausted', 2)
+    const idle = await key('idle', 6)
+    for (let i = 0; i < 2; i++)
+      expect((await tp.json('/v1/content', { token: exhausted.key })).status).toBe(200)
+    expect((await tp.json('/v1/content', { token: exhausted.key })).status).toBe(429)
+    expect((await tp.json('/v1/content', { token: idle.key })).status).toBe(200)
+    // 20 s later: the idle key's window (10 s) is over, the exhausted key's (60 s) is not.
+    clock.advance(20_000)
+    const buckets = async () =>
+      new Map(
+        (
+          await tp.db.sql<{ bucket: string; tat: Date }[]>`select bucket, tat from private.rate_limit_buckets`
+        ).map((r) => [r.bucket, r.tat.getTime()]),
+      )
+    const before = await buckets()
+    expect(before.get(`key:${idle.id}`)).toBeLessThan(clock.now().getTime())
+    expect(before.get(`key:${exhausted.id}`)).toBeGreaterThan(clock.now().getTime())
+    const finished = [...before].filter(([, tat]) => tat < clock.now().getTime()).map(([b]) => b)
+    const res = await tp.json('/functions/v1/tenants/jobs/prune-rate-limits', {
+      method: 'POST',
+      headers: { apikey: tp.serviceRoleKey },
+      body: {},
+    })
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ deleted: finished.length })
+    const after = await buckets()
+    expect([...after.keys()].sort()).toEqual([...before.keys()].filter((b) => !finished.includes(b)).sort())
+    expect(after.has(`key:${exhausted.id}`)).toBe(true)
+    // The exhausted key is still refused; the pruned key starts a full window.
+    expect((await tp.json('/v1/content', { token: exhausted.key })).status).toBe(429)
+    const fresh = await tp.json('/v1/content', { token: idle.key })
+    expect([fresh.status, fresh.headers.get('x-ratelimit-remaining')]).toEqual([200, '5'])
+  })
 })

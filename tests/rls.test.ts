@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { withTenant } from '../shared/infra/db.ts'
+import { claimsSetup, type Tx, withTenant } from '../shared/infra/db.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
+import { seedEveryTenantTable } from './support/tenant-fixtures.ts'
 
 let tp: TestPlatform
 let a: TestTenant
@@ -10,19 +11,9 @@ beforeAll(async () => {
   tp = await startTestPlatform()
   a = await tp.createTenant()
   b = await tp.createTenant()
-  // Give tenant B a row in every core table.
-  const key = await tp.json('/api/api-keys', {
-    token: b.token,
-    body: { name: 'b', environment: 'production', scopes: ['content:read'], rate_limit_per_minute: 10 },
-  })
-  expect(key.status).toBe(201)
-  const [site] = await tp.db
-    .sql`insert into public.sites (tenant_id, name) values (${b.tenantId}, 'B') returning id`
-  await tp.db
-    .sql`insert into public.articles (tenant_id, site_id, title) values (${b.tenantId}, ${site!.id}, 'B article')`
-  await tp.db
-    .sql`insert into public.notifications (tenant_id, kind, recipient, subject, body) values (${b.tenantId}, 'test', 'b@example.com', 's', 'b')`
-})
+  // Tenant B has a row in every tenant table, so "A sees none of B's rows" compares something with 0.
+  await seedEveryTenantTable(tp, b)
+}, 60_000)
 afterAll(() => tp.close())
 
 const claimsOf = (t: TestTenant) => ({
@@ -31,6 +22,10 @@ const claimsOf = (t: TestTenant) => ({
   app_metadata: { tenant_id: t.tenantId },
 })
 
+/** Public tables that hold no tenant's data: catalogs every tenant reads. */
+const SHARED_CATALOGS = ['plan_quotas', 'products', 'providers']
+
+/** Every public table with a tenant_id column, from the catalog (not from a list kept by hand). */
 async function tenantTables(): Promise<string[]> {
   const rows = await tp.db.sql<{ table_name: string }[]>`
     select c.table_name from information_schema.columns c
@@ -38,6 +33,47 @@ async function tenantTables(): Promise<string[]> {
     where c.table_schema = 'public' and c.column_name = 'tenant_id' and t.table_type = 'BASE TABLE'
     order by 1`
   return rows.map((r) => r.table_name)
+}
+
+/**
+ * What `viewer` can read of other tenants' rows under row-level security, in `tx` (a transaction
+ * on the owner connection, so a test can plant a policy in it and roll it back). First, as the
+ * owner, which tables hold no row of `seeded`: there the check would compare 0 with 0.
+ */
+async function isolationReport(tx: Tx, viewer: TestTenant, seeded: TestTenant, tables: string[]) {
+  const unseeded: string[] = []
+  for (const table of tables) {
+    const [owner] = await tx<{ n: number }[]>`
+      select count(*)::int as n from ${tx(table)} where tenant_id = ${seeded.tenantId}`
+    if (owner!.n === 0) unseeded.push(table)
+  }
+  await claimsSetup(tx, claimsOf(viewer))
+  const leaks: string[] = []
+  for (const table of tables) {
+    const [seen] = await tx<{ n: number }[]>`
+      select count(*)::int as n from ${tx(table)} where tenant_id is distinct from ${viewer.tenantId}`
+    if (seen!.n > 0) leaks.push(table)
+  }
+  const [tenants] = await tx<{ n: number }[]>`
+    select count(*)::int as n from public.tenants where id <> ${viewer.tenantId}`
+  if (tenants!.n > 0) leaks.push('tenants')
+  return { unseeded, leaks }
+}
+
+class Rollback extends Error {}
+
+/** Runs fn in an owner transaction that is always rolled back (for planting a policy). */
+async function inThrowawayTransaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  let result: T | undefined
+  await tp.db.sql
+    .begin(async (tx) => {
+      result = await fn(tx)
+      throw new Rollback()
+    })
+    .catch((err) => {
+      if (!(err instanceof Rollback)) throw err
+    })
+  return result as T
 }
 
 describe('row-level security', () => {
@@ -69,24 +105,58 @@ describe('row-level security', () => {
     expect(tenants!.relrowsecurity).toBe(true)
   })
 
+  it('has a fixture row in every tenant table, and classifies every other public table', async () => {
+    const tables = await tenantTables()
+    expect(tables.length).toBeGreaterThan(25)
+    const { unseeded } = await inThrowawayTransaction((tx) => isolationReport(tx, a, b, tables))
+    expect(unseeded, 'tenant tables without a row of B: add one in tests/support/tenant-fixtures.ts').toEqual(
+      [],
+    )
+    const others = await tp.db.sql<{ table_name: string }[]>`
+      select table_name from information_schema.tables
+      where table_schema = 'public' and table_type = 'BASE TABLE' and table_name <> all(${tables}) order by 1`
+    expect(
+      others.map((r) => r.table_name),
+      'a public table without tenant_id is either tenants or a shared catalog',
+    ).toEqual(['tenants', ...SHARED_CATALOGS].sort())
+  })
+
   it("shows a user of tenant A none of tenant B's rows in any table, through SQL as role authenticated", async () => {
-    for (const table of await tenantTables()) {
-      const [owner] = await tp.db
-        .sql`select count(*)::int as n from ${tp.db.sql(table)} where tenant_id = ${b.tenantId}`
-      const [asA] = await withTenant(
+    const tables = await tenantTables()
+    const report = await inThrowawayTransaction((tx) => isolationReport(tx, a, b, tables))
+    expect(report).toEqual({ unseeded: [], leaks: [] })
+    // And B, as B, sees its own rows: the policies hide other tenants' rows, not everything.
+    const own = await inThrowawayTransaction((tx) => isolationReport(tx, b, a, tables))
+    expect(own.leaks).toEqual([])
+    for (const table of tables) {
+      const [asB] = await withTenant(
         tp.db.sql,
-        claimsOf(a),
+        claimsOf(b),
         (tx) => tx`select count(*)::int as n from ${tx(table)} where tenant_id = ${b.tenantId}`,
       )
-      expect(asA!.n, table).toBe(0)
-      if (
-        ['api_keys', 'sites', 'articles', 'notifications', 'event_outbox', 'tenant_members'].includes(table)
-      ) {
-        expect(owner!.n, `${table} has B rows to hide`).toBeGreaterThan(0)
-      }
+      expect(asB!.n, `${table}: B reads its own rows`).toBeGreaterThan(0)
     }
     const tenants = await withTenant(tp.db.sql, claimsOf(a), (tx) => tx`select id from public.tenants`)
     expect(tenants.map((t) => t.id)).toEqual([a.tenantId])
+  })
+
+  it('catches a permissive select policy planted on any one tenant table (the proof bites)', async () => {
+    const tables = [...(await tenantTables()), 'tenants']
+    for (const table of tables) {
+      const { leaks } = await inThrowawayTransaction(async (tx) => {
+        await tx`create policy planted_open on ${tx(table)} for select to authenticated using (true)`
+        return isolationReport(
+          tx,
+          a,
+          b,
+          tables.filter((t) => t !== 'tenants'),
+        )
+      })
+      expect(leaks, `an open policy on ${table}`).toEqual([table])
+    }
+    // Rolled back: nothing planted is left.
+    const [left] = await tp.db.sql`select count(*)::int as n from pg_policy where polname = 'planted_open'`
+    expect(left!.n).toBe(0)
   })
 
   it('refuses to write rows into another tenant', async () => {

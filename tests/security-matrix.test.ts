@@ -10,14 +10,21 @@ import {
 } from '../scripts/lib/route-catalog.ts'
 import { functionModules } from '../scripts/platform/functions.ts'
 import type { CallerKind } from '../shared/infra/auth.ts'
-import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
-import { tenantFixtures } from './support/tenant-fixtures.ts'
+import {
+  addMember,
+  startTestPlatform,
+  TestClock,
+  type TestPlatform,
+  type TestTenant,
+} from './support/platform.ts'
+import { fixtureEventId, seedEveryTenantTable, tenantFixtures } from './support/tenant-fixtures.ts'
 
 /**
  * The shared security matrix: every route of every function's OpenAPI document, read from the
  * running platform, is checked against the authentication it declares (x-auth):
  *   - 401 AUTH_REQUIRED without credentials;
- *   - 401 for every caller kind the route does not allow, and entry for every kind it does;
+ *   - 401 for every caller kind the route does not allow; for every kind it does, an answer below
+ *     500, never 401, 403 or 429, and never 404 for the caller's own record;
  *   - 403 INSUFFICIENT_PERMISSIONS for a key without the route's scope, and for a member where
  *     the route needs owner or admin;
  *   - 404 NOT_FOUND for another tenant's ids (tests/support/tenant-fixtures.ts makes them).
@@ -32,10 +39,13 @@ const entries: RouteAuthEntry[] = []
 const credentials = {} as Record<Exclude<CallerKind, 'user_without_tenant'>, Record<string, string>>
 const scopeless = {} as Record<'platform_key' | 'tool_key', Record<string, string>>
 let otherIds: Record<string, string>
+let ownIds: Record<string, string>
 let clientCounter = 0
+/** Moved a second per request: no caller's rate limit (100 a minute for keys) is ever reached. */
+const clock = new TestClock(new Date())
 
 beforeAll(async () => {
-  tp = await startTestPlatform()
+  tp = await startTestPlatform({ clock })
   owner = await tp.createTenant()
   member = await addMember(tp, owner.tenantId, 'member')
   other = await tp.createTenant()
@@ -65,6 +75,9 @@ beforeAll(async () => {
   scopeless.platform_key = { authorization: `Bearer ${await key('platform', ['users:read'])}` }
   scopeless.tool_key = { 'x-api-key': await key('tool_server', ['users:read']) }
   otherIds = await tenantFixtures(tp, other)
+  ownIds = await seedEveryTenantTable(tp, owner)
+  const catalog = (await tp.json('/api/integrations', { token: owner.token })).body.data
+  ownIds.global = catalog[0].integration_id
   for (const m of functionModules) {
     const doc = await tp.json(`/functions/v1/${m.functionName}/openapi.json`)
     expect(doc.status, m.functionName).toBe(200)
@@ -89,6 +102,7 @@ async function call(
   opts: { path?: string; body?: unknown } = {},
 ) {
   const withBody = e.method !== 'GET' && e.method !== 'DELETE'
+  clock.advance(1000)
   const res = await tp.json(opts.path ?? pathOf(e), {
     method: e.method,
     headers: { ...headers, 'x-test-client': `198.51.100.${++clientCounter % 250}` },
@@ -115,16 +129,40 @@ describe('security matrix', () => {
   })
 
   it('refuses every caller kind a route does not allow, and lets in those it does', async () => {
-    for (const e of entries.filter((e) => e.allow.length > 0)) {
+    // Routes with an id are called with the owner's own record (a 404 would mean the caller was
+    // not really let in). Deletions run last, newest fixture first, so none removes a record a
+    // later call needs (a site before its source, a destination before its program).
+    const order = (e: RouteAuthEntry) =>
+      e.method === 'DELETE' ? 1000 - Object.keys(ownIds).indexOf(fixtureFor(e) ?? '') : 0
+    const allowed = entries
+      .filter((e) => e.allow.length > 0)
+      .sort((x, y) => order(x) - order(y) || y.path.length - x.path.length)
+    let letIn = 0
+    for (const e of allowed) {
+      const fixture = fixtureFor(e)
+      const path = fixture
+        ? pathOf(e, { id: ownIds[fixture]!, user_id: ownIds[fixture]!, program_id: ownIds.affiliateProgram! })
+        : pathOf(e)
+      let deleted = false
       for (const kind of kinds) {
-        const res = await call(e, credentials[kind])
+        const body =
+          label(e) === 'POST webhooks/{id}/redeliver'
+            ? { event_id: fixtureEventId(owner) }
+            : validBodies[label(e)]
+        const res = await call(e, credentials[kind], { path, body })
+        const where = `${label(e)} as ${kind}: ${res.status} ${JSON.stringify(res.body)}`
         if (e.allow.includes(kind)) {
-          expect([401, 403], `${label(e)} as ${kind}: ${JSON.stringify(res.body)}`).not.toContain(res.status)
+          expect(res.status, where).toBeLessThan(500)
+          expect([401, 403, 429], where).not.toContain(res.status)
+          if (fixture && !deleted) expect(res.status, `${where} (its own record)`).not.toBe(404)
+          if (e.method === 'DELETE' && res.status < 300) deleted = true
+          letIn++
         } else {
           expect([res.status, res.body?.code], `${label(e)} as ${kind}`).toEqual([401, 'AUTH_REQUIRED'])
         }
       }
     }
+    expect(letIn).toBeGreaterThan(allowed.length)
   })
 
   it('answers 403 for a key without the scope and a member without the role', async () => {

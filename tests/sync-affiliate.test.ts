@@ -192,6 +192,72 @@ describe('admin API', () => {
   })
 })
 
+describe('destination update and delete', () => {
+  it('renames, schedules and pauses a destination; only owners and admins, only their own', async () => {
+    const d = await destination()
+    const stored = async () =>
+      (
+        await tp.db.sql<
+          { name: string; schedule: string | null; enabled: boolean; next_run_at: Date | null }[]
+        >`
+          select name, schedule, enabled, next_run_at from public.affiliate_destinations where id = ${d.id}`
+      )[0]
+    const patch = (t: TestTenant, body: unknown) =>
+      tp.json(`/api/affiliate/destinations/${d.id}`, { method: 'PATCH', token: t.token, body })
+    const daily = await patch(a, { name: 'Daily deals', schedule: 'daily' })
+    expect(daily.status, JSON.stringify(daily.body)).toBe(200)
+    expect(daily.body).toMatchObject({ id: d.id, name: 'Daily deals', schedule: 'daily', enabled: true })
+    const dueAt = clock.now().getTime() + 24 * 3600_000
+    expect(Date.parse(daily.body.next_run_at)).toBe(dueAt)
+    expect(await stored()).toEqual({
+      name: 'Daily deals',
+      schedule: 'daily',
+      enabled: true,
+      next_run_at: new Date(dueAt),
+    })
+    const paused = await patch(a, { enabled: false })
+    expect([paused.status, paused.body.enabled, paused.body.next_run_at]).toEqual([200, false, null])
+    expect(await stored()).toMatchObject({ name: 'Daily deals', enabled: false, next_run_at: null })
+    const invalid = await patch(a, { schedule: 'weekly' })
+    expect([invalid.status, invalid.body.code]).toEqual([400, 'VALIDATION_ERROR'])
+    const member = await addMember(tp, a.tenantId, 'member')
+    expect((await patch(member, { name: 'pwned' })).status).toBe(403)
+    expect((await patch(b, { name: 'pwned' })).status).toBe(404)
+    expect((await stored())!.name).toBe('Daily deals')
+  })
+
+  it('deletes a destination with its programs and products; members and other tenants cannot', async () => {
+    const d = await destination()
+    const p = await program(d.id, { network: 'awin', config: { feed_ids: ['7'] } })
+    const [job] = await tp.db.sql<{ id: string }[]>`
+      insert into public.jobs (tenant_id, kind) values (${a.tenantId}, 'sync-affiliate') returning id`
+    await tp.db.sql`
+      insert into public.affiliate_products (tenant_id, destination_id, program_id, network, external_id, title, price,
+        currency, availability, affiliate_url, raw, last_sync_job_id, last_synced_at)
+      values (${a.tenantId}, ${d.id}, ${p.id}, 'awin', 'x1', 'Product', 1, 'GBP', 'in_stock', 'https://example.com/x', '{}',
+        ${job!.id}, now())`
+    const rows = async () =>
+      (
+        await tp.db.sql<{ n: number }[]>`
+          select (select count(*) from public.affiliate_destinations where id = ${d.id})
+               + (select count(*) from public.affiliate_programs where destination_id = ${d.id})
+               + (select count(*) from public.affiliate_products where destination_id = ${d.id}) as n`
+      )[0]!.n
+    expect(Number(await rows())).toBe(3)
+    const del = (t: TestTenant) =>
+      tp.request(`/api/affiliate/destinations/${d.id}`, { method: 'DELETE', token: t.token })
+    const member = await addMember(tp, a.tenantId, 'member')
+    expect((await del(member)).status).toBe(403)
+    expect((await del(b)).status).toBe(404)
+    expect(Number(await rows())).toBe(3)
+    const gone = await del(a)
+    expect([gone.status, await gone.text()]).toEqual([204, ''])
+    expect(Number(await rows())).toBe(0)
+    expect((await del(a)).status).toBe(404)
+    expect((await tp.json(`/api/affiliate/destinations/${d.id}`, { token: a.token })).status).toBe(404)
+  })
+})
+
 describe('Awin feed download (CSV, gzip)', () => {
   let dest: { id: string }
   const feed = [

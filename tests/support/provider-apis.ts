@@ -120,6 +120,30 @@ export async function startSlack(opts: { clientId: string; clientSecret: string 
         },
       }
     }
+    if (path === '/api/search.messages') {
+      const query = new URL(req.url ?? '/', 'http://x').searchParams.get('query') ?? ''
+      return {
+        status: 200,
+        body: {
+          ok: true,
+          query,
+          messages: {
+            total: 1,
+            matches: [
+              {
+                channel: { id: 'C012AB3CD', name: 'general' },
+                ts: '1503435956.000247',
+                text: `found: ${query}`,
+                user: 'U012AB3CD',
+                username: 'ann',
+                permalink: 'https://example.slack.com/archives/C012AB3CD/p1503435956000247',
+              },
+            ],
+            pagination: { total_count: 1, page: 1, per_page: 20, page_count: 1, first: 1, last: 1 },
+          },
+        },
+      }
+    }
     return { status: 200, body: { ok: false, error: 'unknown_method' } }
   })
   return { ...s, validTokens, refreshes }
@@ -152,12 +176,30 @@ export async function startGitHub(): Promise<ProviderServer> {
         },
       }
     }
-    if (path === '/user/repos')
+    // The account lookup after consent (GET /user).
+    if (path === '/user' && req.method === 'GET')
+      return { status: 200, body: { id: 583231, login: 'octocat', type: 'User' } }
+    const repo = path.match(/^\/repos\/([^/]+)\/([^/]+)$/)
+    if (repo && req.method === 'GET')
+      return {
+        status: 200,
+        body: {
+          id: 1296269,
+          full_name: `${repo[1]}/${repo[2]}`,
+          description: 'This your first repo!',
+          private: false,
+          html_url: `https://github.com/${repo[1]}/${repo[2]}`,
+          default_branch: 'main',
+          open_issues_count: 3,
+          stargazers_count: 80,
+        },
+      }
+    if (path === '/user/repos' || /^\/orgs\/[^/]+\/repos$/.test(path))
       return {
         status: 200,
         body: [
           {
-            full_name: 'octocat/Hello-World',
+            full_name: path === '/user/repos' ? 'octocat/Hello-World' : `${path.split('/')[2]}/Spoon-Knife`,
             private: false,
             html_url: 'https://github.com/octocat/Hello-World',
             default_branch: 'main',
@@ -183,8 +225,75 @@ export async function startOtherProviders(): Promise<ProviderServer> {
         status: 200,
         body: { object: 'page', id: '59833787-2cf9-4fdf-8782-e53db20768a5', url: 'https://www.notion.so/p' },
       }
+    if (p === '/v1/search' && req.method === 'POST') {
+      const q = JSON.parse(body) as { query: string }
+      return {
+        status: 200,
+        body: {
+          object: 'list',
+          results: [
+            {
+              object: 'page',
+              id: 'b55c9c91-384d-452b-81db-d1ef79372b75',
+              url: `https://www.notion.so/${q.query}`,
+            },
+          ],
+          next_cursor: null,
+          has_more: false,
+        },
+      }
+    }
+    const notionQuery = p.match(/^\/v1\/databases\/([^/]+)\/query$/)
+    if (notionQuery && req.method === 'POST')
+      return {
+        status: 200,
+        body: {
+          object: 'list',
+          results: [
+            {
+              object: 'page',
+              id: '2e01e904-febd-43a0-ad02-8eedb903a82c',
+              url: 'https://www.notion.so/row',
+              properties: { Name: { id: 'title', type: 'title', title: [{ plain_text: 'Row one' }] } },
+            },
+          ],
+          next_cursor: 'cursor-2',
+          has_more: true,
+        },
+      }
+    // The account lookups after consent, one per provider, as each documents its "who am I".
+    if (p === '/drive/v3/about' && url.searchParams.get('fields') === 'user')
+      return {
+        status: 200,
+        body: { user: { kind: 'drive#user', permissionId: '0123456789', emailAddress: 'ann@example.com' } },
+      }
+    if (p === '/v1/me')
+      return { status: 200, body: { id: '99887766', handle: 'ann', email: 'ann@example.com' } }
+    if (p === '/gmail/v1/users/me/profile')
+      return {
+        status: 200,
+        body: { emailAddress: 'ann@example.com', messagesTotal: 10, threadsTotal: 8, historyId: '1' },
+      }
+    if (p === '/calendar/v3/calendars/primary' && req.method === 'GET')
+      return {
+        status: 200,
+        body: { kind: 'calendar#calendar', id: 'ann@example.com', summary: 'Ann Example', timeZone: 'UTC' },
+      }
+    if (p === '/graphql' && body.includes('organization'))
+      return { status: 200, body: { data: { organization: { id: 'org-1', name: 'Acme' } } } }
     if (p === '/graphql') {
-      const q = JSON.parse(body) as { query: string; variables: { input?: { title: string } } }
+      const q = JSON.parse(body) as {
+        query: string
+        variables: { input?: { title: string }; id?: string; first?: number }
+      }
+      const project = { id: 'p1', name: 'Launch', state: 'started', url: 'https://linear.app/p/launch' }
+      if (q.query.includes('team(id:'))
+        return {
+          status: 200,
+          body: { data: { team: { projects: { nodes: [{ ...project, name: `Team ${q.variables.id}` }] } } } },
+        }
+      if (q.query.includes('projects('))
+        return { status: 200, body: { data: { projects: { nodes: [project] } } } }
       if (q.query.includes('issueCreate'))
         return {
           status: 200,
@@ -203,8 +312,55 @@ export async function startOtherProviders(): Promise<ProviderServer> {
           },
         }
     }
+    if (p === '/gmail/v1/users/me/messages' && req.method === 'GET')
+      return {
+        status: 200,
+        body: { messages: [{ id: '18c1f', threadId: '18c1f' }], resultSizeEstimate: 1 },
+      }
+    if (p === '/gmail/v1/users/me/messages/18c1f' && url.searchParams.get('format') === 'full')
+      return {
+        status: 200,
+        body: {
+          id: '18c1f',
+          threadId: '18c1f',
+          snippet: 'Hello there',
+          payload: {
+            mimeType: 'multipart/alternative',
+            headers: [
+              { name: 'From', value: 'Ann <ann@example.com>' },
+              { name: 'To', value: 'bob@example.com' },
+              { name: 'Subject', value: 'Hello' },
+              { name: 'Date', value: 'Tue, 24 Nov 2026 10:00:00 +0000' },
+            ],
+            parts: [
+              { mimeType: 'text/html', body: { data: Buffer.from('<p>Hello</p>').toString('base64url') } },
+              {
+                mimeType: 'text/plain',
+                body: { data: Buffer.from('Hello there, Grüße').toString('base64url') },
+              },
+            ],
+          },
+        },
+      }
     if (p === '/gmail/v1/users/me/messages/send')
       return { status: 200, body: { id: '18c1f', threadId: '18c1f', labelIds: ['SENT'] } }
+    if (p === '/calendar/v3/calendars/primary/events' && req.method === 'GET')
+      return {
+        status: 200,
+        body: {
+          kind: 'calendar#events',
+          items: [
+            {
+              id: 'evt1',
+              summary: 'Review',
+              start: { dateTime: '2026-11-24T10:00:00Z' },
+              end: { dateTime: '2026-11-24T11:00:00Z' },
+              htmlLink: 'https://calendar.google.com/e',
+            },
+            { id: 'evt2', start: { date: '2026-11-25' }, end: { date: '2026-11-26' } },
+          ],
+        },
+      }
     if (p === '/calendar/v3/calendars/primary/events' && req.method === 'POST')
       return {
         status: 200,
@@ -221,6 +377,27 @@ export async function startOtherProviders(): Promise<ProviderServer> {
         body: { id: 'doc1', name: 'Notes', mimeType: 'application/vnd.google-apps.document' },
       }
     if (p === '/drive/v3/files/doc1/export') return { status: 200, body: null, raw: 'Hello from Drive' }
+    if (p === '/upload/drive/v3/files' || p === '/upload/drive/v3/files/doc1') {
+      const name = body.match(/"name":"([^"]*)"/)?.[1] ?? ''
+      return {
+        status: 200,
+        body: { kind: 'drive#file', id: p.endsWith('doc1') ? 'doc1' : 'new1', name, mimeType: 'text/plain' },
+      }
+    }
+    if (p === '/drive/v3/files/doc1/permissions' && req.method === 'POST') {
+      const perm = JSON.parse(body) as { role: string }
+      return { status: 200, body: { kind: 'drive#permission', id: 'perm1', type: 'user', role: perm.role } }
+    }
+    if (p === '/v1/files/FILEKEY')
+      return {
+        status: 200,
+        body: {
+          name: 'Design',
+          lastModified: '2026-11-20T09:00:00Z',
+          version: '123',
+          document: { id: '0:0', name: 'Document', type: 'DOCUMENT', children: [] },
+        },
+      }
     if (p === '/v1/images/FILEKEY')
       return { status: 200, body: { err: null, images: { '1:2': 'https://figma-alpha-api.s3/1-2.png' } } }
     return { status: 404, body: { error: { code: 404, message: 'Not Found' } } }

@@ -7,7 +7,7 @@ import type { TestPlatform, TestTenant } from './platform.ts'
  * API where one exists; an OAuth connection needs a provider's consent, so it is inserted with its
  * tokens encrypted as the callback stores them.
  */
-export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Promise<Record<string, string>> {
+export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant) {
   const post = async (path: string, body: unknown) => {
     const res = await tp.json(path, { token: tenant.token, body })
     expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300)
@@ -100,3 +100,76 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     affiliateDestination: destination!.id,
   }
 }
+
+/**
+ * A row of `tenant` in every tenant-owned table: the records of tenantFixtures (made through the
+ * API) and, for the tables no route writes directly (usage, counters, logs, synced copies), rows
+ * inserted as the workers would store them. The isolation proofs (tests/rls.test.ts) require a
+ * row here for every table with a tenant_id column, so a new table must add one.
+ */
+export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant) {
+  const ids = await tenantFixtures(tp, tenant)
+  const sql = tp.db.sql
+  const t = tenant.tenantId
+  const [integration] = await sql<{ integration_id: string }[]>`
+    select integration_id from public.integration_connections where id = ${ids.connection}`
+  const [product] = await sql<{ id: string }[]>`select id from public.products order by slug limit 1`
+  const [program] = await sql<{ id: string }[]>`
+    insert into public.affiliate_programs (tenant_id, destination_id, network, name, config)
+    values (${t}, ${ids.affiliateDestination}, 'feed', 'Fixture program', '{}') returning id`
+  await sql`
+    insert into public.affiliate_products (tenant_id, destination_id, program_id, network, external_id, title, price,
+      currency, availability, affiliate_url, raw, last_sync_job_id, last_synced_at)
+    values (${t}, ${ids.affiliateDestination}, ${program!.id}, 'feed', 'fixture-1', 'Fixture product', 1, 'EUR',
+      'in_stock', 'https://example.com/p', '{}', ${ids.job}, now())`
+  const [item] = await sql<{ id: string }[]>`
+    insert into public.source_items (tenant_id, source_id, external_id, title)
+    values (${t}, ${ids.source}, 'fixture-item', 'Fixture item') returning id`
+  await sql`
+    insert into public.article_source_items (tenant_id, article_id, item_id, job_id)
+    values (${t}, ${ids.article}, ${item!.id}, ${ids.job})`
+  await sql`
+    insert into public.commerce_orders (tenant_id, store_id, external_id, currency, total_price, line_items,
+      source_updated_at, created_at, synced_at)
+    values (${t}, ${ids.store}, 'fixture-order', 'EUR', 1, '[]', now(), now(), now())`
+  await sql`
+    insert into public.commerce_products (tenant_id, store_id, external_id, source_updated_at, created_at, synced_at)
+    values (${t}, ${ids.store}, 'fixture-product', now(), now(), now())`
+  await sql`
+    insert into public.credential_usage (tenant_id, credential_id, caller_kind, function_name)
+    values (${t}, ${ids.credential}, 'server_function', 'fixture')`
+  await sql`
+    insert into public.event_counts_daily (tenant_id, day, type, count) values (${t}, current_date, 'fixture.event', 1)`
+  await sql`
+    insert into public.integration_tools (tenant_id, connection_id, name, alias, input_schema)
+    values (${t}, ${ids.connection}, 'fixture_tool', 'fixture_tool', '{}')`
+  await sql`
+    insert into public.integration_tool_permissions (tenant_id, connection_id, tool_name, allowed)
+    values (${t}, ${ids.connection}, 'fixture:tool', false)`
+  await sql`
+    insert into public.integration_usage (tenant_id, integration_id, connection_id, tool_name, action, triggered_by, success, response_time_ms)
+    values (${t}, ${integration!.integration_id}, ${ids.connection}, 'fixture:tool', 'read', 'manual', true, 1)`
+  await sql`
+    insert into public.integration_usage_daily (tenant_id, integration_id, day, total_calls, success_count,
+      response_time_ms_sum, assistant, automation, manual)
+    values (${t}, ${integration!.integration_id}, current_date, 1, 1, 1, 0, 0, 1)`
+  await sql`
+    insert into public.notifications (tenant_id, kind, recipient, subject, body)
+    values (${t}, 'fixture', 'fixture@example.com', 'Fixture', 'fixture')`
+  await sql`
+    insert into public.usage_counters (tenant_id, product_id, period, units)
+    values (${t}, ${product!.id}, date_trunc('month', now())::date, 1)`
+  const eventId = fixtureEventId(tenant)
+  const [delivery] = await sql<{ id: string }[]>`
+    insert into public.webhook_deliveries (tenant_id, subscription_id, event_id, event_type, event_created_at, data)
+    values (${t}, ${ids.webhook}, ${eventId}, 'site.created', now(), '{}') returning id`
+  await sql`
+    insert into public.webhook_delivery_attempts (tenant_id, subscription_id, delivery_id, event_id, event_type,
+      attempt, success, duration_ms, attempted_at)
+    values (${t}, ${ids.webhook}, ${delivery!.id}, ${eventId}, 'site.created', 1, false, 1, now())`
+  return { ...ids, affiliateProgram: program!.id }
+}
+
+/** The event of the webhook delivery seedEveryTenantTable makes (a redelivery can name it). */
+export const fixtureEventId = (tenant: TestTenant) =>
+  `evt_fixture${tenant.tenantId.replaceAll('-', '').slice(0, 16)}`

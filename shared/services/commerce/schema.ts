@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import { isoTimestamp } from '../../infra/schemas.ts'
 
 export const platforms = ['shopify', 'woocommerce'] as const
 export type Platform = (typeof platforms)[number]
@@ -153,8 +154,7 @@ export const ordersQuery = z.object({
   store_id: z.uuid().optional(),
   financial_status: filterText.optional(),
   fulfillment_status: filterText.optional(),
-  updated_since: z.iso
-    .datetime({ offset: true })
+  updated_since: isoTimestamp()
     .optional()
     .openapi({ description: 'Only orders the shop updated at or after this time' }),
 })

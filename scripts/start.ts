@@ -90,7 +90,7 @@ console.log(`
 Tenant platform running at ${base}
   database     ${embedded ? `embedded PGlite ${args.memory ? '(in memory)' : `(${join(dataDir(), 'pgdata')})`} at ${embedded.url}` : 'DATABASE_URL'}
   migrations   ${applied.length ? `${applied.length} applied` : 'up to date'}
-  dashboard    ${base}/dashboard/   (${(dashboard.gzipBytes / 1024).toFixed(0)} KiB gzip; sign up, or claim demo@example.com with a password)
+  dashboard    ${base}/dashboard/   (${(dashboard.gzipBytes / 1024).toFixed(0)} KiB gzip; sign up, or npm run set-password -- --email demo@example.com)
   API docs     ${base}/docs
   dev mailbox  ${base}/_dev/mailbox
   JWKS         ${base}/auth/v1/.well-known/jwks.json

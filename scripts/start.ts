@@ -9,13 +9,14 @@
 
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { serve } from '@hono/node-server'
 import { connectDatabase } from '../shared/infra/db.ts'
 import { buildDashboard } from './dashboard/build.ts'
 import { ensureUserAndTenant, issueAccessToken } from './lib/dev-identity.ts'
 import { dataDir, functionEnvironment, loadOrCreateLocalEnv, saveLocalEnv } from './lib/local-env.ts'
 import { applyMigrations } from './lib/migrations.ts'
+import { busyPorts, refuseBusyPorts } from './lib/ports.ts'
 import { startEmbeddedPostgres } from './platform/embedded-postgres.ts'
+import { listenPlatform } from './platform/listen.ts'
 import { createPlatform, startScheduler } from './platform/server.ts'
 
 const { values: args } = parseArgs({
@@ -29,9 +30,15 @@ const { values: args } = parseArgs({
 const storedEnv = await loadOrCreateLocalEnv()
 const apiPort = Number(args.port ?? process.env.PORT ?? storedEnv.apiPort)
 const dbPort = Number(args['db-port'] ?? process.env.DB_PORT ?? storedEnv.dbPort)
-// Remember this run's ports: `npm run token` and the commands printed below must reach this instance.
 const localEnv = { ...storedEnv, apiPort, dbPort }
-saveLocalEnv(localEnv)
+
+// Both ports are checked before anything starts: a second `npm start` must neither open the data
+// folder's database nor touch local-env.json, which the instance already running depends on.
+const busy = await busyPorts([
+  { port: apiPort, what: 'the API (--port)' },
+  ...(process.env.DATABASE_URL ? [] : [{ port: dbPort, what: 'the embedded database (--db-port)' }]),
+])
+if (busy.length > 0) refuseBusyPorts(busy)
 // A terminal gets one readable line per request; pipes and files get JSON (or say LOG_FORMAT=json).
 process.env.LOG_FORMAT ??= process.stdout.isTTY ? 'pretty' : 'json'
 
@@ -56,17 +63,22 @@ const dashboard = await buildDashboard()
 
 const env = functionEnvironment(localEnv, databaseUrl)
 const platform = await createPlatform({ env, localEnv })
+const server = await listenPlatform(platform, { port: apiPort }).then(
+  (listening) => listening.server,
+  async (err: NodeJS.ErrnoException) => {
+    // Taken between the check above and now.
+    await platform.close()
+    await embedded?.stop()
+    if (err.code === 'EADDRINUSE') refuseBusyPorts([{ port: apiPort, what: 'the API (--port)' }])
+    throw err
+  },
+)
+// Only now, serving: remember this run's ports, so `npm run token` and the commands printed
+// below reach this instance.
+saveLocalEnv(localEnv)
 const stopScheduler = startScheduler(platform, (path, err) =>
   platform.deps.logger.warn('scheduled job failed', { job: path, error: String(err) }),
 )
-
-const server = serve({
-  port: apiPort,
-  hostname: '127.0.0.1',
-  // The client address for the unauthenticated rate limit comes from the socket (a client's own
-  // X-Forwarded-For counts only behind TRUSTED_PROXIES).
-  fetch: (req, info) => platform.fetch(req, { remoteAddr: info.incoming.socket.remoteAddress }),
-})
 
 const base = `http://127.0.0.1:${apiPort}`
 const token = await issueAccessToken(
@@ -78,7 +90,7 @@ console.log(`
 Tenant platform running at ${base}
   database     ${embedded ? `embedded PGlite ${args.memory ? '(in memory)' : `(${join(dataDir(), 'pgdata')})`} at ${embedded.url}` : 'DATABASE_URL'}
   migrations   ${applied.length ? `${applied.length} applied` : 'up to date'}
-  dashboard    ${base}/dashboard/   (${(dashboard.gzipBytes / 1024).toFixed(0)} KiB gzip; sign up, or claim demo@example.com with a password)
+  dashboard    ${base}/dashboard/   (${(dashboard.gzipBytes / 1024).toFixed(0)} KiB gzip; sign up, or npm run set-password -- --email demo@example.com)
   API docs     ${base}/docs
   dev mailbox  ${base}/_dev/mailbox
   JWKS         ${base}/auth/v1/.well-known/jwks.json

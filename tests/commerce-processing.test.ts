@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { kickProcessing, LEASE_MS, RETRY_DELAYS_MS } from '../shared/services/commerce/process.ts'
 import {
   post,
-  SHOPIFY_PATH,
   shopifyHeaders,
   shopifyOrder,
   shopifyProduct,
+  storePath,
   waitForDelivery,
 } from './support/commerce.ts'
 import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
@@ -70,7 +70,9 @@ describe('commerce delivery queue', () => {
           webhookId: `twin-${i}`,
         })
         // Four copies at once: two to each instance.
-        return Promise.all([0, 1, 0, 1].map((instance) => post(tp, SHOPIFY_PATH, headers, body, instance)))
+        return Promise.all(
+          [0, 1, 0, 1].map((instance) => post(tp, storePath(storeId), headers, body, instance)),
+        )
       }),
     )
     for (const copies of results) {
@@ -155,7 +157,7 @@ describe('commerce delivery queue', () => {
     })
     const receipt = await post(
       tp,
-      SHOPIFY_PATH,
+      storePath(storeId),
       shopifyHeaders({ domain: DOMAIN, secret: SECRET, topic: 'products/create', body }),
       body,
     )

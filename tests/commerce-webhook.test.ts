@@ -69,7 +69,7 @@ async function sendShopify(
 ) {
   const res = await post(
     tp,
-    SHOPIFY_PATH,
+    storePath(shopifyStore),
     shopifyHeaders({ domain: DOMAIN, secret: SECRET, topic, body, ...extra }),
     body,
   )
@@ -282,9 +282,9 @@ describe('Shopify deliveries', () => {
       body,
       webhookId: 'b54557e4-bdd9-4b37-8a5f-bf7d70bcd043',
     })
-    const first = await post(tp, SHOPIFY_PATH, headers, body)
+    const first = await post(tp, storePath(shopifyStore), headers, body)
     expect(first.body.status).toBe('accepted')
-    const again = await post(tp, SHOPIFY_PATH, headers, body)
+    const again = await post(tp, storePath(shopifyStore), headers, body)
     expect(again).toMatchObject({ status: 200, body: { status: 'duplicate', delivery_id: null } })
     const rows = await tp.db
       .sql`select 1 from public.commerce_deliveries where webhook_id = 'b54557e4-bdd9-4b37-8a5f-bf7d70bcd043'`
@@ -344,7 +344,7 @@ describe('refusals', () => {
     )
     const badSig = await post(
       tp,
-      SHOPIFY_PATH,
+      storePath(shopifyStore),
       shopifyHeaders({ domain: DOMAIN, secret: 'wrong-secret', topic: 'products/update', body }),
       body,
     )
@@ -388,7 +388,7 @@ describe('refusals', () => {
   it('verifies the raw bytes: the same JSON re-serialised does not pass', async () => {
     const headers = shopifyHeaders({ domain: DOMAIN, secret: SECRET, topic: 'products/update', body })
     const reserialised = JSON.stringify(JSON.parse(body))
-    expect((await post(tp, SHOPIFY_PATH, headers, reserialised)).status).toBe(401)
+    expect((await post(tp, storePath(shopifyStore), headers, reserialised)).status).toBe(401)
   })
 
   it('answers 401 without a signature or shop domain, 400 without topic or webhook id', async () => {
@@ -422,7 +422,11 @@ describe('refusals', () => {
     })
     // Its own connection: the server answers before reading the whole body and then closes it.
     const res = await new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = httpRequest(`${tp.baseUrl}${SHOPIFY_PATH}`, { method: 'POST', agent: false, headers })
+      const req = httpRequest(`${tp.baseUrl}${storePath(shopifyStore)}`, {
+        method: 'POST',
+        agent: false,
+        headers,
+      })
       req.on('response', (r) => {
         let text = ''
         r.on('data', (d) => (text += d))
@@ -446,14 +450,14 @@ describe('refusals', () => {
     expect(rotated.status).toBe(200)
     const oldSig = await post(
       tp,
-      SHOPIFY_PATH,
+      storePath(shopifyStore),
       shopifyHeaders({ domain: DOMAIN, secret: SECRET, topic: 'products/update', body }),
       body,
     )
     expect(oldSig.status).toBe(401)
     const newSig = await post(
       tp,
-      SHOPIFY_PATH,
+      storePath(shopifyStore),
       shopifyHeaders({ domain: DOMAIN, secret: 'shpss_rotated_999', topic: 'products/update', body }),
       body,
     )
@@ -595,5 +599,109 @@ describe('reading orders and products', () => {
     expect((await tp.json('/v1/commerce/orders?limit=0', { token: a.token })).status).toBe(400)
     expect((await tp.json('/v1/commerce/orders?cursor=bogus', { token: a.token })).status).toBe(400)
     expect((await tp.json('/v1/commerce/products?include_deleted=yes', { token: a.token })).status).toBe(400)
+  })
+})
+
+describe('shop-domain squatting', () => {
+  const VICTIM_DOMAIN = 'victim-shop.myshopify.com'
+  const VICTIM_SECRET = 'shpss_victim_secret_0001'
+  const SQUATTERS = 12 // more than the 10 candidates the shared address used to look at
+
+  /** Other tenants connecting the same shop domain, each with a secret of its own. */
+  async function squat(domain: string) {
+    const ids: string[] = []
+    for (let i = 0; i < SQUATTERS; i++) {
+      const t = await tp.createTenant()
+      const res = await tp.json('/api/commerce/stores', {
+        token: t.token,
+        body: {
+          platform: 'shopify',
+          shop_domain: domain,
+          name: `Squat ${i}`,
+          secret: `squatter-secret-${i}`,
+        },
+      })
+      expect(res.status).toBe(201)
+      ids.push(res.body.id)
+    }
+    return ids
+  }
+
+  const productBody = shopifyProduct({ updatedAt: '2024-03-01T00:00:00Z' })
+  const signedBy = (domain: string, secret: string) =>
+    shopifyHeaders({ domain, secret, topic: 'products/update', body: productBody })
+
+  it("no number of other tenants' stores changes a tenant's outcome at its delivery URL", async () => {
+    await squat(VICTIM_DOMAIN)
+    const victim = await tp.createTenant()
+    const store = await tp.json('/api/commerce/stores', {
+      token: victim.token,
+      body: { platform: 'shopify', shop_domain: VICTIM_DOMAIN, name: 'The real shop', secret: VICTIM_SECRET },
+    })
+    expect(store.status).toBe(201)
+    // The URL the dashboard shows and the owner pastes into Shopify.
+    const url = new URL(store.body.webhook_url)
+    const delivered = await post(tp, url.pathname, signedBy(VICTIM_DOMAIN, VICTIM_SECRET), productBody)
+    expect(delivered.status, JSON.stringify(delivered.body)).toBe(200)
+    expect(delivered.body.status).toBe('accepted')
+    const [row] = await tp.db.sql<{ tenant_id: string; store_id: string }[]>`
+      select tenant_id, store_id from public.commerce_deliveries where id = ${delivered.body.delivery_id}`
+    expect(row).toEqual({ tenant_id: victim.tenantId, store_id: store.body.id })
+    expect(url.pathname).toBe(storePath(store.body.id))
+
+    // A squatter's own signature gets nowhere at the victim's address.
+    const squatted = await post(tp, url.pathname, signedBy(VICTIM_DOMAIN, 'squatter-secret-0'), productBody)
+    expect(squatted.status).toBe(401)
+    // New stores are not on the shared address at all: nobody can crowd anybody out there.
+    expect((await post(tp, SHOPIFY_PATH, signedBy(VICTIM_DOMAIN, VICTIM_SECRET), productBody)).status).toBe(
+      401,
+    )
+  }, 120_000)
+
+  it('keeps the shared address for stores connected before, checking every candidate there', async () => {
+    const domain = 'legacy-shop.myshopify.com'
+    // Squatters that were connected before the change as well: on the shared address like it.
+    const oldSquatters = await squat(domain)
+    const owner = await tp.createTenant()
+    const legacy = await tp.json('/api/commerce/stores', {
+      token: owner.token,
+      body: { platform: 'shopify', shop_domain: domain, name: 'Legacy', secret: VICTIM_SECRET },
+    })
+    // What migrations/20261127010100 does to every Shopify store that existed.
+    const connectedBefore: string[] = [...oldSquatters, legacy.body.id]
+    await tp.db
+      .sql`update public.commerce_stores set shared_address = true where id = any (${connectedBefore})`
+    // And more stores for that domain afterwards, which do not join it.
+    await squat(domain)
+
+    const res = await post(tp, SHOPIFY_PATH, signedBy(domain, VICTIM_SECRET), productBody)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const [row] = await tp.db.sql<{ store_id: string }[]>`
+      select store_id from public.commerce_deliveries where id = ${res.body.delivery_id}`
+    expect(row!.store_id).toBe(legacy.body.id)
+    // Its own address works too, and is what the API now shows.
+    expect(legacy.body.webhook_url).toMatch(new RegExp(`${storePath(legacy.body.id)}$`))
+
+    // Changing its shop domain takes a store off the shared address.
+    const moved = await tp.json(`/api/commerce/stores/${legacy.body.id}`, {
+      method: 'PATCH',
+      token: owner.token,
+      body: { shop_domain: 'moved-shop.myshopify.com' },
+    })
+    expect(moved.status).toBe(200)
+    const [after] = await tp.db.sql<{ shared_address: boolean }[]>`
+      select shared_address from public.commerce_stores where id = ${legacy.body.id}`
+    expect(after!.shared_address).toBe(false)
+  }, 120_000)
+
+  it('lets no tenant put a store on the shared address, not even through the Data API', async () => {
+    const t = await tp.createTenant()
+    const attempt = tp.db.sql.begin(async (tx) => {
+      await tx`select set_config('role', 'authenticated', true),
+                      set_config('request.jwt.claims', ${JSON.stringify({ sub: t.userId, role: 'authenticated' })}, true)`
+      await tx`insert into public.commerce_stores (tenant_id, platform, shop, name, secret_ciphertext, shared_address)
+               values (${t.tenantId}, 'shopify', 'data-api.myshopify.com', 'Sneaky', 'x', true)`
+    })
+    await expect(attempt).rejects.toMatchObject({ code: '42501' })
   })
 })

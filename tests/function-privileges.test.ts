@@ -102,6 +102,145 @@ describe('function privileges', () => {
   })
 })
 
+/**
+ * Security-definer functions run with the owner's rights, so each must check its caller itself
+ * and refuse when it cannot tell who that is. Every such function an API role may execute is
+ * called here as `authenticated` by callers who are no member of the seeded tenant: claims without
+ * a sub, no claims at all, and a signed-in user of another tenant. Each must refuse (42501) or
+ * answer as for nobody, and write nothing. A new definer function fails the first test until a
+ * probe is added here.
+ */
+describe('security-definer functions fail closed', () => {
+  const tenant = '00000000-0000-4000-8000-0000000000f1'
+  const member = '00000000-0000-4000-8000-0000000000f2'
+  const outsider = '00000000-0000-4000-8000-0000000000f3'
+  const inviteHash = 'f'.repeat(64)
+  const now = new Date('2026-11-27T00:00:00Z')
+
+  type Probe = (tx: postgres.TransactionSql) => Promise<unknown>
+  /** What each function answers a caller it cannot place: `refused` for an error 42501. */
+  const probes: Record<string, { call: Probe; expected: unknown; onlyWithoutUser?: true }> = {
+    'private.record_event': {
+      call: (tx) =>
+        tx`select private.record_event('evt_failclosedprobe', ${tenant}, 'content.published', '{}'::jsonb, ${now})`,
+      expected: 'refused',
+    },
+    'private.enqueue_job': {
+      call: (tx) =>
+        tx`select id from private.enqueue_job(${tenant}, 'probe', '{}'::jsonb, 1, ${now}, ${now})`,
+      expected: 'refused',
+    },
+    // Any signed-in user may create a tenant (sign-up does); without a user, nobody may.
+    'private.create_tenant': {
+      call: (tx) => tx`select private.create_tenant('Probe', 'free')`,
+      expected: 'refused',
+      onlyWithoutUser: true,
+    },
+    'private.has_tenant_role': {
+      call: async (tx) => (await tx`select private.has_tenant_role(${tenant}, array['owner']) as v`)[0]!.v,
+      expected: false,
+    },
+    'private.user_tenant_ids': {
+      call: async (tx) => (await tx`select * from private.user_tenant_ids() t where t = ${tenant}`).length,
+      expected: 0,
+    },
+    'private.set_active_tenant': {
+      call: async (tx) => (await tx`select private.set_active_tenant(${tenant}) as v`)[0]!.v,
+      expected: false,
+    },
+    'private.tenant_member_list': {
+      call: async (tx) => (await tx`select * from private.tenant_member_list(${tenant})`).length,
+      expected: 0,
+    },
+    'private.is_member_email': {
+      call: async (tx) =>
+        (await tx`select private.is_member_email(${tenant}, 'failclosed-member@example.com') as v`)[0]!.v,
+      expected: false,
+    },
+    'private.accept_invitation': {
+      call: async (tx) =>
+        (await tx`select outcome from private.accept_invitation(${inviteHash}, ${now})`)[0]!.outcome,
+      expected: 'wrong_user',
+    },
+    // Answers whoever holds the invitation's token (its hash is the argument): the token is the
+    // credential, and the answer says only what the link invites to. No token, no answer.
+    'private.preview_invitation': {
+      call: async (tx) => (await tx`select * from private.preview_invitation(${'0'.repeat(64)})`).length,
+      expected: 0,
+    },
+  }
+
+  const callers: Record<string, Record<string, unknown> | null> = {
+    'claims without a sub': { role: 'authenticated', app_metadata: { tenant_id: tenant } },
+    'no claims at all': null,
+    'a user of another tenant': { sub: outsider, role: 'authenticated', app_metadata: { tenant_id: tenant } },
+  }
+
+  beforeAll(async () => {
+    await db.sql`insert into auth.users (id, email) values (${member}, 'failclosed-member@example.com'),
+                                                          (${outsider}, 'failclosed-outsider@example.com')`
+    await db.sql`insert into public.tenants (id, name) values (${tenant}, 'Fail closed')`
+    await db.sql`insert into public.tenant_members (tenant_id, user_id, role) values (${tenant}, ${member}, 'owner')`
+    await db.sql`insert into public.invitations (tenant_id, email, role, token_hash, expires_at)
+                 values (${tenant}, 'failclosed-invitee@example.com', 'admin', ${inviteHash}, ${new Date('2027-01-01')})`
+  })
+
+  /** What the tenant has: the rows a definer function could have written for it. */
+  const written = async () => {
+    const [row] = await db.sql<
+      { events: number; jobs: number; members: number; tenants: number; active: number }[]
+    >`
+      select (select count(*)::int from public.event_outbox where tenant_id = ${tenant}) as events,
+             (select count(*)::int from public.jobs where tenant_id = ${tenant}) as jobs,
+             (select count(*)::int from public.tenant_members where tenant_id = ${tenant}) as members,
+             (select count(*)::int from public.tenants where name = 'Probe') as tenants,
+             (select count(*)::int from private.user_active_tenant where tenant_id = ${tenant}) as active`
+    return row
+  }
+
+  it('every definer function an API role may execute has a probe', async () => {
+    const rows = await db.sql<{ fn: string }[]>`
+      select distinct n.nspname || '.' || p.proname as fn
+      from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where p.prosecdef and n.nspname in ('public', 'private')
+        and (has_function_privilege('authenticated', p.oid, 'EXECUTE') or has_function_privilege('anon', p.oid, 'EXECUTE'))
+      order by 1`
+    expect(rows.map((r) => r.fn)).toEqual(Object.keys(probes).sort())
+  })
+
+  for (const [who, claims] of Object.entries(callers)) {
+    const applicable = Object.keys(probes).filter((fn) => !(claims?.sub && probes[fn]!.onlyWithoutUser))
+    it.each(applicable)(`%s refuses ${who}`, async (fn) => {
+      const before = await written()
+      const { call, expected } = probes[fn]!
+      const outcome = await db.sql
+        .begin(async (tx) => {
+          await tx`select set_config('role', 'authenticated', true),
+                          set_config('request.jwt.claims', ${claims ? JSON.stringify(claims) : ''}, true)`
+          return call(tx)
+        })
+        .catch((err: { code?: string }) => (err.code === '42501' ? 'refused' : Promise.reject(err)))
+      expect(outcome).toEqual(expected)
+      expect(await written()).toEqual(before)
+    })
+  }
+
+  it('the platform’s own service connection (no API role, no claims) still writes events and jobs', async () => {
+    await db.sql.begin(async (tx) => {
+      await tx`select private.record_event('evt_failclosedservice', ${tenant}, 'content.published', '{}'::jsonb, ${now})`
+      await tx`select id from private.enqueue_job(${tenant}, 'probe', '{}'::jsonb, 1, ${now}, ${now})`
+    })
+    expect(await written()).toMatchObject({ events: 1, jobs: 1 })
+    // And a member, as withTenant calls them.
+    await db.sql.begin(async (tx) => {
+      await tx`select set_config('role', 'authenticated', true),
+                      set_config('request.jwt.claims', ${JSON.stringify({ sub: member, role: 'authenticated' })}, true)`
+      await tx`select private.record_event('evt_failclosedmember', ${tenant}, 'content.published', '{}'::jsonb, ${now})`
+    })
+    expect(await written()).toMatchObject({ events: 2 })
+  })
+})
+
 describe('column privileges', () => {
   it('anon reads only the public catalogs', async () => {
     const tables = [

@@ -1,11 +1,18 @@
+import { execFile } from 'node:child_process'
+import { request as httpRequest } from 'node:http'
+import { promisify } from 'node:util'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestPlatform, type TestPlatform } from './support/platform.ts'
+import { functionModules } from '../scripts/platform/functions.ts'
+import { startTestPlatform, TestClock, type TestPlatform } from './support/platform.ts'
 
 /**
  * The local Supabase Auth endpoints, driven by supabase-js itself, as a user's own app would.
  */
+const run = promisify(execFile)
 let tp: TestPlatform
+// Starts at the real time (supabase-js judges token expiry by it); tests move it past intervals.
+const clock = new TestClock(new Date())
 
 const client = (): SupabaseClient =>
   createClient(tp.baseUrl, tp.anonKey, {
@@ -15,7 +22,7 @@ const client = (): SupabaseClient =>
   })
 
 beforeAll(async () => {
-  tp = await startTestPlatform({ env: { CORS_ORIGINS: 'https://dash.example' } })
+  tp = await startTestPlatform({ clock, env: { CORS_ORIGINS: 'https://dash.example' } })
 })
 afterAll(async () => {
   await tp?.close()
@@ -55,7 +62,8 @@ describe('local Supabase Auth (/auth/v1) with supabase-js', () => {
     const current = await sb.functions.invoke('tenants/current', { method: 'GET' })
     expect(current.data.id).toBe(created.data.id)
 
-    // The old refresh token is used up.
+    // The old refresh token is used up (once the reuse interval is over).
+    clock.advance(11_000)
     const reuse = await client().auth.refreshSession({ refresh_token: up.data.session!.refresh_token })
     expect(reuse.error?.code).toBe('refresh_token_already_used')
   })
@@ -114,12 +122,128 @@ describe('local Supabase Auth (/auth/v1) with supabase-js', () => {
     expect(user.status).toBe(403)
   })
 
-  it('lets a seeded user without a password claim it at sign-up', async () => {
+  it('never changes an existing user at sign-up, not even one without a password', async () => {
+    // As `npm run token` makes users: no password.
     const seeded = await tp.createTenant({ email: 'seeded@example.com' })
-    const up = await client().auth.signUp({ email: 'seeded@example.com', password: 'now with one' })
-    expect(up.error).toBeNull()
-    expect(up.data.user?.id).toBe(seeded.userId)
-    expect(up.data.user?.app_metadata.tenant_id).toBe(seeded.tenantId)
+    const userRow = async () =>
+      (
+        await tp.db.sql<{ encrypted_password: string | null; updated_at: Date }[]>`
+          select encrypted_password, updated_at from auth.users where id = ${seeded.userId}`
+      )[0]!
+    const before = await userRow()
+    const up = await client().auth.signUp({ email: 'Seeded@example.com', password: 'taken over' })
+    expect(up.error?.code).toBe('user_already_exists')
+    expect(up.data.session).toBeNull()
+    expect(await userRow()).toEqual(before)
+    expect(before.encrypted_password).toBeNull()
+    const signIn = await client().auth.signInWithPassword({
+      email: 'seeded@example.com',
+      password: 'taken over',
+    })
+    expect(signIn.error?.code).toBe('invalid_credentials')
+  })
+
+  it('gives a password-less local user a password only through npm run set-password', async () => {
+    const seeded = await tp.createTenant({ email: 'claimed@example.com' })
+    const script = ['--import', 'tsx', 'scripts/set-password.ts', '--email', 'claimed@example.com']
+    const env = { ...process.env, DATABASE_URL: tp.db.url }
+    const short = await run(process.execPath, [...script, '--password', '123'], { env }).catch((e) => e)
+    expect(short.code).toBe(2)
+    await run(process.execPath, [...script, '--password', 'set locally'], { env })
+    const signIn = await client().auth.signInWithPassword({
+      email: 'claimed@example.com',
+      password: 'set locally',
+    })
+    expect(signIn.error).toBeNull()
+    expect(signIn.data.user?.id).toBe(seeded.userId)
+    // Only for a database on this machine.
+    const remote = await run(process.execPath, [...script, '--password', 'set locally'], {
+      env: { ...env, DATABASE_URL: 'postgres://postgres@db.example.com:5432/postgres' },
+    }).catch((e) => e)
+    expect(remote.code).toBe(2)
+    expect(remote.stderr).toContain('local platform only')
+  }, 60_000)
+
+  it('revokes the whole session when a rotated refresh token is reused after the reuse interval', async () => {
+    await client().auth.signUp({ email: 'rotate@example.com', password: 'correct horse' })
+    const refresh = (token: string) =>
+      tp.json('/auth/v1/token?grant_type=refresh_token', {
+        headers: { apikey: tp.anonKey },
+        body: { refresh_token: token },
+      })
+    const signIn = () =>
+      tp.json('/auth/v1/token?grant_type=password', {
+        headers: { apikey: tp.anonKey },
+        body: { email: 'rotate@example.com', password: 'correct horse' },
+      })
+    const first = await signIn()
+    const other = await signIn() // another device: its own session
+    const stolen = first.body.refresh_token as string
+    const rotated = await refresh(stolen)
+    expect(rotated.status).toBe(200)
+
+    // Within the interval (a client that lost the answer, or two tabs at once): served again.
+    clock.advance(5_000)
+    const again = await refresh(stolen)
+    expect(again.status).toBe(200)
+    expect(again.body.refresh_token).not.toBe(rotated.body.refresh_token)
+
+    // After it: refused, and every token of that session with it.
+    clock.advance(6_000)
+    const reuse = await refresh(stolen)
+    expect(reuse.status).toBe(400)
+    expect(reuse.body.code).toBe('refresh_token_already_used')
+    for (const token of [rotated.body.refresh_token, again.body.refresh_token]) {
+      const res = await refresh(token)
+      expect(res.status).toBe(400)
+      expect(res.body.code).toBe('refresh_token_not_found')
+    }
+    // The user's other session is not touched.
+    expect((await refresh(other.body.refresh_token)).status).toBe(200)
+  })
+
+  it('ends a session at sign-out so that none of its tokens can be reused, in the interval or not', async () => {
+    const sb = client()
+    const ok = await sb.auth.signInWithPassword({ email: 'rotate@example.com', password: 'correct horse' })
+    const used = ok.data.session!.refresh_token
+    const rotated = await sb.auth.refreshSession()
+    expect(rotated.error).toBeNull()
+    expect((await sb.auth.signOut()).error).toBeNull()
+    const res = await tp.json('/auth/v1/token?grant_type=refresh_token', {
+      headers: { apikey: tp.anonKey },
+      body: { refresh_token: used },
+    })
+    expect(res.status).toBe(400)
+    expect(res.body.code).toBe('refresh_token_not_found')
+  })
+
+  it('serves the dev mailbox on the local platform only, and only to this machine', async () => {
+    const mailbox = (opts: { host?: string; client?: string } = {}) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest(new URL('/_dev/mailbox', tp.baseUrl), {
+          headers: {
+            ...(opts.host && { host: opts.host }),
+            ...(opts.client && { 'x-test-client': opts.client }),
+          },
+        })
+        req.on('response', (res) => {
+          res.resume()
+          resolve(res.statusCode!)
+        })
+        req.on('error', reject)
+        req.end()
+      })
+    expect(await mailbox()).toBe(200)
+    expect(await mailbox({ host: `localhost:${new URL(tp.baseUrl).port}` })).toBe(200)
+    // A page elsewhere whose name was rebound to 127.0.0.1, and a client from elsewhere.
+    expect(await mailbox({ host: 'attacker.example' })).toBe(404)
+    expect(await mailbox({ client: '203.0.113.7' })).toBe(404)
+    // No function serves it, at its own path or the mailbox's.
+    for (const m of functionModules) {
+      const res = await tp.request(`/functions/v1/${m.functionName}/_dev/mailbox`)
+      expect(res.status, m.functionName).toBe(404)
+      expect(await res.text()).not.toContain('"recipient"')
+    }
   })
 
   it("answers CORS preflights with Supabase's standard request headers", async () => {

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import type { Sql } from '../../shared/infra/db.ts'
-import { SHOPIFY_PATH, shopifyHeaders, shopifyOrder, shopifyProduct } from '../../tests/support/commerce.ts'
+import { shopifyHeaders, shopifyOrder, shopifyProduct, storePath } from '../../tests/support/commerce.ts'
 import { startTestPlatform } from '../../tests/support/platform.ts'
 import { combineRounds, type Measurement, measure, printComparison, printMeasurement } from '../lib.ts'
 
@@ -84,7 +84,7 @@ export default async function commerceBenchmark(): Promise<void> {
       const s = serve({ port: 0, hostname: '127.0.0.1', fetch: app.fetch }, () => resolve(s))
     })
     const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/bare`
-    const receiverUrl = `${tp.baseUrl}${SHOPIFY_PATH}`
+    const receiverUrl = `${tp.baseUrl}${storePath(storeId)}`
 
     const send = async (url: string, r: { body: string; headers: Record<string, string> }) => {
       const res = await fetch(url, { method: 'POST', headers: r.headers, body: r.body })

@@ -25,17 +25,23 @@ import type { LocalEnv } from '../lib/local-env.ts'
  *   carries the new tenant.
  * - Passwords are stored as bcrypt hashes in auth.users.encrypted_password, as Supabase Auth
  *   stores them. E-mail addresses count as confirmed at sign-up (Supabase's local default).
- * - Refresh tokens are random, stored as SHA-256 hashes, and rotate on every use; a used or
- *   revoked one is refused.
- * - A user that exists without a password (the seeded demo user, `npm run token` users) gets
- *   the password of its first sign-up.
+ * - Refresh tokens are random, stored as SHA-256 hashes, and rotate on every use. As in
+ *   Supabase Auth, a rotated token presented again within REFRESH_TOKEN_REUSE_SECONDS (a client
+ *   that lost the answer, two tabs refreshing at once) gets a fresh token in the same session;
+ *   presented later, it is taken as stolen and the whole session is revoked: every token of the
+ *   family, including the one it was rotated into. Sign-out deletes the session's tokens.
+ * - Sign-up never changes an existing user. A user that exists without a password (the seeded
+ *   demo user, `npm run token` users) gets one only through `npm run set-password`, a local
+ *   command that writes the database directly (scripts/set-password.ts).
  */
 
 const ACCESS_TOKEN_SECONDS = 3600
-const BCRYPT_COST = 10
+export const BCRYPT_COST = 10
 /** bcrypt reads at most 72 bytes; Supabase Auth refuses longer passwords. */
-const MAX_PASSWORD_BYTES = 72
-const MIN_PASSWORD_LENGTH = 6
+export const MAX_PASSWORD_BYTES = 72
+export const MIN_PASSWORD_LENGTH = 6
+/** Supabase Auth's default (GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL): 10 seconds. */
+export const REFRESH_TOKEN_REUSE_SECONDS = 10
 /** Auth requests are small: an e-mail, a password and a little user metadata. */
 const MAX_BODY_BYTES = 16 * 1024
 /** Compared against when the e-mail is unknown, so the answer takes as long either way. */
@@ -236,11 +242,11 @@ export function createLocalAuth(
       insert into auth.users (email, encrypted_password, raw_app_meta_data, raw_user_meta_data, email_confirmed_at, last_sign_in_at, created_at, updated_at)
       values (${body.email}, ${hash}, ${sql.json({ provider: 'email', providers: ['email'] })},
               ${sql.json((body.data ?? {}) as never)}, ${now}, ${now}, ${now}, ${now})
-      on conflict (email) do update
-        set encrypted_password = excluded.encrypted_password, email_confirmed_at = excluded.email_confirmed_at,
-            last_sign_in_at = excluded.last_sign_in_at, updated_at = excluded.updated_at
-        where auth.users.encrypted_password is null
+      on conflict (email) do nothing
       returning ${sql.unsafe(userColumns)}`
+    // An existing user is never changed here, with or without a password: whoever knows an
+    // address could otherwise set the password of a user made by `npm run token`.
+    // (npm run set-password gives such a user a password, locally and explicitly.)
     if (!user) throw new AuthError(422, 'user_already_exists', 'User already registered')
     return c.json(await session(user, issuerOf(c.req.url)), 200)
   })
@@ -262,24 +268,35 @@ export function createLocalAuth(
     }
     if (grant === 'refresh_token') {
       const body = await parse(refreshBody, () => c.req.json())
-      // Rotation: the presented token is used up in the same statement that finds it.
-      const [used] = await sql<{ user_id: string; session_id: string; revoked_at: Date | null }[]>`
-        with found as (
-          select token_hash, revoked_at from auth.local_refresh_tokens where token_hash = ${sha256Hex(body.refresh_token)}
-          for update
-        )
-        update auth.local_refresh_tokens t set revoked_at = coalesce(t.revoked_at, ${deps.clock.now()})
-        from found where t.token_hash = found.token_hash
-        returning t.user_id, t.session_id, found.revoked_at`
-      if (!used)
+      const now = deps.clock.now()
+      // Rotation: the presented token is used up in the transaction that finds it (the row lock
+      // serialises two refreshes with one token).
+      const outcome = await sql.begin(async (tx) => {
+        const [found] = await tx<{ user_id: string; session_id: string; revoked_at: Date | null }[]>`
+          select user_id, session_id, revoked_at from auth.local_refresh_tokens
+          where token_hash = ${sha256Hex(body.refresh_token)}
+          for update`
+        if (!found) return { kind: 'not_found' } as const
+        if (!found.revoked_at) {
+          await tx`update auth.local_refresh_tokens set revoked_at = ${now}
+                   where token_hash = ${sha256Hex(body.refresh_token)}`
+          return { kind: 'rotated', ...found } as const
+        }
+        if (now.getTime() - found.revoked_at.getTime() <= REFRESH_TOKEN_REUSE_SECONDS * 1000)
+          return { kind: 'reused_in_interval', ...found } as const
+        // Reuse after the interval: someone else may hold the session. Revoke the whole family.
+        await tx`delete from auth.local_refresh_tokens where session_id = ${found.session_id}`
+        return { kind: 'family_revoked' } as const
+      })
+      if (outcome.kind === 'not_found')
         throw new AuthError(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found')
-      if (used.revoked_at)
+      if (outcome.kind === 'family_revoked')
         throw new AuthError(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used')
       const [user] = await sql<
         UserRow[]
-      >`select ${sql.unsafe(userColumns)} from auth.users where id = ${used.user_id}`
+      >`select ${sql.unsafe(userColumns)} from auth.users where id = ${outcome.user_id}`
       if (!user) throw new AuthError(404, 'user_not_found', 'User not found')
-      return c.json(await session(user, issuerOf(c.req.url), used.session_id), 200)
+      return c.json(await session(user, issuerOf(c.req.url), outcome.session_id), 200)
     }
     throw new AuthError(400, 'validation_failed', 'Unsupported grant_type: use password or refresh_token')
   })
@@ -316,10 +333,11 @@ export function createLocalAuth(
     if (!['global', 'local', 'others'].includes(scope)) {
       throw new AuthError(400, 'validation_failed', 'scope must be global, local or others')
     }
-    const now = deps.clock.now()
+    // The sessions end: their tokens, used or not, are deleted (as Supabase Auth deletes the
+    // session), so no token of theirs can be reused within the reuse interval either.
     await sql`
-      update auth.local_refresh_tokens set revoked_at = ${now}
-      where user_id = ${sub} and revoked_at is null
+      delete from auth.local_refresh_tokens
+      where user_id = ${sub}
         ${scope === 'local' ? sql`and session_id = ${sessionId}` : sql``}
         ${scope === 'others' ? sql`and session_id is distinct from ${sessionId}` : sql``}`
     return c.body(null, 204)

@@ -64,6 +64,14 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     await deps.sql`select 1`
     return c.json({ status: 'ok', functions: [...handlers.keys()] })
   })
+  // Local tooling (/_dev/...: the dev mailbox holds invitation links) is served by this local
+  // platform only, never by a function, and only to this machine: a loopback peer that named a
+  // loopback host (a web page elsewhere that rebinds its name to 127.0.0.1 is refused).
+  root.use('/_dev/*', async (c, next) => {
+    if (!isLoopback((c.env as { remoteAddr?: string } | undefined)?.remoteAddr) || !isLoopbackHost(c.req.url))
+      return c.json(errorBody(404, 'NOT_FOUND', 'Local tooling is served only to this machine'), 404)
+    await next()
+  })
   // Development only: the e-mails the notifier "sent" without an e-mail API configured.
   root.get('/_dev/mailbox', async (c) => {
     const to = c.req.query('to')
@@ -148,6 +156,11 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     },
   }
 }
+
+const isLoopback = (address: string | undefined) =>
+  !!address && /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/.test(address)
+const isLoopbackHost = (url: string) =>
+  ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname) || isLoopback(new URL(url).hostname)
 
 /** Runs the scheduled jobs on their intervals; returns a stop function. */
 export function startScheduler(

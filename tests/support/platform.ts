@@ -1,7 +1,7 @@
-import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
+import type { ServerType } from '@hono/node-server'
 import { ensureUserAndTenant, issueAccessToken } from '../../scripts/lib/dev-identity.ts'
 import { createLocalEnv, functionEnvironment, type LocalEnv } from '../../scripts/lib/local-env.ts'
+import { listenPlatform } from '../../scripts/platform/listen.ts'
 import { createPlatform, type Platform } from '../../scripts/platform/server.ts'
 import type { Clock } from '../../shared/infra/deps.ts'
 import type { GuardedFetch } from '../../shared/infra/outbound.ts'
@@ -85,29 +85,20 @@ export async function startTestPlatform(
     ...opts.env,
   }
   const instances: TestInstance[] = []
-  const servers: ReturnType<typeof serve>[] = []
+  const servers: ServerType[] = []
   for (let i = 0; i < (opts.instances ?? 1); i++) {
     const platform = await createPlatform({
       env,
       localEnv,
       overrides: { ...(opts.clock && { clock: opts.clock }), ...(opts.fetch && { fetch: opts.fetch }) },
     })
-    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-      const s = serve(
-        {
-          port: 0,
-          hostname: '127.0.0.1',
-          fetch: (req, info) => {
-            // Tests may name the client's socket address; otherwise the real one, as in production.
-            const remoteAddr = req.headers.get('x-test-client') ?? info.incoming.socket.remoteAddress
-            return platform.fetch(req, { remoteAddr })
-          },
-        },
-        () => resolve(s),
-      )
+    const { server, port } = await listenPlatform(platform, {
+      port: 0,
+      // Tests may name the client's socket address; otherwise the real one, as in production.
+      clientAddress: (req, socketAddress) => req.headers.get('x-test-client') ?? socketAddress,
     })
     servers.push(server)
-    instances.push({ platform, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })
+    instances.push({ platform, baseUrl: `http://127.0.0.1:${port}` })
   }
 
   const tokenFor: TestPlatform['tokenFor'] = (user, o = {}) =>

@@ -16,7 +16,7 @@ import { verifyShopSignature } from './verify.ts'
 export type HeaderReader = (name: string) => string | undefined
 
 export interface InboundDelivery {
-  /** Set for the per-store path (`/stores/{id}`); absent at the shared address (Shopify, by shop domain). */
+  /** Set for the per-store path (`/stores/{id}`); absent at the shared Shopify address (by shop domain). */
   storeId?: string
   header: HeaderReader
   body: Uint8Array
@@ -124,10 +124,13 @@ async function loadStores(
     'storeId' in key
       ? await deps.sql<Omit<CandidateStore, 'secret'>[]>`
           select id, tenant_id, platform, secret_ciphertext from public.commerce_stores where id = ${key.storeId}`
-      : await deps.sql<Omit<CandidateStore, 'secret'>[]>`
+      : // The shared address: every store still on it for this domain (no limit: a limit let ten
+        // squatted stores hide the real one). Only stores connected before per-store addresses
+        // are on it, so this set is closed; see migrations/20261127010100.
+        await deps.sql<Omit<CandidateStore, 'secret'>[]>`
           select id, tenant_id, platform, secret_ciphertext from public.commerce_stores
-          where platform = 'shopify' and shop = ${key.shopDomain}
-          order by created_at limit 10`
+          where platform = 'shopify' and shop = ${key.shopDomain} and shared_address
+          order by created_at, id`
   return rows.map((r) => {
     const secret = deps.vault.decrypt(r.tenant_id, r.secret_ciphertext, STORE_SECRET_PURPOSE)
     secret.catch(() => {})
@@ -151,12 +154,18 @@ function candidateStores(
   return stores
 }
 
+/**
+ * The first store (oldest first) whose secret verifies the signature. Every candidate is checked,
+ * each in constant time, whether or not an earlier one matched: the time taken does not say which
+ * store, if any, the delivery was for.
+ */
 async function verifiedStore(
   stores: CandidateStore[],
   platform: Platform,
   body: Uint8Array,
   signature: string,
 ): Promise<CandidateStore | null> {
+  let found: CandidateStore | null = null
   for (const store of stores) {
     if (store.platform !== platform) continue
     let secret: string
@@ -165,9 +174,10 @@ async function verifiedStore(
     } catch {
       continue
     }
-    if (await verifyShopSignature(secret, body, signature)) return store
+    const verified = await verifyShopSignature(secret, body, signature)
+    if (verified && !found) found = store
   }
-  return null
+  return found
 }
 
 /**

@@ -27,13 +27,13 @@ export function functionsUrl(deps: Pick<FunctionDeps, 'config'>): string {
   return (deps.config.SUPABASE_URL ?? deps.config.PUBLIC_URL).replace(/\/+$/, '')
 }
 
-/** Shopify stores share one address (the shop is named by X-Shopify-Shop-Domain); WooCommerce sends no such header. */
-export function webhookUrl(
-  deps: Pick<FunctionDeps, 'config'>,
-  row: Pick<StoreRow, 'id' | 'platform'>,
-): string {
-  const base = `${functionsUrl(deps)}/functions/v1/${FUNCTION_NAME}`
-  return row.platform === 'shopify' ? base : `${base}/stores/${row.id}`
+/**
+ * Every store, Shopify's too, has its own delivery address: only that store's secret is tried
+ * there, so no other tenant's stores can change its outcome (docs/commerce.md, "Why each store has
+ * its own address"). Shopify stores connected before this also keep the shared address.
+ */
+export function webhookUrl(deps: Pick<FunctionDeps, 'config'>, row: Pick<StoreRow, 'id'>): string {
+  return `${functionsUrl(deps)}/functions/v1/${FUNCTION_NAME}/stores/${row.id}`
 }
 
 function present(deps: Pick<FunctionDeps, 'config'>, row: StoreRow): Store {

@@ -15,7 +15,7 @@ const storeParam = z.object({
 export const route = defineRoute(publicRoute, {
   method: 'post',
   path: '/stores/{store_id}',
-  summary: "Receive a WooCommerce (or Shopify) webhook at the store's own address",
+  summary: "Receive a Shopify or WooCommerce webhook at the store's own address (its webhook_url)",
   description: `${receiveDescription}\n\nWooCommerce's unsigned ping (body webhook_id=<id>) sent when a webhook is saved is answered 200 with status ping.`,
   request: { params: storeParam },
   responses: {

@@ -42,6 +42,7 @@ export async function buildDashboard(
   })
   copyFileSync(join(here, 'src/index.html'), join(outdir, 'index.html'))
   copyFileSync(join(here, 'src/app.css'), join(outdir, 'app.css'))
+  copyFileSync(join(here, 'src/favicon.svg'), join(outdir, 'favicon.svg'))
   if (opts.supabaseUrl && opts.anonKey) {
     const config = { supabaseUrl: opts.supabaseUrl, supabaseAnonKey: opts.anonKey }
     writeFileSync(join(outdir, 'config.js'), `window.DASHBOARD_CONFIG = ${JSON.stringify(config)}\n`)

@@ -366,8 +366,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     expect(used).toBe(Number(counter!.units))
     expect(await charts.first().locator('line.quota').count()).toBe(1)
     expect(await page.getByRole('meter', { name: 'Content API' }).count()).toBe(1)
-    await shot('usage')
-    await shot('usage-narrow', 390)
+    await shot('usage-daily')
+    await shot('usage-daily-narrow', 390)
   })
 
   it('takes an invitee from the e-mail link to the tenant: tenant and role shown, sign up, accept', async () => {

@@ -296,10 +296,10 @@ export function ArticlePage({ id }: { id: string }): VNode {
   const [note, setNote] = useState<VNode>()
   const change = async (action: 'publish' | 'unpublish') => {
     await api<Article>('POST', `/v1/content/articles/${id}/${action}`)
+    const event = action === 'publish' ? 'content.published' : 'content.updated'
+    // One line: htm drops whitespace that spans a line break.
     setNote(
-      html`<p class="note" role="status">${action === 'publish' ? 'Published' : 'Back to draft'}: the
-        <code>${action === 'publish' ? 'content.published' : 'content.updated'}</code> event goes to your
-        <a href="#/webhooks">webhook subscriptions</a> (each one's delivery log shows it).</p>`,
+      html`<p class="note" role="status">${action === 'publish' ? 'Published' : 'Back to draft'}: the <code>${event}</code> event goes to your <a href="#/webhooks">webhook subscriptions</a> (each one's delivery log shows it).</p>`,
     )
     article.reload()
   }

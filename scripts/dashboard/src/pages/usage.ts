@@ -125,9 +125,10 @@ interface DailyUsage {
  * monthly quota as a dashed line, all on one scale. Each day's bar carries its numbers as a title.
  */
 export function DailyChart({ days, p }: { days: string[]; p: DailyUsage['products'][number] }): VNode {
-  const W = 600
-  const H = 150
-  const pad = { left: 44, right: 8, top: 10, bottom: 20 }
+  // About the size the card shows it at, so the labels read at their own size.
+  const W = 320
+  const H = 140
+  const pad = { left: 34, right: 6, top: 16, bottom: 18 }
   const running: number[] = []
   for (const n of p.daily) running.push((running[running.length - 1] ?? 0) + n)
   const total = running[running.length - 1] ?? 0
@@ -153,7 +154,7 @@ export function DailyChart({ days, p }: { days: string[]; p: DailyUsage['product
       ${
         p.quota !== null
           ? html`<line class="quota" x1=${pad.left} x2=${W - pad.right} y1=${y(p.quota)} y2=${y(p.quota)} />
-            <text class="label quota-label" x=${W - pad.right} y=${y(p.quota) - 3} text-anchor="end">quota ${num(p.quota)}</text>`
+            <text class="label quota-label" x=${W - pad.right} y=${y(p.quota) - 4} text-anchor="end">quota ${compact(p.quota)}</text>`
           : null
       }
       <text class="label" x=${x(0)} y=${H - 4}>${days[0]?.slice(5)}</text>

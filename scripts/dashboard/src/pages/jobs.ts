@@ -45,18 +45,25 @@ function progress(j: Job): string {
   return `${j.status === 'succeeded' ? 'done' : 'gave up'} ${ago(j.finished_at)} after ${j.attempts} attempt${j.attempts === 1 ? '' : 's'}`
 }
 
-/** Names of what jobs work on (sources, destinations, sites), by id; empty while loading or refused. */
-function useSubjects() {
+/**
+ * Names of what the listed jobs work on (sources, destinations, sites), by id; empty while loading
+ * or refused. Only the lists some job needs are read (the sites list is a metered Content API call).
+ */
+function useSubjects(jobs: Job[] | undefined) {
+  const needs = (key: string) => Boolean(jobs?.some((j) => key in j.input))
+  const wanted = [
+    needs('source_id') && '/api/sources?limit=100',
+    needs('destination_id') && '/api/affiliate/destinations?limit=100',
+    needs('item_ids') && '/v1/content?type=site&limit=100',
+  ].filter((p): p is string => Boolean(p))
   const names = useLoad(async () => {
-    const lists = await Promise.allSettled([
-      api<Page<{ id: string; name: string }>>('GET', '/api/sources?limit=100'),
-      api<Page<{ id: string; name: string }>>('GET', '/api/affiliate/destinations?limit=100'),
-      api<Page<{ id: string; name: string }>>('GET', '/v1/content?type=site&limit=100'),
-    ])
+    const lists = await Promise.allSettled(
+      wanted.map((path) => api<Page<{ id: string; name: string }>>('GET', path)),
+    )
     const byId = new Map<string, string>()
     for (const l of lists) if (l.status === 'fulfilled') for (const r of l.value.data) byId.set(r.id, r.name)
     return byId
-  })
+  }, [wanted.join(' ')])
   return (id: unknown) => (typeof id === 'string' ? names.data?.get(id) : undefined)
 }
 
@@ -74,13 +81,13 @@ function subject(j: Job, name: (id: unknown) => string | undefined): VNode | nul
 
 export function JobsPage(): VNode {
   const session = useSession()
-  const name = useSubjects()
   const [kind, setKind] = useState('')
   const [status, setStatus] = useState<JobStatus | ''>('')
   const jobs = useLoad(() => {
     const query = new URLSearchParams({ limit: '50', ...(kind && { kind }), ...(status && { status }) })
     return api<Page<Job>>('GET', `/api/jobs?${query}`)
   }, [kind, status])
+  const name = useSubjects(jobs.data?.data)
   return html`<section>
     <h1>Jobs</h1>
     <p class="muted">Background work of <strong>${session.tenantName}</strong>: scrapes, generated articles and affiliate syncs,

@@ -311,7 +311,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
 
     await go('#/jobs')
     const job = page.locator('tr[data-kind="generate-article.article"]')
-    expect(await job.locator('.subject').textContent()).toBe('site Tech notes, from 2 items')
+    // The site's name arrives after the jobs (its list is read only once a job names a site).
+    await expect.poll(() => job.locator('.subject').textContent()).toBe('site Tech notes, from 2 items')
     await job.getByRole('link', { name: 'the draft' }).click()
     const from = page.getByRole('region', { name: 'Generated from' })
     await from.waitFor()

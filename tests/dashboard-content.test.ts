@@ -12,8 +12,8 @@ import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.
  * The dashboard's content pages in a real browser (Debian's chromium, playwright-core) against
  * the whole platform: the first-run checklist, sites, articles and the editor, a generated draft
  * with its source items, usage per day, and an invitation from the e-mail's link to joining.
- * Every page is also looked at 390 px wide, and no page may log a console error (a missing
- * favicon would). DASHBOARD_SCREENSHOTS=<folder> saves the screenshots.
+ * Every page is also looked at 390 px wide, no page may log a console error, and the app has its
+ * favicon. DASHBOARD_SCREENSHOTS=<folder> saves the screenshots.
  */
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -415,8 +415,15 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByText('This invitation is accepted').waitFor()
   })
 
-  it('logged no console error on any page (a missing favicon would be one)', () => {
+  it('logged no console error on any page, and has a favicon', async () => {
     expect(consoleErrors).toEqual([])
+    // Without an icon link, browsers ask for /favicon.ico, which nothing serves (a 404 per load).
+    await page.goto(dashboardUrl)
+    const icon = await page.evaluate(async () => {
+      const href = document.querySelector<HTMLLinkElement>('link[rel="icon"]')?.href
+      return href ? { href, status: (await fetch(href)).status } : null
+    })
+    expect(icon).toEqual({ href: `${dashboardUrl}favicon.svg`, status: 200 })
   })
 })
 

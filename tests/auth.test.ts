@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { configSchema } from '../shared/infra/config.ts'
 import { generateKey, parseKey } from '../shared/infra/keys.ts'
 import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
@@ -194,6 +195,29 @@ describe('responses', () => {
     })
     expect(strangerPreflight.headers.get('access-control-allow-origin')).toBeNull()
     expect(strangerPreflight.headers.get('access-control-allow-methods')).toBeNull()
+  })
+
+  it('answers CORS for a front end on any loopback origin locally, and not for look-alikes', async () => {
+    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080']) {
+      const preflight = await tp.request('/v1/content', {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET' },
+      })
+      expect(preflight.headers.get('access-control-allow-origin'), origin).toBe(origin)
+      const read = await tp.request('/v1/content', { token: a.token, headers: { origin } })
+      expect(read.headers.get('access-control-allow-origin'), origin).toBe(origin)
+    }
+    for (const origin of [
+      'http://localhost.evil.example',
+      'http://192.168.1.20:5173',
+      'http://127.0.0.1.nip.io',
+    ]) {
+      const read = await tp.request('/v1/content', { token: a.token, headers: { origin } })
+      expect(read.headers.get('access-control-allow-origin'), origin).toBeNull()
+    }
+    // Production leaves it off: only CORS_ORIGINS.
+    expect(configSchema.shape.CORS_ALLOW_LOOPBACK.parse(undefined)).toBe(false)
+    expect(tp.instances[0]!.platform.deps.config.CORS_ALLOW_LOOPBACK).toBe(true)
   })
 
   it('serves an OpenAPI 3.1 document per function, generated from the zod schemas', async () => {

@@ -262,3 +262,182 @@ describe('tenant isolation', () => {
     expect(await outbox(tp, b.tenantId)).toHaveLength(0)
   })
 })
+
+describe('sites: read with counts, edit', () => {
+  it('reads a site with what deleting it removes, and edits its name and domain', async () => {
+    const s = await site(writer, { name: 'Counted', domain: 'counted.example.com' })
+    const published = await article(s.id)
+    await article(s.id)
+    await tp.json(`/v1/content/articles/${published.id}/publish`, { method: 'POST', token: writer })
+    const [source] = await tp.db.sql<{ id: string }[]>`
+      insert into public.sources (tenant_id, site_id, name, kind, config)
+      values (${a.tenantId}, ${s.id}, 'Feed', 'feed', '{"url":"https://example.com/feed.xml"}') returning id`
+    await tp.db.sql`
+      insert into public.source_items (tenant_id, source_id, external_id, title)
+      select ${a.tenantId}, ${source!.id}, 'i' || n, 'Item ' || n from generate_series(1, 3) n`
+    const detail = await tp.json(`/v1/content/sites/${s.id}`, { token: reader })
+    expect(detail.status).toBe(200)
+    expect(detail.body).toMatchObject({
+      object: 'site',
+      id: s.id,
+      name: 'Counted',
+      domain: 'counted.example.com',
+    })
+    expect(detail.body.counts).toEqual({
+      articles: 2,
+      drafts: 1,
+      published: 1,
+      sources: 1,
+      source_items: 3,
+      affiliate_destinations: 0,
+    })
+
+    const renamed = await tp.json(`/v1/content/sites/${s.id}`, {
+      method: 'PATCH',
+      token: writer,
+      body: { name: 'Renamed' },
+    })
+    expect(renamed.status).toBe(200)
+    expect(renamed.body).toMatchObject({ name: 'Renamed', domain: 'counted.example.com' })
+    const undomained = await tp.json(`/v1/content/sites/${s.id}`, {
+      method: 'PATCH',
+      token: writer,
+      body: { domain: null },
+    })
+    expect(undomained.body).toMatchObject({ name: 'Renamed', domain: null })
+    expect(undomained.body.updated_at >= renamed.body.updated_at).toBe(true)
+  })
+
+  it.each([
+    ['nothing to change', {}, '(body)'],
+    ['an empty name', { name: ' ' }, 'name'],
+    ['a bad domain', { domain: 'http://x' }, 'domain'],
+    ['an unknown field', { theme: 'dark' }, '(body)'],
+  ])('refuses an edit with %s (400) and changes nothing', async (_n, body, field) => {
+    const s = await site(writer, { name: 'Kept' })
+    const res = await tp.json(`/v1/content/sites/${s.id}`, { method: 'PATCH', token: writer, body })
+    expect(res.status).toBe(400)
+    expect(res.body.details.map((d: { field: string }) => d.field)).toContain(field)
+    expect((await tp.json(`/v1/content/sites/${s.id}`, { token: reader })).body.name).toBe('Kept')
+  })
+
+  it("keeps other tenants' sites out of reach (404) and edits need content:write (403)", async () => {
+    const s = await site()
+    expect((await tp.json(`/v1/content/sites/${s.id}`, { token: b.token })).status).toBe(404)
+    const patch = await tp.json(`/v1/content/sites/${s.id}`, {
+      method: 'PATCH',
+      token: b.token,
+      body: { name: 'Taken' },
+    })
+    expect(patch.status).toBe(404)
+    const refused = await tp.json(`/v1/content/sites/${s.id}`, {
+      method: 'PATCH',
+      token: reader,
+      body: { name: 'Taken' },
+    })
+    expect(refused.status).toBe(403)
+    expect((await tp.json(`/v1/content/sites/${s.id}`, { token: reader })).body.name).toBe('Blog')
+  })
+})
+
+describe('articles: unpublish and the items a draft came from', () => {
+  it('takes a published article back to draft once, with content.updated (status, published_at)', async () => {
+    const art = await article((await site()).id)
+    const published = await tp.json(`/v1/content/articles/${art.id}/publish`, {
+      method: 'POST',
+      token: writer,
+    })
+    expect(published.body.status).toBe('published')
+    const drafts = await Promise.all(
+      [1, 2, 3].map(() =>
+        tp.json(`/v1/content/articles/${art.id}/unpublish`, { method: 'POST', token: writer }),
+      ),
+    )
+    for (const d of drafts) expect(d.body).toMatchObject({ status: 'draft', published_at: null })
+    const updates = (await eventsOf(a.tenantId, 'content.updated')).filter(
+      (e) => e.data.article_id === art.id && e.data.change === 'updated',
+    )
+    expect(updates).toHaveLength(1)
+    expect(updates[0]!.data).toMatchObject({ status: 'draft', changed_fields: ['status', 'published_at'] })
+    // Published again: a second content.published.
+    await tp.json(`/v1/content/articles/${art.id}/publish`, { method: 'POST', token: writer })
+    expect(
+      (await eventsOf(a.tenantId, 'content.published')).filter((e) => e.data.article_id === art.id),
+    ).toHaveLength(2)
+    expect(
+      (await tp.json(`/v1/content/articles/${art.id}/unpublish`, { method: 'POST', token: b.token })).status,
+    ).toBe(404)
+    expect(
+      (await tp.json(`/v1/content/articles/${art.id}/unpublish`, { method: 'POST', token: reader })).status,
+    ).toBe(403)
+  })
+
+  it('lists the source items a generated article was written from, none for one written by hand', async () => {
+    const s = await site()
+    const byHand = await article(s.id)
+    expect((await tp.json(`/v1/content/articles/${byHand.id}/sources`, { token: reader })).body).toEqual({
+      data: [],
+    })
+    const generated = await article(s.id, writer, 'Generated')
+    const [source] = await tp.db.sql<{ id: string }[]>`
+      insert into public.sources (tenant_id, site_id, name, kind, config)
+      values (${a.tenantId}, ${s.id}, 'Company feed', 'feed', '{"url":"https://example.com/feed.xml"}') returning id`
+    const items = await tp.db.sql<{ id: string }[]>`
+      insert into public.source_items (tenant_id, source_id, external_id, url, title, author, published_at)
+      select ${a.tenantId}, ${source!.id}, 'i' || n, 'https://example.com/p/' || n, 'Post ' || n, 'Ada',
+             '2026-11-20T00:00:00Z'::timestamptz + make_interval(hours => 3 - n)
+      from generate_series(1, 2) n returning id`
+    for (const item of items)
+      await tp.db.sql`insert into public.article_source_items (tenant_id, article_id, item_id)
+                      values (${a.tenantId}, ${generated.id}, ${item.id})`
+    const res = await tp.json(`/v1/content/articles/${generated.id}/sources`, { token: reader })
+    expect(res.status).toBe(200)
+    // Oldest first, as the model saw them.
+    expect(res.body.data).toEqual([
+      {
+        id: items[1]!.id,
+        source_id: source!.id,
+        source_name: 'Company feed',
+        url: 'https://example.com/p/2',
+        title: 'Post 2',
+        author: 'Ada',
+        published_at: '2026-11-20T01:00:00.000Z',
+      },
+      expect.objectContaining({ id: items[0]!.id, title: 'Post 1' }),
+    ])
+    expect((await tp.json(`/v1/content/articles/${generated.id}/sources`, { token: b.token })).status).toBe(
+      404,
+    )
+  })
+})
+
+describe('GET /v1/content search and order', () => {
+  it('finds sites by name and articles by title, every word, literally; newest first on request', async () => {
+    const t = await tp.createTenant()
+    await tp.db.sql`update public.tenants set plan = 'pro' where id = ${t.tenantId}`
+    const s = await site(t.token, { name: 'Edge notes' })
+    const a1 = await article(s.id, t.token, 'Edge functions in practice')
+    const a2 = await article(s.id, t.token, 'Costs: 100% of the edge')
+    const a3 = await article(s.id, t.token, 'Cold starts')
+    const ids = async (q: string) =>
+      ((await tp.json(`/v1/content?${q}`, { token: t.token })).body.data as { id: string }[]).map((r) => r.id)
+    expect(await ids('q=edge')).toEqual([s.id, a1.id, a2.id])
+    expect(await ids('q=EDGE%20practice')).toEqual([a1.id])
+    expect(await ids('type=article&q=edge')).toEqual([a1.id, a2.id])
+    // % and _ are themselves, not wildcards.
+    expect(await ids(`q=${encodeURIComponent('100%')}`)).toEqual([a2.id])
+    expect(await ids(`q=${encodeURIComponent('_')}`)).toEqual([])
+    expect(await ids('type=article&order=newest')).toEqual([a3.id, a2.id, a1.id])
+    // Pages newest first carry on where the last one stopped.
+    const first = await tp.json('/v1/content?type=article&order=newest&limit=2', { token: t.token })
+    const next = await tp.json(
+      `/v1/content?type=article&order=newest&limit=2&cursor=${first.body.next_cursor}`,
+      {
+        token: t.token,
+      },
+    )
+    expect(next.body.data.map((r: { id: string }) => r.id)).toEqual([a1.id])
+    expect((await tp.json('/v1/content?order=sideways', { token: t.token })).status).toBe(400)
+    expect((await tp.json(`/v1/content?q=${'x'.repeat(201)}`, { token: t.token })).status).toBe(400)
+  })
+})

@@ -126,12 +126,12 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await shot('create-tenant')
     await page.getByLabel('Tenant name').fill('Dash Co')
     await page.getByRole('button', { name: 'Create tenant' }).click()
-    await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+    await page.getByRole('heading', { name: 'Welcome to Dash Co' }).waitFor()
     expect(await page.getByLabel('Tenant').inputValue()).toBeTruthy()
     expect(await page.getByLabel('Tenant').locator('option:checked').textContent()).toBe('Dash Co (owner)')
     // The session survives a reload (supabase-js keeps it in localStorage).
     await page.reload()
-    await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+    await page.getByRole('heading', { name: 'Welcome to Dash Co' }).waitFor()
 
     // A second tenant from the switcher, then back: each switch refreshes the session, whose
     // token then names the chosen tenant.
@@ -142,7 +142,7 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await expect.poll(() => switcher.locator('option:checked').textContent()).toBe('Side Project (owner)')
     await switcher.selectOption({ label: 'Dash Co (owner)' })
     await expect.poll(() => switcher.locator('option:checked').textContent()).toBe('Dash Co (owner)')
-    await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+    await page.getByRole('heading', { name: 'Welcome to Dash Co' }).waitFor()
     const tenantOfToken = await page.evaluate(() => {
       const key = Object.keys(localStorage).find((k) => k.endsWith('-auth-token'))!
       const token = JSON.parse(localStorage.getItem(key)!).access_token as string
@@ -511,7 +511,7 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
 
   it('as a member, shows read-only views and the API refusal', async () => {
     const mail = await tp.json(`/_dev/mailbox?to=${encodeURIComponent(MEMBER.email)}`)
-    const link = String(mail.body.data[0].body).match(/https?:\/\/\S+token=inv_\w+/)?.[0]
+    const link = String(mail.body.data[0].body).match(/https?:\/\/\S+#\/invitation\/inv_\w+/)?.[0]
     expect(link).toBeTruthy()
 
     await page.getByRole('button', { name: 'Sign out' }).click()

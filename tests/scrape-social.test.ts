@@ -149,6 +149,8 @@ describe('scrape-social: feeds', () => {
     expect(job.status, job.error ?? '').toBe('succeeded')
     expect(job.result).toMatchObject({ format: 'rss', fetched: 3, new_items: 3 })
     const stored = await items(s.id)
+    // Listed in the order the feed gave them (one fetch's items share a fetch time).
+    expect(stored.map((i) => i.external_id)).toEqual(['post-1', 'post-2', 'post-3'])
     const first = stored.find((i) => i.external_id === 'post-1')!
     expect(first).toMatchObject({
       url: 'https://blog.example.com/post-1',

@@ -46,7 +46,7 @@ async function invite(inviter: TestTenant, email: string, role = 'member') {
   expect(res.status, JSON.stringify(res.body)).toBe(201)
   const [mail] = await tp.db.sql<{ body: string }[]>`
     select body from public.notifications where kind = 'user.invited' and dedupe_key = ${`invitation:${res.body.id}`}`
-  const token = mail!.body.match(/token=(inv_[0-9A-Za-z]{32})/)![1]!
+  const token = mail!.body.match(/invitation\/(inv_[0-9A-Za-z]{32})/)![1]!
   return { invitation: res.body, token, mail: mail!.body }
 }
 
@@ -260,9 +260,9 @@ describe('invitations', () => {
       status: 'pending',
       invited_by: t.userId,
     })
-    expect(mail).toContain(
-      `${tp.instances[0]!.platform.deps.config.PUBLIC_URL}/api/invitations/accept?token=${token}`,
-    )
+    // The link opens the dashboard's invitation page, the token in the fragment.
+    const dashboard = new URL(tp.instances[0]!.platform.deps.config.DASHBOARD_URL).href
+    expect(mail).toContain(`${dashboard}#/invitation/${token}`)
     // Stored only as a hash.
     const stored = await tp.db.sql`select * from public.invitations where id = ${invitation.id}`
     expect(JSON.stringify(stored)).not.toContain(token)

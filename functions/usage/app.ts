@@ -5,6 +5,7 @@ import { registerDeleteAlert } from './routes/alerts/delete.ts'
 import { registerListAlerts } from './routes/alerts/list.ts'
 import { registerGetAnalytics } from './routes/analytics/get.ts'
 import { registerCheckUsageAlertsJob } from './routes/jobs/check-usage-alerts.ts'
+import { registerGetDailyUsage } from './routes/usage/daily.ts'
 import { registerGetUsage } from './routes/usage/get.ts'
 
 export const functionName = 'usage'
@@ -19,6 +20,7 @@ export function createApp(deps: FunctionDeps) {
   for (const register of [
     registerCheckUsageAlertsJob,
     registerGetUsage,
+    registerGetDailyUsage,
     registerListAlerts,
     registerCreateAlert,
     registerDeleteAlert,

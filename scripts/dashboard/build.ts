@@ -1,6 +1,6 @@
 /**
  * `npm run build:dashboard`: bundles the tenant dashboard (scripts/dashboard/src) with esbuild
- * into dist/dashboard/: index.html, app.js, app.css. The result is a static site for any host;
+ * into dist/dashboard/: index.html, app.js, app.css, favicon.svg. The result is a static site for any host;
  * it reads its settings from config.js beside index.html (window.DASHBOARD_CONFIG = {supabaseUrl,
  * supabaseAnonKey}), which the local platform serves itself and which
  *   npm run build:dashboard -- --supabase-url https://<project>.supabase.co --anon-key <key>
@@ -42,6 +42,7 @@ export async function buildDashboard(
   })
   copyFileSync(join(here, 'src/index.html'), join(outdir, 'index.html'))
   copyFileSync(join(here, 'src/app.css'), join(outdir, 'app.css'))
+  copyFileSync(join(here, 'src/favicon.svg'), join(outdir, 'favicon.svg'))
   if (opts.supabaseUrl && opts.anonKey) {
     const config = { supabaseUrl: opts.supabaseUrl, supabaseAnonKey: opts.anonKey }
     writeFileSync(join(outdir, 'config.js'), `window.DASHBOARD_CONFIG = ${JSON.stringify(config)}\n`)

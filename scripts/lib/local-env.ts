@@ -81,5 +81,7 @@ export function functionEnvironment(env: LocalEnv, databaseUrl: string): Record<
     PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${env.apiPort}`,
     // Where an OAuth connection returns to: the dashboard the platform serves.
     DASHBOARD_URL: process.env.DASHBOARD_URL ?? `http://127.0.0.1:${env.apiPort}/dashboard/`,
+    // A front end on another loopback origin (a Vite dev server on :5173) may call the platform.
+    CORS_ALLOW_LOOPBACK: process.env.CORS_ALLOW_LOOPBACK ?? 'true',
   }
 }

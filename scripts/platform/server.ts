@@ -14,6 +14,7 @@ import type { LocalEnv } from '../lib/local-env.ts'
 import { createLocalAuth } from './auth.ts'
 import { serveDashboard } from './dashboard.ts'
 import { functionModules } from './functions.ts'
+import { type MailboxRow, renderMailbox, wantsMailboxPage } from './mailbox-page.ts'
 
 export interface PlatformOptions {
   /** The functions' environment (see functionEnvironment()). */
@@ -79,6 +80,9 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
       select id, kind, recipient, subject, body, status, created_at, sent_at from public.notifications
       ${to ? deps.sql`where recipient = ${to.toLowerCase()}` : deps.sql``}
       order by created_at desc limit 100`
+    if (wantsMailboxPage(c.req.header('accept'), c.req.query('format'))) {
+      return c.html(renderMailbox(rows as unknown as MailboxRow[], to))
+    }
     return c.json({ data: rows })
   })
   // The API reference's 3.5 MB script, read once on first use (served locally so /docs works offline).

@@ -89,6 +89,12 @@ export const configSchema = z.object({
     .optional(),
   /** Origins of the hosted dashboard allowed by CORS. */
   CORS_ORIGINS: list,
+  /**
+   * Besides CORS_ORIGINS, any loopback origin (http://localhost:5173, http://127.0.0.1:3000,
+   * http://[::1]:8080): a front end served by a local dev server. The local platform sets it;
+   * production leaves it off.
+   */
+  CORS_ALLOW_LOOPBACK: flag,
   /** Where OAuth callbacks send the user back to. */
   DASHBOARD_URL: z.string().url().default('http://localhost:3000'),
   /** Public address of this deployment, used in links (OAuth redirect URIs, invitations). */

@@ -366,6 +366,7 @@ CREATE TABLE public.commerce_stores (
     created_by uuid,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    shared_address boolean DEFAULT false NOT NULL,
     CONSTRAINT commerce_stores_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
     CONSTRAINT commerce_stores_platform_check CHECK ((platform = ANY (ARRAY['shopify'::text, 'woocommerce'::text]))),
     CONSTRAINT commerce_stores_shop_check CHECK (((length(shop) >= 1) AND (length(shop) <= 2048)))
@@ -782,6 +783,18 @@ CREATE TABLE public.usage_counters (
     units bigint NOT NULL,
     CONSTRAINT usage_counters_period_check CHECK ((EXTRACT(day FROM period) = (1)::numeric)),
     CONSTRAINT usage_counters_units_check CHECK ((units >= 0))
+);
+
+--
+-- Name: usage_daily; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.usage_daily (
+    tenant_id uuid NOT NULL,
+    product_id uuid NOT NULL,
+    day date NOT NULL,
+    units bigint NOT NULL,
+    CONSTRAINT usage_daily_units_check CHECK ((units >= 0))
 );
 
 --

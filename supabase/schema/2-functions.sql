@@ -88,6 +88,22 @@ end
 $$;
 
 --
+-- Name: commerce_store_leaves_shared_address(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.commerce_store_leaves_shared_address() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.shop is distinct from old.shop then
+    new.shared_address := false;
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: create_tenant(text, text); Type: FUNCTION; Schema: private
 --
 
@@ -129,9 +145,10 @@ CREATE FUNCTION private.enqueue_job(job_tenant uuid, job_kind text, job_input js
 declare
   created public.jobs;
 begin
-  if auth.uid() is not null and not exists (
-    select 1 from public.tenant_members where tenant_id = job_tenant and user_id = auth.uid()
-  ) then
+  if (current_setting('role') <> 'none' or coalesce(current_setting('request.jwt.claims', true), '') <> '')
+     and (auth.uid() is null or not exists (
+       select 1 from public.tenant_members where tenant_id = job_tenant and user_id = auth.uid()
+     )) then
     raise exception 'not a member of tenant %', job_tenant using errcode = '42501';
   end if;
   insert into public.jobs (tenant_id, kind, input, max_attempts, run_after, created_by, created_at, updated_at)
@@ -346,11 +363,10 @@ CREATE FUNCTION private.record_event(event_id text, event_tenant uuid, event_typ
     SET search_path TO ''
     AS $$
 begin
-  -- A tenant caller (claims present) may only write events of its own tenants; service paths
-  -- (no claims) scope by tenant themselves.
-  if auth.uid() is not null and not exists (
-    select 1 from public.tenant_members where tenant_id = event_tenant and user_id = auth.uid()
-  ) then
+  if (current_setting('role') <> 'none' or coalesce(current_setting('request.jwt.claims', true), '') <> '')
+     and (auth.uid() is null or not exists (
+       select 1 from public.tenant_members where tenant_id = event_tenant and user_id = auth.uid()
+     )) then
     raise exception 'not a member of tenant %', event_tenant using errcode = '42501';
   end if;
   insert into public.event_outbox (id, tenant_id, type, data, created_at)
@@ -476,6 +492,28 @@ begin
     raise exception 'plans change only through billing' using errcode = '42501';
   end if;
   return new;
+end
+$$;
+
+--
+-- Name: usage_counters_to_daily(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.usage_counters_to_daily() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  added bigint := new.units - case when tg_op = 'UPDATE' then old.units else 0 end;
+  today date := (now() at time zone 'UTC')::date;
+  on_day date := least(greatest(today, new.period), (new.period + interval '1 month' - interval '1 day')::date);
+begin
+  if added > 0 then
+    insert into public.usage_daily as d (tenant_id, product_id, day, units)
+    values (new.tenant_id, new.product_id, on_day, added)
+    on conflict (tenant_id, product_id, day) do update set units = d.units + excluded.units;
+  end if;
+  return null;
 end
 $$;
 

@@ -451,6 +451,13 @@ ALTER TABLE ONLY public.usage_counters
     ADD CONSTRAINT usage_counters_pkey PRIMARY KEY (tenant_id, product_id, period);
 
 --
+-- Name: usage_daily usage_daily_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.usage_daily
+    ADD CONSTRAINT usage_daily_pkey PRIMARY KEY (tenant_id, product_id, day);
+
+--
 -- Name: webhook_deliveries webhook_deliveries_pkey; Type: CONSTRAINT; Schema: public
 --
 
@@ -631,10 +638,10 @@ CREATE INDEX commerce_orders_tenant_id_idx ON public.commerce_orders USING btree
 CREATE INDEX commerce_products_tenant_id_idx ON public.commerce_products USING btree (tenant_id, created_at DESC, id);
 
 --
--- Name: commerce_stores_shop_idx; Type: INDEX; Schema: public
+-- Name: commerce_stores_shared_address_idx; Type: INDEX; Schema: public
 --
 
-CREATE INDEX commerce_stores_shop_idx ON public.commerce_stores USING btree (platform, shop);
+CREATE INDEX commerce_stores_shared_address_idx ON public.commerce_stores USING btree (shop, created_at) WHERE ((platform = 'shopify'::text) AND shared_address);
 
 --
 -- Name: commerce_stores_tenant_id_idx; Type: INDEX; Schema: public
@@ -821,6 +828,12 @@ CREATE INDEX usage_alerts_product_idx ON public.usage_alerts USING btree (produc
 --
 
 CREATE INDEX usage_counters_period_idx ON public.usage_counters USING btree (period);
+
+--
+-- Name: usage_daily_product_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX usage_daily_product_idx ON public.usage_daily USING btree (product_id);
 
 --
 -- Name: webhook_deliveries_due_idx; Type: INDEX; Schema: public
@@ -1291,6 +1304,20 @@ ALTER TABLE ONLY public.usage_counters
 
 ALTER TABLE ONLY public.usage_counters
     ADD CONSTRAINT usage_counters_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: usage_daily usage_daily_product_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.usage_daily
+    ADD CONSTRAINT usage_daily_product_id_fkey FOREIGN KEY (product_id) REFERENCES public.products(id);
+
+--
+-- Name: usage_daily usage_daily_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.usage_daily
+    ADD CONSTRAINT usage_daily_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 --
 -- Name: webhook_deliveries webhook_deliveries_tenant_id_subscription_id_fkey; Type: FK CONSTRAINT; Schema: public

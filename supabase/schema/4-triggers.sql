@@ -3,6 +3,12 @@
 -- equal to what they build. Change the schema with a new migration, then run the dump.
 
 --
+-- Name: commerce_stores commerce_stores_leave_shared_address; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER commerce_stores_leave_shared_address BEFORE UPDATE OF shop ON public.commerce_stores FOR EACH ROW EXECUTE FUNCTION private.commerce_store_leaves_shared_address();
+
+--
 -- Name: event_outbox event_outbox_webhook_fan_out; Type: TRIGGER; Schema: public
 --
 
@@ -19,3 +25,9 @@ CREATE TRIGGER tenant_members_keep_last_owner BEFORE DELETE OR UPDATE OF role ON
 --
 
 CREATE TRIGGER tenants_plan_owners_only BEFORE UPDATE OF plan ON public.tenants FOR EACH ROW EXECUTE FUNCTION private.tenant_plan_owners_only();
+
+--
+-- Name: usage_counters usage_counters_to_daily; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER usage_counters_to_daily AFTER INSERT OR UPDATE OF units ON public.usage_counters FOR EACH ROW EXECUTE FUNCTION private.usage_counters_to_daily();

@@ -591,6 +591,18 @@ ALTER TABLE public.usage_counters ENABLE ROW LEVEL SECURITY;
 CREATE POLICY usage_counters_select ON public.usage_counters FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
 
 --
+-- Name: usage_daily; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.usage_daily ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: usage_daily usage_daily_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY usage_daily_select ON public.usage_daily FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+
+--
 -- Name: webhook_deliveries; Type: ROW SECURITY; Schema: public
 --
 

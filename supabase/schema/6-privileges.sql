@@ -30,6 +30,12 @@ GRANT ALL ON FUNCTION private.accept_invitation(p_token_hash text, p_now timesta
 REVOKE ALL ON FUNCTION private.authorize_key(p_key_hash text, p_family text, p_scope text, p_ip_bucket text, p_ip_limit integer, p_tool_limit integer, p_now timestamp with time zone) FROM PUBLIC;
 
 --
+-- Name: FUNCTION commerce_store_leaves_shared_address(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.commerce_store_leaves_shared_address() FROM PUBLIC;
+
+--
 -- Name: FUNCTION create_tenant(p_name text, p_plan text); Type: ACL; Schema: private
 --
 
@@ -144,6 +150,12 @@ GRANT ALL ON FUNCTION private.tenant_member_list(p_tenant uuid) TO authenticated
 --
 
 REVOKE ALL ON FUNCTION private.tenant_plan_owners_only() FROM PUBLIC;
+
+--
+-- Name: FUNCTION usage_counters_to_daily(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.usage_counters_to_daily() FROM PUBLIC;
 
 --
 -- Name: FUNCTION user_tenant_ids(); Type: ACL; Schema: private
@@ -438,67 +450,67 @@ GRANT SELECT ON TABLE public.commerce_products TO authenticated;
 -- Name: TABLE commerce_stores; Type: ACL; Schema: public
 --
 
-GRANT INSERT,DELETE ON TABLE public.commerce_stores TO authenticated;
+GRANT DELETE ON TABLE public.commerce_stores TO authenticated;
 
 --
 -- Name: COLUMN commerce_stores.id; Type: ACL; Schema: public
 --
 
-GRANT SELECT(id) ON TABLE public.commerce_stores TO authenticated;
+GRANT SELECT(id),INSERT(id) ON TABLE public.commerce_stores TO authenticated;
 
 --
 -- Name: COLUMN commerce_stores.tenant_id; Type: ACL; Schema: public
 --
 
-GRANT SELECT(tenant_id) ON TABLE public.commerce_stores TO authenticated;
+GRANT SELECT(tenant_id),INSERT(tenant_id) ON TABLE public.commerce_stores TO authenticated;
 
 --
 -- Name: COLUMN commerce_stores.platform; Type: ACL; Schema: public
 --
 
-GRANT SELECT(platform) ON TABLE public.commerce_stores TO authenticated;
+GRANT SELECT(platform),INSERT(platform) ON TABLE public.commerce_stores TO authenticated;
 
 --
 -- Name: COLUMN commerce_stores.shop; Type: ACL; Schema: public
 --
 
-GRANT SELECT(shop),UPDATE(shop) ON TABLE public.commerce_stores TO authenticated;
+GRANT SELECT(shop),INSERT(shop),UPDATE(shop) ON TABLE public.commerce_stores TO authenticated;
 
 --
 -- Name: COLUMN commerce_stores.name; Type: ACL; Schema: public
 --
 
-GRANT SELECT(name),UPDATE(name) ON TABLE public.commerce_stores TO authenticated;
+GRANT SELECT(name),INSERT(name),UPDATE(name) ON TABLE public.commerce_stores TO authenticated;
 
 --
 -- Name: COLUMN commerce_stores.secret_ciphertext; Type: ACL; Schema: public
 --
 
-GRANT UPDATE(secret_ciphertext) ON TABLE public.commerce_stores TO authenticated;
+GRANT INSERT(secret_ciphertext),UPDATE(secret_ciphertext) ON TABLE public.commerce_stores TO authenticated;
 
 --
 -- Name: COLUMN commerce_stores.secret_updated_at; Type: ACL; Schema: public
 --
 
-GRANT SELECT(secret_updated_at),UPDATE(secret_updated_at) ON TABLE public.commerce_stores TO authenticated;
+GRANT SELECT(secret_updated_at),INSERT(secret_updated_at),UPDATE(secret_updated_at) ON TABLE public.commerce_stores TO authenticated;
 
 --
 -- Name: COLUMN commerce_stores.created_by; Type: ACL; Schema: public
 --
 
-GRANT SELECT(created_by) ON TABLE public.commerce_stores TO authenticated;
+GRANT SELECT(created_by),INSERT(created_by) ON TABLE public.commerce_stores TO authenticated;
 
 --
 -- Name: COLUMN commerce_stores.created_at; Type: ACL; Schema: public
 --
 
-GRANT SELECT(created_at) ON TABLE public.commerce_stores TO authenticated;
+GRANT SELECT(created_at),INSERT(created_at) ON TABLE public.commerce_stores TO authenticated;
 
 --
 -- Name: COLUMN commerce_stores.updated_at; Type: ACL; Schema: public
 --
 
-GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE public.commerce_stores TO authenticated;
+GRANT SELECT(updated_at),INSERT(updated_at),UPDATE(updated_at) ON TABLE public.commerce_stores TO authenticated;
 
 --
 -- Name: TABLE credential_usage; Type: ACL; Schema: public
@@ -994,6 +1006,12 @@ GRANT SELECT,INSERT,DELETE ON TABLE public.usage_alerts TO authenticated;
 --
 
 GRANT SELECT ON TABLE public.usage_counters TO authenticated;
+
+--
+-- Name: TABLE usage_daily; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.usage_daily TO authenticated;
 
 --
 -- Name: TABLE webhook_deliveries; Type: ACL; Schema: public

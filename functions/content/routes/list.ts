@@ -15,6 +15,14 @@ const listQuery = pageQuery.extend({
   site_id: z.uuid().optional().openapi({ description: 'The site, and the articles of that site' }),
   status: z.enum(['draft', 'published']).optional().openapi({ description: 'Articles with this status' }),
   published_since: isoTimestamp().optional().openapi({ description: 'Articles published at or after' }),
+  q: z.string().trim().max(200).optional().openapi({
+    description: "Words that all appear in a site's name or an article's title",
+    example: 'edge',
+  }),
+  order: z
+    .enum(['oldest', 'newest'])
+    .default('oldest')
+    .openapi({ description: 'Oldest first (the default) or newest first' }),
 })
 
 export const route = defineRoute(
@@ -22,7 +30,7 @@ export const route = defineRoute(
   {
     method: 'get',
     path: '/',
-    summary: "List the tenant's sites and articles (oldest first, keyset pagination)",
+    summary: "List the tenant's sites and articles (oldest or newest first, keyset pagination)",
     description: `Needs a user access token or a platform API key with the scope content:read.${metered}`,
     request: { query: listQuery },
     responses: {
@@ -36,7 +44,7 @@ export type ListContentResponse = z.infer<typeof contentListSchema>
 
 export const registerListContent = (app: App) =>
   app.openapi(route, async (c) => {
-    const { limit, cursor, type, site_id, status, published_since } = c.req.valid('query')
+    const { limit, cursor, type, site_id, status, published_since, q, order } = c.req.valid('query')
     const deps = c.var.deps
     const after = decodeCursor(cursor)
     const filter = {
@@ -44,6 +52,8 @@ export const registerListContent = (app: App) =>
       site_id,
       status,
       published_since: published_since ? new Date(published_since) : undefined,
+      q,
+      newestFirst: order === 'newest',
     }
     // The hot path, in one round trip: a key's authentication, the metering and the read go out
     // pipelined in one transaction (readAuthenticated); a refused key or call (401/403/429)

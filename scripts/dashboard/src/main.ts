@@ -5,8 +5,11 @@ import { api, config, supabase } from './api.ts'
 import { AffiliatePage } from './pages/affiliate.ts'
 import { ApiKeysPage } from './pages/api-keys.ts'
 import { CommercePage } from './pages/commerce.ts'
+import { ArticlePage, SitePage, SitesPage } from './pages/content.ts'
 import { CredentialsPage } from './pages/credentials.ts'
+import { HomePage } from './pages/home.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
+import { InvitationPage } from './pages/invitation.ts'
 import { JobsPage } from './pages/jobs.ts'
 import { SignIn } from './pages/sign-in.ts'
 import { SourcesPage } from './pages/sources.ts'
@@ -16,6 +19,8 @@ import { WebhookPage, WebhooksPage } from './pages/webhooks.ts'
 import { ConfirmHost, ErrorNote, html, Loading, type Session, SessionContext } from './ui.ts'
 
 const nav = [
+  { path: 'home', label: 'Home' },
+  { path: 'sites', label: 'Sites' },
   { path: 'integrations', label: 'Integrations' },
   { path: 'credentials', label: 'Credentials' },
   { path: 'webhooks', label: 'Webhooks' },
@@ -43,6 +48,10 @@ function useRoute(): string[] {
 function Page({ route }: { route: string[] }): VNode {
   const [top, id] = route
   switch (top) {
+    case 'sites':
+      return id ? html`<${SitePage} id=${id} />` : html`<${SitesPage} />`
+    case 'articles':
+      return id ? html`<${ArticlePage} id=${id} />` : html`<${SitesPage} />`
     case 'keys':
       return html`<${ApiKeysPage} />`
     case 'credentials':
@@ -64,7 +73,7 @@ function Page({ route }: { route: string[] }): VNode {
     case 'team':
       return html`<${TeamPage} />`
     default:
-      return html`<${IntegrationsPage} />`
+      return html`<${HomePage} />`
   }
 }
 
@@ -93,7 +102,7 @@ function Shell({
       setSwitching(err)
     }
   }
-  const top = route[0] ?? 'integrations'
+  const top = route[0] === 'articles' ? 'sites' : (route[0] ?? 'home')
   return html`<${SessionContext.Provider} value=${session}>
     <a class="skip" href="#main" onClick=${(e: Event) => {
       e.preventDefault()
@@ -188,6 +197,16 @@ function App(): VNode {
       config.js is missing: it sets window.DASHBOARD_CONFIG = {supabaseUrl, supabaseAnonKey}.</div></main>`
   }
   if (auth === undefined) return html`<main class="narrow"><${Loading} /></main>`
+  // The invitation e-mail's link: shown signed in or not, it signs the invitee up or in itself.
+  if (route[0] === 'invitation' && route[1]) {
+    const accepted = async (tenantId: string) => {
+      await api('POST', '/api/tenants/active', { tenant_id: tenantId })
+      await supabase.auth.refreshSession()
+      await loadTenants()
+      location.hash = '#/home'
+    }
+    return html`<${InvitationPage} token=${route[1]} auth=${auth} onAccepted=${accepted} />`
+  }
   if (!auth) return html`<${SignIn} />`
   if (error) {
     return html`<main class="narrow"><${ErrorNote} error=${error} /><button onClick=${loadTenants}>Retry</button></main>`
@@ -200,12 +219,12 @@ function App(): VNode {
     const created = async (tenant?: Tenant) => {
       await supabase.auth.refreshSession()
       await loadTenants()
-      location.hash = tenant ? '#/integrations' : '#/team'
+      location.hash = tenant ? '#/home' : '#/team'
     }
     return html`<main class="narrow">
       <header class="row"><strong class="brand grow">Tenant Platform</strong>
         <span class="muted">${auth.user.email}</span>
-        ${active ? html`<a href="#/integrations">Back</a>` : null}
+        ${active ? html`<a href="#/home">Back</a>` : null}
         <button type="button" onClick=${() => supabase.auth.signOut()}>Sign out</button></header>
       <${CreateTenant} onCreated=${created} first=${!active} />
       <${AcceptInvitation} onAccepted=${created} />

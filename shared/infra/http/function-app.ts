@@ -56,6 +56,11 @@ const PREFLIGHT_HEADERS: [string, string][] = [
   ['Vary', 'Access-Control-Request-Headers'],
 ]
 
+/** http(s) on localhost, 127.0.0.0/8 or [::1], any port: a browser page served from this machine. */
+export function isLoopbackOrigin(origin: string): boolean {
+  return /^https?:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/.test(origin)
+}
+
 /**
  * CORS headers for a response: the allow/expose set only for a configured origin (a request from
  * another origin, or with none such as a server's, gets none of them), and Vary always, since
@@ -119,7 +124,12 @@ export function createFunctionApp(
     c.set('requestId', requestId)
     const started = performance.now()
     const origin = c.req.header('origin')
-    const allowedOrigin = origin && deps.config.CORS_ORIGINS.includes(origin) ? origin : undefined
+    const allowedOrigin =
+      origin &&
+      (deps.config.CORS_ORIGINS.includes(origin) ||
+        (deps.config.CORS_ALLOW_LOOPBACK && isLoopbackOrigin(origin)))
+        ? origin
+        : undefined
     // A CORS preflight is answered here, for every path, before authentication.
     if (c.req.method === 'OPTIONS') {
       return new Response(null, {

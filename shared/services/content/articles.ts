@@ -2,11 +2,11 @@ import { isPgError, pgErrors, type Tx, withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
 import { recordEvent } from '../../infra/events.ts'
-import type { Article, CreateArticleInput, UpdateArticleInput } from './schema.ts'
+import type { Article, ArticleSource, CreateArticleInput, UpdateArticleInput } from './schema.ts'
 
 /**
- * A tenant's articles: get, create (a draft), update, delete (each event content.updated) and
- * publish (event content.published; publishing again changes nothing).
+ * A tenant's articles: get, create (a draft), update, delete, unpublish (each event
+ * content.updated) and publish (event content.published; publishing again changes nothing).
  */
 
 interface ArticleRow {
@@ -169,4 +169,57 @@ export async function publishArticle(ctx: ServiceContext, id: string): Promise<A
   if (!row) throw notFound('Article')
   if (published) ctx.onOutboxCommitted?.()
   return presentArticle(row)
+}
+
+/**
+ * Takes a published article back to draft (event content.updated, changed_fields status and
+ * published_at); a draft is returned as is.
+ */
+export async function unpublishArticle(ctx: ServiceContext, id: string): Promise<Article> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const { row, changed } = await withTenant(ctx.sql, caller.claims, async (tx) => {
+    const [article] = await tx<ArticleRow[]>`
+      update public.articles set status = 'draft', published_at = null, updated_at = ${now}
+      where id = ${id} and tenant_id = ${caller.tenantId} and status = 'published'
+      returning ${tx.unsafe(articleColumns)}`
+    if (article) {
+      await recordEvent(tx, {
+        tenantId: caller.tenantId,
+        type: 'content.updated',
+        at: now,
+        data: updatedEvent(article, 'updated', ['status', 'published_at'], now),
+      })
+      return { row: article, changed: true }
+    }
+    const [existing] = await tx<ArticleRow[]>`
+      select ${tx.unsafe(articleColumns)} from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`
+    return { row: existing ?? null, changed: false }
+  })
+  if (!row) throw notFound('Article')
+  if (changed) ctx.onOutboxCommitted?.()
+  return presentArticle(row)
+}
+
+/**
+ * The scraped items a generated article was written from, in the order the model saw them;
+ * empty for an article written by hand.
+ */
+export async function listArticleSources(ctx: ServiceContext, id: string): Promise<ArticleSource[]> {
+  const { caller } = ctx
+  const { found, rows } = await withTenant(ctx.sql, caller.claims, async (tx) => {
+    const [article] =
+      await tx`select 1 from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`
+    if (!article) return { found: false, rows: [] }
+    const rows = await tx<(Omit<ArticleSource, 'published_at'> & { published_at: Date | null })[]>`
+      select i.id, i.source_id, s.name as source_name, i.url, i.title, i.author, i.published_at
+      from public.article_source_items r
+      join public.source_items i on i.id = r.item_id and i.tenant_id = r.tenant_id
+      join public.sources s on s.id = i.source_id and s.tenant_id = i.tenant_id
+      where r.article_id = ${id} and r.tenant_id = ${caller.tenantId}
+      order by coalesce(i.published_at, i.created_at), i.id`
+    return { found: true, rows }
+  })
+  if (!found) throw notFound('Article')
+  return rows.map((r) => ({ ...r, published_at: r.published_at?.toISOString() ?? null }))
 }

@@ -19,7 +19,14 @@ export interface ContentFilter {
   status?: 'draft' | 'published'
   published_since?: Date
   type?: 'site' | 'article'
+  /** Words that must all appear in a site's name or an article's title (case-insensitive). */
+  q?: string
+  /** Newest first instead of oldest first (the cursor then walks backwards). */
+  newestFirst?: boolean
 }
+
+/** A LIKE pattern that matches the word literally (%, _ and \\ escaped). */
+const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 /**
  * One feed of a tenant's sites and articles in a stable order (created_at, id), read a page at a
@@ -37,12 +44,26 @@ export function queryContent(
   const articleFilters = filter.status !== undefined || filter.published_since !== undefined
   const wantSites = filter.type !== 'article' && !articleFilters
   const wantArticles = filter.type !== 'site'
-  const page = after ? db`and (created_at, id) > (${after.at}, ${after.id})` : db``
+  const desc = filter.newestFirst === true
+  const page = after
+    ? desc
+      ? db`and (created_at, id) < (${after.at}, ${after.id})`
+      : db`and (created_at, id) > (${after.at}, ${after.id})`
+    : db``
+  const words = filter.q?.split(/\s+/).filter(Boolean) ?? []
+  const matching = (column: 'name' | 'title') =>
+    words.reduce(
+      (acc, w) =>
+        column === 'name'
+          ? db`${acc} and name ilike ${likePattern(w)}`
+          : db`${acc} and title ilike ${likePattern(w)}`,
+      db``,
+    )
   return db<ContentRow[]>`
     select * from (
       select 'site' as object, id, null::uuid as site_id, name, domain, null as status, null::timestamptz as published_at, created_at, updated_at
       from public.sites
-      where ${wantSites} and tenant_id = ${tenantId} ${filter.site_id ? db`and id = ${filter.site_id}` : db``} ${page}
+      where ${wantSites} and tenant_id = ${tenantId} ${filter.site_id ? db`and id = ${filter.site_id}` : db``} ${matching('name')} ${page}
       union all
       select 'article', id, site_id, title, null, status, published_at, created_at, updated_at
       from public.articles
@@ -50,9 +71,10 @@ export function queryContent(
         ${filter.site_id ? db`and site_id = ${filter.site_id}` : db``}
         ${filter.status ? db`and status = ${filter.status}` : db``}
         ${filter.published_since ? db`and published_at >= ${filter.published_since}` : db``}
+        ${matching('title')}
         ${page}
     ) content
-    order by created_at, id
+    ${desc ? db`order by created_at desc, id desc` : db`order by created_at, id`}
     limit ${limit + 1}`
 }
 

@@ -2,9 +2,13 @@ import { withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
 import { recordEvent } from '../../infra/events.ts'
-import type { CreateSiteInput, Site } from './schema.ts'
+import type { CreateSiteInput, Site, SiteDetail, UpdateSiteInput } from './schema.ts'
 
-/** A tenant's sites: create (event site.created) and delete with its articles (event site.deleted). */
+/**
+ * A tenant's sites: create (event site.created), rename or re-domain (no event: the spec names
+ * none), read with what they hold, and delete with their articles, sources and affiliate
+ * destinations (event site.deleted).
+ */
 
 interface SiteRow {
   id: string
@@ -53,6 +57,51 @@ export async function getSite(ctx: ServiceContext, id: string): Promise<Site> {
     caller.claims,
     (tx) => tx<SiteRow[]>`
       select ${tx.unsafe(siteColumns)} from public.sites where id = ${id} and tenant_id = ${caller.tenantId}`,
+  )
+  if (!row) throw notFound('Site')
+  return presentSite(row)
+}
+
+/**
+ * One site with the counts of what deleting it removes (articles, and by cascade the sources and
+ * their items, the affiliate destinations), so a client can say so before it happens.
+ */
+export async function getSiteDetail(ctx: ServiceContext, id: string): Promise<SiteDetail> {
+  const { caller } = ctx
+  const [row] = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx<(SiteRow & { counts: SiteDetail['counts'] })[]>`
+      select ${tx.unsafe(siteColumns)}, json_build_object(
+        'articles', (select count(*) from public.articles a where a.site_id = s.id and a.tenant_id = s.tenant_id),
+        'drafts', (select count(*) from public.articles a where a.site_id = s.id and a.tenant_id = s.tenant_id and a.status = 'draft'),
+        'published', (select count(*) from public.articles a where a.site_id = s.id and a.tenant_id = s.tenant_id and a.status = 'published'),
+        'sources', (select count(*) from public.sources x where x.site_id = s.id and x.tenant_id = s.tenant_id),
+        'source_items', (select count(*) from public.source_items i join public.sources x on x.id = i.source_id
+                         where x.site_id = s.id and i.tenant_id = s.tenant_id),
+        'affiliate_destinations', (select count(*) from public.affiliate_destinations d where d.site_id = s.id and d.tenant_id = s.tenant_id)
+      ) as counts
+      from public.sites s where s.id = ${id} and s.tenant_id = ${caller.tenantId}`,
+  )
+  if (!row) throw notFound('Site')
+  const { counts, ...site } = row
+  return { ...presentSite(site), counts }
+}
+
+/** Changes the name or domain; NOT_FOUND when the site is not the tenant's. */
+export async function updateSite(ctx: ServiceContext, id: string, input: UpdateSiteInput): Promise<Site> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const [row] = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx<SiteRow[]>`
+      update public.sites set
+        name = coalesce(${input.name ?? null}::text, name),
+        domain = case when ${input.domain !== undefined} then ${input.domain ?? null}::text else domain end,
+        updated_at = ${now}
+      where id = ${id} and tenant_id = ${caller.tenantId}
+      returning ${tx.unsafe(siteColumns)}`,
   )
   if (!row) throw notFound('Site')
   return presentSite(row)

@@ -73,8 +73,11 @@ async function storeItems(
   const unique = items.filter((i) => !seen.has(i.externalId) && seen.add(i.externalId))
   let inserted = 0
   for (let at = 0; at < unique.length; at += 500) {
-    const chunk = unique.slice(at, at + 500).map((i) => ({
+    const chunk = unique.slice(at, at + 500).map((i, n) => ({
       external_id: i.externalId,
+      // Items are listed newest created first: the feed's first item gets the fetch time and each
+      // later one a millisecond less, so one fetch's items list in the order the feed gave them.
+      created_at: new Date(now.getTime() - (at + n)).toISOString(),
       url: i.url,
       title: i.title,
       text: i.text?.replaceAll('\u0000', '') ?? null,
@@ -85,9 +88,9 @@ async function storeItems(
     // One statement per 500 items: the batch travels as one JSON parameter.
     const res = await deps.sql`
       insert into public.source_items (tenant_id, source_id, external_id, url, title, text, author, media, published_at, created_at)
-      select ${source.tenant_id}, ${source.id}, x.external_id, x.url, x.title, x.text, x.author, coalesce(x.media, '[]'), x.published_at, ${now}
+      select ${source.tenant_id}, ${source.id}, x.external_id, x.url, x.title, x.text, x.author, coalesce(x.media, '[]'), x.published_at, x.created_at
       from jsonb_to_recordset(${deps.sql.json(chunk as never)}) as x (external_id text, url text, title text, text text,
-        author text, media jsonb, published_at timestamptz)
+        author text, media jsonb, published_at timestamptz, created_at timestamptz)
       on conflict (source_id, external_id) do nothing
       returning id`
     inserted += res.length

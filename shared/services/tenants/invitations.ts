@@ -57,6 +57,17 @@ const presentInvitation = (row: InvitationRow, now: Date): Invitation => ({
   created_at: row.created_at.toISOString(),
 })
 
+/**
+ * The e-mail's link: the dashboard's invitation page, which shows the tenant and role (GET
+ * /api/invitations/accept), signs the invitee up or in and accepts. The token travels in the
+ * fragment, so it never reaches a server's access log.
+ */
+export function invitationLink(dashboardUrl: string, token: string): string {
+  const url = new URL(dashboardUrl)
+  url.hash = `/invitation/${token}`
+  return url.toString()
+}
+
 /** Owners and admins invite; only owners invite owners. Inviting again replaces the earlier link. */
 export async function createInvitation(
   ctx: ServiceContext,
@@ -69,7 +80,7 @@ export async function createInvitation(
   const token = `inv_${randomBase62(32)}`
   const tokenHash = sha256Hex(token)
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS)
-  const link = `${ctx.config.PUBLIC_URL.replace(/\/$/, '')}/api/invitations/accept?token=${token}`
+  const link = invitationLink(ctx.config.DASHBOARD_URL, token)
   const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
     const [member] = await tx<
       { yes: boolean }[]

@@ -39,6 +39,27 @@ export const usageSchema = z
   })
   .openapi('Usage')
 
+export const dailyUsageSchema = z
+  .object({
+    period: z.string().openapi({ example: '2026-11' }),
+    plan: z.enum(['free', 'pro', 'business', 'enterprise']),
+    days: z.array(z.string()).openapi({ description: 'Every day of the month (UTC), YYYY-MM-DD' }),
+    products: z.array(
+      z.object({
+        product_id: z.uuid(),
+        product: z.string().openapi({ example: 'content' }),
+        name: z.string().openapi({ example: 'Content API' }),
+        unit: z.enum(['request', 'token']),
+        quota: z.number().int().nullable().openapi({ description: 'Monthly quota; null: unlimited' }),
+        daily: z.array(z.number().int()).openapi({
+          description: 'Units used on each day of `days`, in the same order',
+          example: [3, 0, 12],
+        }),
+      }),
+    ),
+  })
+  .openapi('DailyUsage')
+
 export const createAlertBody = z
   .object({
     product_id: z.uuid().openapi({ description: 'A product id from GET /api/usage' }),

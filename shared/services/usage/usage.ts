@@ -2,11 +2,12 @@ import type { z } from '@hono/zod-openapi'
 import { withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { periodOf } from './metering.ts'
-import type { usageSchema } from './schema.ts'
+import type { dailyUsageSchema, usageSchema } from './schema.ts'
 
 /** The usage report: usage, quota, percent and overage per product for one month. */
 
 export type Usage = z.infer<typeof usageSchema>
+export type DailyUsage = z.infer<typeof dailyUsageSchema>
 
 interface UsageRow {
   product_id: string
@@ -79,5 +80,52 @@ export async function getUsage(ctx: ServiceContext, period?: string): Promise<Us
       overage_cost: formatUsd(r.overage_cost),
     })),
     total_overage_cost: formatUsd(rows[0]!.total_overage_cost),
+  }
+}
+
+/** Each product's units per day of one month (YYYY-MM; default the current one), with its quota. */
+export async function getDailyUsage(ctx: ServiceContext, period?: string): Promise<DailyUsage> {
+  const { caller } = ctx
+  const month = period ?? periodOf(ctx.clock.now()).slice(0, 7)
+  const [year, mon] = month.split('-').map(Number) as [number, number]
+  const dayCount = new Date(Date.UTC(year, mon, 0)).getUTCDate()
+  const days = Array.from({ length: dayCount }, (_, i) => `${month}-${String(i + 1).padStart(2, '0')}`)
+  const { products, used } = await withTenant(ctx.sql, caller.claims, async (tx) => {
+    const products = await tx<
+      {
+        product_id: string
+        product: string
+        name: string
+        unit: 'request' | 'token'
+        quota: string | null
+        plan: Usage['plan']
+      }[]
+    >`
+      select p.id as product_id, p.slug as product, p.name, p.unit, q.monthly_quota::text as quota, t.plan
+      from public.tenants t cross join public.products p
+      left join public.plan_quotas q on q.plan = t.plan and q.product_id = p.id
+      where t.id = ${caller.tenantId} order by p.id`
+    const used = await tx<{ product_id: string; day: string; units: string }[]>`
+      select product_id, to_char(day, 'YYYY-MM-DD') as day, units::text from public.usage_daily
+      where tenant_id = ${caller.tenantId} and day >= ${days[0]!}::date and day <= ${days[dayCount - 1]!}::date`
+    return { products, used }
+  })
+  const index = new Map(days.map((d, i) => [d, i]))
+  return {
+    period: month,
+    plan: products[0]!.plan,
+    days,
+    products: products.map((p) => {
+      const daily = new Array<number>(dayCount).fill(0)
+      for (const u of used) if (u.product_id === p.product_id) daily[index.get(u.day)!] = Number(u.units)
+      return {
+        product_id: p.product_id,
+        product: p.product,
+        name: p.name,
+        unit: p.unit,
+        quota: p.quota === null ? null : Number(p.quota),
+        daily,
+      }
+    }),
   }
 }

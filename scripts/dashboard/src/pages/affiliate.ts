@@ -175,7 +175,7 @@ function Destination({ d, write, reload }: { d: Destination; write: boolean; rel
               <td data-label="Synced" title=${when(p.last_synced_at)}>${ago(p.last_synced_at)}</td>
             </tr>`,
           )}</tbody></table>`
-        : html`<p class="muted">No products yet.</p>`}<//>
+        : html`<p class="muted">No products yet: press <strong>Sync now</strong> to fetch them.</p>`}<//>
   </div>`
 }
 
@@ -252,6 +252,6 @@ export function AffiliatePage(): VNode {
           </tr>
           ${open === d.id ? html`<tr class="sub"><td colspan="4"><${Destination} d=${d} write=${write} reload=${destinations.reload} /></td></tr>` : null}`,
         )}</tbody></table>`
-        : html`<p class="muted">No destinations yet.</p>`}<//>
+        : html`<p class="note">No destinations yet. Add one above, then a program whose products it syncs.</p>`}<//>
   </section>`
 }

@@ -45,6 +45,15 @@ const families = {
 } as const
 type Kind = keyof typeof families
 
+/**
+ * The platform's own tools on the tool server and the scope each needs
+ * (shared/services/tools/platform-tools.ts): a tool-server key's form ticks these scopes.
+ */
+const toolsByScope: Record<string, string[]> = {
+  'content:read': ['platform:list_content', 'platform:get_content', 'platform:search_products'],
+  'content:write': ['platform:create_draft', 'platform:publish_article'],
+}
+
 function status(k: ApiKey): { text: string; tone: string } {
   if (k.revoked_at) return { text: 'revoked', tone: 'revoked' }
   if (k.expires_at && new Date(k.expires_at) < new Date()) return { text: 'expired', tone: 'expired' }
@@ -106,7 +115,12 @@ export function ApiKeysPage(): VNode {
             <legend>Scopes (choose the fewest that work)</legend>
             ${scopes.map(
               (s) =>
-                html`<label class="check"><input type="checkbox" name="scopes" value=${s} checked=${s === 'content:read'} /> <code>${s}</code></label>`,
+                html`<label class="check" key=${`${kind}-${s}`}><input type="checkbox" name="scopes" value=${s}
+                  checked=${kind === 'tool_server' ? s in toolsByScope : s === 'content:read'} /> <code>${s}</code>${
+                    kind === 'tool_server' && toolsByScope[s]
+                      ? html` <small class="muted">tools: ${toolsByScope[s].join(', ')}</small>`
+                      : null
+                  }</label>`,
             )}
           </fieldset>
         <//>
@@ -138,6 +152,6 @@ export function ApiKeysPage(): VNode {
               }</td>
             </tr>`
           })}</tbody></table>`
-        : html`<p class="muted">No keys yet.</p>`}<//>
+        : html`<p class="note">No keys yet. Create one above for your site or build (platform key) or an AI client (tool-server key).</p>`}<//>
   </section>`
 }

@@ -151,7 +151,7 @@ export function CommercePage(): VNode {
               : null
           }`,
         )}</tbody></table>`
-        : html`<p class="muted">No stores yet.</p>`}<//>
+        : html`<p class="note">No stores yet. Add your Shopify or WooCommerce store above, then paste the delivery URL it shows into the store's webhook settings.</p>`}<//>
     <div class="row wrap"><h2 class="grow">Recent deliveries</h2>
       <label class="field inline"><span>Status</span><select aria-label="Delivery status" value=${status}
         onChange=${(e: Event) => setStatus((e.target as HTMLSelectElement).value as DeliveryStatus | '')}>

@@ -45,6 +45,40 @@ function progress(j: Job): string {
   return `${j.status === 'succeeded' ? 'done' : 'gave up'} ${ago(j.finished_at)} after ${j.attempts} attempt${j.attempts === 1 ? '' : 's'}`
 }
 
+/**
+ * Names of what the listed jobs work on (sources, destinations, sites), by id; empty while loading
+ * or refused. Only the lists some job needs are read (the sites list is a metered Content API call).
+ */
+function useSubjects(jobs: Job[] | undefined) {
+  const needs = (key: string) => Boolean(jobs?.some((j) => key in j.input))
+  const wanted = [
+    needs('source_id') && '/api/sources?limit=100',
+    needs('destination_id') && '/api/affiliate/destinations?limit=100',
+    needs('item_ids') && '/v1/content?type=site&limit=100',
+  ].filter((p): p is string => Boolean(p))
+  const names = useLoad(async () => {
+    const lists = await Promise.allSettled(
+      wanted.map((path) => api<Page<{ id: string; name: string }>>('GET', path)),
+    )
+    const byId = new Map<string, string>()
+    for (const l of lists) if (l.status === 'fulfilled') for (const r of l.value.data) byId.set(r.id, r.name)
+    return byId
+  }, [wanted.join(' ')])
+  return (id: unknown) => (typeof id === 'string' ? names.data?.get(id) : undefined)
+}
+
+/** What a job worked on: "source Company blog", "destination Deals", "site Tech blog, from 3 items". */
+function subject(j: Job, name: (id: unknown) => string | undefined): VNode | null {
+  const { source_id, destination_id, site_id, item_ids } = j.input as Record<string, unknown>
+  const link = (href: string, id: unknown, what: string) =>
+    html`${what} <a href=${href}>${name(id) ?? html`<code>${String(id).slice(0, 8)}</code>`}</a>`
+  if (source_id) return link('#/sources', source_id, 'source')
+  if (destination_id) return link('#/affiliate', destination_id, 'destination')
+  if (site_id)
+    return html`${link(`#/sites/${site_id}`, site_id, 'site')}${Array.isArray(item_ids) ? `, from ${item_ids.length} item${item_ids.length === 1 ? '' : 's'}` : ''}`
+  return null
+}
+
 export function JobsPage(): VNode {
   const session = useSession()
   const [kind, setKind] = useState('')
@@ -53,6 +87,7 @@ export function JobsPage(): VNode {
     const query = new URLSearchParams({ limit: '50', ...(kind && { kind }), ...(status && { status }) })
     return api<Page<Job>>('GET', `/api/jobs?${query}`)
   }, [kind, status])
+  const name = useSubjects(jobs.data?.data)
   return html`<section>
     <h1>Jobs</h1>
     <p class="muted">Background work of <strong>${session.tenantName}</strong>: scrapes, generated articles and affiliate syncs,
@@ -77,7 +112,11 @@ export function JobsPage(): VNode {
         <thead><tr><th>Job</th><th>Status</th><th>Progress</th><th>Asked</th><th>Details</th></tr></thead>
         <tbody>${page.data.map(
           (j) => html`<tr data-kind=${j.kind}>
-            <td data-label="Job">${kinds[j.kind] ?? html`<code>${j.kind}</code>`}</td>
+            <td data-label="Job">${kinds[j.kind] ?? html`<code>${j.kind}</code>`}<br /><small class="subject">${subject(j, name)}</small>${
+              j.result && typeof j.result === 'object' && 'article_id' in j.result
+                ? html`<br /><small><a href=${`#/articles/${(j.result as { article_id: string }).article_id}`}>the draft</a></small>`
+                : null
+            }</td>
             <td data-label="Status"><span class=${`pill ${statusClass[j.status]}`}>${j.status}</span></td>
             <td data-label="Progress">${progress(j)}${j.error ? html`<br /><small>${j.error}</small>` : null}</td>
             <td data-label="Asked" title=${when(j.created_at)}>${ago(j.created_at)}${j.created_by ? '' : html`<br /><small class="muted">scheduled</small>`}</td>
@@ -85,6 +124,8 @@ export function JobsPage(): VNode {
               <pre class="mono">${JSON.stringify({ input: j.input, result: j.result }, null, 2)}</pre></details></td>
           </tr>`,
         )}</tbody></table>`
-        : html`<p class="muted">No jobs${kind || status ? ' match' : ' yet'}.</p>`}<//>
+        : kind || status
+          ? html`<p class="muted">No jobs match.</p>`
+          : html`<p class="note">No jobs yet. They appear when a source is scraped, an affiliate destination synced or a draft generated: add a source under <a href="#/sources">Sources</a>.</p>`}<//>
   </section>`
 }

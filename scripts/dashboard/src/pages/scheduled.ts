@@ -50,7 +50,7 @@ export function AddForSite(props: {
     <${Loaded} state=${props.sites}>${(s: Page<Site>) =>
       s.data.length
         ? props.form(s.data)
-        : html`<p class="note">${props.plural} belong to a site: create one first (<code>POST /v1/content/sites</code>).</p>`}<//></details>`
+        : html`<p class="note">${props.plural} belong to a site: <a href="#/sites">create a site</a> first.</p>`}<//></details>`
 }
 
 /** How often a resource runs on its own ("Only when asked": no schedule). */

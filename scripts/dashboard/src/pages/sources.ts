@@ -64,7 +64,7 @@ function Items({ source }: { source: Source }): VNode {
           ) => html`<li>${safeHref(i.url) ? html`<a href=${safeHref(i.url)} rel="noopener noreferrer" target="_blank">${i.title ?? i.url}</a>` : (i.title ?? '(untitled)')}
             <small class="muted"> ${i.author ? `${i.author}, ` : ''}${ago(i.published_at ?? i.created_at)}</small></li>`,
         )}</ul>`
-      : html`<p class="muted">No items yet.</p>`}<//>`
+      : html`<p class="muted">No items yet: press <strong>Scrape now</strong> to fetch them.</p>`}<//>`
 }
 
 export function SourcesPage(): VNode {
@@ -160,6 +160,6 @@ export function SourcesPage(): VNode {
           </tr>
           ${open === s.id ? html`<tr class="sub"><td colspan="4"><${Items} source=${s} /></td></tr>` : null}`,
         )}</tbody></table>`
-        : html`<p class="muted">No sources yet.</p>`}<//>
+        : html`<p class="note">No sources yet. Add a feed or a social profile above: its posts become material for articles.</p>`}<//>
   </section>`
 }

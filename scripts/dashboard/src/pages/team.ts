@@ -66,8 +66,8 @@ export function AcceptInvitation({ onAccepted }: { onAccepted: () => Promise<voi
     <h2>Join with an invitation</h2>
     <${Form} label="Accept an invitation" submitLabel="Join" submit=${async (d: FormData) => {
       const raw = String(d.get('token')).trim()
-      // Accept the whole link from the e-mail as well as the bare token.
-      const token = raw.includes('token=') ? (new URL(raw).searchParams.get('token') ?? raw) : raw
+      // Accept the whole link from the e-mail (…#/invitation/inv_…) as well as the bare token.
+      const token = raw.match(/inv_[0-9A-Za-z]+/)?.[0] ?? raw
       await api('POST', '/api/invitations/accept', { token })
       await onAccepted()
     }}>
@@ -149,7 +149,7 @@ export function TeamPage(): VNode {
                     : null
                 }</td></tr>`,
             )}</tbody></table>`
-          : html`<p class="muted">No invitations.</p>`}<//>`
+          : html`<p class="muted">No invitations. Invite a colleague with the form above; they get an e-mail with a link.</p>`}<//>`
         : null
     }
   </section>`

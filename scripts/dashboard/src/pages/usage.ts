@@ -59,6 +59,7 @@ export function UsagePage(): VNode {
         )}
         <p class="total">Total overage this month: <strong>${u.total_overage_cost} ${u.currency}</strong></p>
       </div>
+      <${DailyUsageCharts} period=${period} />
       <h2>Alerts</h2>
       <p class="muted">An e-mail when a product's use passes a share of its quota (besides the built-in 80% and 100%).</p>
       ${
@@ -101,7 +102,77 @@ export function UsagePage(): VNode {
                   : null
               }</td></tr>`,
           )}</tbody></table>`
-          : html`<p class="muted">No alerts of your own.</p>`}<//>
+          : html`<p class="muted">No alerts of your own: owners and admins are e-mailed at 80% and 100% anyway.</p>`}<//>
     `}<//>
   </section>`
+}
+
+interface DailyUsage {
+  period: string
+  days: string[]
+  products: {
+    product_id: string
+    product: string
+    name: string
+    unit: 'request' | 'token'
+    quota: number | null
+    daily: number[]
+  }[]
+}
+
+/**
+ * One product's month in plain SVG: a bar per day's use, the running total as a line, and the
+ * monthly quota as a dashed line, all on one scale. Each day's bar carries its numbers as a title.
+ */
+export function DailyChart({ days, p }: { days: string[]; p: DailyUsage['products'][number] }): VNode {
+  // About the size the card shows it at, so the labels read at their own size.
+  const W = 320
+  const H = 140
+  const pad = { left: 34, right: 6, top: 16, bottom: 18 }
+  const running: number[] = []
+  for (const n of p.daily) running.push((running[running.length - 1] ?? 0) + n)
+  const total = running[running.length - 1] ?? 0
+  const top = Math.max(p.quota ?? 0, total, 1)
+  const x = (i: number) => pad.left + (i * (W - pad.left - pad.right)) / days.length
+  const y = (v: number) => H - pad.bottom - (v / top) * (H - pad.top - pad.bottom)
+  const bw = Math.max(1, (W - pad.left - pad.right) / days.length - 2)
+  const over = p.quota !== null && total > p.quota
+  const label = `${p.name}: ${num(total)} ${p.unit}s this month${p.quota === null ? ' (unlimited)' : ` of a quota of ${num(p.quota)}`}`
+  return html`<figure class="daily">
+    <figcaption><strong>${p.name}</strong> <span class="muted">${num(total)}${p.quota === null ? '' : ` / ${num(p.quota)}`} ${p.unit}s</span></figcaption>
+    <svg viewBox=${`0 0 ${W} ${H}`} role="img" aria-label=${label}>
+      <line class="axis" x1=${pad.left} x2=${W - pad.right} y1=${y(0)} y2=${y(0)} />
+      <text class="label" x=${pad.left - 4} y=${y(top) + 4} text-anchor="end">${compact(top)}</text>
+      <text class="label" x=${pad.left - 4} y=${y(0)} text-anchor="end">0</text>
+      ${days.map((d, i) => {
+        const n = p.daily[i] ?? 0
+        return html`<rect class="day" x=${x(i) + 1} y=${y(n)} width=${bw} height=${Math.max(0, y(0) - y(n))}>
+          <title>${d}: ${num(n)} ${p.unit}s (month so far ${num(running[i] ?? 0)})</title></rect>`
+      })}
+      <polyline class=${`running ${over ? 'over' : ''}`} fill="none"
+        points=${running.map((v, i) => `${x(i) + bw / 2 + 1},${y(v)}`).join(' ')} />
+      ${
+        p.quota !== null
+          ? html`<line class="quota" x1=${pad.left} x2=${W - pad.right} y1=${y(p.quota)} y2=${y(p.quota)} />
+            <text class="label quota-label" x=${W - pad.right} y=${y(p.quota) - 4} text-anchor="end">quota ${compact(p.quota)}</text>`
+          : null
+      }
+      <text class="label" x=${x(0)} y=${H - 4}>${days[0]?.slice(5)}</text>
+      <text class="label" x=${W - pad.right} y=${H - 4} text-anchor="end">${days[days.length - 1]?.slice(5)}</text>
+    </svg>
+  </figure>`
+}
+
+/** 12500 -> "12.5k": an axis label that fits. */
+function compact(n: number): string {
+  return new Intl.NumberFormat(undefined, { notation: 'compact', maximumFractionDigits: 1 }).format(n)
+}
+
+/** The month's charts, one per product. */
+export function DailyUsageCharts({ period }: { period: string }): VNode {
+  const daily = useLoad(() => api<DailyUsage>('GET', `/api/usage/daily?period=${period}`), [period])
+  return html`<h2>Per day</h2>
+    <p class="muted">Bars: each day's use. Line: the month's running total. Dashed: the monthly quota.</p>
+    <${Loaded} state=${daily}>${(d: DailyUsage) =>
+      html`<div class="charts">${d.products.map((p) => html`<${DailyChart} days=${d.days} p=${p} />`)}</div>`}<//>`
 }

@@ -108,7 +108,7 @@ export function WebhooksPage(): VNode {
             <td data-label="Created" title=${when(w.created_at)}>${ago(w.created_at)}</td>
           </tr>`,
         )}</tbody></table>`
-        : html`<p class="muted">No subscriptions yet.</p>`}<//>
+        : html`<p class="note">No subscriptions yet. Add your endpoint above to hear about published articles and other events.</p>`}<//>
   </section>`
 }
 
@@ -212,6 +212,6 @@ export function WebhookPage({ id }: { id: string }): VNode {
             }</td>
           </tr>`,
         )}</tbody></table>`
-        : html`<p class="muted">No deliveries yet.</p>`}<//>
+        : html`<p class="muted">No deliveries yet: press <strong>Send test event</strong>, or publish an article.</p>`}<//>
   </section>`
 }

@@ -1,0 +1,30 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { listArticleSources } from '../../../../shared/services/content/articles.ts'
+import { articleSourcesSchema } from '../../../../shared/services/content/schema.ts'
+import { meterUsage } from '../../../../shared/services/usage/metering.ts'
+import { metered, readAuth } from '../auth.ts'
+
+export const route = defineRoute(readAuth, {
+  method: 'get',
+  path: '/articles/{id}/sources',
+  summary:
+    'The scraped items a generated article was written from (content:read); empty for one written by hand',
+  description: metered,
+  request: { params: idParam },
+  responses: {
+    200: jsonContent(articleSourcesSchema, 'The source items'),
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+})
+
+export type ArticleSourcesResponse = z.infer<typeof articleSourcesSchema>
+
+export const registerArticleSources = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = serviceContext(c)
+    await meterUsage(ctx, 'content')
+    return c.json({ data: await listArticleSources(ctx, c.req.valid('param').id) }, 200)
+  })

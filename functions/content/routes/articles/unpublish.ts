@@ -1,0 +1,30 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { unpublishArticle } from '../../../../shared/services/content/articles.ts'
+import { articleSchema } from '../../../../shared/services/content/schema.ts'
+import { meterUsage } from '../../../../shared/services/usage/metering.ts'
+import { metered, writeAuth } from '../auth.ts'
+
+export const route = defineRoute(writeAuth, {
+  method: 'post',
+  path: '/articles/{id}/unpublish',
+  summary:
+    'Take a published article back to draft (content:write); event content.updated. A draft is returned as is',
+  description: metered,
+  request: { params: idParam },
+  responses: {
+    200: jsonContent(articleSchema, 'The article, now a draft'),
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+})
+
+export type UnpublishArticleResponse = z.infer<typeof articleSchema>
+
+export const registerUnpublishArticle = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = serviceContext(c)
+    await meterUsage(ctx, 'content')
+    return c.json(await unpublishArticle(ctx, c.req.valid('param').id), 200)
+  })

@@ -1,0 +1,332 @@
+/**
+ * Content: the tenant's sites, each site's articles, and the article editor (title, body,
+ * publish and unpublish, delete, and the source items a generated draft was written from).
+ * The Content API lets every member write content (README's route table: "any member"), so these
+ * pages offer their forms to every role.
+ */
+import type { VNode } from 'preact'
+import { useState } from 'preact/hooks'
+import { api, type Page } from '../api.ts'
+import { ago, num, safeHref, when } from '../format.ts'
+import { Action, confirmAction, ErrorNote, Field, Form, html, Loaded, Loading, useLoad } from '../ui.ts'
+
+interface Site {
+  id: string
+  name: string
+  domain: string | null
+  created_at: string
+  updated_at: string
+}
+interface SiteDetail extends Site {
+  counts: {
+    articles: number
+    drafts: number
+    published: number
+    sources: number
+    source_items: number
+    affiliate_destinations: number
+  }
+}
+interface ArticleRow {
+  id: string
+  site_id: string
+  title: string
+  status: 'draft' | 'published'
+  published_at: string | null
+  created_at: string
+  updated_at: string
+}
+interface Article extends ArticleRow {
+  body: string
+}
+interface SourceItem {
+  id: string
+  source_id: string
+  source_name: string
+  url: string | null
+  title: string | null
+  author: string | null
+  published_at: string | null
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`
+
+/** What deleting a site takes with it, read from the API just before asking. */
+export function deleteSiteWarning(site: SiteDetail): string {
+  const c = site.counts
+  const parts = [
+    `${plural(c.articles, 'article')}${c.articles ? ` (${num(c.published)} published, ${num(c.drafts)} drafts)` : ''}`,
+    `${plural(c.sources, 'source')}${c.sources ? ` with the ${plural(c.source_items, 'item')} they collected` : ''}`,
+    plural(c.affiliate_destinations, 'affiliate destination'),
+  ]
+  return `Delete the site “${site.name}”? This also deletes ${parts.join(', ')}. It cannot be undone.`
+}
+
+function SiteForm({ site, done }: { site?: Site; done: (s: Site) => void }): VNode {
+  // Fields in state, so a re-render (the list below loading) never drops what is being typed.
+  const [name, setName] = useState(site?.name ?? '')
+  const [domain, setDomain] = useState(site?.domain ?? '')
+  return html`<${Form} label=${site ? `Edit ${site.name}` : 'Create a site'} submitLabel=${site ? 'Save' : 'Create site'}
+    submit=${async () => {
+      const body = { name: name.trim(), domain: domain.trim() || null }
+      const saved = site
+        ? await api<Site>('PATCH', `/v1/content/sites/${site.id}`, body)
+        : await api<Site>('POST', '/v1/content/sites', body)
+      if (!site) {
+        setName('')
+        setDomain('')
+      }
+      done(saved)
+    }}>
+    <div class="grid2">
+      <${Field} label="Name"><input name="name" required maxlength="200" value=${name} placeholder="Tech blog"
+        onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)} /><//>
+      <${Field} label="Domain (optional)" hint="Where the site is published, e.g. blog.example.com">
+        <input name="domain" maxlength="253" value=${domain} placeholder="blog.example.com"
+          onInput=${(e: Event) => setDomain((e.target as HTMLInputElement).value)} /><//>
+    </div>
+  <//>`
+}
+
+export function SitesPage(): VNode {
+  const [q, setQ] = useState('')
+  const sites = useLoad(
+    () =>
+      api<Page<Site>>(
+        'GET',
+        `/v1/content?${new URLSearchParams({ type: 'site', limit: '100', order: 'newest', ...(q && { q }) })}`,
+      ),
+    [q],
+  )
+  const [editing, setEditing] = useState<string>()
+  const remove = async (s: Site) => {
+    const detail = await api<SiteDetail>('GET', `/v1/content/sites/${s.id}`)
+    if (!(await confirmAction(deleteSiteWarning(detail), 'Delete site'))) return
+    await api('DELETE', `/v1/content/sites/${s.id}`)
+    sites.reload()
+  }
+  const empty = sites.data && !sites.data.data.length && !q
+  return html`<section>
+    <h1>Sites</h1>
+    <p class="muted">Each site holds articles; sources and affiliate destinations feed one site.</p>
+    <details class="card" open=${Boolean(empty)}><summary>Create a site</summary>
+      <${SiteForm} done=${(s: Site) => {
+        location.hash = `#/sites/${s.id}`
+      }} />
+    </details>
+    <div class="row wrap">
+      <${Search} value=${q} onSearch=${setQ} label="Search sites" />
+      <span class="grow"></span>
+    </div>
+    <${Loaded} state=${sites}>${(page: Page<Site>) =>
+      page.data.length
+        ? html`<table><caption class="sr">Sites</caption>
+        <thead><tr><th>Site</th><th>Created</th><th><span class="sr">Actions</span></th></tr></thead>
+        <tbody>${page.data.map(
+          (s) => html`<tr data-site=${s.id}>
+            <td data-label="Site"><a href=${`#/sites/${s.id}`}><strong>${s.name}</strong></a>${s.domain ? html`<br /><small class="muted">${s.domain}</small>` : null}</td>
+            <td data-label="Created" title=${when(s.created_at)}>${ago(s.created_at)}</td>
+            <td>
+              <a class="button" href=${`#/sites/${s.id}`}>Articles</a>
+              <button type="button" onClick=${() => setEditing(editing === s.id ? undefined : s.id)} aria-expanded=${editing === s.id}>Edit</button>
+              <${Action} kind="danger" label=${`Delete ${s.name}`} run=${() => remove(s)}>Delete<//>
+            </td></tr>
+            ${
+              editing === s.id
+                ? html`<tr class="sub"><td colspan="3"><${SiteForm} site=${s} done=${() => {
+                    setEditing(undefined)
+                    sites.reload()
+                  }} /></td></tr>`
+                : null
+            }`,
+        )}</tbody></table>`
+        : q
+          ? html`<p class="muted">No site matches “${q}”.</p>`
+          : html`<p class="note">No sites yet. Create your first site above: articles, sources and affiliate destinations all belong to one.</p>`}<//>
+  </section>`
+}
+
+/** A search box that searches on submit (Enter), not on every keystroke: each search is a metered call. */
+function Search({
+  value,
+  onSearch,
+  label,
+}: {
+  value: string
+  onSearch: (q: string) => void
+  label: string
+}): VNode {
+  // In state, so a re-render of the page (a list loading) never drops what is being typed.
+  const [text, setText] = useState(value)
+  return html`<form class="row search" role="search" onSubmit=${(e: Event) => {
+    e.preventDefault()
+    onSearch(text.trim())
+  }}>
+    <input type="search" name="q" value=${text} onInput=${(e: Event) => setText((e.target as HTMLInputElement).value)}
+      aria-label=${label} placeholder="Search…" maxlength="200" />
+    <button type="submit">Search</button>
+  </form>`
+}
+
+function StatusPill({ status }: { status: 'draft' | 'published' }): VNode {
+  return html`<span class=${`pill ${status === 'published' ? 'ok' : ''}`}>${status}</span>`
+}
+
+export function SitePage({ id }: { id: string }): VNode {
+  const site = useLoad(() => api<SiteDetail>('GET', `/v1/content/sites/${id}`))
+  const [q, setQ] = useState('')
+  const [status, setStatus] = useState<'' | 'draft' | 'published'>('')
+  const [pages, setPages] = useState<ArticleRow[][]>([])
+  const query = (cursor?: string) =>
+    `/v1/content?${new URLSearchParams({
+      type: 'article',
+      site_id: id,
+      limit: '50',
+      order: 'newest',
+      ...(q && { q }),
+      ...(status && { status }),
+      ...(cursor && { cursor }),
+    })}`
+  const articles = useLoad(async () => {
+    setPages([])
+    return api<Page<ArticleRow>>('GET', query())
+  }, [q, status])
+  const [more, setMore] = useState<{ cursor?: string | null; busy?: boolean; error?: unknown }>({})
+  const nextCursor = more.cursor !== undefined ? more.cursor : articles.data?.next_cursor
+  const loadMore = async () => {
+    setMore({ cursor: nextCursor, busy: true })
+    try {
+      const page = await api<Page<ArticleRow>>('GET', query(nextCursor ?? undefined))
+      setPages((p) => [...p, page.data])
+      setMore({ cursor: page.next_cursor ?? null })
+    } catch (error) {
+      setMore({ cursor: nextCursor, error })
+    }
+  }
+  const filtered = Boolean(q || status)
+  return html`<section>
+    <p><a href="#/sites">← Sites</a></p>
+    <${Loaded} state=${site}>${(s: SiteDetail) => html`
+      <h1>${s.name}</h1>
+      <p class="muted">${s.domain ? html`<strong>${s.domain}</strong> · ` : null}${plural(s.counts.articles, 'article')} (${num(s.counts.published)} published, ${num(s.counts.drafts)} drafts)
+        ${` · ${plural(s.counts.sources, 'source')} · ${plural(s.counts.affiliate_destinations, 'affiliate destination')}`}</p>
+      <details class="card" open=${s.counts.articles === 0}><summary>New article</summary>
+        <${Form} label="New article" submitLabel="Create draft" submit=${async (d: FormData) => {
+          const created = await api<Article>('POST', '/v1/content/articles', {
+            site_id: s.id,
+            title: String(d.get('title')).trim(),
+            body: String(d.get('body') ?? ''),
+          })
+          location.hash = `#/articles/${created.id}`
+        }}>
+          <${Field} label="Title"><input name="title" required maxlength="500" /><//>
+          <${Field} label="Body (Markdown)"><textarea name="body" rows="6"></textarea><//>
+        <//>
+      </details>`}<//>
+    <div class="row wrap">
+      <${Search} value=${q} onSearch=${setQ} label="Search articles by title" />
+      <label class="field inline"><span>Status</span><select aria-label="Article status" value=${status}
+        onChange=${(e: Event) => setStatus((e.target as HTMLSelectElement).value as typeof status)}>
+        <option value="">All</option><option value="draft">Drafts</option><option value="published">Published</option>
+      </select></label>
+      <span class="grow"></span>
+      <${RefreshButton} reload=${articles.reload} loading=${articles.loading} />
+    </div>
+    <${Loaded} state=${articles}>${(first: Page<ArticleRow>) => {
+      const rows = [first.data, ...pages].flat()
+      if (!rows.length)
+        return filtered
+          ? html`<p class="muted">No article matches.</p>`
+          : html`<p class="note">No articles yet. Write one with <strong>New article</strong>, or generate drafts from a source's items: add a source under <a href="#/sources">Sources</a>.</p>`
+      return html`<table><caption class="sr">Articles</caption>
+        <thead><tr><th>Title</th><th>Status</th><th>Updated</th></tr></thead>
+        <tbody>${rows.map(
+          (a) => html`<tr data-article=${a.id}>
+            <td data-label="Title"><a href=${`#/articles/${a.id}`}>${a.title}</a></td>
+            <td data-label="Status"><${StatusPill} status=${a.status} />${a.published_at ? html` <small class="muted" title=${when(a.published_at)}>${ago(a.published_at)}</small>` : null}</td>
+            <td data-label="Updated" title=${when(a.updated_at)}>${ago(a.updated_at)}</td>
+          </tr>`,
+        )}</tbody></table>
+        ${nextCursor ? html`<button type="button" onClick=${loadMore} disabled=${more.busy} aria-busy=${more.busy}>${more.busy ? html`<span class="spinner" aria-hidden="true"></span>` : null}Load more</button>` : null}
+        <${ErrorNote} error=${more.error} />`
+    }}<//>
+  </section>`
+}
+
+function RefreshButton({ reload, loading }: { reload: () => void; loading: boolean }): VNode {
+  return html`<button type="button" onClick=${reload} aria-busy=${loading}>${loading ? html`<span class="spinner" aria-hidden="true"></span>` : null}Refresh</button>`
+}
+
+/** The scraped items a generated draft was written from; nothing for an article written by hand. */
+function Sources({ id }: { id: string }): VNode | null {
+  const sources = useLoad(() => api<{ data: SourceItem[] }>('GET', `/v1/content/articles/${id}/sources`))
+  if (sources.error) return html`<${ErrorNote} error=${sources.error} />`
+  if (!sources.data) return html`<${Loading} label="Loading the sources" />`
+  if (!sources.data.data.length) return null
+  return html`<section class="card" aria-label="Generated from">
+    <h2>Generated from</h2>
+    <p class="muted">generate-article wrote this draft from ${plural(sources.data.data.length, 'item')}:</p>
+    <ol class="items">${sources.data.data.map(
+      (
+        i,
+      ) => html`<li>${safeHref(i.url) ? html`<a href=${safeHref(i.url)} rel="noopener noreferrer" target="_blank">${i.title ?? i.url}</a>` : (i.title ?? '(untitled)')}
+        <small class="muted"> ${i.source_name}${i.author ? `, ${i.author}` : ''}${i.published_at ? `, ${ago(i.published_at)}` : ''}</small></li>`,
+    )}</ol>
+  </section>`
+}
+
+/** Title and body, kept in state so a re-render never drops what is being typed. */
+function Editor({ article, saved }: { article: Article; saved: () => void }): VNode {
+  const [title, setTitle] = useState(article.title)
+  const [body, setBody] = useState(article.body)
+  const dirty = title !== article.title || body !== article.body
+  return html`<${Form} label="Edit the article" submitLabel=${dirty ? 'Save changes' : 'Save'} submit=${async () => {
+    await api<Article>('PATCH', `/v1/content/articles/${article.id}`, { title: title.trim(), body })
+    saved()
+  }}>
+    <${Field} label="Title"><input name="title" required maxlength="500" value=${title}
+      onInput=${(e: Event) => setTitle((e.target as HTMLInputElement).value)} /><//>
+    <${Field} label="Body (Markdown)"><textarea name="body" rows="16" class="editor" value=${body}
+      onInput=${(e: Event) => setBody((e.target as HTMLTextAreaElement).value)}></textarea><//>
+  <//>`
+}
+
+export function ArticlePage({ id }: { id: string }): VNode {
+  const article = useLoad(() => api<Article>('GET', `/v1/content/articles/${id}`))
+  const [note, setNote] = useState<VNode>()
+  const change = async (action: 'publish' | 'unpublish') => {
+    await api<Article>('POST', `/v1/content/articles/${id}/${action}`)
+    const event = action === 'publish' ? 'content.published' : 'content.updated'
+    // One line: htm drops whitespace that spans a line break.
+    setNote(
+      html`<p class="note" role="status">${action === 'publish' ? 'Published' : 'Back to draft'}: the <code>${event}</code> event goes to your <a href="#/webhooks">webhook subscriptions</a> (each one's delivery log shows it).</p>`,
+    )
+    article.reload()
+  }
+  return html`<section>
+    <${Loaded} state=${article}>${(a: Article) => html`
+      <p><a href=${`#/sites/${a.site_id}`}>← Articles of the site</a></p>
+      <h1>${a.title}</h1>
+      <p class="muted"><${StatusPill} status=${a.status} />
+        ${a.published_at ? ` published ${ago(a.published_at)} ·` : ''} created ${ago(a.created_at)} · updated <span title=${when(a.updated_at)}>${ago(a.updated_at)}</span></p>
+      ${note}
+      <div class="row wrap">
+        ${
+          a.status === 'draft'
+            ? html`<${Action} kind="primary" run=${() => change('publish')}>Publish<//>`
+            : html`<${Action} run=${() => change('unpublish')} confirm=${`Take “${a.title}” back to draft? Readers no longer see it once your site picks up the change.`} confirmLabel="Unpublish">Unpublish<//>`
+        }
+        <${Action} kind="danger" confirm=${`Delete the article “${a.title}”? It cannot be undone.`} confirmLabel="Delete"
+          run=${async () => {
+            await api('DELETE', `/v1/content/articles/${a.id}`)
+            location.hash = `#/sites/${a.site_id}`
+          }}>Delete<//>
+      </div>
+      <${Editor} key=${a.updated_at} article=${a} saved=${() => {
+        setNote(html`<p class="note" role="status">Saved.</p>`)
+        article.reload()
+      }} />
+      <${Sources} id=${a.id} />
+    `}<//>
+  </section>`
+}

@@ -305,7 +305,7 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await page.getByLabel('Signing secret').fill('shopify-app-secret-1')
     await page.getByRole('button', { name: 'Add store' }).click()
     const url = await page.getByRole('status').locator('code.url').textContent()
-    expect(url).toMatch(/\/functions\/v1\/commerce-webhook$/)
+    expect(url).toMatch(/\/functions\/v1\/commerce-webhook\/stores\/[0-9a-f-]{36}$/) // the store's own address
     await page.getByRole('button', { name: 'Done' }).click()
     const store = page.getByRole('table', { name: 'Stores' }).locator('tr', { hasText: 'Main shop' })
     expect(await store.textContent()).toContain('Shopify: dash-shop.myshopify.com')

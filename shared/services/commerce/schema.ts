@@ -62,7 +62,9 @@ export const storeSchema = z
     site_url: z.string().nullable().openapi({ description: 'WooCommerce: the site URL' }),
     webhook_url: z.string().openapi({
       description:
-        "The delivery URL to paste into the shop's webhook settings (WooCommerce's names the store in its path)",
+        "The delivery URL to paste into the shop's webhook settings: the store's own address, for Shopify and WooCommerce alike",
+      example:
+        'https://<ref>.supabase.co/functions/v1/commerce-webhook/stores/7b0f0c36-3f5e-4a55-9a43-7c6d3e1d1d11',
     }),
     secret_updated_at: z.string(),
     created_at: z.string(),

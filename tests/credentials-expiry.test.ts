@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { scheduledJobs } from '../shared/infra/jobs/schedule.ts'
 import { useCredential } from '../shared/services/credentials/use-credential.ts'
+import { needsRealConcurrency } from './support/concurrency.ts'
 import {
   addMember,
   startTestPlatform,
@@ -91,7 +92,8 @@ describe('credential expiry alerts', () => {
     expect(asAnon.status).toBe(401)
   })
 
-  it('alerts owners and admins 7 days and 1 day before expiry, once per threshold, even when runs overlap', async () => {
+  it('alerts owners and admins 7 days and 1 day before expiry, once per threshold, even when runs overlap', async (ctx) => {
+    needsRealConcurrency(ctx)
     const in10d = await create(owner, 'ten-days', 10 * DAY)
     const in5d = await create(owner, 'five-days', 5 * DAY)
     const in12h = await create(owner, 'twelve-hours', 12 * HOUR)

@@ -67,6 +67,7 @@ describe('provider catalog', () => {
   it('filters by category, refuses an unknown one, and is open to the anon key but not to nobody', async () => {
     const ai = await tp.json('/api/providers?category=AI', { token: a.token })
     expect(ai.status).toBe(200)
+    expect(ai.body.data.length).toBeGreaterThan(0)
     expect(ai.body.data.every((p: { category: string }) => p.category === 'AI')).toBe(true)
     const bad = await tp.json('/api/providers?category=Crypto', { token: a.token })
     expect(bad.status).toBe(400)

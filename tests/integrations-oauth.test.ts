@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
 import { pkceChallenge } from '../shared/services/integrations/oauth.ts'
+import { needsRealConcurrency } from './support/concurrency.ts'
 import { type OAuthServer, startOAuthServer } from './support/oauth-server.ts'
 import {
   addMember,
@@ -247,7 +248,8 @@ describe('OAuth failures store nothing', () => {
     expect(await connectionCount()).toBe(count)
   })
 
-  it('refuses concurrent callbacks with one state except one', async () => {
+  it('refuses concurrent callbacks with one state except one', async (ctx) => {
+    needsRealConcurrency(ctx)
     const providerRedirect = await oauth.authorize((await authorizeUrl(a)).toString(), {
       approve: 'acct-race',
     })
@@ -354,7 +356,8 @@ describe('the refresh job under concurrency and failure', () => {
                     where id = any(${ids}::uuid[])`
   }
 
-  it('never presents a refresh token twice when runs on two instances overlap', async () => {
+  it('never presents a refresh token twice when runs on two instances overlap', async (ctx) => {
+    needsRealConcurrency(ctx)
     const t = await tp.createTenant()
     const ids: string[] = []
     for (let i = 0; i < 6; i++)

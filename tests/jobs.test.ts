@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTenant } from '../shared/infra/db.ts'
 import { createJobEngine, enqueueJob, JobError, type JobHandler } from '../shared/infra/jobs/engine.ts'
+import { needsRealConcurrency } from './support/concurrency.ts'
 import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**
@@ -27,7 +28,8 @@ const enqueue = (kind: string, input: Record<string, unknown> = {}, maxAttempts?
 const jobRow = async (id: string) => (await tp.db.sql`select * from public.jobs where id = ${id}`)[0]!
 
 describe('job engine', () => {
-  it('runs a job claimed from two instances at once exactly once', async () => {
+  it('runs a job claimed from two instances at once exactly once', async (ctx) => {
+    needsRealConcurrency(ctx)
     let runs = 0
     const [one, two] = engines('test.once', async ({ job }) => {
       runs++

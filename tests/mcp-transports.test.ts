@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { needsRealConcurrency } from './support/concurrency.ts'
 import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**
@@ -304,7 +305,8 @@ describe('MCP over HTTP+SSE at {mcp_url}/sse', () => {
 })
 
 describe('the tool-server limit over all three forms', () => {
-  it('admits exactly 100 per minute across two instances, and tells an SSE stream the wait', async () => {
+  it('admits exactly 100 per minute across two instances, and tells an SSE stream the wait', async (ctx) => {
+    needsRealConcurrency(ctx)
     clock.advance(60_000)
     const { key } = await toolKey(a)
     const headers = { 'x-api-key': key }

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { needsRealConcurrency } from './support/concurrency.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 
 /** A stand-in for an HTTP e-mail API (Resend-style JSON), on loopback. */
@@ -38,7 +39,8 @@ const sendJob = (p: TestPlatform, instance = 0) =>
   p.instances[instance]!.platform.runJob('tenants/jobs/send-notifications').then((r) => r.json())
 
 describe('notifier', () => {
-  it('sends each queued e-mail once through the e-mail API, even with two senders racing', async () => {
+  it('sends each queued e-mail once through the e-mail API, even with two senders racing', async (ctx) => {
+    needsRealConcurrency(ctx)
     const { notifier } = tp.instances[0]!.platform.deps
     for (let i = 0; i < 20; i++) {
       expect(
@@ -59,7 +61,8 @@ describe('notifier', () => {
     expect(row!.n).toBe(20)
   })
 
-  it('queues a notification with a dedupe key only once', async () => {
+  it('queues a notification with a dedupe key only once', async (ctx) => {
+    needsRealConcurrency(ctx)
     const { notifier } = tp.instances[0]!.platform.deps
     const input = {
       kind: 'test',

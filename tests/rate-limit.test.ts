@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { needsRealConcurrency } from './support/concurrency.ts'
 import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 let tp: TestPlatform
@@ -13,7 +14,8 @@ beforeAll(async () => {
 afterAll(() => tp.close())
 
 describe('rate limits kept in Postgres', () => {
-  it("admits exactly a key's rate_limit_per_minute when requests race from two instances", async () => {
+  it("admits exactly a key's rate_limit_per_minute when requests race from two instances", async (ctx) => {
+    needsRealConcurrency(ctx)
     const created = await tp.json('/api/api-keys', {
       token: a.token,
       body: { name: 'limited', environment: 'sandbox', scopes: ['content:read'], rate_limit_per_minute: 25 },

@@ -7,6 +7,7 @@ import {
   csvLine,
   startAffiliateServer,
 } from './support/affiliate-server.ts'
+import { needsRealConcurrency } from './support/concurrency.ts'
 import {
   addMember,
   startTestPlatform,
@@ -321,6 +322,7 @@ describe('Awin feed download (CSV, gzip)', () => {
     expect(job.result).toMatchObject({ products: 3, marked_unavailable: 0 })
     const after = await products(dest.id)
     expect(after.map((x) => x.id).sort()).toEqual(before.map((x) => x.id).sort())
+    expect(after).toHaveLength(3)
     expect(after.every((x) => x.previous_price === null && x.price_changed_at === null)).toBe(true)
     const [counted] = await tp.db.sql<{ count: number }[]>`
       select count(*)::int as count from public.affiliate_products where destination_id = ${dest.id}`
@@ -665,7 +667,8 @@ describe('GET /v1/products', () => {
 })
 
 describe('two instances, one destination', () => {
-  it('runs one sync when both are asked at once', async () => {
+  it('runs one sync when both are asked at once', async (ctx) => {
+    needsRealConcurrency(ctx)
     const d = await destination()
     await program(d.id, { network: 'awin', config: { feed_ids: ['300'] } })
     peers.awinFeeds.set('300', { generate: 3000 })

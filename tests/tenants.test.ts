@@ -13,6 +13,7 @@ import type { CreateTenantResponse } from '../functions/tenants/routes/tenants/c
 import type { ListTenantsResponse } from '../functions/tenants/routes/tenants/list.ts'
 import type { SwitchTenantResponse } from '../functions/tenants/routes/tenants/switch.ts'
 import { withTenant } from '../shared/infra/db.ts'
+import { needsRealConcurrency } from './support/concurrency.ts'
 import {
   addMember,
   startTestPlatform,
@@ -517,7 +518,8 @@ describe('members', () => {
     expect(left.status).toBe(403)
   })
 
-  it('never demotes the last two owners at once under concurrency', async () => {
+  it('never demotes the last two owners at once under concurrency', async (ctx) => {
+    needsRealConcurrency(ctx)
     const t = await tp.createTenant()
     const second = await addMember(tp, t.tenantId, 'owner')
     const results = await Promise.all([

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { needsRealConcurrency } from './support/concurrency.ts'
 import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 let tp: TestPlatform
@@ -94,7 +95,8 @@ describe('tool server at {mcp_url} (/mcp)', () => {
     expect(JSON.stringify(run.body)).not.toContain('A site')
   })
 
-  it('admits exactly 100 requests per minute per tool-server key across two instances', async () => {
+  it('admits exactly 100 requests per minute per tool-server key across two instances', async (ctx) => {
+    needsRealConcurrency(ctx)
     clock.advance(60_000)
     const { key } = await toolKey(a)
     const results = await Promise.all(

@@ -5,6 +5,7 @@ import type { GetAnalyticsResponse } from '../functions/usage/routes/analytics/g
 import type { GetUsageResponse } from '../functions/usage/routes/usage/get.ts'
 import { productIds, recordUsage, secondsToNextPeriod } from '../shared/services/usage/metering.ts'
 import { formatUsd } from '../shared/services/usage/usage.ts'
+import { needsRealConcurrency } from './support/concurrency.ts'
 import {
   addMember,
   startTestPlatform,
@@ -51,7 +52,8 @@ async function newKey(t: TestTenant, scopes: string[]) {
 }
 
 describe('metering', () => {
-  it('counts exactly 500 metered requests racing from two instances', async () => {
+  it('counts exactly 500 metered requests racing from two instances', async (ctx) => {
+    needsRealConcurrency(ctx)
     const t = await tp.createTenant()
     await setPlan(t, 'pro')
     const results = await Promise.all(
@@ -68,7 +70,8 @@ describe('metering', () => {
     })
   })
 
-  it('stays exact for token amounts under concurrency (Assistant API)', async () => {
+  it('stays exact for token amounts under concurrency (Assistant API)', async (ctx) => {
+    needsRealConcurrency(ctx)
     const t = await tp.createTenant()
     await setPlan(t, 'business')
     const now = clock.now()
@@ -88,7 +91,8 @@ describe('metering', () => {
 })
 
 describe('Free plan quota', () => {
-  it('admits exactly the quota under concurrency and refuses the rest with 429 QUOTA_EXCEEDED, uncounted', async () => {
+  it('admits exactly the quota under concurrency and refuses the rest with 429 QUOTA_EXCEEDED, uncounted', async (ctx) => {
+    needsRealConcurrency(ctx)
     const t = await tp.createTenant()
     const results = await Promise.all(
       Array.from({ length: 130 }, (_, i) => tp.json('/v1/content', { token: t.token, instance: i % 2 })),
@@ -305,7 +309,8 @@ describe('usage alerts', () => {
     expect(after!.n).toBe(before!.n)
   })
 
-  it('notifies at 80%, 90%, 100% and a tenant threshold exactly once each, under concurrency and with the job', async () => {
+  it('notifies at 80%, 90%, 100% and a tenant threshold exactly once each, under concurrency and with the job', async (ctx) => {
+    needsRealConcurrency(ctx)
     const t = await tp.createTenant()
     const admin = await addMember(tp, t.tenantId, 'admin')
     await addMember(tp, t.tenantId, 'member')

@@ -119,6 +119,7 @@ export async function onReservedConnection<T>(
   try {
     return await fn(conn)
   } catch (err) {
+    noteDatabaseError(err)
     lost = isConnectionLost(err)
     // A failed statement aborts the transaction and turns the COMMIT into a rollback; make sure.
     if (!lost) await conn`rollback`.catch(() => {})
@@ -129,15 +130,18 @@ export async function onReservedConnection<T>(
 }
 
 /**
- * sql.reserve(), bounded: while the server is down a reservation can wait on postgres.js's
- * reconnect loop far longer than any connect time-out. Past `ms` it fails as CONNECT_TIMEOUT (a
- * 503 to the client); a connection that arrives later is handed straight back.
+ * sql.reserve(), bounded during an outage: while the server is down a reservation can wait on
+ * postgres.js's reconnect loop far longer than any connect time-out. Past `ms`, if this process
+ * met the database unavailable in the last 30 s, it fails as CONNECT_TIMEOUT (a 503 to the
+ * client) and a connection that arrives later is handed straight back; otherwise it keeps waiting.
  */
 async function reserveWithin(sql: Sql, ms: number): Promise<postgres.ReservedSql> {
   const reserving = sql.reserve()
   let timer: ReturnType<typeof setTimeout> | undefined
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
+      // Only during an outage: a busy pool on a healthy server is waited for as before.
+      if (performance.now() - lastUnavailableAt > OUTAGE_MEMORY_MS) return
       reserving.then(
         (late) => late.release(),
         () => {},
@@ -220,6 +224,15 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     return err.code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(err.code)
   const code = (err as { code?: unknown } | null)?.code
   return typeof code === 'string' && UNAVAILABLE_CONNECTION_CODES.has(code)
+}
+
+/** When this process last met the database unavailable (performance.now()); see reserveWithin. */
+let lastUnavailableAt = Number.NEGATIVE_INFINITY
+const OUTAGE_MEMORY_MS = 30_000
+
+/** Records that `err`, if it is one, showed the database unavailable (an outage in progress). */
+export function noteDatabaseError(err: unknown): void {
+  if (isDatabaseUnavailable(err)) lastUnavailableAt = performance.now()
 }
 
 /** Seconds a client is told to wait when the database is unavailable (a restart takes a few). */

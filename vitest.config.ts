@@ -8,5 +8,14 @@ export default defineConfig({
     // Each file starts its own database; two workers fit the 2-core machines CI runs on.
     pool: 'forks',
     maxWorkers: 2,
+    // The one known postgres.js race a database restart can trip (tests/db-restart.test.ts); the
+    // platform survives it (scripts/start.ts). Every other uncaught error still fails the run.
+    // (Matched here as isPostgresWriteRace in shared/infra/db.ts does; importing that module into
+    // the config stalls the embedded-database tests.)
+    onUnhandledError: (error) =>
+      !(
+        /reading 'write'|evaluating 'socket\.write'/.test(error.message ?? '') &&
+        /postgres[\\/]src[\\/]connection\.js/.test(error.stack ?? '')
+      ),
   },
 })

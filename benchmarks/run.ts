@@ -10,7 +10,8 @@ const wanted = process.argv.slice(2)
 const suites = readdirSync(dir)
   .filter((f) => f.endsWith('.ts'))
   .sort()
-  .filter((f) => wanted.length === 0 || wanted.some((w) => f.includes(w)))
+  // The soak runs for minutes: only when named (`npm run bench soak`).
+  .filter((f) => (wanted.length === 0 ? !f.startsWith('soak') : wanted.some((w) => f.includes(w))))
 
 const serverUrl = process.env.DATABASE_URL
 const targets: { name: string; url: string | undefined }[] = [{ name: 'embedded PGlite', url: undefined }]

@@ -9,7 +9,7 @@
 
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { connectDatabase } from '../shared/infra/db.ts'
+import { connectDatabase, isPostgresWriteRace } from '../shared/infra/db.ts'
 import { buildDashboard } from './dashboard/build.ts'
 import { ensureUserAndTenant, issueAccessToken } from './lib/dev-identity.ts'
 import { dataDir, functionEnvironment, loadOrCreateLocalEnv, saveLocalEnv } from './lib/local-env.ts'
@@ -112,5 +112,15 @@ const shutdown = async () => {
   await embedded?.stop()
   process.exit(0)
 }
+// A database restart can trip a known postgres.js race (isPostgresWriteRace): survive that one
+// error; anything else uncaught still ends the process, as by default.
+process.on('uncaughtException', (err) => {
+  if (isPostgresWriteRace(err)) {
+    platform.deps.logger.warn('database connection closed under a write (postgres.js race); continuing')
+    return
+  }
+  console.error(err)
+  process.exit(1)
+})
 process.on('SIGINT', shutdown)
 process.on('SIGTERM', shutdown)

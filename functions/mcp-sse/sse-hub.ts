@@ -1,5 +1,5 @@
 import postgres from 'postgres'
-import type { Sql } from '../../shared/infra/db.ts'
+import { isTransactionPooler, type Sql } from '../../shared/infra/db.ts'
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
 import { ServiceError } from '../../shared/infra/errors.ts'
 
@@ -72,8 +72,8 @@ export class SseHub {
   private listen(): void {
     if (this.listening) return
     const url = this.deps.config.MCP_LISTEN_DATABASE_URL ?? this.deps.config.DATABASE_URL
-    // Supabase's transaction pooler (port 6543) cannot LISTEN: poll only.
-    if (!this.deps.config.MCP_LISTEN_DATABASE_URL && /:6543\//.test(url)) {
+    // A transaction pooler (Supabase's on port 6543, PgBouncer in CI) cannot LISTEN: poll only.
+    if (!this.deps.config.MCP_LISTEN_DATABASE_URL && isTransactionPooler(url)) {
       this.listening = Promise.resolve()
       return
     }

@@ -19,6 +19,8 @@ export const errorStatus = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
   INTERNAL_ERROR: 500,
+  /** The database cannot be reached (restarting, failing over): retry after retryAfter seconds. */
+  SERVICE_UNAVAILABLE: 503,
 } as const
 
 export type ErrorCode = keyof typeof errorStatus
@@ -36,6 +38,7 @@ const statusText: Record<number, string> = {
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 }
 
 export interface FieldIssue {

@@ -14,18 +14,26 @@ export interface TestDatabase {
  * A fresh, migrated database for one test file. With DATABASE_URL set (CI's PostgreSQL) each
  * file gets its own new database on that server; otherwise an in-memory embedded PGlite.
  * `migrate: false` leaves it empty, for tests that prepare it before migrating.
- * With SHARED_TEST_DATABASE_URL set, that database instead (see below).
+ * With SHARED_TEST_DATABASE_URL set, that database instead (see below). `serverUrl` names the
+ * server explicitly.
  */
-export async function createTestDatabase({ migrate = true } = {}): Promise<TestDatabase> {
+export async function createTestDatabase({
+  migrate = true,
+  serverUrl: givenServerUrl,
+}: {
+  migrate?: boolean
+  serverUrl?: string
+} = {}): Promise<TestDatabase> {
   // An existing database, already migrated, used as it is and shared by the test files: the
   // Supabase schema fixture in CI (where a new database would lack Supabase's schema).
   const sharedUrl = process.env.SHARED_TEST_DATABASE_URL
-  if (sharedUrl) {
+  if (sharedUrl && !givenServerUrl) {
     const sql = connectDatabase(sharedUrl, 4)
     if (migrate) await applyMigrations(sql)
     return { url: sharedUrl, sql, close: () => sql.end({ timeout: 5 }) }
   }
-  const serverUrl = process.env.DATABASE_URL
+  // `serverUrl`: a server of the test's own (a throwaway cluster it restarts).
+  const serverUrl = givenServerUrl ?? process.env.DATABASE_URL
   if (serverUrl) {
     const name = `test_${randomBytes(6).toString('hex')}`
     const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })

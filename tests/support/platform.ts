@@ -72,9 +72,16 @@ let counter = 0
  * more instances sharing the database (to test behaviour across instances).
  */
 export async function startTestPlatform(
-  opts: { instances?: number; clock?: Clock; fetch?: GuardedFetch; env?: Record<string, string> } = {},
+  opts: {
+    instances?: number
+    clock?: Clock
+    fetch?: GuardedFetch
+    env?: Record<string, string>
+    /** A PostgreSQL server of the test's own to create the database on (default: DATABASE_URL, else embedded). */
+    databaseServerUrl?: string
+  } = {},
 ): Promise<TestPlatform> {
-  const db = await createTestDatabase()
+  const db = await createTestDatabase({ serverUrl: opts.databaseServerUrl })
   const localEnv = await createLocalEnv()
   const env = {
     ...functionEnvironment(localEnv, db.url),

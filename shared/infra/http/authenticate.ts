@@ -8,7 +8,7 @@ import {
   serviceCallerFor,
   type TenantCaller,
 } from '../auth.ts'
-import { claimsSetup, type Queryable, type TenantRef } from '../db.ts'
+import { claimsSetup, onReservedConnection, type Queryable, type TenantRef } from '../db.ts'
 import { ServiceError } from '../errors.ts'
 import { hashKey, parseKey } from '../keys.ts'
 import { rateLimitDecision, rateLimits, takeRateLimit } from '../rate-limit.ts'
@@ -318,8 +318,7 @@ export async function readAuthenticated<T, A = undefined>(
   const deps = c.get('deps')
   const pending = c.get('pendingKey')
   const caller = pending ? undefined : tenantCaller(c)
-  const conn = await deps.sql.reserve()
-  try {
+  return onReservedConnection(deps.sql, async (conn) => {
     // Fragments are made afresh for each statement that embeds them. A sub-select, so the claims
     // are parsed once per statement rather than once per row.
     const tenant = (): TenantRef =>
@@ -337,13 +336,7 @@ export async function readAuthenticated<T, A = undefined>(
     await Promise.all([begin, authorized, rows, asFunction, afterRead, commit])
     if (pending) applyKeyOutcome(c, pending, ((await authorized) as KeyAuthorization[])[0]!, pending.scope)
     return { rows: await rows, after: await afterRead }
-  } catch (err) {
-    // A failed statement aborts the transaction and turns the COMMIT into a rollback; make sure.
-    await conn`rollback`.catch(() => {})
-    throw err
-  } finally {
-    conn.release()
-  }
+  })
 }
 
 /** Charges the caller's address to the unauthenticated bucket: for public routes. */

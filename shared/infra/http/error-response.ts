@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import postgres from 'postgres'
+import { isDatabaseUnavailable, noteDatabaseError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../db.ts'
 import { errorBody, ServiceError } from '../errors.ts'
 
 /** Turns any thrown value into the spec's error body; unknown errors are logged and hidden. */
@@ -34,6 +35,17 @@ export function toErrorResponse(c: Context, err: unknown, log: (e: unknown) => v
     return c.json(
       errorBody(400, 'VALIDATION_ERROR', 'Text contains a character that cannot be stored (NUL)'),
       400,
+    )
+  }
+  // The database restarting or failing over: nothing the client did, and retrying soon helps.
+  if (isDatabaseUnavailable(err)) {
+    noteDatabaseError(err)
+    c.header('Retry-After', String(UNAVAILABLE_RETRY_AFTER_SECONDS))
+    return c.json(
+      errorBody(503, 'SERVICE_UNAVAILABLE', 'The database is unavailable; retry shortly', {
+        retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS,
+      }),
+      503,
     )
   }
   log(err)

@@ -16,7 +16,7 @@
  * and stalled jobs; after enqueueing, the request kicks the new job in process, on Supabase as a
  * background task (EdgeRuntime.waitUntil) so it continues after the response.
  */
-import type { Queryable } from '../db.ts'
+import { type Queryable, retryWhileUnavailable } from '../db.ts'
 import type { FunctionDeps } from '../deps.ts'
 import { ServiceError } from '../errors.ts'
 import { OutboundBlockedError, OutboundError } from '../outbound.ts'
@@ -237,11 +237,15 @@ export function createJobEngine(
     }
     const now = clock.now()
     const owned = sql`id = ${job.id} and status = 'running' and attempts = ${job.attempts}`
+    // The handler's work is done: its outcome waits out a database restart (retryWhileUnavailable)
+    // rather than being lost, which would run the job again when its lease ran out.
     if (!('error' in outcome)) {
-      await sql`
+      await retryWhileUnavailable(
+        () => sql`
         update public.jobs set status = 'succeeded', result = ${sql.json((outcome.result ?? null) as never)},
           error = null, lease_until = null, finished_at = ${now}, updated_at = ${now}
-        where ${owned}`
+        where ${owned}`,
+      )
       report.succeeded++
       return
     }
@@ -255,16 +259,20 @@ export function createJobEngine(
     const error = reason.slice(0, MAX_ERROR_LENGTH)
     if (transient && job.attempts < job.max_attempts) {
       const delay = Math.max(backoffMs(job.attempts, random), retryAfterMs ?? 0)
-      await sql`
+      await retryWhileUnavailable(
+        () => sql`
         update public.jobs set status = 'queued', error = ${error}, lease_until = null,
           run_after = ${new Date(now.getTime() + delay)}, updated_at = ${now}
-        where ${owned}`
+        where ${owned}`,
+      )
       report.retried++
     } else {
-      await sql`
+      await retryWhileUnavailable(
+        () => sql`
         update public.jobs set status = 'failed', error = ${error}, lease_until = null,
           finished_at = ${now}, updated_at = ${now}
-        where ${owned}`
+        where ${owned}`,
+      )
       report.failed++
     }
   }

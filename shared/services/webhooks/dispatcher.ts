@@ -17,7 +17,7 @@
  * holds across dispatchers (two claims racing may overshoot it by one claim's worth).
  * Outcomes are recorded in groups: while one record transaction runs, the next ones queue.
  */
-import type { Tx } from '../../infra/db.ts'
+import { retryWhileUnavailable, type Tx } from '../../infra/db.ts'
 import type { FunctionDeps } from '../../infra/deps.ts'
 import { tenantAdminEmails } from '../../infra/notifier.ts'
 import { OutboundBlockedError, OutboundError } from '../../infra/outbound.ts'
@@ -30,6 +30,8 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
 export const ATTEMPT_TIMEOUT_MS = 10_000
 /** Longer than an attempt can take (10 s) plus recording it. */
 export const LEASE_MS = 60_000
+/** How long an outcome's record is retried while the database is unavailable: inside the lease. */
+const RECORD_RETRY_MS = LEASE_MS - ATTEMPT_TIMEOUT_MS - 5_000
 /** Receivers should answer briefly; a longer body fails the attempt instead of filling memory. */
 export const MAX_RESPONSE_BYTES = 64 * 1024
 const EXCERPT_CHARS = 1024
@@ -327,11 +329,12 @@ function groupRecorder(
       const batch = queue.slice(0, RECORD_SIZE)
       queue = queue.slice(RECORD_SIZE)
       try {
+        // Sent already: a database restart must not lose the outcome (the lease would run out
+        // and the receiver get the event again), so the record waits for the database, while
+        // the lease holds.
+        const outcomes = batch.map((e) => e.o)
         const paused = new Set(
-          await recordOutcomes(
-            deps,
-            batch.map((e) => e.o),
-          ),
+          await retryWhileUnavailable(() => recordOutcomes(deps, outcomes), RECORD_RETRY_MS),
         )
         const reported = new Set<string>()
         for (const e of batch) {

@@ -5,16 +5,16 @@ import type { FunctionDeps } from '../deps.ts'
 export interface RateLimitState {
   limit: number
   remaining: number
-  /** Seconds until the current window resets. */
+  /** Seconds until the full limit is available again (GCRA has no windows: X-RateLimit-Reset). */
   reset: number
 }
 
-/** What the frame and the route middleware put on every request's context. */
 /** What the runtime adapter passes as Hono's env: the socket peer (deno-serve.ts, the local platform). */
 export interface ConnectionEnv {
   remoteAddr?: string
 }
 
+/** What the frame and the route middleware put on every request's context. */
 export type AppEnv = {
   Bindings: ConnectionEnv
   Variables: {

@@ -69,7 +69,10 @@ describe('verified-key cache across instances', () => {
     })
     expect(revoked.status).toBeLessThan(300)
     const delay = await refusedWithin(key.key, 401, performance.now())
-    console.info(`revocation reached the other instance after ${delay.toFixed(0)} ms`)
+    const notified = hotPathOf(tp.instances[1]!.platform.deps).follower.notifications
+    console.info(
+      `revocation reached the other instance after ${delay.toFixed(0)} ms (NOTIFYs seen: ${notified})`,
+    )
   })
 
   it('drops a key on instance 1 within a second when its scopes change, it expires early, or its creator leaves', async () => {

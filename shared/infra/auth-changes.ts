@@ -34,6 +34,8 @@ const CHANNEL = 'auth_changes'
 export class AuthChangeFollower {
   /** performance.now() at the start of the newest applied poll. */
   freshAt = Number.NEGATIVE_INFINITY
+  /** NOTIFYs received (0 where the connection cannot LISTEN). */
+  notifications = 0
   /** Bumped whenever a poll applied a change: a load that spans a bump is not cached. */
   generation = 0
   private since: Date | null = null
@@ -143,7 +145,10 @@ export class AuthChangeFollower {
       connection: { application_name: 'tenant-platform-auth-changes' },
     })
     this.listenSql
-      .listen(CHANNEL, () => void this.poll())
+      .listen(CHANNEL, () => {
+        this.notifications++
+        void this.poll()
+      })
       .then(
         (meta) => {
           this.unlisten = meta.unlisten

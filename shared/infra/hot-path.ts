@@ -15,6 +15,8 @@ export interface HotPath {
   cache: AuthCache
   leases: RateLeases
   usage: UsageBuffer
+  /** last_used_at updates sent (one row write each), for the benchmark's write count. */
+  stats: { lastUsedWrites: number }
 }
 
 // By the pool: a ServiceContext is a copy of its FunctionDeps, the pool is the same object.
@@ -28,7 +30,13 @@ export function hotPathOf(deps: FunctionDeps): HotPath {
     follower.onChange((change) => {
       if (change.tenant_id && !change.user_id && !change.key_hash) usage.forgetTenant(change.tenant_id)
     })
-    hot = { follower, cache: new AuthCache(deps.sql, follower), leases: new RateLeases(deps.sql), usage }
+    hot = {
+      follower,
+      cache: new AuthCache(deps.sql, follower),
+      leases: new RateLeases(deps.sql),
+      usage,
+      stats: { lastUsedWrites: 0 },
+    }
     hotPaths.set(deps.sql, hot)
   }
   return hot

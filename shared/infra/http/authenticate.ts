@@ -123,6 +123,7 @@ async function authorizeKey(c: Context<AppEnv>, presented: PresentedKey, scope: 
   // Keep last_used_at at minute resolution: one write per key per minute, off the request path.
   if (key.lastUsedAt === null || now.getTime() - key.lastUsedAt > LAST_USED_RESOLUTION_MS) {
     key.lastUsedAt = now.getTime()
+    hot.stats.lastUsedWrites++
     deps.sql`update public.api_keys set last_used_at = ${now}
              where id = ${key.keyId} and (last_used_at is null or last_used_at < ${new Date(now.getTime() - LAST_USED_RESOLUTION_MS)})`.catch(
       (e) => deps.logger.warn('last_used_at update failed', { key_id: key.keyId, error: String(e) }),

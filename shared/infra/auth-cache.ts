@@ -90,8 +90,7 @@ export class AuthCache {
    * creator a member), else null. From the cache while the feed is fresh; otherwise one lookup.
    */
   async key(hash: string, family: VerifiedKey['family'], now: Date): Promise<VerifiedKey | null> {
-    this.follower.ensureStarted()
-    const cached = this.follower.isFresh ? this.keys.get(hash) : undefined
+    const cached = (await this.fresh()) ? this.keys.get(hash) : undefined
     const key =
       cached !== undefined
         ? cached
@@ -132,15 +131,27 @@ export class AuthCache {
 
   /** The user's role in the tenant, or null when not a member; cached like keys. */
   async memberRole(userId: string, tenantId: string): Promise<MemberRole | null> {
-    this.follower.ensureStarted()
     const id = `${userId}:${tenantId}`
-    const cached = this.follower.isFresh ? this.members.get(id) : undefined
+    const cached = (await this.fresh()) ? this.members.get(id) : undefined
     if (cached !== undefined) return cached
     return this.load(this.members, id, async () => {
       const [row] = await this.sql<{ role: MemberRole }[]>`
         select role from public.tenant_members where tenant_id = ${tenantId} and user_id = ${userId}`
       return row?.role ?? null
     })
+  }
+
+  /**
+   * Whether entries may be served. When the feed is not fresh (a stalled poll, a busy machine),
+   * the requests wait for one poll together rather than each looking its key up; if even that
+   * leaves the feed stale (its poll began too long ago), they go to the database.
+   */
+  private async fresh(): Promise<boolean> {
+    this.follower.ensureStarted()
+    if (this.follower.isFresh) return true
+    if (this.keys.map.size === 0 && this.members.map.size === 0) return false
+    await this.follower.poll()
+    return this.follower.isFresh
   }
 
   /**

@@ -169,11 +169,14 @@ export class RateLeases {
     state.next = 1
   }
 
-  /** As many tokens as this instance would spend within the grace at its recent rate. */
+  /** As many tokens as this instance would spend before they expire, at its recent rate. */
   private blockSize(state: BucketState): number {
     const cap = maxBlock(state.limit)
     if (cap === 1 || !Number.isFinite(state.gapMs)) return 1
-    const byRate = state.gapMs === 0 ? cap : Math.floor(graceMs(state.limit) / state.gapMs)
+    // From a full bucket the j-th token's slot is j steps ahead and may be spent `grace` after
+    // it; requests `gap` apart reach it after j gaps: j <= grace / (gap - step).
+    const step = PERIOD_MS / state.limit
+    const byRate = state.gapMs <= step ? cap : Math.floor(graceMs(state.limit) / (state.gapMs - step))
     return Math.max(1, Math.min(cap, byRate))
   }
 

@@ -3,6 +3,7 @@ import type { CreateAlertResponse } from '../functions/usage/routes/alerts/creat
 import type { ListAlertsResponse } from '../functions/usage/routes/alerts/list.ts'
 import type { GetAnalyticsResponse } from '../functions/usage/routes/analytics/get.ts'
 import type { GetUsageResponse } from '../functions/usage/routes/usage/get.ts'
+import { hotPathOf } from '../shared/infra/hot-path.ts'
 import { productIds, recordUsage, secondsToNextPeriod } from '../shared/services/usage/metering.ts'
 import { formatUsd } from '../shared/services/usage/usage.ts'
 import { needsRealConcurrency } from './support/concurrency.ts'
@@ -33,6 +34,8 @@ const setPlan = (t: TestTenant, plan: string) =>
 const seed = (t: TestTenant, product: keyof typeof productIds, units: number) => tp.db.sql`
   insert into public.usage_counters (tenant_id, product_id, period, units) values (${t.tenantId}, ${productIds[product]}, '2026-11-01', ${units})
   on conflict (tenant_id, product_id, period) do update set units = excluded.units`
+/** Paid plans' counts are buffered for up to a second (usage-buffer.ts): write them now. */
+const flushUsage = () => Promise.all(tp.instances.map((i) => hotPathOf(i.platform.deps).usage.flush()))
 async function counter(t: TestTenant, product: keyof typeof productIds) {
   const [row] = await tp.db.sql<{ units: string }[]>`
     select units::text from public.usage_counters where tenant_id = ${t.tenantId} and product_id = ${productIds[product]} and period = '2026-11-01'`
@@ -60,6 +63,7 @@ describe('metering', () => {
       Array.from({ length: 500 }, (_, i) => tp.request('/v1/content', { token: t.token, instance: i % 2 })),
     )
     expect(results.every((r) => r.status === 200)).toBe(true)
+    await flushUsage()
     expect(await counter(t, 'content')).toBe(500)
     expect(productUsage(await usageOf(t), 'content')).toMatchObject({
       used: 500,
@@ -155,6 +159,7 @@ describe('paid plans and overage', () => {
       Array.from({ length: 13 }, (_, i) => tp.request('/v1/content', { token: t.token, instance: i % 2 })),
     )
     expect(results.every((r) => r.status === 200)).toBe(true)
+    await flushUsage()
     await seed(t, 'assistant', 500_123)
     await seed(t, 'analytics', 50_007)
     await seed(t, 'distribution', 5_001)

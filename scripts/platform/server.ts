@@ -8,6 +8,7 @@ import { createDeps } from '../../shared/infra/create-deps.ts'
 import type { Sql } from '../../shared/infra/db.ts'
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
 import { errorBody } from '../../shared/infra/errors.ts'
+import { closeHotPath } from '../../shared/infra/hot-path.ts'
 import { toFunctionPath } from '../../shared/infra/http/public-routes.ts'
 import { scheduledJobs } from '../../shared/infra/jobs/schedule.ts'
 import type { LocalEnv } from '../lib/local-env.ts'
@@ -156,6 +157,7 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     runJob,
     close: async () => {
       closed = true
+      await closeHotPath(deps)
       await deps.sql.end({ timeout: 5 })
     },
   }

@@ -46,8 +46,12 @@ export async function takeRateLimit(db: Queryable, bucket: string, limit: number
   return rateLimitDecision(limit, row!.allowed, row!.tat, now)
 }
 
-/** Drops full buckets (a TAT in the past is the same as no row); run by the scheduler. */
+/**
+ * Drops full buckets (a TAT in the past is the same as no row), and change-feed rows no instance
+ * polls any more (auth-changes.ts looks 30 s back); run by the scheduler.
+ */
 export async function pruneRateLimitBuckets(db: Queryable, now: Date): Promise<number> {
   const rows = await db`delete from private.rate_limit_buckets where tat < ${now}`
+  await db`delete from private.auth_changes where changed_at < now() - interval '10 minutes'`
   return rows.count
 }

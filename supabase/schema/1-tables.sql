@@ -37,6 +37,31 @@ CREATE TABLE public.jobs (
 );
 
 --
+-- Name: auth_changes; Type: TABLE; Schema: private
+--
+
+CREATE TABLE private.auth_changes (
+    id bigint NOT NULL,
+    changed_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
+    key_hash text,
+    user_id uuid,
+    tenant_id uuid
+);
+
+--
+-- Name: auth_changes_id_seq; Type: SEQUENCE; Schema: private
+--
+
+ALTER TABLE private.auth_changes ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME private.auth_changes_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: mcp_sse_messages; Type: TABLE; Schema: private
 --
 

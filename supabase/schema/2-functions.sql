@@ -256,6 +256,64 @@ end
 $$;
 
 --
+-- Name: lease_rate_limit(text, integer, integer, interval, timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.lease_rate_limit(p_bucket text, p_limit integer, p_want integer, p_grace interval, p_now timestamp with time zone) RETURNS TABLE(granted integer, base timestamp with time zone, tat timestamp with time zone)
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  v_step interval := interval '60 seconds' / p_limit;
+  v_horizon timestamptz := p_now + interval '60 seconds' - p_grace;
+  v_old timestamptz;
+  v_base timestamptz;
+  v_granted integer;
+begin
+  insert into private.rate_limit_buckets as b (bucket, tat)
+  values (p_bucket, p_now)
+  on conflict (bucket) do update set tat = b.tat
+  returning b.tat into v_old;
+  v_base := case when v_old > p_now + interval '60 seconds' or v_old < p_now then p_now else v_old end;
+  v_granted := greatest(0, least(p_want,
+    floor(extract(epoch from (v_horizon - v_base)) / extract(epoch from v_step) + 1e-9)::integer));
+  if v_granted > 0 then
+    update private.rate_limit_buckets b set tat = v_base + v_step * v_granted where b.bucket = p_bucket;
+  end if;
+  return query select v_granted, v_base, v_base + v_step * v_granted;
+end
+$$;
+
+--
+-- Name: note_auth_change(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.note_auth_change() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  r record := coalesce(new, old);
+begin
+  if tg_table_name = 'api_keys' then
+    insert into private.auth_changes (key_hash, user_id, tenant_id) values (r.key_hash, r.created_by, r.tenant_id);
+    if tg_op = 'UPDATE' and old.key_hash is distinct from new.key_hash then
+      insert into private.auth_changes (key_hash) values (old.key_hash);
+    end if;
+  elsif tg_table_name = 'tenant_members' then
+    insert into private.auth_changes (user_id, tenant_id) values (r.user_id, r.tenant_id);
+    if tg_op = 'UPDATE' and (old.user_id, old.tenant_id) is distinct from (new.user_id, new.tenant_id) then
+      insert into private.auth_changes (user_id, tenant_id) values (old.user_id, old.tenant_id);
+    end if;
+  else
+    insert into private.auth_changes (tenant_id) values (r.id);
+  end if;
+  perform pg_notify('auth_changes', '');
+  return null;
+end
+$$;
+
+--
 -- Name: preview_invitation(text); Type: FUNCTION; Schema: private
 --
 
@@ -402,6 +460,57 @@ CREATE FUNCTION private.record_usage(p_tenant uuid, p_product uuid, p_units bigi
          (select array_agg(distinct a.threshold_percent) from public.usage_alerts a
           where a.tenant_id = p_tenant and a.product_id = p_product)
   from q
+$$;
+
+--
+-- Name: release_usage(uuid, uuid, bigint, date); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.release_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date) RETURNS void
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  update public.usage_counters c set units = greatest(0, c.units - p_units)
+  where c.tenant_id = p_tenant and c.product_id = p_product and c.period = p_period;
+$$;
+
+--
+-- Name: reserve_usage(uuid, uuid, bigint, date); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.reserve_usage(p_tenant uuid, p_product uuid, p_want bigint, p_period date) RETURNS TABLE(plan text, quota bigint, hard_cap bigint, granted bigint, units bigint, alert_thresholds integer[])
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  v_plan text;
+  v_quota bigint;
+  v_cap bigint;
+  v_units bigint;
+  v_granted bigint;
+begin
+  select t.plan, pq.monthly_quota, case when t.plan = 'free' then pq.monthly_quota end
+  into v_plan, v_quota, v_cap
+  from public.tenants t
+  left join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = p_product
+  where t.id = p_tenant;
+  if not found then
+    return;
+  end if;
+  insert into public.usage_counters as c (tenant_id, product_id, period, units)
+  values (p_tenant, p_product, p_period, 0)
+  on conflict (tenant_id, product_id, period) do update set units = c.units
+  returning c.units into v_units;
+  v_granted := case when v_cap is null then p_want else greatest(0, least(p_want, v_cap - v_units)) end;
+  if v_granted > 0 then
+    update public.usage_counters c set units = c.units + v_granted
+    where c.tenant_id = p_tenant and c.product_id = p_product and c.period = p_period
+    returning c.units into v_units;
+  end if;
+  return query select v_plan, v_quota, v_cap, v_granted, v_units,
+    (select array_agg(distinct a.threshold_percent) from public.usage_alerts a
+     where a.tenant_id = p_tenant and a.product_id = p_product);
+end
 $$;
 
 --

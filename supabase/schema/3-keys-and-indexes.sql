@@ -3,6 +3,13 @@
 -- equal to what they build. Change the schema with a new migration, then run the dump.
 
 --
+-- Name: auth_changes auth_changes_pkey; Type: CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.auth_changes
+    ADD CONSTRAINT auth_changes_pkey PRIMARY KEY (id);
+
+--
 -- Name: mcp_sse_messages mcp_sse_messages_pkey; Type: CONSTRAINT; Schema: private
 --
 
@@ -498,6 +505,12 @@ ALTER TABLE ONLY public.webhook_subscriptions
 
 ALTER TABLE ONLY public.webhook_subscriptions
     ADD CONSTRAINT webhook_subscriptions_tenant_id_id_key UNIQUE (tenant_id, id);
+
+--
+-- Name: auth_changes_changed_at_idx; Type: INDEX; Schema: private
+--
+
+CREATE INDEX auth_changes_changed_at_idx ON private.auth_changes USING btree (changed_at);
 
 --
 -- Name: mcp_sse_messages_session_idx; Type: INDEX; Schema: private

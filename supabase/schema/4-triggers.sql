@@ -3,6 +3,12 @@
 -- equal to what they build. Change the schema with a new migration, then run the dump.
 
 --
+-- Name: api_keys api_keys_auth_change; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER api_keys_auth_change AFTER DELETE OR UPDATE OF revoked_at, expires_at, scopes, rate_limit_per_minute, family, created_by, tenant_id, key_hash ON public.api_keys FOR EACH ROW EXECUTE FUNCTION private.note_auth_change();
+
+--
 -- Name: commerce_stores commerce_stores_leave_shared_address; Type: TRIGGER; Schema: public
 --
 
@@ -15,10 +21,22 @@ CREATE TRIGGER commerce_stores_leave_shared_address BEFORE UPDATE OF shop ON pub
 CREATE TRIGGER event_outbox_webhook_fan_out AFTER INSERT ON public.event_outbox REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION private.webhook_fan_out();
 
 --
+-- Name: tenant_members tenant_members_auth_change; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER tenant_members_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.tenant_members FOR EACH ROW EXECUTE FUNCTION private.note_auth_change();
+
+--
 -- Name: tenant_members tenant_members_keep_last_owner; Type: TRIGGER; Schema: public
 --
 
 CREATE TRIGGER tenant_members_keep_last_owner BEFORE DELETE OR UPDATE OF role ON public.tenant_members FOR EACH ROW EXECUTE FUNCTION private.keep_last_owner();
+
+--
+-- Name: tenants tenants_auth_change; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER tenants_auth_change AFTER DELETE OR UPDATE OF plan ON public.tenants FOR EACH ROW EXECUTE FUNCTION private.note_auth_change();
 
 --
 -- Name: tenants tenants_plan_owners_only; Type: TRIGGER; Schema: public

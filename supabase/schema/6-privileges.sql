@@ -88,6 +88,18 @@ REVOKE ALL ON FUNCTION private.keep_last_owner() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.kick_webhook_dispatch() FROM PUBLIC;
 
 --
+-- Name: FUNCTION lease_rate_limit(p_bucket text, p_limit integer, p_want integer, p_grace interval, p_now timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.lease_rate_limit(p_bucket text, p_limit integer, p_want integer, p_grace interval, p_now timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION note_auth_change(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.note_auth_change() FROM PUBLIC;
+
+--
 -- Name: FUNCTION preview_invitation(p_token_hash text); Type: ACL; Schema: private
 --
 
@@ -118,6 +130,18 @@ GRANT ALL ON FUNCTION private.record_event(event_id text, event_tenant uuid, eve
 --
 
 REVOKE ALL ON FUNCTION private.record_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date, p_incurred boolean) FROM PUBLIC;
+
+--
+-- Name: FUNCTION release_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.release_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date) FROM PUBLIC;
+
+--
+-- Name: FUNCTION reserve_usage(p_tenant uuid, p_product uuid, p_want bigint, p_period date); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.reserve_usage(p_tenant uuid, p_product uuid, p_want bigint, p_period date) FROM PUBLIC;
 
 --
 -- Name: FUNCTION schedule_job(job_name text, schedule text, job_path text); Type: ACL; Schema: private

@@ -7,7 +7,7 @@ import { decodeCursor, pageQuery } from '../../../shared/infra/pagination.ts'
 import { isoTimestamp } from '../../../shared/infra/schemas.ts'
 import { contentPage, queryContent } from '../../../shared/services/content/feed.ts'
 import { contentListSchema } from '../../../shared/services/content/schema.ts'
-import { recordUsageQuery, settleUsage } from '../../../shared/services/usage/metering.ts'
+import { meterBuffered } from '../../../shared/services/usage/metering.ts'
 import { metered, readAuth } from './auth.ts'
 
 const listQuery = pageQuery.extend({
@@ -25,20 +25,17 @@ const listQuery = pageQuery.extend({
     .openapi({ description: 'Oldest first (the default) or newest first' }),
 })
 
-export const route = defineRoute(
-  { ...readAuth, pipelined: true },
-  {
-    method: 'get',
-    path: '/',
-    summary: "List the tenant's sites and articles (oldest or newest first, keyset pagination)",
-    description: `Needs a user access token or a platform API key with the scope content:read.${metered}`,
-    request: { query: listQuery },
-    responses: {
-      200: jsonContent(contentListSchema, 'A page of content'),
-      ...errorResponses(400, 401, 403, 429),
-    },
+export const route = defineRoute(readAuth, {
+  method: 'get',
+  path: '/',
+  summary: "List the tenant's sites and articles (oldest or newest first, keyset pagination)",
+  description: `Needs a user access token or a platform API key with the scope content:read.${metered}`,
+  request: { query: listQuery },
+  responses: {
+    200: jsonContent(contentListSchema, 'A page of content'),
+    ...errorResponses(400, 401, 403, 429),
   },
-)
+})
 
 export type ListContentResponse = z.infer<typeof contentListSchema>
 
@@ -55,17 +52,11 @@ export const registerListContent = (app: App) =>
       q,
       newestFirst: order === 'newest',
     }
-    // The hot path, in one round trip: a key's authentication, the metering and the read go out
-    // pipelined in one transaction (readAuthenticated); a refused key or call (401/403/429)
-    // discards the page. Reads only; writes are metered before they change anything.
-    const now = deps.clock.now()
-    const { rows, after: usage } = await readAuthenticated(
-      c,
-      (q, tenant) => queryContent(q, tenant, after, limit, filter),
-      deps.config.METERING_ENABLED
-        ? (q, tenant) => recordUsageQuery(q, tenant, 'content', 1, now)
-        : undefined,
-    )
-    if (usage) await settleUsage(serviceContext(c), 'content', 1, usage[0]!, now)
+    // The hot path: the key was verified and its rate limit charged from this instance's cache
+    // and lease (no database statement when both are in hand); the claims and the
+    // read go out pipelined in one transaction (readAuthenticated). Metering is buffered
+    // (meterBuffered); a Free tenant's unit is reserved before the read.
+    if (deps.config.METERING_ENABLED) await meterBuffered(serviceContext(c), 'content')
+    const { rows } = await readAuthenticated(c, (q, tenant) => queryContent(q, tenant, after, limit, filter))
     return c.json(contentPage(rows, limit), 200)
   })

@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
-import type { Caller, Scope } from '../auth.ts'
+import type { Caller } from '../auth.ts'
 import type { FunctionDeps } from '../deps.ts'
 
 export interface RateLimitState {
@@ -23,14 +23,6 @@ export type AppEnv = {
     requestId: string
     caller: Caller
     rateLimit: RateLimitState
-    /** A key parsed on a `pipelined` route, checked by readAuthenticated() in the read's round trip. */
-    pendingKey?: {
-      key: string
-      hash: string
-      family: 'platform' | 'tool_server'
-      kind: 'platform_key' | 'tool_key'
-      scope?: Scope
-    }
   }
 }
 

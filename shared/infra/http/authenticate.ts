@@ -10,8 +10,9 @@ import {
 } from '../auth.ts'
 import { claimsSetup, onReservedConnection, type Queryable, type TenantRef } from '../db.ts'
 import { ServiceError } from '../errors.ts'
+import { hotPathOf } from '../hot-path.ts'
 import { hashKey, parseKey } from '../keys.ts'
-import { rateLimitDecision, rateLimits, takeRateLimit } from '../rate-limit.ts'
+import { rateLimits } from '../rate-limit.ts'
 import { matchesPublishableKey, matchesServiceKey } from '../supabase-keys.ts'
 import type { AppEnv } from './app-env.ts'
 import { isTrustedProxy } from './trusted-proxies.ts'
@@ -58,11 +59,6 @@ export interface RouteAuth {
   scope?: Scope
   /** Required of user callers (keys act as their creator, and row-level security decides). */
   roles?: readonly MemberRole[]
-  /**
-   * The handler reads through readAuthenticated(), which checks a key in the same round trip as
-   * the read (hot read paths such as GET /v1/content).
-   */
-  pipelined?: boolean
 }
 
 function bearer(c: Context): string | undefined {
@@ -98,114 +94,90 @@ export function clientAddress(c: Context<AppEnv>): string {
 
 const LAST_USED_RESOLUTION_MS = 60_000
 
-/** A key as the request presented it, before the database has looked at it. */
+/** A key as the request presented it, before it has been verified. */
 interface PresentedKey {
-  key: string
   hash: string
   family: 'platform' | 'tool_server'
   kind: 'platform_key' | 'tool_key'
 }
 
 /**
- * private.authorize_key's answer: the key (nulls when it is no credential), whether it holds the
- * route's scope, and the rate-limit take (from the key's bucket, or the address's).
+ * Verifies a key (from this instance's cache, else one lookup), spends a token of its rate limit
+ * (from this instance's lease, else one lease statement) and puts the caller on the context: 401
+ * for no credential (charged to the address's bucket), 429 over the key's limit, 403 without the
+ * scope. Sets the rate-limit headers. A cached key with tokens in hand costs the database nothing.
  */
-interface KeyAuthorization {
-  key_id: string | null
-  tenant_id: string | null
-  user_id: string | null
-  scopes: string[] | null
-  last_used_at: Date | null
-  scope_ok: boolean
-  allowed: boolean
-  tat: Date
-  rate_limit: number
-}
-
-/**
- * The one statement that authenticates a key: lookup, rate-limit take, scope check, and the
- * transaction's claims (set only for a valid key with the scope whose take was allowed).
- * `asTenant` also switches the transaction to role authenticated for a read that follows
- * (set_config here runs outside the security-definer function, where setting the role is allowed).
- */
-const authorizeKey = (
-  q: Queryable,
-  c: Context<AppEnv>,
-  presented: PresentedKey,
-  scope: Scope | undefined,
-  asTenant: boolean,
-) =>
-  q<KeyAuthorization[]>`
-    select a.* ${asTenant ? q`, set_config('role', 'authenticated', true) as role` : q``}
-    from private.authorize_key(${presented.hash}, ${presented.family}, ${scope ?? null},
-      ${`ip:${clientAddress(c)}`}, ${rateLimits.unauthenticated}, ${rateLimits.toolServer},
-      ${c.get('deps').clock.now()}) a`
-
-/**
- * Turns a key's authorization into the caller, or into today's refusals: 401 for no credential,
- * 429 over the key's or the address's limit, 403 without the scope. Sets the rate-limit headers
- * either way.
- */
-function applyKeyOutcome(c: Context<AppEnv>, presented: PresentedKey, key: KeyAuthorization, scope?: Scope) {
+async function authorizeKey(c: Context<AppEnv>, presented: PresentedKey, scope: Scope | undefined) {
   const deps = c.get('deps')
+  const hot = hotPathOf(deps)
   const now = deps.clock.now()
-  const rl = rateLimitDecision(key.rate_limit, key.allowed, key.tat, now)
+  const key = await hot.cache.key(presented.hash, presented.family, now)
+  if (!key) return refuseUnauthenticated(c, 'Invalid, expired or revoked API key')
+  const limit = key.family === 'tool_server' ? Math.min(key.rateLimit, rateLimits.toolServer) : key.rateLimit
+  const rl = await hot.leases.take(`key:${key.keyId}`, limit, now)
   c.set('rateLimit', rl)
-  if (!key.key_id) {
-    if (!key.allowed)
-      throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
-    throw new ServiceError('AUTH_REQUIRED', 'Invalid, expired or revoked API key')
-  }
-  if (!key.allowed)
+  if (!rl.allowed)
     throw new ServiceError('RATE_LIMITED', 'Rate limit exceeded', { retryAfter: rl.retryAfter })
-  if (!key.scope_ok)
+  if (scope && !key.scopes.includes(scope))
     throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${scope}`)
-  const keyId = key.key_id
   // Keep last_used_at at minute resolution: one write per key per minute, off the request path.
-  if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() > LAST_USED_RESOLUTION_MS) {
+  if (key.lastUsedAt === null || now.getTime() - key.lastUsedAt > LAST_USED_RESOLUTION_MS) {
+    key.lastUsedAt = now.getTime()
+    hot.stats.lastUsedWrites++
     deps.sql`update public.api_keys set last_used_at = ${now}
-             where id = ${keyId} and (last_used_at is null or last_used_at < ${new Date(now.getTime() - LAST_USED_RESOLUTION_MS)})`.catch(
-      (e) => deps.logger.warn('last_used_at update failed', { key_id: keyId, error: String(e) }),
+             where id = ${key.keyId} and (last_used_at is null or last_used_at < ${new Date(now.getTime() - LAST_USED_RESOLUTION_MS)})`.catch(
+      (e) => deps.logger.warn('last_used_at update failed', { key_id: key.keyId, error: String(e) }),
     )
   }
   c.set('caller', {
     kind: presented.kind,
-    keyId,
-    tenantId: key.tenant_id!,
-    userId: key.user_id!,
-    scopes: key.scopes!,
+    keyId: key.keyId,
+    tenantId: key.tenantId,
+    userId: key.userId,
+    scopes: key.scopes,
     claims: {
-      sub: key.user_id!,
+      sub: key.userId,
       role: 'authenticated',
-      app_metadata: { tenant_id: key.tenant_id! },
-      api_key_id: keyId,
+      app_metadata: { tenant_id: key.tenantId },
+      api_key_id: key.keyId,
     },
   })
 }
 
+/** Charges the client's address to the unauthenticated bucket: 429 over it, else undefined. */
+async function limitAddress(c: Context<AppEnv>): Promise<void> {
+  const deps = c.get('deps')
+  const rl = await hotPathOf(deps).leases.take(
+    `ip:${clientAddress(c)}`,
+    rateLimits.unauthenticated,
+    deps.clock.now(),
+  )
+  c.set('rateLimit', rl)
+  if (!rl.allowed) throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
+}
+
+/** 401 after charging the address's bucket (which also throttles key guessing). */
+async function refuseUnauthenticated(c: Context<AppEnv>, message: string): Promise<never> {
+  await limitAddress(c)
+  throw new ServiceError('AUTH_REQUIRED', message)
+}
+
 /**
- * Authenticates the caller, charges its rate limit and puts it on the context. Every path costs
- * one database round trip: the key lookup (or membership check) and the rate-limit take are one
- * statement. Callers without valid credentials are charged to their address's unauthenticated
- * bucket before being refused, which also throttles key guessing. On routes marked `pipelined`,
- * a key is only parsed here; the handler's readAuthenticated() checks it in its read's round trip.
+ * Authenticates the caller, charges its rate limit and puts it on the context. A key or user
+ * whose verification is cached on this instance and whose rate limit has a leased token in hand
+ * costs no database statement here (hotPathOf: see docs/adr/0004-rate-limits-in-postgres.md);
+ * otherwise one lookup and one lease statement. Callers without valid credentials are charged to
+ * their address's unauthenticated bucket before being refused, which also throttles key guessing.
  */
 export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const deps = c.get('deps')
+    const hot = hotPathOf(deps)
     const now = deps.clock.now()
     const allow = new Set(options.allow)
     const toolKey = c.req.header('x-api-key')
     const token = bearer(c)
     const apikey = c.req.header('apikey')
-
-    const refuse = async (message: string): Promise<never> => {
-      const rl = await takeRateLimit(deps.sql, `ip:${clientAddress(c)}`, rateLimits.unauthenticated, now)
-      c.set('rateLimit', rl)
-      if (!rl.allowed)
-        throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
-      throw new ServiceError('AUTH_REQUIRED', message)
-    }
 
     // Service-role and anon keys, legacy or sb_secret_/sb_publishable_ (Supabase convention:
     // `apikey` names the project and the Bearer names the caller). A Bearer that is a user token
@@ -221,10 +193,7 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
       return next()
     }
     if (allow.has('anon') && supabaseKeys.some(isPublishable)) {
-      const rl = await takeRateLimit(deps.sql, `ip:${clientAddress(c)}`, rateLimits.unauthenticated, now)
-      c.set('rateLimit', rl)
-      if (!rl.allowed)
-        throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
+      await limitAddress(c)
       c.set('caller', { kind: 'anon' })
       return next()
     }
@@ -239,39 +208,29 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
           : null
 
     if (key && parsedKey && keyKind && allow.has(keyKind)) {
-      const presented: PresentedKey = {
-        key,
-        hash: hashKey(key),
-        family: keyKind === 'tool_key' ? 'tool_server' : 'platform',
-        kind: keyKind,
-      }
-      if (options.pipelined) {
-        c.set('pendingKey', { ...presented, scope: options.scope })
-        return next()
-      }
-      const [row] = await authorizeKey(deps.sql, c, presented, options.scope, false)
-      applyKeyOutcome(c, presented, row!, options.scope)
+      await authorizeKey(
+        c,
+        { hash: hashKey(key), family: keyKind === 'tool_key' ? 'tool_server' : 'platform', kind: keyKind },
+        options.scope,
+      )
       return next()
     }
 
     if (token && !parsedKey && (allow.has('user') || allow.has('user_without_tenant'))) {
       const claims = await deps.jwt.verify(token)
-      if (!claims) return refuse('Invalid or expired access token')
+      if (!claims) return refuseUnauthenticated(c, 'Invalid or expired access token')
       const tenantId = claims.app_metadata.tenant_id
-      const [row] = await deps.sql<{ member_role: MemberRole | null; allowed: boolean; tat: Date }[]>`
-        select (select role from public.tenant_members where tenant_id = ${tenantId ?? null} and user_id = ${claims.sub}) as member_role,
-               rl.allowed, rl.tat
-        from private.take_rate_limit(${`user:${claims.sub}`}, ${rateLimits.authenticated}, ${now}) rl`
-      const rl = rateLimitDecision(rateLimits.authenticated, row!.allowed, row!.tat, now)
+      const rl = await hot.leases.take(`user:${claims.sub}`, rateLimits.authenticated, now)
       c.set('rateLimit', rl)
       if (!rl.allowed)
         throw new ServiceError('RATE_LIMITED', 'Rate limit exceeded', { retryAfter: rl.retryAfter })
-      if (tenantId && row!.member_role) {
+      const memberRole = tenantId ? await hot.cache.memberRole(claims.sub, tenantId) : null
+      if (tenantId && memberRole) {
         c.set('caller', {
           kind: 'user',
           userId: claims.sub,
           tenantId,
-          role: row!.member_role,
+          role: memberRole,
           email: claims.email,
           claims: {
             sub: claims.sub,
@@ -294,47 +253,31 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
     }
 
     // A well-formed key of a kind this route does not take is refused unverified, like any other.
-    if (parsedKey) return refuse(`A ${parsedKey.prefix}... key is not accepted here`)
-    return refuse('Authentication required')
+    if (parsedKey) return refuseUnauthenticated(c, `A ${parsedKey.prefix}... key is not accepted here`)
+    return refuseUnauthenticated(c, 'Authentication required')
   }
 }
 
 /**
- * A tenant read in one round trip for every caller, in one transaction. For a key on a
- * `pipelined` route these go out together on one connection: BEGIN; private.authorize_key, which
- * looks the key up, takes the rate limit and sets the transaction's claims only for a credential
- * with the route's scope whose take was allowed, and switches to role authenticated; the read,
- * under row-level security (no claims, no rows); then, with `after` (e.g. metering), back to the
- * function's own role and `after`, which names the tenant through `tenant`, read from those
- * claims; COMMIT. For a refused key the read's rows and `after`'s result are discarded (they
- * acted for no tenant); the refusal is exactly the middleware's. Users were authenticated by the
- * middleware; their claims come from it.
+ * A tenant read in one round trip, in one transaction: BEGIN; one statement that sets the role
+ * and the caller's claims; the read, under row-level security; then, with `after` (e.g.
+ * metering), back to the function's own role and `after`; COMMIT, pipelined on one connection.
+ * The caller was authenticated by the middleware (for a cached key, without the database).
  */
 export async function readAuthenticated<T, A = undefined>(
   c: Context<AppEnv>,
   read: (q: Queryable, tenant: TenantRef) => Promise<T>,
   after?: (q: Queryable, tenant: TenantRef) => Promise<A>,
 ): Promise<{ rows: T; after: A | undefined }> {
-  const deps = c.get('deps')
-  const pending = c.get('pendingKey')
-  const caller = pending ? undefined : tenantCaller(c)
-  return onReservedConnection(deps.sql, async (conn) => {
-    // Fragments are made afresh for each statement that embeds them. A sub-select, so the claims
-    // are parsed once per statement rather than once per row.
-    const tenant = (): TenantRef =>
-      caller
-        ? caller.tenantId
-        : conn`(select (nullif(current_setting('request.jwt.claims', true), '')::jsonb #>> '{app_metadata,tenant_id}')::uuid)`
+  const caller = tenantCaller(c)
+  return onReservedConnection(c.get('deps').sql, async (conn) => {
     const begin = conn`begin`
-    const authorized = pending
-      ? authorizeKey(conn, c, pending, pending.scope, true)
-      : claimsSetup(conn, caller!.claims)
-    const rows = read(conn, tenant())
+    const setup = claimsSetup(conn, caller.claims)
+    const rows = read(conn, caller.tenantId)
     const asFunction = after ? conn`set local role none` : undefined
-    const afterRead = after?.(conn, tenant())
+    const afterRead = after?.(conn, caller.tenantId)
     const commit = conn`commit`
-    await Promise.all([begin, authorized, rows, asFunction, afterRead, commit])
-    if (pending) applyKeyOutcome(c, pending, ((await authorized) as KeyAuthorization[])[0]!, pending.scope)
+    await Promise.all([begin, setup, rows, asFunction, afterRead, commit])
     return { rows: await rows, after: await afterRead }
   })
 }
@@ -342,16 +285,7 @@ export async function readAuthenticated<T, A = undefined>(
 /** Charges the caller's address to the unauthenticated bucket: for public routes. */
 export function limitAnonymous(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const deps = c.get('deps')
-    const rl = await takeRateLimit(
-      deps.sql,
-      `ip:${clientAddress(c)}`,
-      rateLimits.unauthenticated,
-      deps.clock.now(),
-    )
-    c.set('rateLimit', rl)
-    if (!rl.allowed)
-      throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
+    await limitAddress(c)
     await next()
   }
 }

@@ -3,6 +3,7 @@ import { privilegeErrorAs, type Tx, withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, requireFuture } from '../../infra/errors.ts'
 import { recordEvent } from '../../infra/events.ts'
+import { applyAuthChangesNow } from '../../infra/hot-path.ts'
 import { displayPrefix, generateKey, hashKey } from '../../infra/keys.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
 import {
@@ -150,6 +151,7 @@ export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<Api
     return existing ?? null
   }).catch(asPermissionError)
   if (!row) throw notFound('API key')
+  await applyAuthChangesNow(ctx)
   ctx.onOutboxCommitted?.()
   return present(row)
 }

@@ -3,6 +3,7 @@ import { requireRole } from '../../infra/auth.ts'
 import { isPgError, privilegeErrorAs, type Tx, withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound, ServiceError } from '../../infra/errors.ts'
+import { applyAuthChangesNow } from '../../infra/hot-path.ts'
 import type { memberSchema, Role } from './schema.ts'
 
 /** A tenant's members: list, change a role, remove (or leave). The last owner always stays. */
@@ -18,7 +19,7 @@ export async function listMembers(ctx: ServiceContext): Promise<Member[]> {
 export async function updateMemberRole(ctx: ServiceContext, userId: string, role: Role): Promise<Member> {
   const { caller } = ctx
   requireRole(caller, ['owner', 'admin'])
-  return withTenant(ctx.sql, caller.claims, async (tx) => {
+  const member = await withTenant(ctx.sql, caller.claims, async (tx) => {
     // No FOR UPDATE: that needs the update policy, which an admin fails on an owner's row (403
     // below, not 404). The update's policy re-checks the row's latest version.
     const [target] = await tx<{ role: Role }[]>`
@@ -34,6 +35,8 @@ export async function updateMemberRole(ctx: ServiceContext, userId: string, role
     if (updated.length === 0) await refusedOrGone(tx, caller.tenantId, userId)
     return (await memberList(tx, caller.tenantId)).find((m) => m.user_id === userId)!
   }).catch(asLastOwnerConflict)
+  await applyAuthChangesNow(ctx)
+  return member
 }
 
 /** Owners and admins remove members (only owners remove owners); anyone may leave. */
@@ -53,6 +56,7 @@ export async function removeMember(ctx: ServiceContext, userId: string): Promise
       delete from public.tenant_members where tenant_id = ${caller.tenantId} and user_id = ${userId} returning user_id`
     if (deleted.length === 0) await refusedOrGone(tx, caller.tenantId, userId)
   }).catch(asLastOwnerConflict)
+  await applyAuthChangesNow(ctx)
 }
 
 /** The trigger that keeps a tenant's last owner raises this. */

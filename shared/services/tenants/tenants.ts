@@ -4,6 +4,7 @@ import { privilegeErrorAs, type RequestClaims, withTenant } from '../../infra/db
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { notFound, ServiceError } from '../../infra/errors.ts'
 import { recordEvent } from '../../infra/events.ts'
+import { applyAuthChangesNow } from '../../infra/hot-path.ts'
 import type {
   createTenantBody,
   Plan,
@@ -223,7 +224,10 @@ export async function changePlan(
     })
     return { changed: true, name: before.name, previous: before.plan, updated_at: after!.updated_at }
   })
-  if (result.changed) deps.onOutboxCommitted?.()
+  if (result.changed) {
+    await applyAuthChangesNow(deps)
+    deps.onOutboxCommitted?.()
+  }
   return {
     id: tenantId,
     name: result.name,

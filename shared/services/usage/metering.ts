@@ -1,6 +1,7 @@
 import type { Queryable, TenantRef } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { ServiceError } from '../../infra/errors.ts'
+import { hotPathOf } from '../../infra/hot-path.ts'
 import { ownerAndAdminEmails } from '../../infra/notifier.ts'
 
 /**
@@ -263,4 +264,44 @@ export async function enqueueDueUsageAlerts(
     if (made) queued++
   }
   return queued
+}
+
+/**
+ * Meters one unit of `product` for the caller's tenant through this instance's usage buffer
+ * (shared/infra/usage-buffer.ts): on plans without a hard cap the count is written within a
+ * second, in a batch; on Free the unit is reserved first, so the quota stays exact. For the hot
+ * read path (GET /v1/content). Throws 429 QUOTA_EXCEEDED like meterUsage; usage alerts are queued
+ * when a reservation or a flush crosses a threshold.
+ */
+export async function meterBuffered(ctx: ServiceContext, product: Product): Promise<void> {
+  if (!ctx.config.METERING_ENABLED) return
+  const now = ctx.clock.now()
+  const usage = hotPathOf(ctx).usage
+  if (!usage.onCounted) {
+    const deps = { sql: ctx.sql, notifier: ctx.notifier }
+    const products = Object.entries(productIds) as [Product, string][]
+    usage.onCounted = (tenantId, productId, period, units, added) => {
+      const quota = usage.quotaOf(tenantId, productId, period)
+      const result = { allowed: true, plan: '', units, quota: quota.quota, alertThresholds: quota.thresholds }
+      if (crossedThresholds(result, added).length === 0) return
+      const name = products.find(([, id]) => id === productId)?.[0]
+      enqueueDueUsageAlerts(deps, { period, tenantId, product: name }).catch((err) =>
+        ctx.logger.error('usage alert failed', { tenant_id: tenantId, product: name, error: String(err) }),
+      )
+    }
+  }
+  const take = await usage.take(ctx.caller.tenantId, productIds[product], periodOf(now))
+  await settleUsage(
+    ctx,
+    product,
+    take.added,
+    {
+      allowed: take.allowed,
+      plan: take.plan,
+      units: take.units,
+      quota: take.quota,
+      alertThresholds: take.alertThresholds,
+    },
+    now,
+  )
 }

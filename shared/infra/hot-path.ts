@@ -1,0 +1,61 @@
+import { AuthCache } from './auth-cache.ts'
+import { AuthChangeFollower } from './auth-changes.ts'
+import type { FunctionDeps } from './deps.ts'
+import { RateLeases } from './rate-leases.ts'
+import { UsageBuffer } from './usage-buffer.ts'
+
+/**
+ * What one instance keeps in memory so that a key-authenticated request needs no write and no
+ * lookup in the database (docs/adr/0004-rate-limits-in-postgres.md): the verified-key and
+ * membership cache, its change feed, the rate-limit leases and the usage buffer. One per database
+ * pool (one per function instance), made on first use.
+ */
+export interface HotPath {
+  follower: AuthChangeFollower
+  cache: AuthCache
+  leases: RateLeases
+  usage: UsageBuffer
+  /** last_used_at updates sent (one row write each), for the benchmark's write count. */
+  stats: { lastUsedWrites: number }
+}
+
+// By the pool: a ServiceContext is a copy of its FunctionDeps, the pool is the same object.
+const hotPaths = new WeakMap<FunctionDeps['sql'], HotPath>()
+
+export function hotPathOf(deps: FunctionDeps): HotPath {
+  let hot = hotPaths.get(deps.sql)
+  if (!hot) {
+    const follower = new AuthChangeFollower(deps.sql, deps.config.DATABASE_URL, deps.logger)
+    const usage = new UsageBuffer(deps.sql, deps.logger)
+    follower.onChange((change) => {
+      if (change.tenant_id && !change.user_id && !change.key_hash) usage.forgetTenant(change.tenant_id)
+    })
+    hot = {
+      follower,
+      cache: new AuthCache(deps.sql, follower),
+      leases: new RateLeases(deps.sql),
+      usage,
+      stats: { lastUsedWrites: 0 },
+    }
+    hotPaths.set(deps.sql, hot)
+  }
+  return hot
+}
+
+/** Writes the buffered usage and stops the change feed (before the pool closes). */
+export async function closeHotPath(deps: FunctionDeps): Promise<void> {
+  const hot = hotPaths.get(deps.sql)
+  if (!hot) return
+  await hot.usage.close()
+  await hot.follower.stop()
+}
+
+/**
+ * After this instance committed a change to keys, memberships or plans: applies the change feed
+ * now, so the change holds on this instance from the response on (other instances within a
+ * second). A failed poll is logged by the follower; the change still commits.
+ */
+export async function applyAuthChangesNow(deps: FunctionDeps): Promise<void> {
+  const hot = hotPaths.get(deps.sql)
+  if (hot) await hot.follower.poll()
+}

@@ -1,0 +1,207 @@
+import type { Sql } from './db.ts'
+import type { RateLimitState } from './http/app-env.ts'
+
+/**
+ * Rate limits spent from leases (docs/adr/0004-rate-limits-in-postgres.md). An instance takes a
+ * block of tokens from a bucket's GCRA state in one statement (private.lease_rate_limit) and
+ * spends them locally, so a busy key costs the database one write per block, not per request.
+ *
+ * Why this never admits more than one GCRA bucket would, on any number of instances: the lease
+ * hands out distinct arrival slots (base + step, base + 2 step, ...), each no later than
+ * now + period - grace. A token is spent at most `grace` after its slot, never later (an older one
+ * is dropped as stranded). So every request admitted at time t holds a distinct slot in
+ * [t - grace, t + period - grace]: in any span [a, b] at most (b - a + period) / step = limit +
+ * what the span earns back, the bound of plain GCRA. The price is the burst: `grace` worth of
+ * tokens (at most a twentieth of the limit) is never available at once.
+ *
+ * Block size follows the bucket's recent arrival rate on this instance (so a slow key takes one
+ * token at a time), at most maxBlock(limit); limits under 100 a minute take one token at a time
+ * with no grace: exactly the per-request take of before.
+ */
+
+const PERIOD_MS = 60_000
+
+/** The largest lease for a limit: a twentieth of it, one token for limits under 100 a minute. */
+export function maxBlock(limit: number): number {
+  return limit >= 100 ? Math.floor(limit / 20) : 1
+}
+
+/** How late a token may be spent after its slot: what a full block takes to earn back. */
+export function graceMs(limit: number): number {
+  return ((maxBlock(limit) - 1) * PERIOD_MS) / limit
+}
+
+export interface LeaseDecision extends RateLimitState {
+  allowed: boolean
+  retryAfter: number
+}
+
+interface BucketState {
+  limit: number
+  /** The leased slots not yet spent: slot i is base + i * step, for next <= i <= last. */
+  base: number
+  next: number
+  last: number
+  /** The bucket's TAT as the latest lease saw it. */
+  tat: number
+  /** No token can be had before this (injected clock): refusals need no database. */
+  refusedUntil: number
+  /** Smoothed time between this instance's requests (injected clock), for the block size. */
+  gapMs: number
+  lastAt: number
+  pending: Promise<void> | null
+  /** Requests of this instance waiting for a token of this bucket. */
+  waiting: number
+}
+
+export class RateLeases {
+  private readonly buckets = new Map<string, BucketState>()
+  /** Leases taken (one database write each), tokens spent, and tokens that went unspent. */
+  readonly stats = { leases: 0, spent: 0, stranded: 0 }
+
+  constructor(private readonly sql: Sql) {}
+
+  /** Takes one request from `bucket` (`limit` per minute) at `now`. */
+  async take(bucket: string, limit: number, now: Date): Promise<LeaseDecision> {
+    const at = now.getTime()
+    let state = this.buckets.get(bucket)
+    if (!state || state.limit !== limit) {
+      if (state) this.strand(state)
+      state = {
+        limit,
+        base: 0,
+        next: 1,
+        last: 0,
+        tat: at,
+        refusedUntil: 0,
+        gapMs: Number.POSITIVE_INFINITY,
+        lastAt: Number.NaN,
+        pending: null,
+        waiting: 0,
+      }
+      this.buckets.set(bucket, state)
+      if (this.buckets.size > 100_000) this.buckets.delete(this.buckets.keys().next().value!)
+    }
+    if (!Number.isNaN(state.lastAt)) {
+      const gap = Math.max(0, at - state.lastAt)
+      state.gapMs = Number.isFinite(state.gapMs) ? state.gapMs * 0.8 + gap * 0.2 : gap
+    }
+    state.lastAt = at
+    // (More than a period ahead: the clock went back; ask the database.)
+    const refusedHere = () => state.refusedUntil > at && state.refusedUntil - at <= PERIOD_MS
+    if (maxBlock(limit) === 1) {
+      // One token per request, each its own statement (as many in flight as requests).
+      if (refusedHere()) return this.refusal(state, at)
+      const row = await this.leaseStatement(bucket, limit, 1, now)
+      state.tat = Math.max(state.tat, row.tat.getTime())
+      if (row.granted === 0) {
+        state.refusedUntil = this.nextTokenAt(limit, row.base.getTime())
+        return this.refusal(state, at)
+      }
+      this.stats.spent++
+      return this.decision(state, at, 0, row.tat.getTime())
+    }
+    state.waiting++
+    try {
+      // Each turn spends a token, refuses (the bucket had none), or waits for a lease; a lease
+      // that grants none sets refusedUntil, so this ends.
+      for (;;) {
+        const spent = this.spend(state, at)
+        if (spent) return spent
+        if (refusedHere()) return this.refusal(state, at)
+        if (!state.pending) {
+          state.pending = this.lease(bucket, state, now).finally(() => {
+            state.pending = null
+          })
+        }
+        await state.pending
+      }
+    } finally {
+      state.waiting--
+    }
+  }
+
+  /** Spends the earliest leased token still valid at `at`; drops the expired ones. */
+  private spend(state: BucketState, at: number): LeaseDecision | null {
+    const step = PERIOD_MS / state.limit
+    const grace = graceMs(state.limit)
+    while (state.next <= state.last) {
+      const slot = state.base + state.next * step
+      state.next++
+      if (slot + grace < at) {
+        this.stats.stranded++
+        continue
+      }
+      this.stats.spent++
+      return this.decision(state, at, state.last - state.next + 1, state.tat)
+    }
+    return null
+  }
+
+  private async leaseStatement(bucket: string, limit: number, want: number, now: Date) {
+    const [row] = await this.sql<{ granted: number; base: Date; tat: Date }[]>`
+      select granted, base, tat
+      from private.lease_rate_limit(${bucket}, ${limit}, ${want}, ${`${graceMs(limit)} milliseconds`}::interval, ${now})`
+    this.stats.leases++
+    return row!
+  }
+
+  /** When a bucket whose TAT is `base` admits its next token: base + step under now + period - grace. */
+  private nextTokenAt(limit: number, base: number): number {
+    return base + PERIOD_MS / limit - (PERIOD_MS - graceMs(limit))
+  }
+
+  private async lease(bucket: string, state: BucketState, now: Date): Promise<void> {
+    // At least a token for every request waiting now, within the block's cap.
+    const want = Math.min(maxBlock(state.limit), Math.max(this.blockSize(state), state.waiting))
+    const row = await this.leaseStatement(bucket, state.limit, want, now)
+    this.strand(state)
+    state.base = row.base.getTime()
+    state.next = 1
+    state.last = row.granted
+    state.tat = row.tat.getTime()
+    if (row.granted === 0) state.refusedUntil = this.nextTokenAt(state.limit, state.base)
+  }
+
+  private strand(state: BucketState): void {
+    if (state.last >= state.next) this.stats.stranded += state.last - state.next + 1
+    state.last = 0
+    state.next = 1
+  }
+
+  /** As many tokens as this instance would spend before they expire, at its recent rate. */
+  private blockSize(state: BucketState): number {
+    const cap = maxBlock(state.limit)
+    if (cap === 1 || !Number.isFinite(state.gapMs)) return 1
+    // From a full bucket the j-th token's slot is j steps ahead and may be spent `grace` after
+    // it; requests `gap` apart reach it after j gaps: j <= grace / (gap - step).
+    const step = PERIOD_MS / state.limit
+    const byRate = state.gapMs <= step ? cap : Math.floor(graceMs(state.limit) / (state.gapMs - step))
+    return Math.max(1, Math.min(cap, byRate))
+  }
+
+  /**
+   * Headers after an admitted request: remaining is what this instance would admit right now (its
+   * unspent tokens and what the bucket held at its last lease, less time's earnings elsewhere);
+   * reset the seconds until the bucket is full again.
+   */
+  private decision(state: BucketState, at: number, held: number, tat: number): LeaseDecision {
+    const step = PERIOD_MS / state.limit
+    const inBucket = Math.floor((at + PERIOD_MS - graceMs(state.limit) - Math.max(tat, at)) / step + 1e-9)
+    const remaining = Math.max(0, Math.min(state.limit, held + inBucket))
+    const reset = Math.max(0, Math.ceil((tat - at) / 1000))
+    return { limit: state.limit, remaining, reset, allowed: true, retryAfter: 0 }
+  }
+
+  private refusal(state: BucketState, at: number): LeaseDecision {
+    const reset = Math.max(0, Math.ceil((state.tat - at) / 1000))
+    const retryAfter = Math.max(1, Math.ceil((state.refusedUntil - at) / 1000))
+    return { limit: state.limit, remaining: 0, reset, allowed: false, retryAfter }
+  }
+
+  /** Unspent tokens held now (for tests and the benchmark). */
+  held(bucket: string): number {
+    const state = this.buckets.get(bucket)
+    return state ? Math.max(0, state.last - state.next + 1) : 0
+  }
+}

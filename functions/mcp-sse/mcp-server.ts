@@ -65,6 +65,7 @@ function buildServer(c: Context<AppEnv>): Server {
           title: t.name,
           description: t.description,
           inputSchema: t.inputSchema as { type: 'object' },
+          ...(t.annotations && { annotations: t.annotations }),
         })),
       }
     } catch (err) {
@@ -119,6 +120,27 @@ export function parseMessage(text: string): { message: unknown } | { error: Resp
 }
 
 /**
+ * The SDK's McpError puts "MCP error <code>: " before its message, and the SDK's client puts it
+ * there again ("MCP error -32602: MCP error -32602: Unknown tool"). The code travels in its own
+ * field, so an error response's message goes out without it.
+ */
+function messageOnce(body: string): string {
+  if (!body.includes('"error"')) return body
+  let parsed: { error?: { code?: unknown; message?: unknown } }
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return body
+  }
+  const error = parsed?.error
+  if (!error || typeof error.message !== 'string') return body
+  const prefix = `MCP error ${error.code}: `
+  if (!error.message.startsWith(prefix)) return body
+  error.message = error.message.slice(prefix.length)
+  return JSON.stringify(parsed)
+}
+
+/**
  * Handles one JSON-RPC message with a fresh server and transport. `request` carries the client's
  * headers (Accept, MCP-Protocol-Version); the answer is JSON (200), or 202 for notifications.
  */
@@ -136,7 +158,7 @@ export async function handleMessage(
   try {
     const res = await transport.handleRequest(request, { parsedBody: message })
     // Read the body before closing: closing the transport ends its streams.
-    const body = await res.text()
+    const body = messageOnce(await res.text())
     return new Response(body || null, { status: res.status, headers: res.headers })
   } finally {
     await server.close().catch(() => {})

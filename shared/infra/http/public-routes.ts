@@ -15,6 +15,12 @@ export const publicRoutes: PublicRoute[] = [
   { prefix: '/v1/content', fn: 'content', path: '' },
   // {mcp_url}: the tool server.
   { prefix: '/mcp', fn: 'mcp-sse', path: '' },
+  // Its OAuth metadata at the RFC 9728 / RFC 8414 addresses (well-known part before the path).
+  {
+    prefix: '/.well-known/oauth-protected-resource/mcp',
+    fn: 'mcp-sse',
+    path: '/.well-known/oauth-protected-resource',
+  },
   { prefix: '/api/tenants', fn: 'tenants', path: '' },
   { prefix: '/api/credentials', fn: 'credentials', path: '' },
   { prefix: '/api/providers', fn: 'credentials', path: '/providers' },

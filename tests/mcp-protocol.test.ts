@@ -164,3 +164,124 @@ describe('the OAuth challenge of a 401', () => {
     expect(viaFunction.body.resource).toBe(`${tp.baseUrl}/functions/v1/mcp-sse`)
   })
 })
+
+describe('resources, prompts, completions and logging', () => {
+  it('advertises exactly what it serves', async () => {
+    const client = await connect()
+    expect(client.getServerCapabilities()).toEqual({
+      tools: { listChanged: false },
+      resources: { subscribe: false, listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+      logging: {},
+    })
+    expect(await client.setLoggingLevel('warning')).toEqual({})
+    await client.close()
+  })
+
+  it("lists the tenant's sites and articles as resources, a page at a time, and reads them", async () => {
+    const [site] = await tp.db.sql<{ id: string }[]>`
+      insert into public.sites (tenant_id, name, domain) values (${a.tenantId}, 'Paged site', 'paged.example.com') returning id`
+    for (let i = 0; i < 55; i++)
+      await tp.db.sql`insert into public.articles (tenant_id, site_id, title, body, created_at)
+        values (${a.tenantId}, ${site!.id}, ${`Article ${i}`}, ${`Body ${i}`}, now() + ${i} * interval '1 second')`
+    const other = await tp.createTenant()
+    const [foreign] = await tp.db.sql<{ id: string }[]>`
+      insert into public.sites (tenant_id, name) values (${other.tenantId}, 'Not yours') returning id`
+
+    const client = await connect()
+    const first = await client.listResources()
+    expect(first.resources).toHaveLength(50)
+    expect(first.nextCursor).toBeTruthy()
+    const second = await client.listResources({ cursor: first.nextCursor })
+    const all = [...first.resources, ...second.resources]
+    expect(second.nextCursor).toBeUndefined()
+    expect(all.map((r) => r.uri)).toContain(`platform://sites/${site!.id}`)
+    expect(all.filter((r) => r.uri.startsWith('platform://articles/'))).toHaveLength(55)
+    expect(all.map((r) => r.title)).not.toContain('Not yours')
+
+    const templates = await client.listResourceTemplates()
+    expect(templates.resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'platform://sites/{site_id}',
+      'platform://articles/{article_id}',
+    ])
+    const article = all.find((r) => r.title === 'Article 7')!
+    const read = await client.readResource({ uri: article.uri })
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({
+      title: 'Article 7',
+      body: 'Body 7',
+    })
+
+    // Another tenant's site is no resource of this key's.
+    const notYours = await client
+      .readResource({ uri: `platform://sites/${foreign!.id}` })
+      .catch((e: Error) => e)
+    expect((notYours as { code?: number }).code).toBe(-32002)
+    const garbage = await client.readResource({ uri: 'file:///etc/passwd' }).catch((e: Error) => e)
+    expect((garbage as { code?: number }).code).toBe(-32002)
+    const badCursor = await client.listResources({ cursor: 'not-a-cursor' }).catch((e: Error) => e)
+    expect((badCursor as { code?: number }).code).toBe(-32602)
+    await client.close()
+  })
+
+  it('serves prompts with their arguments and completes ids', async () => {
+    const [site] = await tp.db.sql<{ id: string }[]>`
+      insert into public.sites (tenant_id, name) values (${a.tenantId}, 'Zebra news') returning id`
+    const client = await connect()
+    const { prompts } = await client.listPrompts()
+    expect(prompts.map((p) => p.name)).toEqual(['draft_article', 'review_article'])
+    const got = await client.getPrompt({
+      name: 'draft_article',
+      arguments: { site_id: site!.id, topic: 'Stripes' },
+    })
+    expect(got.messages[0]!.content).toMatchObject({ type: 'text' })
+    expect((got.messages[0]!.content as { text: string }).text).toContain('Zebra news')
+    expect(got.messages[1]!.content).toMatchObject({
+      type: 'resource',
+      resource: { uri: `platform://sites/${site!.id}` },
+    })
+    const missing = await client
+      .getPrompt({ name: 'draft_article', arguments: { site_id: site!.id } })
+      .catch((e: Error) => e)
+    expect((missing as { code?: number }).code).toBe(-32602)
+    expect((missing as Error).message).toBe('MCP error -32602: Missing arguments: topic')
+
+    const byName = await client.complete({
+      ref: { type: 'ref/prompt', name: 'draft_article' },
+      argument: { name: 'site_id', value: 'zeb' },
+    })
+    expect(byName.completion.values).toEqual([site!.id])
+    const byId = await client.complete({
+      ref: { type: 'ref/resource', uri: 'platform://sites/{site_id}' },
+      argument: { name: 'site_id', value: site!.id.slice(0, 6) },
+    })
+    expect(byId.completion.values).toContain(site!.id)
+    const unknown = await client
+      .complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'site_id', value: '' } })
+      .catch((e: Error) => e)
+    expect((unknown as { code?: number }).code).toBe(-32602)
+    await client.close()
+  })
+
+  it('keeps resources and prompts from a key without content:read', async () => {
+    const res = await tp.json('/api/api-keys', {
+      token: a.token,
+      body: {
+        name: 'writer',
+        kind: 'tool_server',
+        environment: 'development',
+        scopes: ['content:write'],
+        rate_limit_per_minute: 100,
+      },
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    const client = await connect({ 'x-api-key': res.body.key })
+    const refused = await client.listResources().catch((e: Error) => e)
+    expect((refused as Error).message).toContain('need the scope content:read')
+    const prompt = await client
+      .getPrompt({ name: 'review_article', arguments: { article_id: crypto.randomUUID() } })
+      .catch((e: Error) => e)
+    expect((prompt as Error).message).toContain('content:read')
+    await client.close()
+  })
+})

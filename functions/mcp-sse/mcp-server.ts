@@ -2,15 +2,30 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { Context } from 'hono'
 import { ServiceError } from '../../shared/infra/errors.ts'
 import type { AppEnv } from '../../shared/infra/http/app-env.ts'
 import { serviceContext } from '../../shared/infra/http/define-route.ts'
 import { describeError } from '../../shared/infra/logger.ts'
+import {
+  complete,
+  getPrompt,
+  listResources,
+  prompts,
+  readResource,
+  resourceTemplates,
+} from '../../shared/services/tools/platform-resources.ts'
 import { callTool, listTools, type ToolOutcome } from '../../shared/services/tools/tool-set.ts'
 import { keyScopes, triggeredBy } from './routes/tools/auth.ts'
 
@@ -21,6 +36,22 @@ import { keyScopes, triggeredBy } from './routes/tools/auth.ts'
  */
 
 export const SERVER_INFO = { name: 'tenant-platform-tools', version: '1.0.0' }
+
+/**
+ * Exactly what is served: tools, the tenant's content as resources (no subscriptions: a stateless
+ * server sends no notifications), prompts, completions of their arguments, and logging/setLevel
+ * (accepted; the server emits no log messages of its own).
+ */
+export const SERVER_CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { subscribe: false, listChanged: false },
+  prompts: { listChanged: false },
+  completions: {},
+  logging: {},
+}
+
+/** MCP's code for a resource that does not exist (resources/read). */
+const RESOURCE_NOT_FOUND = -32002
 
 export function toCallResult(outcome: ToolOutcome) {
   if (outcome.status === 'ok') {
@@ -47,15 +78,46 @@ function buildServer(c: Context<AppEnv>): Server {
   const by = triggeredBy(c)
   const timeoutMs = c.var.deps.config.MCP_TOOL_TIMEOUT_MS
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: SERVER_CAPABILITIES,
     instructions:
-      "Tools of the platform and of the tenant's connected integrations. Names are <integration>__<tool>.",
+      "Tools of the platform and of the tenant's connected integrations (names are <integration>__<tool>); the tenant's sites and articles as platform:// resources; prompts to draft and review articles.",
   })
   const internal = (err: unknown): never => {
     if (err instanceof McpError) throw err
     c.var.deps.logger.error('tool server error', { request_id: c.var.requestId, ...describeError(err) })
     throw new McpError(ErrorCode.InternalError, 'Internal error')
   }
+  /** The caller's faults (unknown id, bad argument, missing scope) as JSON-RPC errors; the rest internal. */
+  const answer = async <T>(
+    run: () => Promise<T>,
+    notFoundCode: number = ErrorCode.InvalidParams,
+  ): Promise<T> => {
+    try {
+      return await run()
+    } catch (err) {
+      if (err instanceof ServiceError && err.status < 500 && err.code !== 'RATE_LIMITED')
+        throw new McpError(err.code === 'NOT_FOUND' ? notFoundCode : ErrorCode.InvalidParams, err.message)
+      return internal(err)
+    }
+  }
+  server.setRequestHandler(ListResourcesRequestSchema, (req) =>
+    answer(() => listResources(ctx, scopes, req.params?.cursor)),
+  )
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates,
+  }))
+  server.setRequestHandler(ReadResourceRequestSchema, (req) =>
+    answer(() => readResource(ctx, scopes, req.params.uri), RESOURCE_NOT_FOUND),
+  )
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts }))
+  server.setRequestHandler(GetPromptRequestSchema, (req) =>
+    answer(() => getPrompt(ctx, scopes, req.params.name, req.params.arguments)),
+  )
+  server.setRequestHandler(CompleteRequestSchema, (req) =>
+    answer(() => complete(ctx, scopes, req.params.ref, req.params.argument)),
+  )
+  // Stateless: there is no session to keep the level in, and the server sends no log messages.
+  server.setRequestHandler(SetLevelRequestSchema, async () => ({}))
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     try {
       const tools = await listTools(ctx, scopes)

@@ -184,7 +184,7 @@ describe('resources, prompts, completions and logging', () => {
       insert into public.sites (tenant_id, name, domain) values (${a.tenantId}, 'Paged site', 'paged.example.com') returning id`
     for (let i = 0; i < 55; i++)
       await tp.db.sql`insert into public.articles (tenant_id, site_id, title, body, created_at)
-        values (${a.tenantId}, ${site!.id}, ${`Article ${i}`}, ${`Body ${i}`}, now() + ${i} * interval '1 second')`
+        values (${a.tenantId}, ${site!.id}, ${`Article ${i}`}, ${`Body ${i}`}, date_trunc('milliseconds', now()) + ${i} * interval '1 second')`
     const other = await tp.createTenant()
     const [foreign] = await tp.db.sql<{ id: string }[]>`
       insert into public.sites (tenant_id, name) values (${other.tenantId}, 'Not yours') returning id`

@@ -4,6 +4,9 @@ import { authChallenge } from './auth-challenge.ts'
 import { registerMcpDelete } from './routes/mcp/delete.ts'
 import { registerMcpGet } from './routes/mcp/get.ts'
 import { registerMcpPost } from './routes/mcp/post.ts'
+import { registerOAuthConsent } from './routes/oauth/consent.ts'
+import { registerOAuthEndpoints } from './routes/oauth/endpoints.ts'
+import { registerAuthorizationServerMetadata } from './routes/oauth/metadata.ts'
 import { registerSseMessages } from './routes/sse/messages.ts'
 import { registerSseOpen } from './routes/sse/open.ts'
 import { registerExecuteTool } from './routes/tools/execute.ts'
@@ -34,6 +37,9 @@ export function createApp(deps: FunctionDeps) {
     registerListTools,
     registerExecuteTool,
     registerProtectedResourceMetadata,
+    registerAuthorizationServerMetadata,
+    registerOAuthEndpoints,
+    registerOAuthConsent,
   ])
     register(app)
   return app

@@ -21,6 +21,13 @@ export const publicRoutes: PublicRoute[] = [
     fn: 'mcp-sse',
     path: '/.well-known/oauth-protected-resource',
   },
+  {
+    prefix: '/.well-known/oauth-authorization-server/mcp',
+    fn: 'mcp-sse',
+    path: '/.well-known/oauth-authorization-server',
+  },
+  // The MCP clients a tenant connected by OAuth (dashboard).
+  { prefix: '/api/mcp-clients', fn: 'mcp-sse', path: '/oauth/clients' },
   { prefix: '/api/tenants', fn: 'tenants', path: '' },
   { prefix: '/api/credentials', fn: 'credentials', path: '' },
   { prefix: '/api/providers', fn: 'credentials', path: '/providers' },

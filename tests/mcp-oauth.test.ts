@@ -1,8 +1,13 @@
+import { existsSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildDashboard } from '../scripts/dashboard/build.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**
@@ -256,4 +261,53 @@ describe('OAuth sign-in for MCP clients', () => {
     const declined = await consent(provider, owner, false)
     expect(new URL(declined.decided.body.redirect_to).searchParams.get('error')).toBe('access_denied')
   })
+})
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+describe.skipIf(!existsSync(CHROMIUM))('the whole flow with a browser sign-in', () => {
+  it('signs in on the dashboard, consents, and the SDK client finishes with the code', async () => {
+    await buildDashboard()
+    // The client's redirect URI: a loopback server that takes the code, as a desktop client does.
+    let received: URL | undefined
+    const callback = createServer((req, res) => {
+      received = new URL(req.url!, 'http://127.0.0.1')
+      res.end('You can close this window.')
+    })
+    await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve))
+    const provider = new MemoryProvider(
+      `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`,
+    )
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    })
+    try {
+      const first = await connect(provider).catch((e: Error) => e)
+      expect(first).toBeInstanceOf(UnauthorizedError)
+      const page = await (await browser.newContext()).newPage()
+      await page.goto(provider.authorizationUrl!.toString())
+      // The dashboard's sign-in (the owner's first password sets it, as on a fresh local platform).
+      await page.getByRole('tab', { name: 'Create an account' }).click()
+      await page.getByLabel('E-mail').fill(owner.email)
+      await page.getByLabel('Password').fill('correct horse battery')
+      await page.getByRole('button', { name: 'Sign up' }).click()
+      await page.getByRole('heading', { name: 'Connect an MCP client' }).waitFor()
+      expect(await page.locator('.client-name').textContent()).toBe('Test MCP client')
+      expect(await page.locator('.tenant-name').textContent()).toBe('Acme')
+      expect(await page.locator('.scopes').textContent()).toContain('content:write')
+      await page.getByRole('button', { name: 'Approve' }).click()
+      await page.waitForURL((url) => url.pathname === '/callback')
+      expect(received?.searchParams.get('state')).toBe('state-123')
+      const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider })
+      await transport.finishAuth(received!.searchParams.get('code')!)
+      const client = await connect(provider, 1)
+      const { tools } = await client.listTools()
+      expect(tools.map((t) => t.name)).toContain('platform__list_content')
+      await client.close()
+    } finally {
+      await browser.close()
+      callback.close()
+    }
+  }, 120_000)
 })

@@ -8,6 +8,7 @@ import { CommercePage } from './pages/commerce.ts'
 import { CredentialsPage } from './pages/credentials.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
 import { JobsPage } from './pages/jobs.ts'
+import { McpClientsPage, McpConsentPage } from './pages/mcp-clients.ts'
 import { SignIn } from './pages/sign-in.ts'
 import { SourcesPage } from './pages/sources.ts'
 import { AcceptInvitation, CreateTenant, TeamPage, type Tenant } from './pages/team.ts'
@@ -25,6 +26,7 @@ const nav = [
   { path: 'jobs', label: 'Jobs' },
   { path: 'usage', label: 'Usage' },
   { path: 'keys', label: 'API keys', group: 'Settings' },
+  { path: 'mcp-clients', label: 'MCP clients', group: 'Settings' },
   { path: 'team', label: 'Team', group: 'Settings' },
 ]
 
@@ -63,6 +65,10 @@ function Page({ route }: { route: string[] }): VNode {
       return html`<${UsagePage} />`
     case 'team':
       return html`<${TeamPage} />`
+    case 'mcp-clients':
+      return html`<${McpClientsPage} />`
+    case 'oauth':
+      return html`<${McpConsentPage} id=${route[2] ?? ''} />`
     default:
       return html`<${IntegrationsPage} />`
   }

@@ -6,9 +6,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import { chromium } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildDashboard } from '../scripts/dashboard/build.ts'
-import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
+import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**
  * OAuth sign-in for MCP clients, driven by the official SDK client's OAuth support over real HTTP
@@ -18,18 +18,22 @@ import { startTestPlatform, type TestPlatform, type TestTenant } from './support
  */
 
 let tp: TestPlatform
+// The clock stands still, so a burst is a burst however slow the machine.
+const clock = new TestClock(new Date())
 let owner: TestTenant
 let other: TestTenant
 const REDIRECT = 'http://127.0.0.1:33418/callback'
 
 beforeAll(async () => {
-  tp = await startTestPlatform({ instances: 2 })
+  tp = await startTestPlatform({ instances: 2, clock })
   owner = await tp.createTenant({ tenant: 'Acme' })
   other = await tp.createTenant({ tenant: 'Other' })
   await tp.db.sql`insert into public.sites (tenant_id, name) values (${owner.tenantId}, 'Acme site')`
   await tp.db.sql`insert into public.sites (tenant_id, name) values (${other.tenantId}, 'Other site')`
 }, 60_000)
 afterAll(() => tp.close())
+// A fresh minute per test: the address's unauthenticated bucket (discovery, registration, tokens).
+beforeEach(() => clock.advance(61_000))
 
 /** The SDK's OAuth client hooks, kept in memory: what a desktop client keeps on disk. */
 class MemoryProvider implements OAuthClientProvider {
@@ -250,6 +254,18 @@ describe('OAuth sign-in for MCP clients', () => {
     expect([otherRedirect.status, otherRedirect.body.error]).toEqual([400, 'invalid_grant'])
   })
 
+  it('allows a grant 100 requests a minute over both instances, like a key', async () => {
+    const { provider } = await signIn()
+    const headers = { authorization: `Bearer ${provider.saved!.access_token}` }
+    for (let i = 0; i < 100; i++) {
+      const res = await tp.request('/mcp/tools/list', { headers, instance: i % 2 })
+      expect(res.status, `request ${i + 1}`).toBe(200)
+    }
+    const over = await tp.json('/mcp/tools/list', { headers, instance: 1 })
+    expect([over.status, over.body.code]).toEqual([429, 'RATE_LIMITED'])
+    expect(over.headers.get('x-ratelimit-limit')).toBe('100')
+  })
+
   it('lets only owners and admins approve, and a declined request returns access_denied', async () => {
     const provider = new MemoryProvider()
     await connect(provider).catch(() => {})
@@ -271,7 +287,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the whole flow with a browser sign-in', 
     // The client's redirect URI: a loopback server that takes the code, as a desktop client does.
     let received: URL | undefined
     const callback = createServer((req, res) => {
-      received = new URL(req.url!, 'http://127.0.0.1')
+      const url = new URL(req.url!, 'http://127.0.0.1')
+      // The browser also asks this host for /favicon.ico.
+      if (url.pathname === '/callback') received = url
       res.end('You can close this window.')
     })
     await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve))

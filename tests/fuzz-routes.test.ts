@@ -344,6 +344,11 @@ const isJsonRpcEndpoint = (op: Operation) =>
   op.entry.method === 'POST' &&
   (op.entry.path === '/' || op.entry.path === '/sse/messages')
 
+/** The OAuth endpoints MCP clients call answer with OAuth's error body ({error, error_description}). */
+const isOAuthEndpoint = (op: Operation) =>
+  op.entry.fn === 'mcp-sse' &&
+  ['/oauth/register', '/oauth/authorize', '/oauth/token', '/oauth/revoke'].includes(op.entry.path)
+
 function checkAnswer(op: Operation, c: Case, r: { status: number; text: string; type: string }) {
   const where = `${op.entry.method} ${op.entry.path} ${JSON.stringify(c).slice(0, 300)} -> ${r.status} ${r.text.slice(0, 300)}`
   expect(r.status, where).toBeLessThan(500)
@@ -355,6 +360,10 @@ function checkAnswer(op: Operation, c: Case, r: { status: number; text: string; 
     // The MCP endpoints answer a malformed message with the JSON-RPC error the specification
     // defines (parse error, invalid request, ...), not the REST body.
     expect([typeof body.error?.code, typeof body.error?.message], where).toEqual(['number', 'string'])
+    return
+  }
+  if ('error_description' in body && isOAuthEndpoint(op)) {
+    expect([typeof body.error, typeof body.error_description], where).toEqual(['string', 'string'])
     return
   }
   expect(typeof body.error, where).toBe('string')

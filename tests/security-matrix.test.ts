@@ -252,6 +252,10 @@ const fixturePatterns: [string, string][] = [
   ['tenants/background-jobs/{id}', 'job'],
   ['scrape-social/sources/{id}', 'source'],
   ['sync-affiliate/destinations/{id}', 'affiliateDestination'],
+  // A pending MCP authorization request belongs to no tenant until a user approves it; its
+  // unguessable id, valid ten minutes, is what the consent page is given.
+  ['mcp-sse/oauth/requests/{id}', 'global'],
+  ['mcp-sse/oauth/clients/{id}', 'mcpClient'],
 ]
 
 /** Bodies that pass validation, for routes whose 404 comes after it (keyed as label() prints them). */

@@ -2,15 +2,30 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import {
   CallToolRequestSchema,
+  CompleteRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
   McpError,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { Context } from 'hono'
 import { ServiceError } from '../../shared/infra/errors.ts'
 import type { AppEnv } from '../../shared/infra/http/app-env.ts'
 import { serviceContext } from '../../shared/infra/http/define-route.ts'
 import { describeError } from '../../shared/infra/logger.ts'
+import {
+  complete,
+  getPrompt,
+  listResources,
+  prompts,
+  readResource,
+  resourceTemplates,
+} from '../../shared/services/tools/platform-resources.ts'
 import { callTool, listTools, type ToolOutcome } from '../../shared/services/tools/tool-set.ts'
 import { keyScopes, triggeredBy } from './routes/tools/auth.ts'
 
@@ -21,6 +36,22 @@ import { keyScopes, triggeredBy } from './routes/tools/auth.ts'
  */
 
 export const SERVER_INFO = { name: 'tenant-platform-tools', version: '1.0.0' }
+
+/**
+ * Exactly what is served: tools, the tenant's content as resources (no subscriptions: a stateless
+ * server sends no notifications), prompts, completions of their arguments, and logging/setLevel
+ * (accepted; the server emits no log messages of its own).
+ */
+export const SERVER_CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { subscribe: false, listChanged: false },
+  prompts: { listChanged: false },
+  completions: {},
+  logging: {},
+}
+
+/** MCP's code for a resource that does not exist (resources/read). */
+const RESOURCE_NOT_FOUND = -32002
 
 export function toCallResult(outcome: ToolOutcome) {
   if (outcome.status === 'ok') {
@@ -47,15 +78,46 @@ function buildServer(c: Context<AppEnv>): Server {
   const by = triggeredBy(c)
   const timeoutMs = c.var.deps.config.MCP_TOOL_TIMEOUT_MS
   const server = new Server(SERVER_INFO, {
-    capabilities: { tools: { listChanged: false } },
+    capabilities: SERVER_CAPABILITIES,
     instructions:
-      "Tools of the platform and of the tenant's connected integrations. Names are <integration>__<tool>.",
+      "Tools of the platform and of the tenant's connected integrations (names are <integration>__<tool>); the tenant's sites and articles as platform:// resources; prompts to draft and review articles.",
   })
   const internal = (err: unknown): never => {
     if (err instanceof McpError) throw err
     c.var.deps.logger.error('tool server error', { request_id: c.var.requestId, ...describeError(err) })
     throw new McpError(ErrorCode.InternalError, 'Internal error')
   }
+  /** The caller's faults (unknown id, bad argument, missing scope) as JSON-RPC errors; the rest internal. */
+  const answer = async <T>(
+    run: () => Promise<T>,
+    notFoundCode: number = ErrorCode.InvalidParams,
+  ): Promise<T> => {
+    try {
+      return await run()
+    } catch (err) {
+      if (err instanceof ServiceError && err.status < 500 && err.code !== 'RATE_LIMITED')
+        throw new McpError(err.code === 'NOT_FOUND' ? notFoundCode : ErrorCode.InvalidParams, err.message)
+      return internal(err)
+    }
+  }
+  server.setRequestHandler(ListResourcesRequestSchema, (req) =>
+    answer(() => listResources(ctx, scopes, req.params?.cursor)),
+  )
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates,
+  }))
+  server.setRequestHandler(ReadResourceRequestSchema, (req) =>
+    answer(() => readResource(ctx, scopes, req.params.uri), RESOURCE_NOT_FOUND),
+  )
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts }))
+  server.setRequestHandler(GetPromptRequestSchema, (req) =>
+    answer(() => getPrompt(ctx, scopes, req.params.name, req.params.arguments)),
+  )
+  server.setRequestHandler(CompleteRequestSchema, (req) =>
+    answer(() => complete(ctx, scopes, req.params.ref, req.params.argument)),
+  )
+  // Stateless: there is no session to keep the level in, and the server sends no log messages.
+  server.setRequestHandler(SetLevelRequestSchema, async () => ({}))
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     try {
       const tools = await listTools(ctx, scopes)
@@ -65,6 +127,7 @@ function buildServer(c: Context<AppEnv>): Server {
           title: t.name,
           description: t.description,
           inputSchema: t.inputSchema as { type: 'object' },
+          ...(t.annotations && { annotations: t.annotations }),
         })),
       }
     } catch (err) {
@@ -119,6 +182,27 @@ export function parseMessage(text: string): { message: unknown } | { error: Resp
 }
 
 /**
+ * The SDK's McpError puts "MCP error <code>: " before its message, and the SDK's client puts it
+ * there again ("MCP error -32602: MCP error -32602: Unknown tool"). The code travels in its own
+ * field, so an error response's message goes out without it.
+ */
+function messageOnce(body: string): string {
+  if (!body.includes('"error"')) return body
+  let parsed: { error?: { code?: unknown; message?: unknown } }
+  try {
+    parsed = JSON.parse(body)
+  } catch {
+    return body
+  }
+  const error = parsed?.error
+  if (!error || typeof error.message !== 'string') return body
+  const prefix = `MCP error ${error.code}: `
+  if (!error.message.startsWith(prefix)) return body
+  error.message = error.message.slice(prefix.length)
+  return JSON.stringify(parsed)
+}
+
+/**
  * Handles one JSON-RPC message with a fresh server and transport. `request` carries the client's
  * headers (Accept, MCP-Protocol-Version); the answer is JSON (200), or 202 for notifications.
  */
@@ -136,7 +220,7 @@ export async function handleMessage(
   try {
     const res = await transport.handleRequest(request, { parsedBody: message })
     // Read the body before closing: closing the transport ends its streams.
-    const body = await res.text()
+    const body = messageOnce(await res.text())
     return new Response(body || null, { status: res.status, headers: res.headers })
   } finally {
     await server.close().catch(() => {})

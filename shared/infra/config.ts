@@ -164,6 +164,11 @@ export const configSchema = z.object({
   OAUTH_ENV: z.record(z.string(), z.string()).default({}),
   /** Tool server (docs/mcp.md): browser origins allowed besides CORS_ORIGINS (MCP's Origin rule). */
   MCP_ALLOWED_ORIGINS: list,
+  /**
+   * The tool server's public address ({mcp_url}): the OAuth resource and issuer. Default: the
+   * address each request used (the local platform's /mcp, or SUPABASE_URL/functions/v1/mcp-sse).
+   */
+  MCP_PUBLIC_URL: z.string().url().optional(),
   /** Time-out of one provider or MCP-server call made by a tool (ms). */
   MCP_TOOL_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** An SSE stream closes after this long, under the edge runtime's wall-clock limit (ms). */

@@ -62,6 +62,50 @@ ALTER TABLE private.auth_changes ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTIT
 );
 
 --
+-- Name: mcp_oauth_clients; Type: TABLE; Schema: private
+--
+
+CREATE TABLE private.mcp_oauth_clients (
+    client_id text NOT NULL,
+    client_name text NOT NULL,
+    redirect_uris text[] NOT NULL,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    CONSTRAINT mcp_oauth_clients_client_name_check CHECK (((length(client_name) >= 1) AND (length(client_name) <= 200))),
+    CONSTRAINT mcp_oauth_clients_redirect_uris_check CHECK (((cardinality(redirect_uris) >= 1) AND (cardinality(redirect_uris) <= 10)))
+);
+
+--
+-- Name: mcp_oauth_requests; Type: TABLE; Schema: private
+--
+
+CREATE TABLE private.mcp_oauth_requests (
+    id uuid NOT NULL,
+    client_id text NOT NULL,
+    redirect_uri text NOT NULL,
+    state text,
+    code_challenge text NOT NULL,
+    scopes text[] NOT NULL,
+    resource text NOT NULL,
+    tenant_id uuid,
+    user_id uuid,
+    code_hash text,
+    expires_at timestamp with time zone NOT NULL
+);
+
+--
+-- Name: mcp_oauth_tokens; Type: TABLE; Schema: private
+--
+
+CREATE TABLE private.mcp_oauth_tokens (
+    token_hash text NOT NULL,
+    grant_id uuid NOT NULL,
+    kind text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT mcp_oauth_tokens_kind_check CHECK ((kind = ANY (ARRAY['access'::text, 'refresh'::text])))
+);
+
+--
 -- Name: mcp_sse_messages; Type: TABLE; Schema: private
 --
 
@@ -625,6 +669,23 @@ CREATE TABLE public.invitations (
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     CONSTRAINT invitations_email_check CHECK ((((length(email) >= 3) AND (length(email) <= 254)) AND (email = lower(email)))),
     CONSTRAINT invitations_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text])))
+);
+
+--
+-- Name: mcp_oauth_grants; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.mcp_oauth_grants (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    user_id uuid NOT NULL,
+    client_id text NOT NULL,
+    client_name text NOT NULL,
+    scopes text[] NOT NULL,
+    resource text NOT NULL,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    last_used_at timestamp with time zone,
+    revoked_at timestamp with time zone
 );
 
 --

@@ -88,6 +88,44 @@ end
 $$;
 
 --
+-- Name: authorize_mcp_token(text, text, integer, integer, timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.authorize_mcp_token(p_token_hash text, p_ip_bucket text, p_ip_limit integer, p_tool_limit integer, p_now timestamp with time zone) RETURNS TABLE(grant_id uuid, tenant_id uuid, user_id uuid, scopes text[], client_name text, last_used_at timestamp with time zone, allowed boolean, tat timestamp with time zone, rate_limit integer)
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  g record;
+  v_limit integer;
+  v_allowed boolean;
+  v_tat timestamptz;
+begin
+  select gr.id, gr.tenant_id, gr.user_id, gr.scopes, gr.client_name, gr.last_used_at
+  into g
+  from private.mcp_oauth_tokens t
+  join public.mcp_oauth_grants gr on gr.id = t.grant_id
+  join public.tenant_members m on m.tenant_id = gr.tenant_id and m.user_id = gr.user_id
+  where t.token_hash = p_token_hash
+    and t.kind = 'access'
+    and t.expires_at > p_now
+    and gr.revoked_at is null;
+
+  v_limit := case when g.id is null then p_ip_limit else p_tool_limit end;
+  select r.allowed, r.tat into v_allowed, v_tat
+  from private.take_rate_limit(case when g.id is null then p_ip_bucket else 'grant:' || g.id end, v_limit, p_now) r;
+
+  perform set_config('request.jwt.claims', case when g.id is not null and v_allowed then json_build_object(
+    'sub', g.user_id,
+    'role', 'authenticated',
+    'app_metadata', json_build_object('tenant_id', g.tenant_id)
+  )::text else '' end, true);
+
+  return query select g.id, g.tenant_id, g.user_id, g.scopes, g.client_name, g.last_used_at, v_allowed, v_tat, v_limit;
+end
+$$;
+
+--
 -- Name: commerce_store_leaves_shared_address(); Type: FUNCTION; Schema: private
 --
 

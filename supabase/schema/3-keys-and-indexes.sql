@@ -10,6 +10,34 @@ ALTER TABLE ONLY private.auth_changes
     ADD CONSTRAINT auth_changes_pkey PRIMARY KEY (id);
 
 --
+-- Name: mcp_oauth_clients mcp_oauth_clients_pkey; Type: CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.mcp_oauth_clients
+    ADD CONSTRAINT mcp_oauth_clients_pkey PRIMARY KEY (client_id);
+
+--
+-- Name: mcp_oauth_requests mcp_oauth_requests_code_hash_key; Type: CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.mcp_oauth_requests
+    ADD CONSTRAINT mcp_oauth_requests_code_hash_key UNIQUE (code_hash);
+
+--
+-- Name: mcp_oauth_requests mcp_oauth_requests_pkey; Type: CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.mcp_oauth_requests
+    ADD CONSTRAINT mcp_oauth_requests_pkey PRIMARY KEY (id);
+
+--
+-- Name: mcp_oauth_tokens mcp_oauth_tokens_pkey; Type: CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.mcp_oauth_tokens
+    ADD CONSTRAINT mcp_oauth_tokens_pkey PRIMARY KEY (token_hash);
+
+--
 -- Name: mcp_sse_messages mcp_sse_messages_pkey; Type: CONSTRAINT; Schema: private
 --
 
@@ -325,6 +353,13 @@ ALTER TABLE ONLY public.jobs
     ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
 
 --
+-- Name: mcp_oauth_grants mcp_oauth_grants_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.mcp_oauth_grants
+    ADD CONSTRAINT mcp_oauth_grants_pkey PRIMARY KEY (id);
+
+--
 -- Name: notifications notifications_dedupe_key_key; Type: CONSTRAINT; Schema: public
 --
 
@@ -511,6 +546,24 @@ ALTER TABLE ONLY public.webhook_subscriptions
 --
 
 CREATE INDEX auth_changes_changed_at_idx ON private.auth_changes USING btree (changed_at);
+
+--
+-- Name: mcp_oauth_requests_expires_idx; Type: INDEX; Schema: private
+--
+
+CREATE INDEX mcp_oauth_requests_expires_idx ON private.mcp_oauth_requests USING btree (expires_at);
+
+--
+-- Name: mcp_oauth_tokens_expires_idx; Type: INDEX; Schema: private
+--
+
+CREATE INDEX mcp_oauth_tokens_expires_idx ON private.mcp_oauth_tokens USING btree (expires_at);
+
+--
+-- Name: mcp_oauth_tokens_grant_idx; Type: INDEX; Schema: private
+--
+
+CREATE INDEX mcp_oauth_tokens_grant_idx ON private.mcp_oauth_tokens USING btree (grant_id);
 
 --
 -- Name: mcp_sse_messages_session_idx; Type: INDEX; Schema: private
@@ -777,6 +830,12 @@ CREATE INDEX jobs_running_idx ON public.jobs USING btree (kind, lease_until) WHE
 CREATE INDEX jobs_tenant_id_idx ON public.jobs USING btree (tenant_id, created_at DESC, id DESC);
 
 --
+-- Name: mcp_oauth_grants_tenant_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX mcp_oauth_grants_tenant_idx ON public.mcp_oauth_grants USING btree (tenant_id, created_at DESC, id);
+
+--
 -- Name: notifications_pending_idx; Type: INDEX; Schema: public
 --
 
@@ -883,6 +942,34 @@ CREATE INDEX webhook_delivery_attempts_tenant_id_idx ON public.webhook_delivery_
 --
 
 CREATE INDEX webhook_subscriptions_tenant_id_idx ON public.webhook_subscriptions USING btree (tenant_id, created_at DESC, id);
+
+--
+-- Name: mcp_oauth_requests mcp_oauth_requests_client_id_fkey; Type: FK CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.mcp_oauth_requests
+    ADD CONSTRAINT mcp_oauth_requests_client_id_fkey FOREIGN KEY (client_id) REFERENCES private.mcp_oauth_clients(client_id) ON DELETE CASCADE;
+
+--
+-- Name: mcp_oauth_requests mcp_oauth_requests_tenant_id_fkey; Type: FK CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.mcp_oauth_requests
+    ADD CONSTRAINT mcp_oauth_requests_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: mcp_oauth_requests mcp_oauth_requests_user_id_fkey; Type: FK CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.mcp_oauth_requests
+    ADD CONSTRAINT mcp_oauth_requests_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
+
+--
+-- Name: mcp_oauth_tokens mcp_oauth_tokens_grant_id_fkey; Type: FK CONSTRAINT; Schema: private
+--
+
+ALTER TABLE ONLY private.mcp_oauth_tokens
+    ADD CONSTRAINT mcp_oauth_tokens_grant_id_fkey FOREIGN KEY (grant_id) REFERENCES public.mcp_oauth_grants(id) ON DELETE CASCADE;
 
 --
 -- Name: mcp_sse_messages mcp_sse_messages_session_id_fkey; Type: FK CONSTRAINT; Schema: private
@@ -1212,6 +1299,20 @@ ALTER TABLE ONLY public.jobs
 
 ALTER TABLE ONLY public.jobs
     ADD CONSTRAINT jobs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: mcp_oauth_grants mcp_oauth_grants_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.mcp_oauth_grants
+    ADD CONSTRAINT mcp_oauth_grants_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: mcp_oauth_grants mcp_oauth_grants_user_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.mcp_oauth_grants
+    ADD CONSTRAINT mcp_oauth_grants_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
 
 --
 -- Name: notifications notifications_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public

@@ -3,6 +3,24 @@
 -- equal to what they build. Change the schema with a new migration, then run the dump.
 
 --
+-- Name: mcp_oauth_clients; Type: ROW SECURITY; Schema: private
+--
+
+ALTER TABLE private.mcp_oauth_clients ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: mcp_oauth_requests; Type: ROW SECURITY; Schema: private
+--
+
+ALTER TABLE private.mcp_oauth_requests ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: mcp_oauth_tokens; Type: ROW SECURITY; Schema: private
+--
+
+ALTER TABLE private.mcp_oauth_tokens ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: mcp_sse_messages; Type: ROW SECURITY; Schema: private
 --
 
@@ -409,6 +427,24 @@ ALTER TABLE public.jobs ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY jobs_select ON public.jobs FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+
+--
+-- Name: mcp_oauth_grants; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.mcp_oauth_grants ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: mcp_oauth_grants mcp_oauth_grants_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY mcp_oauth_grants_select ON public.mcp_oauth_grants FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+
+--
+-- Name: mcp_oauth_grants mcp_oauth_grants_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY mcp_oauth_grants_update ON public.mcp_oauth_grants FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(mcp_oauth_grants.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
 
 --
 -- Name: notifications; Type: ROW SECURITY; Schema: public

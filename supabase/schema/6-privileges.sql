@@ -30,6 +30,12 @@ GRANT ALL ON FUNCTION private.accept_invitation(p_token_hash text, p_now timesta
 REVOKE ALL ON FUNCTION private.authorize_key(p_key_hash text, p_family text, p_scope text, p_ip_bucket text, p_ip_limit integer, p_tool_limit integer, p_now timestamp with time zone) FROM PUBLIC;
 
 --
+-- Name: FUNCTION authorize_mcp_token(p_token_hash text, p_ip_bucket text, p_ip_limit integer, p_tool_limit integer, p_now timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.authorize_mcp_token(p_token_hash text, p_ip_bucket text, p_ip_limit integer, p_tool_limit integer, p_now timestamp with time zone) FROM PUBLIC;
+
+--
 -- Name: FUNCTION commerce_store_leaves_shared_address(); Type: ACL; Schema: private
 --
 
@@ -883,6 +889,18 @@ GRANT SELECT(revoked_at),UPDATE(revoked_at) ON TABLE public.invitations TO authe
 --
 
 GRANT SELECT(created_at) ON TABLE public.invitations TO authenticated;
+
+--
+-- Name: TABLE mcp_oauth_grants; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.mcp_oauth_grants TO authenticated;
+
+--
+-- Name: COLUMN mcp_oauth_grants.revoked_at; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(revoked_at) ON TABLE public.mcp_oauth_grants TO authenticated;
 
 --
 -- Name: TABLE notifications; Type: ACL; Schema: public

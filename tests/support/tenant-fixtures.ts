@@ -83,6 +83,11 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant) {
     insert into public.affiliate_destinations (tenant_id, site_id, name)
     select ${tenant.tenantId}, id, 'Fixture destination' from site
     returning id`
+  // An MCP client connected by OAuth: the grant the token endpoint would have made.
+  const [mcpClient] = await tp.db.sql<{ id: string }[]>`
+    insert into public.mcp_oauth_grants (tenant_id, user_id, client_id, client_name, scopes, resource)
+    values (${tenant.tenantId}, ${tenant.userId}, 'mcpc_fixture', 'Fixture client', '{content:read}', 'http://127.0.0.1/mcp')
+    returning id`
   return {
     apiKey: apiKey.id,
     site: site.id,
@@ -98,6 +103,7 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant) {
     job: job!.id,
     source: source.id,
     affiliateDestination: destination!.id,
+    mcpClient: mcpClient!.id,
   }
 }
 

@@ -11,6 +11,7 @@ import { HomePage } from './pages/home.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
 import { InvitationPage } from './pages/invitation.ts'
 import { JobsPage } from './pages/jobs.ts'
+import { McpClientsPage, McpConsentPage } from './pages/mcp-clients.ts'
 import { SignIn } from './pages/sign-in.ts'
 import { SourcesPage } from './pages/sources.ts'
 import { AcceptInvitation, CreateTenant, TeamPage, type Tenant } from './pages/team.ts'
@@ -30,6 +31,7 @@ const nav = [
   { path: 'jobs', label: 'Jobs' },
   { path: 'usage', label: 'Usage' },
   { path: 'keys', label: 'API keys', group: 'Settings' },
+  { path: 'mcp-clients', label: 'MCP clients', group: 'Settings' },
   { path: 'team', label: 'Team', group: 'Settings' },
 ]
 
@@ -72,6 +74,10 @@ function Page({ route }: { route: string[] }): VNode {
       return html`<${UsagePage} />`
     case 'team':
       return html`<${TeamPage} />`
+    case 'mcp-clients':
+      return html`<${McpClientsPage} />`
+    case 'oauth':
+      return html`<${McpConsentPage} id=${route[2] ?? ''} />`
     default:
       return html`<${HomePage} />`
   }

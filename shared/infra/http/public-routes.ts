@@ -15,6 +15,19 @@ export const publicRoutes: PublicRoute[] = [
   { prefix: '/v1/content', fn: 'content', path: '' },
   // {mcp_url}: the tool server.
   { prefix: '/mcp', fn: 'mcp-sse', path: '' },
+  // Its OAuth metadata at the RFC 9728 / RFC 8414 addresses (well-known part before the path).
+  {
+    prefix: '/.well-known/oauth-protected-resource/mcp',
+    fn: 'mcp-sse',
+    path: '/.well-known/oauth-protected-resource',
+  },
+  {
+    prefix: '/.well-known/oauth-authorization-server/mcp',
+    fn: 'mcp-sse',
+    path: '/.well-known/oauth-authorization-server',
+  },
+  // The MCP clients a tenant connected by OAuth (dashboard).
+  { prefix: '/api/mcp-clients', fn: 'mcp-sse', path: '/oauth/clients' },
   { prefix: '/api/tenants', fn: 'tenants', path: '' },
   { prefix: '/api/credentials', fn: 'credentials', path: '' },
   { prefix: '/api/providers', fn: 'credentials', path: '/providers' },

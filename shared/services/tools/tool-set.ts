@@ -40,7 +40,37 @@ export interface ToolEntry {
   /** The tool's name in the connection ('<slug>:<tool>'), what decideToolCall and the log see. */
   toolName?: string
   action?: UsageAction
+  /** MCP tool annotations, where the platform or the catalog knows them. */
+  annotations?: ToolAnnotations
 }
+
+/** MCP's behaviour hints (2025-06-18 and later); absent ones keep the specification's defaults. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean
+  destructiveHint?: boolean
+  idempotentHint?: boolean
+  openWorldHint?: boolean
+}
+
+/**
+ * The platform's tools read (content:read) or add and publish the tenant's own content: never
+ * destructive, closed world. The catalog's tools are read or write; every write tool in it
+ * creates, sends or shares (a message, an issue, a page, a file, an event), none deletes or
+ * overwrites, so they are not destructive; all act on the provider's world.
+ */
+const platformAnnotations = (t: PlatformTool): ToolAnnotations =>
+  t.scope === 'content:read'
+    ? { readOnlyHint: true, openWorldHint: false }
+    : {
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: t.name === 'platform:publish_article',
+        openWorldHint: false,
+      }
+const catalogAnnotations = (action: UsageAction): ToolAnnotations =>
+  action === 'read'
+    ? { readOnlyHint: true, openWorldHint: true }
+    : { readOnlyHint: false, destructiveHint: false, openWorldHint: true }
 
 export type ToolOutcome =
   | { status: 'ok'; result: unknown; mcpResult?: { content: unknown[]; structuredContent?: unknown } }
@@ -69,6 +99,7 @@ export async function listTools(ctx: ServiceContext, scopes: string[]): Promise<
       mcpName: toolAlias(t.name),
       source: 'platform' as const,
       platform: t,
+      annotations: platformAnnotations(t),
     }))
   const connections = await listActiveConnectionsWithTools(ctx)
   const perSlug = new Map<string, number>()
@@ -79,6 +110,8 @@ export async function listTools(ctx: ServiceContext, scopes: string[]): Promise<
     for (const t of c.tools) {
       const bare = t.name.slice(t.name.indexOf(':') + 1)
       const name = qualify ? `${c.integration_slug}@${c.id.replace(/-/g, '').slice(0, 8)}:${bare}` : t.name
+      const catalogAction =
+        c.connection_type === 'oauth' ? catalog?.tools.find((x) => x.name === t.name)?.action : undefined
       out.push({
         name,
         mcpName: qualify ? toolAlias(name) : t.alias,
@@ -87,10 +120,9 @@ export async function listTools(ctx: ServiceContext, scopes: string[]): Promise<
         source: c.connection_type,
         connection: c,
         toolName: t.name,
-        action:
-          c.connection_type === 'oauth'
-            ? (catalog?.tools.find((x) => x.name === t.name)?.action ?? 'write')
-            : 'write',
+        action: catalogAction ?? 'write',
+        // An MCP server's tools keep the specification's defaults: their own hints are not stored.
+        ...(catalogAction && { annotations: catalogAnnotations(catalogAction) }),
       })
     }
   }

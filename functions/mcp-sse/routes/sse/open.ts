@@ -1,4 +1,4 @@
-import { errorBody } from '../../../../shared/infra/errors.ts'
+import { errorBody, ServiceError } from '../../../../shared/infra/errors.ts'
 import type { App } from '../../../../shared/infra/http/app-env.ts'
 import { tenantCaller } from '../../../../shared/infra/http/authenticate.ts'
 import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
@@ -31,6 +31,13 @@ const RECONNECT_MS = 1000
 export const registerSseOpen = (app: App) =>
   app.openapi(route, async (c) => {
     checkOrigin(c)
+    // A session belongs to a tool-server key (private.mcp_sse_sessions.key_id). OAuth clients
+    // speak the current transport, Streamable HTTP at {mcp_url}.
+    if (c.req.header('authorization')?.match(/^Bearer\s+mcpat_/i) && !c.req.header('x-api-key'))
+      throw new ServiceError(
+        'INSUFFICIENT_PERMISSIONS',
+        'HTTP+SSE takes tool-server keys; with an OAuth token use Streamable HTTP at {mcp_url}',
+      )
     if (!(c.req.header('accept') ?? '').includes('text/event-stream')) {
       return c.json(
         errorBody(406, 'NOT_ACCEPTABLE', 'Accept must include text/event-stream'),

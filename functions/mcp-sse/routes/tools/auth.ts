@@ -30,14 +30,33 @@ export function triggeredBy(c: Context<AppEnv>): TriggeredBy {
   return key && parseKey(key)?.prefix === 'srv_' ? 'automation' : 'assistant'
 }
 
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]'])
+
+/** The host name of a Host header or an origin, when it is loopback (any port). */
+function isLoopback(hostOrOrigin: string | undefined, isOrigin: boolean): boolean {
+  if (!hostOrOrigin) return false
+  try {
+    const url = new URL(isOrigin ? hostOrOrigin : `http://${hostOrOrigin}`)
+    return (
+      (!isOrigin || url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname)
+    )
+  } catch {
+    return false
+  }
+}
+
 /**
  * MCP's Origin rule (DNS rebinding): a request that carries an Origin must come from an allowed
- * one (CORS_ORIGINS or MCP_ALLOWED_ORIGINS), else 403. Clients outside browsers send none.
+ * one (CORS_ORIGINS or MCP_ALLOWED_ORIGINS), else 403. Clients outside browsers send none. On a
+ * loopback deployment (the request's Host is localhost, 127.0.0.1 or [::1]) a loopback Origin is
+ * allowed too: a page on the same machine, such as the Inspector's. A rebinding page keeps its own
+ * name as Origin, so it is still refused.
  */
 export function checkOrigin(c: Context<AppEnv>): void {
   const origin = c.req.header('origin')
   if (origin === undefined) return
   const { CORS_ORIGINS, MCP_ALLOWED_ORIGINS } = c.var.deps.config
-  if (!CORS_ORIGINS.includes(origin) && !MCP_ALLOWED_ORIGINS.includes(origin))
-    throw new ServiceError('INSUFFICIENT_PERMISSIONS', `Origin ${origin.slice(0, 200)} is not allowed`)
+  if (CORS_ORIGINS.includes(origin) || MCP_ALLOWED_ORIGINS.includes(origin)) return
+  if (isLoopback(c.req.header('host'), false) && isLoopback(origin, true)) return
+  throw new ServiceError('INSUFFICIENT_PERMISSIONS', `Origin ${origin.slice(0, 200)} is not allowed`)
 }

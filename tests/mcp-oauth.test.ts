@@ -1,0 +1,331 @@
+import { existsSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { chromium } from 'playwright-core'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { buildDashboard } from '../scripts/dashboard/build.ts'
+import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+
+/**
+ * OAuth sign-in for MCP clients, driven by the official SDK client's OAuth support over real HTTP
+ * against two instances: discovery from a bare 401, dynamic registration, PKCE, the consent
+ * decision by a signed-in owner, tokens that act as a tool-server key of that tenant, refresh with
+ * rotation, revocation seen by the other instance, and the checks that must refuse.
+ */
+
+let tp: TestPlatform
+// The clock stands still, so a burst is a burst however slow the machine.
+const clock = new TestClock(new Date())
+let owner: TestTenant
+let other: TestTenant
+const REDIRECT = 'http://127.0.0.1:33418/callback'
+
+beforeAll(async () => {
+  tp = await startTestPlatform({ instances: 2, clock })
+  owner = await tp.createTenant({ tenant: 'Acme' })
+  other = await tp.createTenant({ tenant: 'Other' })
+  await tp.db.sql`insert into public.sites (tenant_id, name) values (${owner.tenantId}, 'Acme site')`
+  await tp.db.sql`insert into public.sites (tenant_id, name) values (${other.tenantId}, 'Other site')`
+}, 60_000)
+afterAll(() => tp.close())
+// A fresh minute per test: the address's unauthenticated bucket (discovery, registration, tokens).
+beforeEach(() => clock.advance(61_000))
+
+/** The SDK's OAuth client hooks, kept in memory: what a desktop client keeps on disk. */
+class MemoryProvider implements OAuthClientProvider {
+  info?: OAuthClientInformationMixed
+  saved?: OAuthTokens
+  verifier = ''
+  authorizationUrl?: URL
+  constructor(readonly redirect = REDIRECT) {}
+  get redirectUrl() {
+    return this.redirect
+  }
+  get clientMetadata() {
+    return {
+      client_name: 'Test MCP client',
+      redirect_uris: [this.redirect],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    }
+  }
+  state() {
+    return 'state-123'
+  }
+  clientInformation() {
+    return this.info
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.info = info
+  }
+  tokens() {
+    return this.saved
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url
+  }
+  saveCodeVerifier(v: string) {
+    this.verifier = v
+  }
+  codeVerifier() {
+    return this.verifier
+  }
+}
+
+const mcpUrl = (instance = 0) => new URL(`${tp.instances[instance]!.baseUrl}/mcp`)
+
+/** Connects; on the first try the SDK discovers, registers and asks for authorization. */
+async function connect(provider: MemoryProvider, instance = 0) {
+  const transport = new StreamableHTTPClientTransport(mcpUrl(instance), { authProvider: provider })
+  const client = new Client({ name: 'oauth-test', version: '1.0.0' })
+  await client.connect(transport)
+  return client
+}
+
+/** The browser's part, as the dashboard does it: follow the authorization URL to the consent page, decide. */
+async function consent(provider: MemoryProvider, user: TestTenant, approve = true) {
+  const res = await fetch(provider.authorizationUrl!, { redirect: 'manual' })
+  expect(res.status).toBe(302)
+  const consentPage = new URL(res.headers.get('location')!)
+  expect(consentPage.pathname).toBe('/dashboard/')
+  const requestId = consentPage.hash.replace('#/oauth/consent/', '')
+  const shown = await tp.json(`/mcp/oauth/requests/${requestId}`, { token: user.token })
+  expect(shown.status).toBe(200)
+  const decided = await tp.json(`/mcp/oauth/requests/${requestId}/decision`, {
+    token: user.token,
+    body: { approve },
+  })
+  return { shown: shown.body, decided }
+}
+
+async function signIn(provider = new MemoryProvider(), user = owner) {
+  const first = await connect(provider).catch((e: Error) => e)
+  expect(first).toBeInstanceOf(UnauthorizedError)
+  const { shown, decided } = await consent(provider, user)
+  expect(decided.status).toBe(200)
+  const back = new URL(decided.body.redirect_to)
+  expect(back.searchParams.get('state')).toBe('state-123')
+  const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider })
+  await transport.finishAuth(back.searchParams.get('code')!)
+  return { provider, shown }
+}
+
+describe('OAuth sign-in for MCP clients', () => {
+  it('discovers, registers, consents and then calls tools as the tenant', async () => {
+    const { provider, shown } = await signIn()
+    expect(shown).toMatchObject({
+      client_name: 'Test MCP client',
+      redirect_uri: REDIRECT,
+      scopes: ['content:read', 'content:write'],
+      resource: `${tp.baseUrl}/mcp`,
+      tenant: { id: owner.tenantId, name: 'Acme' },
+    })
+    expect(provider.saved?.access_token).toMatch(/^mcpat_/)
+    expect(provider.saved?.refresh_token).toMatch(/^mcprt_/)
+
+    const client = await connect(provider)
+    const listed = await client.callTool({ name: 'platform__list_content', arguments: { type: 'site' } })
+    // The token reaches its own tenant only.
+    expect((listed.structuredContent as { items: { name: string }[] }).items.map((i) => i.name)).toEqual([
+      'Acme site',
+    ])
+    await client.close()
+
+    const connected = await tp.json('/api/mcp-clients', { token: owner.token })
+    expect(connected.body.data).toEqual([
+      expect.objectContaining({ client_name: 'Test MCP client', user_id: owner.userId, revoked_at: null }),
+    ])
+    const elsewhere = await tp.json('/api/mcp-clients', { token: other.token })
+    expect(elsewhere.body.data).toEqual([])
+  })
+
+  it('refreshes with rotation, and a reused refresh token ends the grant', async () => {
+    const { provider } = await signIn()
+    const first = provider.saved!
+    const token = (body: Record<string, string>) =>
+      tp.json('/mcp/oauth/token', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(body).toString(),
+      })
+    const clientId = provider.info!.client_id
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token!,
+      client_id: clientId,
+    })
+    expect(refreshed.status).toBe(200)
+    expect(refreshed.body.access_token).not.toBe(first.access_token)
+    const call = (access: string, instance = 0) =>
+      tp.request('/mcp/tools/list', { headers: { authorization: `Bearer ${access}` }, instance })
+    expect((await call(refreshed.body.access_token)).status).toBe(200)
+
+    const reused = await token({
+      grant_type: 'refresh_token',
+      refresh_token: first.refresh_token!,
+      client_id: clientId,
+    })
+    expect([reused.status, reused.body.error]).toEqual([400, 'invalid_grant'])
+    const afterReuse = await call(refreshed.body.access_token, 1)
+    expect(afterReuse.status).toBe(401)
+    expect(afterReuse.headers.get('www-authenticate')).toContain('error="invalid_token"')
+  })
+
+  it('is refused on the next call on every instance once the owner revokes the client', async () => {
+    const { provider } = await signIn()
+    const access = provider.saved!.access_token
+    const call = (instance: number) =>
+      tp.request('/mcp/tools/list', { headers: { authorization: `Bearer ${access}` }, instance })
+    expect((await call(0)).status).toBe(200)
+    expect((await call(1)).status).toBe(200)
+    const list = await tp.json('/api/mcp-clients', { token: owner.token })
+    const grant = list.body.data.find((g: { revoked_at: string | null }) => g.revoked_at === null)
+    const member = await tp.createTenant({ email: `m-${Date.now()}@example.com` })
+    // Another tenant's owner cannot revoke it.
+    expect(
+      (await tp.request(`/api/mcp-clients/${grant.id}`, { method: 'DELETE', token: member.token })).status,
+    ).toBe(404)
+    expect((await call(1)).status).toBe(200)
+    expect(
+      (await tp.request(`/api/mcp-clients/${grant.id}`, { method: 'DELETE', token: owner.token })).status,
+    ).toBe(204)
+    expect((await call(1)).status).toBe(401)
+    expect((await call(0)).status).toBe(401)
+  })
+
+  it('refuses a wrong PKCE verifier, a wrong redirect URI and a used code', async () => {
+    const provider = new MemoryProvider()
+    await connect(provider).catch(() => {})
+    const clientId = provider.info!.client_id
+    const { decided } = await consent(provider, owner)
+    const code = new URL(decided.body.redirect_to).searchParams.get('code')!
+    const token = (body: Record<string, string>) =>
+      tp.json('/mcp/oauth/token', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(body).toString(),
+      })
+    const wrongVerifier = await token({
+      grant_type: 'authorization_code',
+      code,
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_verifier: 'x'.repeat(43),
+    })
+    expect([wrongVerifier.status, wrongVerifier.body.error]).toEqual([400, 'invalid_grant'])
+    // The code was spent by the failed attempt: the right verifier no longer helps.
+    const again = await token({
+      grant_type: 'authorization_code',
+      code,
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      code_verifier: provider.verifier,
+    })
+    expect([again.status, again.body.error]).toEqual([400, 'invalid_grant'])
+
+    // An unregistered redirect URI is answered in place, never redirected to.
+    const evil = new URL(provider.authorizationUrl!)
+    evil.searchParams.set('redirect_uri', 'https://evil.example/steal')
+    const refused = await fetch(evil, { redirect: 'manual' })
+    expect([refused.status, refused.headers.get('location')]).toEqual([400, null])
+    // No PKCE: back to the client with an error.
+    const noPkce = new URL(provider.authorizationUrl!)
+    noPkce.searchParams.delete('code_challenge')
+    const back = await fetch(noPkce, { redirect: 'manual' })
+    expect(back.status).toBe(302)
+    expect(new URL(back.headers.get('location')!).searchParams.get('error')).toBe('invalid_request')
+    // A redirect URI at the token endpoint other than the request's.
+    await connect(provider).catch(() => {})
+    const second = await consent(provider, owner)
+    const code2 = new URL(second.decided.body.redirect_to).searchParams.get('code')!
+    const otherRedirect = await token({
+      grant_type: 'authorization_code',
+      code: code2,
+      client_id: clientId,
+      redirect_uri: 'http://127.0.0.1:9/other',
+      code_verifier: provider.verifier,
+    })
+    expect([otherRedirect.status, otherRedirect.body.error]).toEqual([400, 'invalid_grant'])
+  })
+
+  it('allows a grant 100 requests a minute over both instances, like a key', async () => {
+    const { provider } = await signIn()
+    const headers = { authorization: `Bearer ${provider.saved!.access_token}` }
+    for (let i = 0; i < 100; i++) {
+      const res = await tp.request('/mcp/tools/list', { headers, instance: i % 2 })
+      expect(res.status, `request ${i + 1}`).toBe(200)
+    }
+    const over = await tp.json('/mcp/tools/list', { headers, instance: 1 })
+    expect([over.status, over.body.code]).toEqual([429, 'RATE_LIMITED'])
+    expect(over.headers.get('x-ratelimit-limit')).toBe('100')
+  })
+
+  it('lets only owners and admins approve, and a declined request returns access_denied', async () => {
+    const provider = new MemoryProvider()
+    await connect(provider).catch(() => {})
+    const { addMember } = await import('./support/platform.ts')
+    const member = await addMember(tp, owner.tenantId, 'member')
+    const { decided } = await consent(provider, member)
+    expect(decided.status).toBe(403)
+    await connect(provider).catch(() => {})
+    const declined = await consent(provider, owner, false)
+    expect(new URL(declined.decided.body.redirect_to).searchParams.get('error')).toBe('access_denied')
+  })
+})
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+describe.skipIf(!existsSync(CHROMIUM))('the whole flow with a browser sign-in', () => {
+  it('signs in on the dashboard, consents, and the SDK client finishes with the code', async () => {
+    await buildDashboard()
+    // The client's redirect URI: a loopback server that takes the code, as a desktop client does.
+    let received: URL | undefined
+    const callback = createServer((req, res) => {
+      const url = new URL(req.url!, 'http://127.0.0.1')
+      // The browser also asks this host for /favicon.ico.
+      if (url.pathname === '/callback') received = url
+      res.end('You can close this window.')
+    })
+    await new Promise<void>((resolve) => callback.listen(0, '127.0.0.1', resolve))
+    const provider = new MemoryProvider(
+      `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`,
+    )
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu'],
+    })
+    try {
+      const first = await connect(provider).catch((e: Error) => e)
+      expect(first).toBeInstanceOf(UnauthorizedError)
+      const page = await (await browser.newContext()).newPage()
+      await page.goto(provider.authorizationUrl!.toString())
+      // The dashboard's sign-in (the owner's first password sets it, as on a fresh local platform).
+      await page.getByRole('tab', { name: 'Create an account' }).click()
+      await page.getByLabel('E-mail').fill(owner.email)
+      await page.getByLabel('Password').fill('correct horse battery')
+      await page.getByRole('button', { name: 'Sign up' }).click()
+      await page.getByRole('heading', { name: 'Connect an MCP client' }).waitFor()
+      expect(await page.locator('.client-name').textContent()).toBe('Test MCP client')
+      expect(await page.locator('.tenant-name').textContent()).toBe('Acme')
+      expect(await page.locator('.scopes').textContent()).toContain('content:write')
+      await page.getByRole('button', { name: 'Approve' }).click()
+      await page.waitForURL((url) => url.pathname === '/callback')
+      expect(received?.searchParams.get('state')).toBe('state-123')
+      const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider })
+      await transport.finishAuth(received!.searchParams.get('code')!)
+      const client = await connect(provider, 1)
+      const { tools } = await client.listTools()
+      expect(tools.map((t) => t.name)).toContain('platform__list_content')
+      await client.close()
+    } finally {
+      await browser.close()
+      callback.close()
+    }
+  }, 120_000)
+})

@@ -213,6 +213,7 @@ const fixturePatterns: [string, string][] = [
   ['tenants/background-jobs/{id}', 'job'],
   ['scrape-social/sources/{id}', 'source'],
   ['sync-affiliate/destinations/{id}', 'affiliateDestination'],
+  ['assistant/conversations/{id}', 'assistantConversation'],
 ]
 
 /** Bodies that pass validation, for routes whose 404 comes after it (keyed as label() prints them). */
@@ -235,4 +236,6 @@ const validBodies: Record<string, unknown> = {
     network: 'awin',
     config: { feed_ids: ['1'] },
   },
+  'POST assistant/conversations/{id}/messages': { content: 'hello' },
+  'POST assistant/conversations/{id}/approvals/{call_id}': { approve: true },
 }

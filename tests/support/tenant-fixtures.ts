@@ -83,6 +83,7 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     insert into public.affiliate_destinations (tenant_id, site_id, name)
     select ${tenant.tenantId}, id, 'Fixture destination' from site
     returning id`
+  const assistantConversation = await post('/v1/assistant/conversations', { title: 'Fixture' })
   return {
     apiKey: apiKey.id,
     site: site.id,
@@ -98,5 +99,6 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     job: job!.id,
     source: source.id,
     affiliateDestination: destination!.id,
+    assistantConversation: assistantConversation.id,
   }
 }

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks'
 import { api, config, supabase } from './api.ts'
 import { AffiliatePage } from './pages/affiliate.ts'
 import { ApiKeysPage } from './pages/api-keys.ts'
+import { AssistantPage } from './pages/assistant.ts'
 import { CommercePage } from './pages/commerce.ts'
 import { CredentialsPage } from './pages/credentials.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
@@ -16,6 +17,7 @@ import { WebhookPage, WebhooksPage } from './pages/webhooks.ts'
 import { ConfirmHost, ErrorNote, html, Loading, type Session, SessionContext } from './ui.ts'
 
 const nav = [
+  { path: 'assistant', label: 'Assistant' },
   { path: 'integrations', label: 'Integrations' },
   { path: 'credentials', label: 'Credentials' },
   { path: 'webhooks', label: 'Webhooks' },
@@ -43,6 +45,8 @@ function useRoute(): string[] {
 function Page({ route }: { route: string[] }): VNode {
   const [top, id] = route
   switch (top) {
+    case 'assistant':
+      return html`<${AssistantPage} id=${id} />`
     case 'keys':
       return html`<${ApiKeysPage} />`
     case 'credentials':

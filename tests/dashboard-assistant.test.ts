@@ -41,7 +41,9 @@ async function shot(name: string, width = 1280): Promise<void> {
 
 const browserMissing = !existsSync(CHROMIUM) && !process.env.CI
 if (browserMissing)
-  console.warn(`tests/dashboard-assistant.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`)
+  console.warn(
+    `tests/dashboard-assistant.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`,
+  )
 
 beforeAll(async () => {
   if (browserMissing) return
@@ -64,7 +66,13 @@ beforeAll(async () => {
   dashboardUrl = `${tp.baseUrl}/dashboard/`
   browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
   })
   page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
 }, 90_000)
@@ -108,14 +116,19 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
     expect(made.status).toBe(201)
     await tp.db.sql`insert into public.sites (tenant_id, name) values (${tenantId}, 'Bistro Journal')`
     llm.reset([
-      { text: 'Let me look at your sites.', toolCalls: [{ name: 'platform__list_content', arguments: { type: 'site' } }] },
+      {
+        text: 'Let me look at your sites.',
+        toolCalls: [{ name: 'platform__list_content', arguments: { type: 'site' } }],
+      },
       { text: 'You have one site: Bistro Journal. Want me to draft an article for it?' },
     ])
     await page.reload()
     await page.getByRole('button', { name: 'New conversation' }).click()
     await page.getByLabel('Message').fill('Which sites do I have?')
     await page.getByRole('button', { name: 'Send' }).click()
-    const answer = page.locator('.msg.assistant .bubble').filter({ hasText: 'You have one site: Bistro Journal' })
+    const answer = page
+      .locator('.msg.assistant .bubble')
+      .filter({ hasText: 'You have one site: Bistro Journal' })
     await answer.waitFor()
     const card = page.locator('.tool-call[data-tool="platform:list_content"]')
     expect(await card.getAttribute('data-status')).toBe('ok')
@@ -161,18 +174,26 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
       body: { tool_name: 'slack:post_message', allowed: true, requires_approval: true },
     })
     llm.reset([
-      { toolCalls: [{ name: 'slack__post_message', arguments: { channel: 'C012AB3CD', text: 'Brunch menu is live' } }] },
+      {
+        toolCalls: [
+          { name: 'slack__post_message', arguments: { channel: 'C012AB3CD', text: 'Brunch menu is live' } },
+        ],
+      },
       { text: 'Posted the announcement to #general.' },
     ])
     await page.getByLabel('Message').fill('Announce the brunch menu in #general')
     await page.getByRole('button', { name: 'Send' }).click()
-    const pending = page.locator('.tool-call[data-tool="slack:post_message"][data-status="awaiting_approval"]')
+    const pending = page.locator(
+      '.tool-call[data-tool="slack:post_message"][data-status="awaiting_approval"]',
+    )
     await pending.getByRole('button', { name: 'Approve' }).waitFor()
     expect(slack.received.filter((r) => r.path === '/api/chat.postMessage')).toHaveLength(0)
     await shot('assistant-approval')
     await pending.getByRole('button', { name: 'Approve' }).click()
     await page.locator('.msg.assistant .bubble').filter({ hasText: 'Posted the announcement' }).waitFor()
-    expect(await page.locator('.tool-call[data-tool="slack:post_message"]').getAttribute('data-status')).toBe('ok')
+    expect(await page.locator('.tool-call[data-tool="slack:post_message"]').getAttribute('data-status')).toBe(
+      'ok',
+    )
     expect(slack.received.filter((r) => r.path === '/api/chat.postMessage')).toHaveLength(1)
   })
 })

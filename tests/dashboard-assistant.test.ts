@@ -102,7 +102,7 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
     const note = page.getByRole('alert').filter({ hasText: 'needs an AI model' })
     await note.waitFor()
     expect(await note.getByRole('link', { name: 'Credentials' }).getAttribute('href')).toBe('#/credentials')
-    await shot('assistant-no-credential')
+    await shot('assistant-setup')
   })
 
   it('streams an answer with a tool card, and shows a refusal with its reason', async () => {

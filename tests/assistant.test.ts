@@ -713,3 +713,103 @@ describe('approvals', () => {
     expect(slackPosts().length).toBe(before)
   })
 })
+
+describe('automations', () => {
+  it('runs a saved instruction once per slot across instances, as the automation, and waits for approval unattended', async () => {
+    const t = await tenantWith()
+    const member = await addMember(tp, t.tenantId, 'member')
+    const connection = await seedSlack(t)
+    const gated = await tp.json(`/api/connections/${connection}/permissions`, {
+      token: t.token,
+      body: { tool_name: 'slack:list_channels', allowed: true, requires_approval: true },
+    })
+    expect(gated.status).toBe(201)
+    const body = {
+      name: 'Morning post',
+      instruction: 'Post good morning to #general',
+      schedule: '0 8 * * 1-5',
+    }
+    const bad = await tp.json('/v1/assistant/automations', {
+      token: t.token,
+      body: { ...body, schedule: 'every day' },
+    })
+    expect([bad.status, bad.body.details[0].field]).toEqual([400, 'schedule'])
+    const byMember = await tp.json('/v1/assistant/automations', { token: member.token, body })
+    expect(byMember.status).toBe(403)
+    const made = await tp.json('/v1/assistant/automations', { token: t.token, body })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    clock.set(new Date('2026-11-28T12:00:00.000Z')) // a Saturday
+    const patched = await tp.json(`/v1/assistant/automations/${made.body.id}`, {
+      method: 'PATCH',
+      token: t.token,
+      body: { schedule: '0 8 * * 1-5' },
+    })
+    expect(patched.body.next_run_at).toBe('2026-11-30T08:00:00.000Z') // Monday 08:00 UTC
+
+    llm.reset([
+      {
+        toolCalls: [
+          { name: 'slack__post_message', arguments: { channel: 'C012AB3CD', text: 'Good morning' } },
+          { name: 'slack__list_channels', arguments: {} },
+        ],
+      },
+      { text: 'Posted.' },
+    ])
+    const before = slackPosts().length
+    const sweep = (i: number) =>
+      tp.instances[i]!.platform.runJob('assistant/jobs/sweep').then((r) => r.json())
+    expect((await sweep(0)).scheduled).toBe(0) // not yet due
+    clock.set(new Date('2026-11-30T08:00:20.000Z'))
+    const reports = await Promise.all([sweep(0), sweep(1), sweep(0)])
+    expect(reports.map((r) => r.scheduled).reduce((a, b) => a + b, 0)).toBe(1)
+
+    const runs = await tp.json(`/v1/assistant/automations/${made.body.id}/runs`, { token: t.token })
+    expect(runs.body.data).toHaveLength(1)
+    const run = runs.body.data[0]
+    expect(run).toMatchObject({
+      slot: '2026-11-30T08:00:00.000Z',
+      status: 'started',
+      turn_status: 'awaiting_approval',
+    })
+    expect(slackPosts().length).toBe(before + 1)
+    const conversation = await tp.json(`/v1/assistant/conversations/${run.conversation_id}`, {
+      token: t.token,
+    })
+    expect(conversation.body.title).toBe('Morning post · 2026-11-30 08:00 UTC')
+    expect(conversation.body.turns[0]).toMatchObject({
+      triggered_by: 'automation',
+      status: 'awaiting_approval',
+    })
+    expect(
+      conversation.body.messages[1].tool_calls.map((c: { tool: string; status: string }) => [
+        c.tool,
+        c.status,
+      ]),
+    ).toEqual([
+      ['slack:post_message', 'ok'],
+      ['slack:list_channels', 'awaiting_approval'],
+    ])
+    const log = await tp.db
+      .sql`select triggered_by, user_id from public.integration_usage where connection_id = ${connection}`
+    expect(log.map((l) => [l.triggered_by, l.user_id])).toEqual([['automation', t.userId]])
+    const uses = await tp.db.sql`
+      select caller_kind from public.credential_usage where tenant_id = ${t.tenantId} order by used_at`
+    expect(uses.map((u) => u.caller_kind)).toEqual(['automation'])
+
+    const listed = await tp.json('/v1/assistant/automations', { token: t.token })
+    expect(listed.body.data[0]).toMatchObject({
+      next_run_at: '2026-12-01T08:00:00.000Z',
+      last_run: { conversation_id: run.conversation_id, turn_status: 'awaiting_approval' },
+    })
+    // The same slot again (another sweep, later in the minute): nothing new.
+    clock.advance(30_000)
+    expect((await sweep(1)).scheduled).toBe(0)
+    const [count] = await tp.db.sql<{ n: number }[]>`
+      select count(*)::int as n from public.assistant_automation_runs where automation_id = ${made.body.id}`
+    expect(count!.n).toBe(1)
+    expect(
+      (await tp.request(`/v1/assistant/automations/${made.body.id}`, { token: t.token, method: 'DELETE' }))
+        .status,
+    ).toBe(204)
+  })
+})

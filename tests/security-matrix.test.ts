@@ -214,6 +214,7 @@ const fixturePatterns: [string, string][] = [
   ['scrape-social/sources/{id}', 'source'],
   ['sync-affiliate/destinations/{id}', 'affiliateDestination'],
   ['assistant/conversations/{id}', 'assistantConversation'],
+  ['assistant/automations/{id}', 'assistantAutomation'],
 ]
 
 /** Bodies that pass validation, for routes whose 404 comes after it (keyed as label() prints them). */
@@ -238,4 +239,5 @@ const validBodies: Record<string, unknown> = {
   },
   'POST assistant/conversations/{id}/messages': { content: 'hello' },
   'POST assistant/conversations/{id}/approvals/{call_id}': { approve: true },
+  'PATCH assistant/automations/{id}': { name: 'Renamed' },
 }

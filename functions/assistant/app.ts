@@ -1,5 +1,6 @@
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
 import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import { registerAutomations } from './routes/automations/routes.ts'
 import { registerApproveToolCall } from './routes/conversations/approve.ts'
 import { registerCreateConversation } from './routes/conversations/create.ts'
 import { registerDeleteConversation } from './routes/conversations/delete.ts'
@@ -23,6 +24,7 @@ export function createApp(deps: FunctionDeps) {
     registerApproveToolCall,
     registerGetSettings,
     registerPutSettings,
+    registerAutomations,
     registerSweep,
   ])
     register(app)

@@ -84,6 +84,11 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     select ${tenant.tenantId}, id, 'Fixture destination' from site
     returning id`
   const assistantConversation = await post('/v1/assistant/conversations', { title: 'Fixture' })
+  const assistantAutomation = await post('/v1/assistant/automations', {
+    name: 'Fixture',
+    instruction: 'Say hello',
+    schedule: '0 8 * * 1-5',
+  })
   return {
     apiKey: apiKey.id,
     site: site.id,
@@ -100,5 +105,6 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant): Prom
     source: source.id,
     affiliateDestination: destination!.id,
     assistantConversation: assistantConversation.id,
+    assistantAutomation: assistantAutomation.id,
   }
 }

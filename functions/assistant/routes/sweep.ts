@@ -3,19 +3,20 @@ import type { App } from '../../../shared/infra/http/app-env.ts'
 import { defineRoute, depsOf } from '../../../shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
 import { sweepTurns } from '../../../shared/services/assistant/turn.ts'
-import { sweepReportSchema } from '../../../shared/services/jobs/schema.ts'
+import { scheduledSweepReportSchema } from '../../../shared/services/jobs/schema.ts'
 
 export const route = defineRoute(
   { allow: ['service'] },
   {
     method: 'post',
     path: '/jobs/sweep',
-    summary: 'Job: resume turns a stopped instance left (lease ran out) and mark failed ones',
-    responses: { 200: jsonContent(sweepReportSchema, 'Counts'), ...errorResponses(401) },
+    summary:
+      'Job: start due automations, resume turns a stopped instance left (lease ran out), mark failed ones',
+    responses: { 200: jsonContent(scheduledSweepReportSchema, 'Counts'), ...errorResponses(401) },
   },
 )
 
-export type SweepResponse = z.infer<typeof sweepReportSchema>
+export type SweepResponse = z.infer<typeof scheduledSweepReportSchema>
 
 export const registerSweep = (app: App) =>
   app.openapi(route, async (c) => c.json(await sweepTurns(depsOf(c)), 200))

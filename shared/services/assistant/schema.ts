@@ -213,3 +213,68 @@ export const streamEvents = {
   'turn.ended': 'the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)',
 } as const
 export type StreamEventName = keyof typeof streamEvents
+
+export const automationBody = z
+  .object({
+    name: z.string().trim().min(1).max(200).refine(noNul, 'must not contain NUL'),
+    instruction: z
+      .string()
+      .max(MAX_MESSAGE_CHARS)
+      .refine((s) => s.trim().length > 0, 'must not be empty')
+      .refine(noNul, 'must not contain NUL')
+      .openapi({ description: 'What the assistant is asked each time, as a user message' }),
+    schedule: z.string().min(9).max(100).openapi({
+      description: 'A 5-field cron expression in UTC (minute hour day month weekday)',
+      example: '0 8 * * 1-5',
+    }),
+    enabled: z.boolean().optional(),
+  })
+  .strict()
+  .openapi('AutomationInput', {
+    example: {
+      name: 'Morning draft',
+      instruction:
+        "Draft an article for the site Bistro Journal from yesterday's new source items, then post its title to #content on Slack.",
+      schedule: '0 8 * * 1-5',
+    },
+  })
+
+export const automationPatchBody = automationBody.partial().strict().openapi('AutomationUpdate')
+
+export const automationRunSchema = z
+  .object({
+    id: z.uuid(),
+    slot: z.string().openapi({ description: 'The scheduled time this run is for' }),
+    conversation_id: z.uuid().nullable(),
+    turn_id: z.uuid().nullable(),
+    status: z
+      .enum(['started', 'failed'])
+      .openapi({ description: 'failed: the turn could not start (see error)' }),
+    turn_status: z
+      .string()
+      .nullable()
+      .openapi({ description: "The turn's status: completed, awaiting_approval, ..." }),
+    error: z.string().nullable(),
+    created_at: z.string(),
+  })
+  .openapi('AutomationRun')
+
+export const automationSchema = z
+  .object({
+    id: z.uuid(),
+    name: z.string(),
+    instruction: z.string(),
+    schedule: z.string(),
+    enabled: z.boolean(),
+    next_run_at: z.string().nullable(),
+    last_run_at: z.string().nullable(),
+    last_run: automationRunSchema.nullable(),
+    created_by: z.uuid().nullable(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Automation')
+
+export type Automation = z.infer<typeof automationSchema>
+export type AutomationRun = z.infer<typeof automationRunSchema>
+export type AutomationInput = z.infer<typeof automationBody>

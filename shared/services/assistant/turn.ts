@@ -683,6 +683,9 @@ export const assistantEngine = engineFor({
  * out), and turns whose job failed for good are marked failed.
  */
 export async function sweepTurns(deps: FunctionDeps) {
+  // Automations first: their turns run now, and the engine then finds nothing of theirs left.
+  const { runDueAutomations } = await import('./automations.ts')
+  const scheduled = await runDueAutomations(deps)
   const report = await assistantEngine(deps).runDue()
   const now = deps.clock.now()
   const failed = await deps.sql`
@@ -692,5 +695,5 @@ export async function sweepTurns(deps: FunctionDeps) {
     from public.jobs j
     where j.id = t.job_id and t.status = 'running' and j.status in ('failed', 'succeeded')
     returning t.id`
-  return { ...report, failed: report.failed + failed.length }
+  return { ...report, failed: report.failed + failed.length, scheduled }
 }

@@ -54,7 +54,7 @@ beforeAll(async () => {
       }),
     },
   })
-}, 60_000)
+}, 120_000)
 afterAll(async () => {
   await Promise.all([slack?.close(), everything?.close(), llm?.close()])
   await tp?.close()

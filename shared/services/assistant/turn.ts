@@ -189,15 +189,22 @@ export async function startTurn(
   opts: StartTurnOptions,
 ): Promise<StartedTurn> {
   const { caller } = ctx
-  const [visible] = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) => tx<{ title: string }[]>`
-      select title from public.assistant_conversations where id = ${conversationId} and tenant_id = ${caller.tenantId}`,
-  )
-  if (!visible) throw notFound('Conversation')
-  await assertWithinQuota(ctx, 'assistant')
-  const choice = await modelChoice(ctx, caller.tenantId)
+  // Independent checks at once; reported in this order: the conversation, the quota, the model.
+  const [visibleRows, quota, choiceResult] = await Promise.allSettled([
+    withTenant(
+      ctx.sql,
+      caller.claims,
+      (tx) => tx<{ title: string }[]>`
+        select title from public.assistant_conversations where id = ${conversationId} and tenant_id = ${caller.tenantId}`,
+    ),
+    assertWithinQuota(ctx, 'assistant'),
+    modelChoice(ctx, caller.tenantId),
+  ])
+  if (visibleRows.status === 'rejected') throw visibleRows.reason
+  if (!visibleRows.value[0]) throw notFound('Conversation')
+  if (quota.status === 'rejected') throw quota.reason
+  if (choiceResult.status === 'rejected') throw choiceResult.reason
+  const choice = choiceResult.value
   if (!choice.hasCredential || !choice.provider || !choice.model) throw noCredentialError(choice)
 
   const now = ctx.clock.now()
@@ -488,37 +495,47 @@ async function continueTurn(ctx: ServiceContext, turn: TurnRow): Promise<void> {
       await finishTurn(deps, turn, 'stopped', `The turn reached its limit of ${MAX_STEPS} model calls`)
       return
     }
-    // Before every model call: a turn stops once the month's quota is spent (Free refuses overage).
-    try {
-      await assertWithinQuota(ctx, 'assistant')
-    } catch (err) {
+    // Before every model call, at once (they are independent): the quota (a turn stops once the
+    // month's quota is spent; Free refuses overage), the credential (first step), the history,
+    // the tenant's instructions, and which tools need approval.
+    const credentialPromise: Promise<string> = credentialKey
+      ? Promise.resolve(credentialKey)
+      : useCredential(deps, {
+          tenantId,
+          provider: turn.provider,
+          environment: turn.credential_environment,
+          callerKind: turn.triggered_by === 'automation' ? 'automation' : 'assistant',
+          functionName: 'assistant',
+        }).then((c): string => c.secret)
+    const [quota, credential, records, settingsRows, approvals] = await Promise.allSettled([
+      assertWithinQuota(ctx, 'assistant'),
+      credentialPromise,
+      conversationRecords(deps.sql, tenantId, turn.conversation_id),
+      deps.sql<{ instructions: string | null }[]>`
+        select instructions from public.assistant_settings where tenant_id = ${tenantId}`,
+      approvalRequired(deps.sql, tenantId),
+    ])
+    if (quota.status === 'rejected') {
+      const err = quota.reason
       if (err instanceof ServiceError && err.code === 'QUOTA_EXCEEDED') {
         await finishTurn(deps, turn, 'stopped', `Stopped: ${err.message}`)
         return
       }
       throw err
     }
-    if (!credentialKey) {
-      try {
-        credentialKey = (
-          await useCredential(deps, {
-            tenantId,
-            provider: turn.provider,
-            environment: turn.credential_environment,
-            callerKind: turn.triggered_by === 'automation' ? 'automation' : 'assistant',
-            functionName: 'assistant',
-          })
-        ).secret
-      } catch (err) {
-        if (!(err instanceof CredentialUnavailableError)) throw err
-        await finishTurn(deps, turn, 'failed', `No usable ${turn.provider} credential: ${err.message}`)
-        return
-      }
+    if (credential.status === 'rejected') {
+      const err = credential.reason
+      if (!(err instanceof CredentialUnavailableError)) throw err
+      await finishTurn(deps, turn, 'failed', `No usable ${turn.provider} credential: ${err.message}`)
+      return
     }
-
-    const { messages, calls } = await conversationRecords(deps.sql, tenantId, turn.conversation_id)
-    const [settings] = await deps.sql<{ instructions: string | null }[]>`
-      select instructions from public.assistant_settings where tenant_id = ${tenantId}`
+    for (const r of [records, settingsRows, approvals]) if (r.status === 'rejected') throw r.reason
+    credentialKey = credential.value
+    const { messages, calls } = (
+      records as PromiseFulfilledResult<Awaited<ReturnType<typeof conversationRecords>>>
+    ).value
+    const settings = (settingsRows as PromiseFulfilledResult<{ instructions: string | null }[]>).value[0]
+    const needsApproval = (approvals as PromiseFulfilledResult<Set<string>>).value
     const system = settings?.instructions
       ? `${SYSTEM_PROMPT}\n\nThe tenant's instructions:\n${settings.instructions}`
       : SYSTEM_PROMPT
@@ -552,7 +569,6 @@ async function continueTurn(ctx: ServiceContext, turn: TurnRow): Promise<void> {
     turnInput += answer.inputTokens
     turnOutput += answer.outputTokens
     const toolCalls = answer.toolCalls.slice(0, MAX_CALLS_PER_STEP)
-    const needsApproval = await approvalRequired(deps.sql, tenantId)
     const stored = await deps.sql.begin(async (tx) => {
       await tx`
         update public.assistant_turns

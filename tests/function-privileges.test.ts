@@ -45,6 +45,10 @@ const authenticatedSecretLike: Record<string, string> = {
   'public.jobs.lease_until': 'a date',
   'public.integration_connections.token_expires_at': 'a date',
   'public.webhook_deliveries.lease_id': "a dispatcher's claim id",
+  'public.assistant_conversations.input_tokens': 'a count of model tokens',
+  'public.assistant_conversations.output_tokens': 'a count of model tokens',
+  'public.assistant_turns.input_tokens': 'a count of model tokens',
+  'public.assistant_turns.output_tokens': 'a count of model tokens',
 }
 
 let db: TestDatabase

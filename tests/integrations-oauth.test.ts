@@ -187,6 +187,14 @@ describe('OAuth authorize -> consent -> callback -> stored encrypted tokens -> r
       tool_count: notion.tools.length,
     })
     expect(res.body.tools.map((t: { name: string }) => t.name)).toEqual(notion.tools.map((t) => t.name))
+    // A new connection's write tools wait for approval when the assistant calls them.
+    const permissions = await tp.json(`/api/connections/${connectionId}/permissions`, { token: a.token })
+    expect(
+      permissions.body.data.map((p: { tool_name: string; requires_approval: boolean }) => [
+        p.tool_name,
+        p.requires_approval,
+      ]),
+    ).toEqual(notion.tools.filter((t) => t.action === 'write').map((t) => [t.name, true]))
 
     const { access, refresh, row } = await storedTokens(connectionId)
     expect(row.access_token_encrypted).toMatch(/^v1:1:/)

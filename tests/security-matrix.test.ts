@@ -256,6 +256,8 @@ const fixturePatterns: [string, string][] = [
   // unguessable id, valid ten minutes, is what the consent page is given.
   ['mcp-sse/oauth/requests/{id}', 'global'],
   ['mcp-sse/oauth/clients/{id}', 'mcpClient'],
+  ['assistant/conversations/{id}', 'assistantConversation'],
+  ['assistant/automations/{id}', 'assistantAutomation'],
 ]
 
 /** Bodies that pass validation, for routes whose 404 comes after it (keyed as label() prints them). */
@@ -279,4 +281,7 @@ const validBodies: Record<string, unknown> = {
     network: 'awin',
     config: { feed_ids: ['1'] },
   },
+  'POST assistant/conversations/{id}/messages': { content: 'hello' },
+  'POST assistant/conversations/{id}/approvals/{call_id}': { approve: true },
+  'PATCH assistant/automations/{id}': { name: 'Renamed' },
 }

@@ -1,4 +1,5 @@
 import * as apiKeys from '../../functions/api-keys/app.ts'
+import * as assistant from '../../functions/assistant/app.ts'
 import * as commerceWebhook from '../../functions/commerce-webhook/app.ts'
 import * as content from '../../functions/content/app.ts'
 import * as credentials from '../../functions/credentials/app.ts'
@@ -32,4 +33,5 @@ export const functionModules: FunctionModule[] = [
   scrapeSocial,
   generateArticle,
   syncAffiliate,
+  assistant,
 ]

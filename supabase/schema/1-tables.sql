@@ -333,6 +333,163 @@ CREATE TABLE public.articles (
 );
 
 --
+-- Name: assistant_automation_runs; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.assistant_automation_runs (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    automation_id uuid NOT NULL,
+    slot timestamp with time zone NOT NULL,
+    conversation_id uuid,
+    turn_id uuid,
+    status text NOT NULL,
+    error text,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    CONSTRAINT assistant_automation_runs_status_check CHECK ((status = ANY (ARRAY['started'::text, 'failed'::text])))
+);
+
+--
+-- Name: assistant_automations; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.assistant_automations (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    name text NOT NULL,
+    instruction text NOT NULL,
+    schedule text NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    next_run_at timestamp with time zone,
+    last_run_at timestamp with time zone,
+    created_by uuid,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    CONSTRAINT assistant_automations_instruction_check CHECK (((length(instruction) >= 1) AND (length(instruction) <= 32000))),
+    CONSTRAINT assistant_automations_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+    CONSTRAINT assistant_automations_schedule_check CHECK (((length(schedule) >= 9) AND (length(schedule) <= 100)))
+);
+
+--
+-- Name: assistant_conversations; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.assistant_conversations (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    title text NOT NULL,
+    created_by uuid,
+    input_tokens bigint DEFAULT 0 NOT NULL,
+    output_tokens bigint DEFAULT 0 NOT NULL,
+    last_message_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    CONSTRAINT assistant_conversations_title_check CHECK (((length(title) >= 1) AND (length(title) <= 200)))
+);
+
+--
+-- Name: assistant_messages; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.assistant_messages (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    conversation_id uuid NOT NULL,
+    turn_id uuid,
+    seq bigint NOT NULL,
+    role text NOT NULL,
+    content text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    CONSTRAINT assistant_messages_role_check CHECK ((role = ANY (ARRAY['user'::text, 'assistant'::text])))
+);
+
+--
+-- Name: assistant_messages_seq_seq; Type: SEQUENCE; Schema: public
+--
+
+ALTER TABLE public.assistant_messages ALTER COLUMN seq ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.assistant_messages_seq_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
+-- Name: assistant_settings; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.assistant_settings (
+    tenant_id uuid NOT NULL,
+    provider text,
+    model text,
+    credential_environment text DEFAULT 'production'::text NOT NULL,
+    instructions text,
+    updated_by uuid,
+    updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    CONSTRAINT assistant_settings_credential_environment_check CHECK ((credential_environment = ANY (ARRAY['development'::text, 'staging'::text, 'production'::text]))),
+    CONSTRAINT assistant_settings_instructions_check CHECK ((length(instructions) <= 4000)),
+    CONSTRAINT assistant_settings_model_check CHECK (((length(model) >= 1) AND (length(model) <= 100))),
+    CONSTRAINT assistant_settings_provider_check CHECK ((provider = ANY (ARRAY['openai'::text, 'anthropic'::text])))
+);
+
+--
+-- Name: assistant_tool_calls; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.assistant_tool_calls (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    conversation_id uuid NOT NULL,
+    turn_id uuid NOT NULL,
+    message_id uuid NOT NULL,
+    "position" integer NOT NULL,
+    provider_call_id text NOT NULL,
+    name text NOT NULL,
+    tool text NOT NULL,
+    arguments jsonb DEFAULT '{}'::jsonb NOT NULL,
+    status text NOT NULL,
+    result text,
+    decided_by uuid,
+    decided_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT assistant_tool_calls_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+    CONSTRAINT assistant_tool_calls_provider_call_id_check CHECK (((length(provider_call_id) >= 1) AND (length(provider_call_id) <= 200))),
+    CONSTRAINT assistant_tool_calls_status_check CHECK ((status = ANY (ARRAY['running'::text, 'awaiting_approval'::text, 'approved'::text, 'denied'::text, 'ok'::text, 'refused'::text, 'invalid'::text, 'failed'::text, 'interrupted'::text]))),
+    CONSTRAINT assistant_tool_calls_tool_check CHECK (((length(tool) >= 1) AND (length(tool) <= 200)))
+);
+
+--
+-- Name: assistant_turns; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.assistant_turns (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    conversation_id uuid NOT NULL,
+    status text NOT NULL,
+    triggered_by text NOT NULL,
+    provider text NOT NULL,
+    model text NOT NULL,
+    credential_environment text NOT NULL,
+    scopes text[] DEFAULT '{}'::text[] NOT NULL,
+    job_id uuid,
+    steps integer DEFAULT 0 NOT NULL,
+    input_tokens bigint DEFAULT 0 NOT NULL,
+    output_tokens bigint DEFAULT 0 NOT NULL,
+    error text,
+    created_by uuid,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT assistant_turns_provider_check CHECK ((provider = ANY (ARRAY['openai'::text, 'anthropic'::text]))),
+    CONSTRAINT assistant_turns_status_check CHECK ((status = ANY (ARRAY['running'::text, 'awaiting_approval'::text, 'completed'::text, 'failed'::text, 'stopped'::text]))),
+    CONSTRAINT assistant_turns_triggered_by_check CHECK ((triggered_by = ANY (ARRAY['assistant'::text, 'automation'::text])))
+);
+
+--
 -- Name: commerce_deliveries; Type: TABLE; Schema: public
 --
 
@@ -580,6 +737,7 @@ CREATE TABLE public.integration_tool_permissions (
     created_by uuid,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    requires_approval boolean DEFAULT false NOT NULL,
     CONSTRAINT integration_tool_permissions_tool_name_check CHECK (((length(tool_name) >= 3) AND (length(tool_name) <= 200)))
 );
 

@@ -164,6 +164,97 @@ ALTER TABLE ONLY public.articles
     ADD CONSTRAINT articles_pkey PRIMARY KEY (id);
 
 --
+-- Name: assistant_automation_runs assistant_automation_runs_automation_id_slot_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_automation_runs
+    ADD CONSTRAINT assistant_automation_runs_automation_id_slot_key UNIQUE (automation_id, slot);
+
+--
+-- Name: assistant_automation_runs assistant_automation_runs_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_automation_runs
+    ADD CONSTRAINT assistant_automation_runs_pkey PRIMARY KEY (id);
+
+--
+-- Name: assistant_automations assistant_automations_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_automations
+    ADD CONSTRAINT assistant_automations_pkey PRIMARY KEY (id);
+
+--
+-- Name: assistant_automations assistant_automations_tenant_id_id_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_automations
+    ADD CONSTRAINT assistant_automations_tenant_id_id_key UNIQUE (tenant_id, id);
+
+--
+-- Name: assistant_conversations assistant_conversations_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_conversations
+    ADD CONSTRAINT assistant_conversations_pkey PRIMARY KEY (id);
+
+--
+-- Name: assistant_conversations assistant_conversations_tenant_id_id_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_conversations
+    ADD CONSTRAINT assistant_conversations_tenant_id_id_key UNIQUE (tenant_id, id);
+
+--
+-- Name: assistant_messages assistant_messages_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_messages
+    ADD CONSTRAINT assistant_messages_pkey PRIMARY KEY (id);
+
+--
+-- Name: assistant_messages assistant_messages_tenant_id_id_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_messages
+    ADD CONSTRAINT assistant_messages_tenant_id_id_key UNIQUE (tenant_id, id);
+
+--
+-- Name: assistant_settings assistant_settings_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_settings
+    ADD CONSTRAINT assistant_settings_pkey PRIMARY KEY (tenant_id);
+
+--
+-- Name: assistant_tool_calls assistant_tool_calls_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_tool_calls
+    ADD CONSTRAINT assistant_tool_calls_pkey PRIMARY KEY (id);
+
+--
+-- Name: assistant_tool_calls assistant_tool_calls_tenant_id_id_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_tool_calls
+    ADD CONSTRAINT assistant_tool_calls_tenant_id_id_key UNIQUE (tenant_id, id);
+
+--
+-- Name: assistant_turns assistant_turns_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_turns
+    ADD CONSTRAINT assistant_turns_pkey PRIMARY KEY (id);
+
+--
+-- Name: assistant_turns assistant_turns_tenant_id_id_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_turns
+    ADD CONSTRAINT assistant_turns_tenant_id_id_key UNIQUE (tenant_id, id);
+
+--
 -- Name: commerce_deliveries commerce_deliveries_pkey; Type: CONSTRAINT; Schema: public
 --
 
@@ -674,6 +765,66 @@ CREATE INDEX articles_site_id_idx ON public.articles USING btree (site_id);
 CREATE INDEX articles_tenant_id_idx ON public.articles USING btree (tenant_id, created_at, id);
 
 --
+-- Name: assistant_automation_runs_tenant_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_automation_runs_tenant_idx ON public.assistant_automation_runs USING btree (tenant_id, automation_id, slot DESC);
+
+--
+-- Name: assistant_automations_due_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_automations_due_idx ON public.assistant_automations USING btree (next_run_at) WHERE enabled;
+
+--
+-- Name: assistant_automations_tenant_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_automations_tenant_idx ON public.assistant_automations USING btree (tenant_id, created_at DESC, id DESC);
+
+--
+-- Name: assistant_conversations_creator_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_conversations_creator_idx ON public.assistant_conversations USING btree (created_by);
+
+--
+-- Name: assistant_conversations_tenant_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_conversations_tenant_idx ON public.assistant_conversations USING btree (tenant_id, created_at DESC, id DESC);
+
+--
+-- Name: assistant_messages_conversation_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_messages_conversation_idx ON public.assistant_messages USING btree (tenant_id, conversation_id, seq);
+
+--
+-- Name: assistant_tool_calls_conversation_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_tool_calls_conversation_idx ON public.assistant_tool_calls USING btree (tenant_id, conversation_id, created_at, "position");
+
+--
+-- Name: assistant_tool_calls_turn_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_tool_calls_turn_idx ON public.assistant_tool_calls USING btree (turn_id);
+
+--
+-- Name: assistant_turns_conversation_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_turns_conversation_idx ON public.assistant_turns USING btree (tenant_id, conversation_id, created_at);
+
+--
+-- Name: assistant_turns_one_open; Type: INDEX; Schema: public
+--
+
+CREATE UNIQUE INDEX assistant_turns_one_open ON public.assistant_turns USING btree (conversation_id) WHERE (status = ANY (ARRAY['running'::text, 'awaiting_approval'::text]));
+
+--
 -- Name: commerce_deliveries_due_idx; Type: INDEX; Schema: public
 --
 
@@ -1138,6 +1289,118 @@ ALTER TABLE ONLY public.articles
 
 ALTER TABLE ONLY public.articles
     ADD CONSTRAINT articles_tenant_id_site_id_fkey FOREIGN KEY (tenant_id, site_id) REFERENCES public.sites(tenant_id, id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_automation_runs assistant_automation_runs_tenant_id_automation_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_automation_runs
+    ADD CONSTRAINT assistant_automation_runs_tenant_id_automation_id_fkey FOREIGN KEY (tenant_id, automation_id) REFERENCES public.assistant_automations(tenant_id, id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_automation_runs assistant_automation_runs_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_automation_runs
+    ADD CONSTRAINT assistant_automation_runs_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_automations assistant_automations_created_by_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_automations
+    ADD CONSTRAINT assistant_automations_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+
+--
+-- Name: assistant_automations assistant_automations_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_automations
+    ADD CONSTRAINT assistant_automations_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_conversations assistant_conversations_created_by_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_conversations
+    ADD CONSTRAINT assistant_conversations_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+
+--
+-- Name: assistant_conversations assistant_conversations_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_conversations
+    ADD CONSTRAINT assistant_conversations_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_messages assistant_messages_tenant_id_conversation_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_messages
+    ADD CONSTRAINT assistant_messages_tenant_id_conversation_id_fkey FOREIGN KEY (tenant_id, conversation_id) REFERENCES public.assistant_conversations(tenant_id, id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_messages assistant_messages_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_messages
+    ADD CONSTRAINT assistant_messages_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_settings assistant_settings_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_settings
+    ADD CONSTRAINT assistant_settings_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_settings assistant_settings_updated_by_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_settings
+    ADD CONSTRAINT assistant_settings_updated_by_fkey FOREIGN KEY (updated_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+
+--
+-- Name: assistant_tool_calls assistant_tool_calls_decided_by_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_tool_calls
+    ADD CONSTRAINT assistant_tool_calls_decided_by_fkey FOREIGN KEY (decided_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+
+--
+-- Name: assistant_tool_calls assistant_tool_calls_tenant_id_conversation_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_tool_calls
+    ADD CONSTRAINT assistant_tool_calls_tenant_id_conversation_id_fkey FOREIGN KEY (tenant_id, conversation_id) REFERENCES public.assistant_conversations(tenant_id, id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_tool_calls assistant_tool_calls_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_tool_calls
+    ADD CONSTRAINT assistant_tool_calls_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_turns assistant_turns_created_by_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_turns
+    ADD CONSTRAINT assistant_turns_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+
+--
+-- Name: assistant_turns assistant_turns_tenant_id_conversation_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_turns
+    ADD CONSTRAINT assistant_turns_tenant_id_conversation_id_fkey FOREIGN KEY (tenant_id, conversation_id) REFERENCES public.assistant_conversations(tenant_id, id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_turns assistant_turns_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_turns
+    ADD CONSTRAINT assistant_turns_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 --
 -- Name: commerce_deliveries commerce_deliveries_tenant_id_store_id_fkey; Type: FK CONSTRAINT; Schema: public

@@ -147,6 +147,141 @@ ALTER TABLE public.articles ENABLE ROW LEVEL SECURITY;
 CREATE POLICY articles_all ON public.articles TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids))) WITH CHECK ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
 
 --
+-- Name: assistant_automation_runs; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.assistant_automation_runs ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: assistant_automation_runs assistant_automation_runs_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_automation_runs_select ON public.assistant_automation_runs FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+
+--
+-- Name: assistant_automations; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.assistant_automations ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: assistant_automations assistant_automations_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_automations_delete ON public.assistant_automations FOR DELETE TO authenticated USING (( SELECT private.has_tenant_role(assistant_automations.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
+
+--
+-- Name: assistant_automations assistant_automations_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_automations_insert ON public.assistant_automations FOR INSERT TO authenticated WITH CHECK (( SELECT private.has_tenant_role(assistant_automations.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
+
+--
+-- Name: assistant_automations assistant_automations_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_automations_select ON public.assistant_automations FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+
+--
+-- Name: assistant_automations assistant_automations_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_automations_update ON public.assistant_automations FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(assistant_automations.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
+
+--
+-- Name: assistant_conversations; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.assistant_conversations ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: assistant_conversations assistant_conversations_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_conversations_delete ON public.assistant_conversations FOR DELETE TO authenticated USING (((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND ((created_by = ( SELECT auth.uid() AS uid)) OR ( SELECT private.has_tenant_role(assistant_conversations.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role))));
+
+--
+-- Name: assistant_conversations assistant_conversations_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_conversations_insert ON public.assistant_conversations FOR INSERT TO authenticated WITH CHECK (((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND (created_by = ( SELECT auth.uid() AS uid))));
+
+--
+-- Name: assistant_conversations assistant_conversations_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_conversations_select ON public.assistant_conversations FOR SELECT TO authenticated USING (((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND ((created_by = ( SELECT auth.uid() AS uid)) OR ( SELECT private.has_tenant_role(assistant_conversations.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role))));
+
+--
+-- Name: assistant_conversations assistant_conversations_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_conversations_update ON public.assistant_conversations FOR UPDATE TO authenticated USING (((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND ((created_by = ( SELECT auth.uid() AS uid)) OR ( SELECT private.has_tenant_role(assistant_conversations.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role))));
+
+--
+-- Name: assistant_messages; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.assistant_messages ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: assistant_messages assistant_messages_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_messages_select ON public.assistant_messages FOR SELECT TO authenticated USING ((conversation_id IN ( SELECT assistant_conversations.id
+   FROM public.assistant_conversations)));
+
+--
+-- Name: assistant_settings; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.assistant_settings ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: assistant_settings assistant_settings_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_settings_insert ON public.assistant_settings FOR INSERT TO authenticated WITH CHECK (( SELECT private.has_tenant_role(assistant_settings.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
+
+--
+-- Name: assistant_settings assistant_settings_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_settings_select ON public.assistant_settings FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+
+--
+-- Name: assistant_settings assistant_settings_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_settings_update ON public.assistant_settings FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(assistant_settings.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
+
+--
+-- Name: assistant_tool_calls; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.assistant_tool_calls ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: assistant_tool_calls assistant_tool_calls_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_tool_calls_select ON public.assistant_tool_calls FOR SELECT TO authenticated USING ((conversation_id IN ( SELECT assistant_conversations.id
+   FROM public.assistant_conversations)));
+
+--
+-- Name: assistant_turns; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.assistant_turns ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: assistant_turns assistant_turns_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_turns_select ON public.assistant_turns FOR SELECT TO authenticated USING ((conversation_id IN ( SELECT assistant_conversations.id
+   FROM public.assistant_conversations)));
+
+--
 -- Name: commerce_deliveries; Type: ROW SECURITY; Schema: public
 --
 

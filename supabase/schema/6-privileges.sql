@@ -351,6 +351,132 @@ GRANT SELECT ON TABLE public.article_source_items TO authenticated;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.articles TO authenticated;
 
 --
+-- Name: TABLE assistant_automation_runs; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.assistant_automation_runs TO authenticated;
+
+--
+-- Name: TABLE assistant_automations; Type: ACL; Schema: public
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE public.assistant_automations TO authenticated;
+
+--
+-- Name: COLUMN assistant_automations.name; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(name) ON TABLE public.assistant_automations TO authenticated;
+
+--
+-- Name: COLUMN assistant_automations.instruction; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(instruction) ON TABLE public.assistant_automations TO authenticated;
+
+--
+-- Name: COLUMN assistant_automations.schedule; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(schedule) ON TABLE public.assistant_automations TO authenticated;
+
+--
+-- Name: COLUMN assistant_automations.enabled; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(enabled) ON TABLE public.assistant_automations TO authenticated;
+
+--
+-- Name: COLUMN assistant_automations.next_run_at; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(next_run_at) ON TABLE public.assistant_automations TO authenticated;
+
+--
+-- Name: COLUMN assistant_automations.updated_at; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(updated_at) ON TABLE public.assistant_automations TO authenticated;
+
+--
+-- Name: TABLE assistant_conversations; Type: ACL; Schema: public
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE public.assistant_conversations TO authenticated;
+
+--
+-- Name: COLUMN assistant_conversations.title; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(title) ON TABLE public.assistant_conversations TO authenticated;
+
+--
+-- Name: COLUMN assistant_conversations.updated_at; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(updated_at) ON TABLE public.assistant_conversations TO authenticated;
+
+--
+-- Name: TABLE assistant_messages; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.assistant_messages TO authenticated;
+
+--
+-- Name: TABLE assistant_settings; Type: ACL; Schema: public
+--
+
+GRANT SELECT,INSERT ON TABLE public.assistant_settings TO authenticated;
+
+--
+-- Name: COLUMN assistant_settings.provider; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(provider) ON TABLE public.assistant_settings TO authenticated;
+
+--
+-- Name: COLUMN assistant_settings.model; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(model) ON TABLE public.assistant_settings TO authenticated;
+
+--
+-- Name: COLUMN assistant_settings.credential_environment; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(credential_environment) ON TABLE public.assistant_settings TO authenticated;
+
+--
+-- Name: COLUMN assistant_settings.instructions; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(instructions) ON TABLE public.assistant_settings TO authenticated;
+
+--
+-- Name: COLUMN assistant_settings.updated_by; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(updated_by) ON TABLE public.assistant_settings TO authenticated;
+
+--
+-- Name: COLUMN assistant_settings.updated_at; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(updated_at) ON TABLE public.assistant_settings TO authenticated;
+
+--
+-- Name: TABLE assistant_tool_calls; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.assistant_tool_calls TO authenticated;
+
+--
+-- Name: TABLE assistant_turns; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.assistant_turns TO authenticated;
+
+--
 -- Name: COLUMN commerce_deliveries.id; Type: ACL; Schema: public
 --
 
@@ -805,6 +931,12 @@ GRANT UPDATE(created_by) ON TABLE public.integration_tool_permissions TO authent
 --
 
 GRANT UPDATE(updated_at) ON TABLE public.integration_tool_permissions TO authenticated;
+
+--
+-- Name: COLUMN integration_tool_permissions.requires_approval; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(requires_approval) ON TABLE public.integration_tool_permissions TO authenticated;
 
 --
 -- Name: TABLE integration_tools; Type: ACL; Schema: public

@@ -88,6 +88,12 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant) {
     insert into public.mcp_oauth_grants (tenant_id, user_id, client_id, client_name, scopes, resource)
     values (${tenant.tenantId}, ${tenant.userId}, 'mcpc_fixture', 'Fixture client', '{content:read}', 'http://127.0.0.1/mcp')
     returning id`
+  const assistantConversation = await post('/v1/assistant/conversations', { title: 'Fixture' })
+  const assistantAutomation = await post('/v1/assistant/automations', {
+    name: 'Fixture',
+    instruction: 'Say hello',
+    schedule: '0 8 * * 1-5',
+  })
   return {
     apiKey: apiKey.id,
     site: site.id,
@@ -104,6 +110,8 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant) {
     source: source.id,
     affiliateDestination: destination!.id,
     mcpClient: mcpClient!.id,
+    assistantConversation: assistantConversation.id,
+    assistantAutomation: assistantAutomation.id,
   }
 }
 

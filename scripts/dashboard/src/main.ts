@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks'
 import { api, config, supabase } from './api.ts'
 import { AffiliatePage } from './pages/affiliate.ts'
 import { ApiKeysPage } from './pages/api-keys.ts'
+import { AssistantPage } from './pages/assistant.ts'
 import { CommercePage } from './pages/commerce.ts'
 import { ArticlePage, SitePage, SitesPage } from './pages/content.ts'
 import { CredentialsPage } from './pages/credentials.ts'
@@ -21,6 +22,7 @@ import { ConfirmHost, ErrorNote, html, Loading, type Session, SessionContext } f
 
 const nav = [
   { path: 'home', label: 'Home' },
+  { path: 'assistant', label: 'Assistant' },
   { path: 'sites', label: 'Sites' },
   { path: 'integrations', label: 'Integrations' },
   { path: 'credentials', label: 'Credentials' },
@@ -54,6 +56,8 @@ function Page({ route }: { route: string[] }): VNode {
       return id ? html`<${SitePage} id=${id} />` : html`<${SitesPage} />`
     case 'articles':
       return id ? html`<${ArticlePage} id=${id} />` : html`<${SitesPage} />`
+    case 'assistant':
+      return html`<${AssistantPage} id=${id} />`
     case 'keys':
       return html`<${ApiKeysPage} />`
     case 'credentials':

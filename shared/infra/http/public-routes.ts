@@ -46,6 +46,8 @@ export const publicRoutes: PublicRoute[] = [
   { prefix: '/api/sources', fn: 'scrape-social', path: '/sources' },
   { prefix: '/api/affiliate', fn: 'sync-affiliate', path: '' },
   { prefix: '/v1/products', fn: 'sync-affiliate', path: '/products' },
+  // The tenant's AI assistant (users and keys with assistant:invoke).
+  { prefix: '/v1/assistant', fn: 'assistant', path: '' },
 ]
 
 /** '/api/api-keys/123' -> '/functions/v1/api-keys/123'; null when no prefix matches. */

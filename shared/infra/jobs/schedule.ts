@@ -113,4 +113,12 @@ export const scheduledJobs: readonly ScheduledJob[] = [
     localEverySeconds: 60,
     description: 'every 5 minutes',
   },
+  {
+    // Assistant turns whose instance stopped (lease ran out): resumed or marked failed.
+    name: 'assistant-sweep',
+    cron: '* * * * *',
+    path: 'assistant/jobs/sweep',
+    localEverySeconds: 30,
+    description: 'every minute',
+  },
 ]

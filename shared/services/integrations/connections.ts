@@ -84,6 +84,7 @@ interface PermissionRow {
   tool_name: string
   allowed: boolean
   restrictions: Record<string, unknown>
+  requires_approval: boolean
   created_at: Date
   updated_at: Date
 }
@@ -94,6 +95,7 @@ const presentPermission = (r: PermissionRow) => ({
   tool_name: r.tool_name,
   allowed: r.allowed,
   restrictions: r.restrictions,
+  requires_approval: r.requires_approval,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at.toISOString(),
 })
@@ -342,7 +344,7 @@ export async function rediscoverTools(ctx: ServiceContext, id: string): Promise<
 export async function setPermission(
   ctx: ServiceContext,
   id: string,
-  body: { tool_name: string; allowed: boolean; restrictions?: unknown },
+  body: { tool_name: string; allowed: boolean; restrictions?: unknown; requires_approval?: boolean },
 ): Promise<{ permission: Permission; created: boolean }> {
   const { caller } = ctx
   requireRole(caller, ['owner', 'admin'])
@@ -361,11 +363,13 @@ export async function setPermission(
       )
     }
     const [saved] = await tx<(PermissionRow & { inserted: boolean })[]>`
-      insert into public.integration_tool_permissions (tenant_id, connection_id, tool_name, allowed, restrictions, created_by, created_at, updated_at)
-      values (${caller.tenantId}, ${id}, ${tool.name}, ${body.allowed}, ${tx.json(restrictions.value as never)}, ${caller.userId}, ${now}, ${now})
+      insert into public.integration_tool_permissions (tenant_id, connection_id, tool_name, allowed, restrictions, requires_approval, created_by, created_at, updated_at)
+      values (${caller.tenantId}, ${id}, ${tool.name}, ${body.allowed}, ${tx.json(restrictions.value as never)},
+              ${body.requires_approval ?? false}, ${caller.userId}, ${now}, ${now})
       on conflict (connection_id, tool_name) do update set
-        allowed = excluded.allowed, restrictions = excluded.restrictions, created_by = excluded.created_by, updated_at = excluded.updated_at
-      returning id, connection_id, tool_name, allowed, restrictions, created_at, updated_at, (xmax = 0) as inserted`
+        allowed = excluded.allowed, restrictions = excluded.restrictions, created_by = excluded.created_by, updated_at = excluded.updated_at,
+        requires_approval = coalesce(${body.requires_approval ?? null}::boolean, public.integration_tool_permissions.requires_approval)
+      returning id, connection_id, tool_name, allowed, restrictions, requires_approval, created_at, updated_at, (xmax = 0) as inserted`
     return saved!
   }).catch(asPermissionError)
   const { inserted, ...permission } = result
@@ -380,7 +384,7 @@ export async function listPermissions(
   const rows = await withTenant(ctx.sql, caller.claims, async (tx) => {
     await loadConnection(tx, caller.tenantId, id)
     return tx<PermissionRow[]>`
-      select id, connection_id, tool_name, allowed, restrictions, created_at, updated_at
+      select id, connection_id, tool_name, allowed, restrictions, requires_approval, created_at, updated_at
       from public.integration_tool_permissions
       where tenant_id = ${caller.tenantId} and connection_id = ${id} order by tool_name`
   })

@@ -145,5 +145,17 @@ export async function completeAuthorization(
     returning id`
   if (!row)
     return fail(slug, 'not_permitted', 'Only owners and admins of the tenant can connect integrations.')
+  // A new connection's write tools (post a message, send an e-mail, create an issue) wait for a
+  // person's approval when the assistant calls them; a reconnection keeps the tenant's choices.
+  const writeTools = (integrationBySlug(slug)?.tools ?? [])
+    .filter((t) => t.action === 'write')
+    .map((t) => t.name)
+  if (writeTools.length > 0)
+    await deps.sql`
+      insert into public.integration_tool_permissions
+        (tenant_id, connection_id, tool_name, allowed, requires_approval, created_by, created_at, updated_at)
+      select ${state.tenant_id}, ${row.id}, name, true, true, ${state.user_id}, ${now}, ${now}
+      from unnest(${writeTools}::text[]) as name
+      on conflict (connection_id, tool_name) do nothing`
   return { status: 'connected', integration: slug, connection_id: row.id }
 }

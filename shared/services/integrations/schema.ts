@@ -119,6 +119,10 @@ export const permissionBody = z
     restrictions: boundedJsonObject().optional().openapi({
       description: 'Depends on the tool: channels, databases, repositories or recipients (see docs)',
     }),
+    requires_approval: z.boolean().optional().openapi({
+      description:
+        'The assistant pauses before each call until an owner or admin approves it (docs/assistant.md). Omitted: unchanged (false for a new row)',
+    }),
   })
   .strict()
   .openapi('SetToolPermission')
@@ -130,6 +134,7 @@ export const permissionSchema = z
     tool_name: z.string(),
     allowed: z.boolean(),
     restrictions: z.record(z.string(), z.unknown()),
+    requires_approval: z.boolean(),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -1,0 +1,49 @@
+import { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
+import { approvalBody, turnResultSchema } from '../../../../shared/services/assistant/schema.ts'
+import { decideApproval } from '../../../../shared/services/assistant/turn.ts'
+import { managerAuth } from '../auth.ts'
+import { answerTurn } from '../turn-response.ts'
+import { streamDescription } from './post-message.ts'
+
+const params = z.object({
+  id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }),
+  call_id: z.uuid().openapi({ param: { name: 'call_id', in: 'path' } }),
+})
+
+export const route = defineRoute(managerAuth, {
+  method: 'post',
+  path: '/conversations/{id}/approvals/{call_id}',
+  summary: 'Approve or deny a tool call that waits for approval; the turn then resumes',
+  description: [
+    'Owners and admins (a key acts as its creator). When the last waiting call of the turn is decided, the turn resumes here (on whichever instance this request reached): approved calls run, denied ones are reported to the model as denied. A call that is not waiting is 409.',
+    '',
+    streamDescription,
+  ].join('\n'),
+  request: {
+    params,
+    body: { content: { 'application/json': { schema: approvalBody } }, required: true },
+  },
+  responses: {
+    200: {
+      description: 'The turn result (JSON), or its events (text/event-stream)',
+      content: {
+        'application/json': { schema: turnResultSchema },
+        'text/event-stream': { schema: z.string() },
+      },
+    },
+    ...errorResponses(400, 401, 403, 404, 409, 429),
+  },
+})
+
+export type ApproveToolCallResponse = z.infer<typeof turnResultSchema>
+
+export const registerApproveToolCall = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = serviceContext(c)
+    const { id, call_id } = c.req.valid('param')
+    const decided = await decideApproval(ctx, id, call_id, c.req.valid('json'))
+    return answerTurn(c, ctx.caller.tenantId, decided.turnId, decided.job?.id ?? null) as never
+  })

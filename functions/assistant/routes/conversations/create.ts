@@ -1,0 +1,30 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { createConversation } from '../../../../shared/services/assistant/conversations.ts'
+import { conversationSchema, createConversationBody } from '../../../../shared/services/assistant/schema.ts'
+import { assistantAuth } from '../auth.ts'
+
+export const route = defineRoute(assistantAuth, {
+  method: 'post',
+  path: '/conversations',
+  summary: 'Start a conversation with the assistant',
+  description:
+    'A conversation belongs to the member who starts it (a key: its creator). Members see their own conversations; owners and admins see all of the tenant.',
+  request: {
+    body: { content: { 'application/json': { schema: createConversationBody } }, required: false },
+  },
+  responses: {
+    201: jsonContent(conversationSchema, 'The conversation'),
+    ...errorResponses(400, 401, 403, 413, 429),
+  },
+})
+
+export type CreateConversationResponse = z.infer<typeof conversationSchema>
+
+export const registerCreateConversation = (app: App) =>
+  app.openapi(route, async (c) => {
+    const body = c.req.valid('json') ?? {}
+    return c.json(await createConversation(serviceContext(c), body), 201)
+  })

@@ -1,0 +1,27 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import { decodeCursor, pageQuery } from '../../../../shared/infra/pagination.ts'
+import { listConversations } from '../../../../shared/services/assistant/conversations.ts'
+import { conversationListSchema } from '../../../../shared/services/assistant/schema.ts'
+import { assistantAuth } from '../auth.ts'
+
+export const route = defineRoute(assistantAuth, {
+  method: 'get',
+  path: '/conversations',
+  summary: 'List conversations, newest first (keyset pagination)',
+  request: { query: pageQuery },
+  responses: {
+    200: jsonContent(conversationListSchema, 'A page of conversations'),
+    ...errorResponses(400, 401, 403, 429),
+  },
+})
+
+export type ListConversationsResponse = z.infer<typeof conversationListSchema>
+
+export const registerListConversations = (app: App) =>
+  app.openapi(route, async (c) => {
+    const { limit, cursor } = c.req.valid('query')
+    return c.json(await listConversations(serviceContext(c), decodeCursor(cursor), limit), 200)
+  })

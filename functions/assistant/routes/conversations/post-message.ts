@@ -1,0 +1,83 @@
+import { z } from '@hono/zod-openapi'
+import type { App } from '../../../../shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
+import { errorResponses, idParam } from '../../../../shared/infra/http/openapi.ts'
+import { presentMessage } from '../../../../shared/services/assistant/conversations.ts'
+import {
+  postMessageBody,
+  streamEvents,
+  turnResultSchema,
+} from '../../../../shared/services/assistant/schema.ts'
+import { startTurn } from '../../../../shared/services/assistant/turn.ts'
+import { assistantAuth, toolScopes } from '../auth.ts'
+import { answerTurn } from '../turn-response.ts'
+
+export const streamDescription = [
+  'With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:',
+  ...Object.entries(streamEvents).map(([name, body]) => `- \`${name}\`: ${body}`),
+  'The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.',
+].join('\n')
+
+const eventStreamExample = [
+  'event: turn.started',
+  'data: {"turn_id":"5b1c…","conversation_id":"9d2e…","message":{"id":"…","role":"user","content":"Post our newest draft title to #content","tool_calls":[],"turn_id":"5b1c…","created_at":"…"}}',
+  '',
+  'event: tool_call.started',
+  'data: {"id":"1f0a…","name":"slack__post_message","tool":"slack:post_message","arguments":{"channel":"C0CONTENT1","text":"Spring menu"}}',
+  '',
+  'event: tool_call.completed',
+  'data: {"id":"1f0a…","name":"slack__post_message","tool":"slack:post_message","status":"ok","result":"{\\"ok\\":true}"}',
+  '',
+  'event: text.delta',
+  'data: {"text":"Posted "}',
+  '',
+  'event: usage',
+  'data: {"input_tokens":412,"output_tokens":96,"turn":{"input_tokens":812,"output_tokens":140}}',
+  '',
+  'event: turn.ended',
+  'data: {"turn":{…,"status":"completed"},"message":{…},"tool_calls":[…],"usage":{…},"quota":{"used":952,"limit":10000}}',
+  '',
+].join('\n')
+
+export const route = defineRoute(assistantAuth, {
+  method: 'post',
+  path: '/conversations/{id}/messages',
+  summary: 'Send a message: runs one assistant turn (JSON, or streamed with Accept: text/event-stream)',
+  description: [
+    "The model is the tenant's AI credential (Credentials, category AI: OpenAI-compatible or Anthropic); without one the answer is 422 naming the credential to add, and nothing is stored. The tools are those the tool server lists for the tenant, each call decided by the tenant's tool permissions. Tokens are metered against the Assistant API: past a Free quota 429 QUOTA_EXCEEDED before the provider is called; a turn in progress stops at its next model call once the quota is spent. A second message while a turn runs (or waits for approval) is 409 CONFLICT.",
+    '',
+    streamDescription,
+  ].join('\n'),
+  request: {
+    params: idParam,
+    body: { content: { 'application/json': { schema: postMessageBody } }, required: true },
+  },
+  responses: {
+    200: {
+      description: 'The turn result (JSON), or its events (text/event-stream)',
+      content: {
+        'application/json': { schema: turnResultSchema },
+        'text/event-stream': { schema: z.string().openapi({ example: eventStreamExample }) },
+      },
+    },
+    ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429),
+  },
+})
+
+export type PostMessageResponse = z.infer<typeof turnResultSchema>
+
+export const registerPostMessage = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = serviceContext(c)
+    const { content } = c.req.valid('json')
+    const id = c.req.valid('param').id
+    const started = await startTurn(ctx, id, content, { triggeredBy: 'assistant', scopes: toolScopes(c) })
+    return answerTurn(c, ctx.caller.tenantId, started.turn.id, started.job.id, {
+      event: 'turn.started',
+      data: {
+        turn_id: started.turn.id,
+        conversation_id: id,
+        message: presentMessage(started.userMessage, []),
+      },
+    }) as never
+  })

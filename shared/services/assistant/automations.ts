@@ -1,0 +1,248 @@
+import { Cron } from 'croner'
+import { scopes as allScopes, serviceCallerFor } from '../../infra/auth.ts'
+import { privilegeErrorAs, withTenant } from '../../infra/db.ts'
+import { type FunctionDeps, type ServiceContext, serviceContextFor } from '../../infra/deps.ts'
+import { invalidField, notFound, ServiceError } from '../../infra/errors.ts'
+import { createConversation } from './conversations.ts'
+import type { Automation, AutomationInput, AutomationRun } from './schema.ts'
+import { runTurnNow, startTurn } from './turn.ts'
+
+/**
+ * Automations: an instruction the assistant runs on a schedule (5-field cron, UTC), as an assistant
+ * turn in a conversation of its own, as the member who saved it, with triggered_by = 'automation'.
+ * The assistant sweep (every minute on any number of instances) claims due automations with
+ * FOR UPDATE SKIP LOCKED and records one run per (automation, slot) under a unique key, so a slot
+ * runs exactly once. Missed slots (the platform was down) are not caught up: the next run is the
+ * next slot after now. A tool that needs approval is not run unattended: the turn waits
+ * (awaiting_approval) and an owner or admin approves it from the conversation.
+ */
+
+interface AutomationRow {
+  id: string
+  tenant_id: string
+  name: string
+  instruction: string
+  schedule: string
+  enabled: boolean
+  next_run_at: Date | null
+  last_run_at: Date | null
+  created_by: string | null
+  created_at: Date
+  updated_at: Date
+}
+
+interface RunRow {
+  id: string
+  automation_id: string
+  slot: Date
+  conversation_id: string | null
+  turn_id: string | null
+  status: 'started' | 'failed'
+  error: string | null
+  turn_status: string | null
+  created_at: Date
+}
+
+/** The next slot strictly after `after`, or null for an expression that never fires again. */
+export function nextSlot(schedule: string, after: Date): Date | null {
+  return new Cron(schedule, { timezone: 'UTC', paused: true }).nextRun(after)
+}
+
+function checkSchedule(schedule: string, now: Date): Date {
+  let next: Date | null
+  try {
+    if (schedule.trim().split(/\s+/).length !== 5) throw new Error('five fields')
+    next = nextSlot(schedule, now)
+  } catch {
+    throw invalidField('schedule', 'must be a 5-field cron expression in UTC, e.g. "0 8 * * 1-5"')
+  }
+  if (!next) throw invalidField('schedule', 'never fires')
+  return next
+}
+
+const presentRun = (r: RunRow): AutomationRun => ({
+  id: r.id,
+  slot: r.slot.toISOString(),
+  conversation_id: r.conversation_id,
+  turn_id: r.turn_id,
+  status: r.status,
+  turn_status: r.turn_status,
+  error: r.error,
+  created_at: r.created_at.toISOString(),
+})
+
+function present(row: AutomationRow, last: RunRow | undefined): Automation {
+  return {
+    id: row.id,
+    name: row.name,
+    instruction: row.instruction,
+    schedule: row.schedule,
+    enabled: row.enabled,
+    next_run_at: row.enabled ? (row.next_run_at?.toISOString() ?? null) : null,
+    last_run_at: row.last_run_at?.toISOString() ?? null,
+    last_run: last ? presentRun(last) : null,
+    created_by: row.created_by,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  }
+}
+
+const runsQuery = `
+  select r.id, r.automation_id, r.slot, r.conversation_id, r.turn_id, r.status, r.error, r.created_at,
+         t.status as turn_status
+  from public.assistant_automation_runs r
+  left join public.assistant_turns t on t.id = r.turn_id`
+
+export async function listAutomations(ctx: ServiceContext): Promise<{ data: Automation[] }> {
+  const { caller } = ctx
+  return withTenant(ctx.sql, caller.claims, async (tx) => {
+    const rows = await tx<AutomationRow[]>`
+      select * from public.assistant_automations where tenant_id = ${caller.tenantId}
+      order by created_at desc, id desc limit 200`
+    const last = await tx.unsafe<RunRow[]>(
+      `select distinct on (r.automation_id) * from (${runsQuery} where r.tenant_id = $1) r
+       order by r.automation_id, r.slot desc`,
+      [caller.tenantId],
+    )
+    return {
+      data: rows.map((r) =>
+        present(
+          r,
+          last.find((l) => l.automation_id === r.id),
+        ),
+      ),
+    }
+  })
+}
+
+export async function listAutomationRuns(
+  ctx: ServiceContext,
+  id: string,
+): Promise<{ data: AutomationRun[] }> {
+  const { caller } = ctx
+  return withTenant(ctx.sql, caller.claims, async (tx) => {
+    const [found] =
+      await tx`select 1 from public.assistant_automations where id = ${id} and tenant_id = ${caller.tenantId}`
+    if (!found) throw notFound('Automation')
+    const runs = await tx.unsafe<RunRow[]>(
+      `${runsQuery} where r.tenant_id = $1 and r.automation_id = $2 order by r.slot desc limit 100`,
+      [caller.tenantId, id],
+    )
+    return { data: runs.map(presentRun) }
+  })
+}
+
+export async function createAutomation(ctx: ServiceContext, input: AutomationInput): Promise<Automation> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const next = checkSchedule(input.schedule, now)
+  const [row] = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx<AutomationRow[]>`
+      insert into public.assistant_automations
+        (tenant_id, name, instruction, schedule, enabled, next_run_at, created_by, created_at, updated_at)
+      values (${caller.tenantId}, ${input.name}, ${input.instruction}, ${input.schedule.trim()}, ${input.enabled ?? true},
+              ${next}, ${caller.userId}, ${now}, ${now})
+      returning *`,
+  ).catch(privilegeErrorAs('Only owners and admins manage automations'))
+  return present(row!, undefined)
+}
+
+export async function updateAutomation(
+  ctx: ServiceContext,
+  id: string,
+  input: Partial<AutomationInput>,
+): Promise<Automation> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const next = input.schedule ? checkSchedule(input.schedule, now) : null
+  const [row] = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx<AutomationRow[]>`
+      update public.assistant_automations set
+        name = coalesce(${input.name ?? null}, name),
+        instruction = coalesce(${input.instruction ?? null}, instruction),
+        schedule = coalesce(${input.schedule?.trim() ?? null}, schedule),
+        enabled = coalesce(${input.enabled ?? null}::boolean, enabled),
+        next_run_at = coalesce(${next}, next_run_at),
+        updated_at = ${now}
+      where id = ${id} and tenant_id = ${caller.tenantId}
+      returning *`,
+  ).catch(privilegeErrorAs('Only owners and admins manage automations'))
+  if (!row) throw notFound('Automation')
+  // Turned on again after a pause: the next slot from now, not one that passed meanwhile.
+  if (input.enabled && row.next_run_at && row.next_run_at < now) {
+    const fresh = nextSlot(row.schedule, now)
+    await ctx.sql`update public.assistant_automations set next_run_at = ${fresh} where id = ${id}`
+    row.next_run_at = fresh
+  }
+  return present(row, undefined)
+}
+
+export async function deleteAutomation(ctx: ServiceContext, id: string): Promise<void> {
+  const { caller } = ctx
+  const rows = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) =>
+      tx`delete from public.assistant_automations where id = ${id} and tenant_id = ${caller.tenantId} returning id`,
+  ).catch(privilegeErrorAs('Only owners and admins manage automations'))
+  if (rows.length === 0) throw notFound('Automation')
+}
+
+/**
+ * Starts the automations that are due: each due slot gets one run row (the unique key decides
+ * between instances) and one assistant turn. Returns how many turns it started; they run on this
+ * instance before it returns (the sweep is one HTTP call, bounded by `limit`).
+ */
+export async function runDueAutomations(deps: FunctionDeps, limit = 20): Promise<number> {
+  const now = deps.clock.now()
+  const claimed = await deps.sql.begin(async (tx) => {
+    const due = await tx<AutomationRow[]>`
+      select * from public.assistant_automations
+      where enabled and next_run_at <= ${now}
+      order by next_run_at, id limit ${limit}
+      for update skip locked`
+    const out: { automation: AutomationRow; runId: string }[] = []
+    for (const a of due) {
+      const [run] = await tx<{ id: string }[]>`
+        insert into public.assistant_automation_runs (tenant_id, automation_id, slot, status, created_at)
+        values (${a.tenant_id}, ${a.id}, ${a.next_run_at}, 'started', ${now})
+        on conflict (automation_id, slot) do nothing
+        returning id`
+      await tx`
+        update public.assistant_automations
+        set next_run_at = ${nextSlot(a.schedule, now)}, last_run_at = ${now}
+        where id = ${a.id}`
+      if (run) out.push({ automation: a, runId: run.id })
+    }
+    return out
+  })
+  const runs: Promise<unknown>[] = []
+  for (const { automation: a, runId } of claimed) {
+    try {
+      const caller = await serviceCallerFor(deps.sql, a.tenant_id, a.created_by)
+      const ctx = serviceContextFor(deps, caller)
+      const slot = a.next_run_at!.toISOString().slice(0, 16).replace('T', ' ')
+      const conversation = await createConversation(ctx, { title: `${a.name} · ${slot} UTC`.slice(0, 200) })
+      const started = await startTurn(ctx, conversation.id, a.instruction, {
+        triggeredBy: 'automation',
+        scopes: [...allScopes],
+      })
+      await deps.sql`
+        update public.assistant_automation_runs set conversation_id = ${conversation.id}, turn_id = ${started.turn.id}
+        where id = ${runId}`
+      runs.push(runTurnNow(deps, started.job.id))
+    } catch (err) {
+      const reason = err instanceof ServiceError ? `${err.code}: ${err.message}` : 'internal error'
+      if (!(err instanceof ServiceError))
+        deps.logger.error('automation failed to start', { automation_id: a.id, error: String(err) })
+      await deps.sql`
+        update public.assistant_automation_runs set status = 'failed', error = ${reason} where id = ${runId}`
+    }
+  }
+  await Promise.all(runs)
+  return claimed.length
+}

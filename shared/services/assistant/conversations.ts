@@ -1,0 +1,214 @@
+import { type Queryable, withTenant } from '../../infra/db.ts'
+import type { ServiceContext } from '../../infra/deps.ts'
+import { notFound } from '../../infra/errors.ts'
+import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import type {
+  AssistantMessage,
+  AssistantToolCall,
+  AssistantTurn,
+  Conversation,
+  ConversationDetail,
+} from './schema.ts'
+
+/**
+ * Conversations under row-level security: a member sees the conversations they started, owners
+ * and admins every conversation of the tenant (the policies of 20261127040000_assistant.sql).
+ */
+
+export interface ConversationRow {
+  id: string
+  tenant_id: string
+  title: string
+  created_by: string | null
+  input_tokens: string
+  output_tokens: string
+  last_message_at: Date | null
+  created_at: Date
+  updated_at: Date
+}
+
+export interface TurnRow {
+  id: string
+  tenant_id: string
+  conversation_id: string
+  status: AssistantTurn['status']
+  triggered_by: AssistantTurn['triggered_by']
+  provider: AssistantTurn['provider']
+  model: string
+  credential_environment: 'development' | 'staging' | 'production'
+  scopes: string[]
+  job_id: string | null
+  steps: number
+  input_tokens: string
+  output_tokens: string
+  error: string | null
+  created_by: string | null
+  created_at: Date
+  updated_at: Date
+  finished_at: Date | null
+}
+
+export interface MessageRow {
+  id: string
+  conversation_id: string
+  turn_id: string | null
+  role: 'user' | 'assistant'
+  content: string
+  created_at: Date
+}
+
+export interface ToolCallRow {
+  id: string
+  conversation_id: string
+  turn_id: string
+  message_id: string
+  position: number
+  provider_call_id: string
+  name: string
+  tool: string
+  arguments: Record<string, unknown>
+  status: AssistantToolCall['status']
+  result: string | null
+  decided_by: string | null
+  created_at: Date
+  finished_at: Date | null
+}
+
+export const DEFAULT_TITLE = 'New conversation'
+
+export function presentConversation(row: ConversationRow): Conversation {
+  return {
+    id: row.id,
+    title: row.title,
+    created_by: row.created_by,
+    usage: { input_tokens: Number(row.input_tokens), output_tokens: Number(row.output_tokens) },
+    last_message_at: row.last_message_at?.toISOString() ?? null,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  }
+}
+
+export function presentTurn(row: TurnRow): AssistantTurn {
+  return {
+    id: row.id,
+    status: row.status,
+    triggered_by: row.triggered_by,
+    provider: row.provider,
+    model: row.model,
+    steps: row.steps,
+    usage: { input_tokens: Number(row.input_tokens), output_tokens: Number(row.output_tokens) },
+    error: row.error,
+    created_at: row.created_at.toISOString(),
+    finished_at: row.finished_at?.toISOString() ?? null,
+  }
+}
+
+export function presentToolCall(row: ToolCallRow): AssistantToolCall {
+  return {
+    id: row.id,
+    turn_id: row.turn_id,
+    message_id: row.message_id,
+    name: row.name,
+    tool: row.tool,
+    arguments: row.arguments,
+    status: row.status,
+    result: row.result,
+    decided_by: row.decided_by,
+    created_at: row.created_at.toISOString(),
+    finished_at: row.finished_at?.toISOString() ?? null,
+  }
+}
+
+export function presentMessage(row: MessageRow, calls: ToolCallRow[]): AssistantMessage {
+  return {
+    id: row.id,
+    turn_id: row.turn_id,
+    role: row.role,
+    content: row.content,
+    tool_calls: calls.filter((c) => c.message_id === row.id).map(presentToolCall),
+    created_at: row.created_at.toISOString(),
+  }
+}
+
+export async function createConversation(
+  ctx: ServiceContext,
+  input: { title?: string },
+): Promise<Conversation> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const [row] = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx<ConversationRow[]>`
+      insert into public.assistant_conversations (tenant_id, title, created_by, created_at, updated_at)
+      values (${caller.tenantId}, ${input.title ?? DEFAULT_TITLE}, ${caller.userId}, ${now}, ${now})
+      returning *`,
+  )
+  return presentConversation(row!)
+}
+
+export async function listConversations(
+  ctx: ServiceContext,
+  after: Cursor | null,
+  limit: number,
+): Promise<Page<Conversation>> {
+  const { caller } = ctx
+  const rows = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx<ConversationRow[]>`
+      select * from public.assistant_conversations
+      where tenant_id = ${caller.tenantId}
+        ${after ? tx`and (created_at, id) < (${after.at}, ${after.id})` : tx``}
+      order by created_at desc, id desc
+      limit ${limit + 1}`,
+  )
+  return paginate(rows, limit, (r) => ({ at: r.created_at, id: r.id }), presentConversation)
+}
+
+/** The conversation as the caller may see it, with its messages, tool calls and turns. */
+export async function getConversation(ctx: ServiceContext, id: string): Promise<ConversationDetail> {
+  const { caller } = ctx
+  return withTenant(ctx.sql, caller.claims, async (tx) => {
+    const [row] = await tx<ConversationRow[]>`
+      select * from public.assistant_conversations where id = ${id} and tenant_id = ${caller.tenantId}`
+    if (!row) throw notFound('Conversation')
+    const { messages, calls, turns } = await conversationRecords(tx, caller.tenantId, id)
+    return {
+      ...presentConversation(row),
+      messages: messages.map((m) => presentMessage(m, calls)),
+      turns: turns.map(presentTurn),
+    }
+  })
+}
+
+/** Messages, tool calls and turns of one conversation, oldest first (at most the last 500 messages). */
+export async function conversationRecords(db: Queryable, tenantId: string, conversationId: string) {
+  const messages = await db<MessageRow[]>`
+    select * from (
+      select id, conversation_id, turn_id, role, content, created_at, seq from public.assistant_messages
+      where tenant_id = ${tenantId} and conversation_id = ${conversationId}
+      order by seq desc limit 500
+    ) m order by seq`
+  const calls = await db<ToolCallRow[]>`
+    select * from public.assistant_tool_calls
+    where tenant_id = ${tenantId} and conversation_id = ${conversationId}
+    order by created_at, position`
+  const turns = await db<TurnRow[]>`
+    select * from public.assistant_turns
+    where tenant_id = ${tenantId} and conversation_id = ${conversationId}
+    order by created_at, id`
+  return { messages, calls, turns }
+}
+
+export async function deleteConversation(ctx: ServiceContext, id: string): Promise<void> {
+  const { caller } = ctx
+  const rows = await withTenant(
+    ctx.sql,
+    caller.claims,
+    (tx) => tx`
+      delete from public.assistant_conversations where id = ${id} and tenant_id = ${caller.tenantId}
+      returning id`,
+  )
+  if (rows.length === 0) throw notFound('Conversation')
+}

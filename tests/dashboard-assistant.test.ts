@@ -1,0 +1,199 @@
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildDashboard } from '../scripts/dashboard/build.ts'
+import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
+import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
+import { startTestPlatform, type TestPlatform } from './support/platform.ts'
+import { type ProviderServer, startSlack } from './support/provider-apis.ts'
+
+/**
+ * The dashboard's Assistant page in chromium against the whole platform, a scripted model that
+ * streams, and a loopback Slack: the missing-credential message, a streamed answer with a tool
+ * card, a refused call with its reason, and a call approved from its card.
+ * DASHBOARD_SCREENSHOTS=<folder> saves screenshots there.
+ */
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const SHOTS = process.env.DASHBOARD_SCREENSHOTS
+const OWNER = { email: 'owner@assistant.example', password: 'owner password 1' }
+const slackClient = { clientId: 'slack-client', clientSecret: 'slack-secret-0123456789' }
+
+let tp: TestPlatform
+let llm: ScriptedLlm
+let slack: ProviderServer
+let browser: Browser
+let page: Page
+let dashboardUrl: string
+let tenantId: string
+let userId: string
+
+async function shot(name: string, width = 1280): Promise<void> {
+  if (!SHOTS) return
+  mkdirSync(SHOTS, { recursive: true })
+  const before = page.viewportSize()
+  if (width !== before?.width) await page.setViewportSize({ width, height: width < 1000 ? 844 : 800 })
+  await page.waitForTimeout(100)
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: width >= 1000 })
+  if (before && width !== before.width) await page.setViewportSize(before)
+}
+
+const browserMissing = !existsSync(CHROMIUM) && !process.env.CI
+if (browserMissing)
+  console.warn(
+    `tests/dashboard-assistant.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`,
+  )
+
+beforeAll(async () => {
+  if (browserMissing) return
+  await buildDashboard()
+  ;[llm, slack] = await Promise.all([startScriptedLlm(), startSlack(slackClient)])
+  tp = await startTestPlatform({
+    env: {
+      OPENAI_BASE_URL: llm.openaiBaseUrl,
+      ANTHROPIC_BASE_URL: llm.anthropicBaseUrl,
+      OAUTH_PROVIDERS_OVERRIDE: JSON.stringify({
+        slack: {
+          api_base_url: `${slack.url}/api`,
+          token_url: `${slack.url}/api/oauth.v2.access`,
+          client_id: slackClient.clientId,
+          client_secret: slackClient.clientSecret,
+        },
+      }),
+    },
+  })
+  dashboardUrl = `${tp.baseUrl}/dashboard/`
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
+  })
+  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
+}, 90_000)
+
+afterAll(async () => {
+  await browser?.close()
+  await Promise.all([slack?.close(), llm?.close(), tp?.close()])
+})
+
+describe.skipIf(browserMissing)('the Assistant page', () => {
+  it('says which credential to add, with a link to Credentials, while there is none', async () => {
+    await page.goto(dashboardUrl)
+    await page.getByRole('tab', { name: 'Create an account' }).click()
+    await page.getByLabel('E-mail').fill(OWNER.email)
+    await page.getByLabel('Password').fill(OWNER.password)
+    await page.getByRole('button', { name: 'Sign up' }).click()
+    await page.getByLabel('Tenant name').fill('Bistro')
+    await page.getByRole('button', { name: 'Create tenant' }).click()
+    await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+    const [row] = await tp.db.sql<{ tenant_id: string; user_id: string }[]>`
+      select m.tenant_id, m.user_id from public.tenant_members m join auth.users u on u.id = m.user_id
+      where u.email = ${OWNER.email}`
+    tenantId = row!.tenant_id
+    userId = row!.user_id
+
+    await page.getByRole('link', { name: 'Assistant' }).click()
+    const note = page.getByRole('alert').filter({ hasText: 'needs an AI model' })
+    await note.waitFor()
+    expect(await note.getByRole('link', { name: 'Credentials' }).getAttribute('href')).toBe('#/credentials')
+    await shot('assistant-setup')
+  })
+
+  it('streams an answer with a tool card, and shows a refusal with its reason', async () => {
+    const providers = await tp.db.sql<{ id: string }[]>`select id from public.providers where slug = 'openai'`
+    await tp.db.sql`update public.tenants set plan = 'pro' where id = ${tenantId}`
+    const token = await tp.tokenFor({ userId, email: OWNER.email, tenantId })
+    const made = await tp.json('/api/credentials', {
+      token,
+      body: { provider_id: providers[0]!.id, name: 'openai', environment: 'production', credential: llm.key },
+    })
+    expect(made.status).toBe(201)
+    await tp.db.sql`insert into public.sites (tenant_id, name) values (${tenantId}, 'Bistro Journal')`
+    llm.reset([
+      {
+        text: 'Let me look at your sites.',
+        toolCalls: [{ name: 'platform__list_content', arguments: { type: 'site' } }],
+      },
+      { text: 'You have one site: Bistro Journal. Want me to draft an article for it?' },
+    ])
+    await page.reload()
+    await page.getByRole('button', { name: 'New conversation' }).click()
+    await page.getByLabel('Message').fill('Which sites do I have?')
+    await page.getByRole('button', { name: 'Send' }).click()
+    const answer = page
+      .locator('.msg.assistant .bubble')
+      .filter({ hasText: 'You have one site: Bistro Journal' })
+    await answer.waitFor()
+    const card = page.locator('.tool-call[data-tool="platform:list_content"]')
+    expect(await card.getAttribute('data-status')).toBe('ok')
+    expect(await card.textContent()).toContain('"type": "site"')
+    expect(await page.locator('.turn-usage').last().textContent()).toContain('240 tokens')
+    expect(await page.locator('.quota').textContent()).toMatch(/^240 of 500,000$/)
+    // The first message names the conversation in the list.
+    await page.locator('.conversations a').filter({ hasText: 'Which sites do I have?' }).waitFor()
+    await shot('assistant')
+    await shot('assistant-narrow', 390)
+
+    // A disabled tool: the card says refused and why.
+    const vault = tp.instances[0]!.platform.deps.vault
+    const slackToken = `slack-access-${crypto.randomUUID()}`
+    slack.validTokens.add(slackToken)
+    const entry = integrationBySlug('slack')!
+    const [connection] = await tp.db.sql<{ id: string }[]>`
+      insert into public.integration_connections
+        (tenant_id, integration_id, integration_slug, connection_type, status, external_account_id, external_account_name, scopes,
+         access_token_encrypted, token_expires_at, created_by)
+      values (${tenantId}, ${entry.integration_id}, 'slack', 'oauth', 'active', 'T1', 'Bistro Slack', ${entry.oauth_scopes},
+              ${await vault.encrypt(tenantId, slackToken, 'oauth-access-token')}, ${new Date(Date.now() + 86_400_000)}, ${userId})
+      returning id`
+    await tp.json(`/api/connections/${connection!.id}/permissions`, {
+      token,
+      body: { tool_name: 'slack:list_channels', allowed: false },
+    })
+    llm.reset([
+      { toolCalls: [{ name: 'slack__list_channels', arguments: {} }] },
+      { text: 'I am not allowed to list your Slack channels.' },
+    ])
+    await page.getByLabel('Message').fill('List my Slack channels')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await page.locator('.msg.assistant .bubble').filter({ hasText: 'not allowed to list' }).waitFor()
+    const refused = page.locator('.tool-call[data-tool="slack:list_channels"]')
+    expect(await refused.getAttribute('data-status')).toBe('refused')
+    await refused.getByText('Why').click()
+    expect(await refused.textContent()).toContain('disabled')
+
+    // A write tool that needs approval: Approve on its card runs it and the turn goes on.
+    await tp.json(`/api/connections/${connection!.id}/permissions`, {
+      token,
+      body: { tool_name: 'slack:post_message', allowed: true, requires_approval: true },
+    })
+    llm.reset([
+      {
+        toolCalls: [
+          { name: 'slack__post_message', arguments: { channel: 'C012AB3CD', text: 'Brunch menu is live' } },
+        ],
+      },
+      { text: 'Posted the announcement to #general.' },
+    ])
+    await page.getByLabel('Message').fill('Announce the brunch menu in #general')
+    await page.getByRole('button', { name: 'Send' }).click()
+    const pending = page.locator(
+      '.tool-call[data-tool="slack:post_message"][data-status="awaiting_approval"]',
+    )
+    await pending.getByRole('button', { name: 'Approve' }).waitFor()
+    expect(slack.received.filter((r) => r.path === '/api/chat.postMessage')).toHaveLength(0)
+    await shot('assistant-approval')
+    await pending.getByRole('button', { name: 'Approve' }).click()
+    await page.locator('.msg.assistant .bubble').filter({ hasText: 'Posted the announcement' }).waitFor()
+    expect(await page.locator('.tool-call[data-tool="slack:post_message"]').getAttribute('data-status')).toBe(
+      'ok',
+    )
+    expect(slack.received.filter((r) => r.path === '/api/chat.postMessage')).toHaveLength(1)
+  })
+})

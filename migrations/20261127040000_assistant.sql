@@ -140,11 +140,14 @@ alter table public.assistant_turns enable row level security;
 alter table public.assistant_messages enable row level security;
 alter table public.assistant_tool_calls enable row level security;
 create policy assistant_turns_select on public.assistant_turns for select to authenticated
-  using (conversation_id in (select id from public.assistant_conversations));
+  using (tenant_id in (select private.user_tenant_ids())
+         and conversation_id in (select id from public.assistant_conversations));
 create policy assistant_messages_select on public.assistant_messages for select to authenticated
-  using (conversation_id in (select id from public.assistant_conversations));
+  using (tenant_id in (select private.user_tenant_ids())
+         and conversation_id in (select id from public.assistant_conversations));
 create policy assistant_tool_calls_select on public.assistant_tool_calls for select to authenticated
-  using (conversation_id in (select id from public.assistant_conversations));
+  using (tenant_id in (select private.user_tenant_ids())
+         and conversation_id in (select id from public.assistant_conversations));
 grant select on public.assistant_turns, public.assistant_messages, public.assistant_tool_calls to authenticated;
 
 -- Tool permissions may require a person's approval before the assistant runs the tool.

@@ -228,8 +228,8 @@ ALTER TABLE public.assistant_messages ENABLE ROW LEVEL SECURITY;
 -- Name: assistant_messages assistant_messages_select; Type: POLICY; Schema: public
 --
 
-CREATE POLICY assistant_messages_select ON public.assistant_messages FOR SELECT TO authenticated USING ((conversation_id IN ( SELECT assistant_conversations.id
-   FROM public.assistant_conversations)));
+CREATE POLICY assistant_messages_select ON public.assistant_messages FOR SELECT TO authenticated USING (((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND (conversation_id IN ( SELECT assistant_conversations.id
+   FROM public.assistant_conversations))));
 
 --
 -- Name: assistant_settings; Type: ROW SECURITY; Schema: public
@@ -265,8 +265,8 @@ ALTER TABLE public.assistant_tool_calls ENABLE ROW LEVEL SECURITY;
 -- Name: assistant_tool_calls assistant_tool_calls_select; Type: POLICY; Schema: public
 --
 
-CREATE POLICY assistant_tool_calls_select ON public.assistant_tool_calls FOR SELECT TO authenticated USING ((conversation_id IN ( SELECT assistant_conversations.id
-   FROM public.assistant_conversations)));
+CREATE POLICY assistant_tool_calls_select ON public.assistant_tool_calls FOR SELECT TO authenticated USING (((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND (conversation_id IN ( SELECT assistant_conversations.id
+   FROM public.assistant_conversations))));
 
 --
 -- Name: assistant_turns; Type: ROW SECURITY; Schema: public
@@ -278,8 +278,8 @@ ALTER TABLE public.assistant_turns ENABLE ROW LEVEL SECURITY;
 -- Name: assistant_turns assistant_turns_select; Type: POLICY; Schema: public
 --
 
-CREATE POLICY assistant_turns_select ON public.assistant_turns FOR SELECT TO authenticated USING ((conversation_id IN ( SELECT assistant_conversations.id
-   FROM public.assistant_conversations)));
+CREATE POLICY assistant_turns_select ON public.assistant_turns FOR SELECT TO authenticated USING (((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND (conversation_id IN ( SELECT assistant_conversations.id
+   FROM public.assistant_conversations))));
 
 --
 -- Name: commerce_deliveries; Type: ROW SECURITY; Schema: public

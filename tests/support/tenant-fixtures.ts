@@ -173,6 +173,25 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
   await sql`
     insert into public.usage_counters (tenant_id, product_id, period, units)
     values (${t}, ${product!.id}, date_trunc('month', now())::date, 1)`
+  await sql`
+    insert into public.assistant_settings (tenant_id, provider, model) values (${t}, 'openai', 'fixture-model')`
+  const [turn] = await sql<{ id: string }[]>`
+    insert into public.assistant_turns (tenant_id, conversation_id, status, triggered_by, provider, model,
+      credential_environment, created_by, finished_at)
+    values (${t}, ${ids.assistantConversation}, 'completed', 'assistant', 'openai', 'fixture-model', 'production',
+      ${tenant.userId}, now()) returning id`
+  const [message] = await sql<{ id: string }[]>`
+    insert into public.assistant_messages (tenant_id, conversation_id, turn_id, role, content)
+    values (${t}, ${ids.assistantConversation}, ${turn!.id}, 'assistant', 'Fixture answer') returning id`
+  await sql`
+    insert into public.assistant_tool_calls (tenant_id, conversation_id, turn_id, message_id, position,
+      provider_call_id, name, tool, status)
+    values (${t}, ${ids.assistantConversation}, ${turn!.id}, ${message!.id}, 0, 'call_fixture',
+      'platform__list_sites', 'platform:list_sites', 'ok')`
+  await sql`
+    insert into public.assistant_automation_runs (tenant_id, automation_id, slot, conversation_id, turn_id, status)
+    values (${t}, ${ids.assistantAutomation}, date_trunc('minute', now()), ${ids.assistantConversation},
+      ${turn!.id}, 'started')`
   const eventId = fixtureEventId(tenant)
   const [delivery] = await sql<{ id: string }[]>`
     insert into public.webhook_deliveries (tenant_id, subscription_id, event_id, event_type, event_created_at, data)

@@ -78,6 +78,17 @@ beforeAll(async () => {
   ownIds = await seedEveryTenantTable(tp, owner)
   const catalog = (await tp.json('/api/integrations', { token: owner.token })).body.data
   ownIds.global = catalog[0].integration_id
+  // Pending MCP authorization requests (no tenant until a user decides): one to read, one to decide.
+  await tp.db.sql`insert into private.mcp_oauth_clients (client_id, client_name, redirect_uris)
+    values ('mcpc_matrix', 'Matrix client', '{http://127.0.0.1/callback}')`
+  for (const name of ['mcpAuthorizationRequest', 'mcpDecisionRequest']) {
+    ownIds[name] = crypto.randomUUID()
+    await tp.db
+      .sql`insert into private.mcp_oauth_requests (id, client_id, redirect_uri, code_challenge, scopes,
+        resource, expires_at)
+      values (${ownIds[name]!}, 'mcpc_matrix', 'http://127.0.0.1/callback', 'x', '{content:read}',
+        'http://127.0.0.1/mcp', now() + interval '1 hour')`
+  }
   for (const m of functionModules) {
     const doc = await tp.json(`/functions/v1/${m.functionName}/openapi.json`)
     expect(doc.status, m.functionName).toBe(200)
@@ -141,7 +152,13 @@ describe('security matrix', () => {
     for (const e of allowed) {
       const fixture = fixtureFor(e)
       const path = fixture
-        ? pathOf(e, { id: ownIds[fixture]!, user_id: ownIds[fixture]!, program_id: ownIds.affiliateProgram! })
+        ? pathOf(e, {
+            id: ownIds[fixture]!,
+            user_id: ownIds[fixture]!,
+            program_id: ownIds.affiliateProgram!,
+            // A finished call: deciding it again is a 409, never a 404.
+            call_id: ownIds.assistantToolCall!,
+          })
         : pathOf(e)
       let deleted = false
       for (const kind of kinds) {
@@ -253,8 +270,9 @@ const fixturePatterns: [string, string][] = [
   ['scrape-social/sources/{id}', 'source'],
   ['sync-affiliate/destinations/{id}', 'affiliateDestination'],
   // A pending MCP authorization request belongs to no tenant until a user approves it; its
-  // unguessable id, valid ten minutes, is what the consent page is given.
-  ['mcp-sse/oauth/requests/{id}', 'global'],
+  // unguessable id, valid ten minutes, is what the consent page is given. Deciding spends it.
+  ['mcp-sse/oauth/requests/{id}/decision', 'mcpDecisionRequest'],
+  ['mcp-sse/oauth/requests/{id}', 'mcpAuthorizationRequest'],
   ['mcp-sse/oauth/clients/{id}', 'mcpClient'],
   ['assistant/conversations/{id}', 'assistantConversation'],
   ['assistant/automations/{id}', 'assistantAutomation'],
@@ -282,6 +300,7 @@ const validBodies: Record<string, unknown> = {
     config: { feed_ids: ['1'] },
   },
   'POST assistant/conversations/{id}/messages': { content: 'hello' },
+  'POST mcp-sse/oauth/requests/{id}/decision': { approve: false },
   'POST assistant/conversations/{id}/approvals/{call_id}': { approve: true },
   'PATCH assistant/automations/{id}': { name: 'Renamed' },
 }

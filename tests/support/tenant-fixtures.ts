@@ -183,11 +183,11 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
   const [message] = await sql<{ id: string }[]>`
     insert into public.assistant_messages (tenant_id, conversation_id, turn_id, role, content)
     values (${t}, ${ids.assistantConversation}, ${turn!.id}, 'assistant', 'Fixture answer') returning id`
-  await sql`
+  const [toolCall] = await sql<{ id: string }[]>`
     insert into public.assistant_tool_calls (tenant_id, conversation_id, turn_id, message_id, position,
       provider_call_id, name, tool, status)
     values (${t}, ${ids.assistantConversation}, ${turn!.id}, ${message!.id}, 0, 'call_fixture',
-      'platform__list_sites', 'platform:list_sites', 'ok')`
+      'platform__list_sites', 'platform:list_sites', 'ok') returning id`
   await sql`
     insert into public.assistant_automation_runs (tenant_id, automation_id, slot, conversation_id, turn_id, status)
     values (${t}, ${ids.assistantAutomation}, date_trunc('minute', now()), ${ids.assistantConversation},
@@ -200,7 +200,7 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
     insert into public.webhook_delivery_attempts (tenant_id, subscription_id, delivery_id, event_id, event_type,
       attempt, success, duration_ms, attempted_at)
     values (${t}, ${ids.webhook}, ${delivery!.id}, ${eventId}, 'site.created', 1, false, 1, now())`
-  return { ...ids, affiliateProgram: program!.id }
+  return { ...ids, affiliateProgram: program!.id, assistantToolCall: toolCall!.id }
 }
 
 /** The event of the webhook delivery seedEveryTenantTable makes (a redelivery can name it). */

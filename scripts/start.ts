@@ -74,6 +74,11 @@ const token = await issueAccessToken(
   { userId: demo.userId, email: 'demo@example.com', tenantId: demo.tenantId },
   { issuer: `${base}/auth/v1`, expiresInSeconds: 3600 },
 )
+const { OUTBOUND_ALLOW_LOOPBACK: allowLoopback, OUTBOUND_ALLOW_HTTP: allowHttp } = platform.deps.config
+const outboundLine =
+  allowLoopback || allowHttp
+    ? `${[allowLoopback && 'loopback (127.0.0.1)', allowHttp && 'plain http'].filter(Boolean).join(' and ')} targets allowed for webhooks, MCP servers and feeds (local default; production refuses them)`
+    : 'loopback and plain http targets refused, as in production'
 console.log(`
 Tenant platform running at ${base}
   database     ${embedded ? `embedded PGlite ${args.memory ? '(in memory)' : `(${join(dataDir(), 'pgdata')})`} at ${embedded.url}` : 'DATABASE_URL'}
@@ -82,6 +87,7 @@ Tenant platform running at ${base}
   API docs     ${base}/docs
   dev mailbox  ${base}/_dev/mailbox
   JWKS         ${base}/auth/v1/.well-known/jwks.json
+  outbound     ${outboundLine}
 
 Demo user demo@example.com, tenant ${demo.tenantId}. Access token (1 hour):
 export TOKEN=${token}

@@ -81,5 +81,17 @@ export function functionEnvironment(env: LocalEnv, databaseUrl: string): Record<
     PUBLIC_URL: process.env.PUBLIC_URL ?? `http://127.0.0.1:${env.apiPort}`,
     // Where an OAuth connection returns to: the dashboard the platform serves.
     DASHBOARD_URL: process.env.DASHBOARD_URL ?? `http://127.0.0.1:${env.apiPort}/dashboard/`,
+    // On a developer's machine the webhook receiver, MCP server or feed being tried out runs on
+    // loopback over plain http: allow both here (start-up says so). Production keeps refusing
+    // them (the defaults in shared/infra/outbound.ts); an explicit `false` still wins locally.
+    ...localOutboundDefaults(),
+  }
+}
+
+/** OUTBOUND_ALLOW_LOOPBACK and OUTBOUND_ALLOW_HTTP as the local platform sets them: on unless set. */
+export function localOutboundDefaults(): { OUTBOUND_ALLOW_LOOPBACK: string; OUTBOUND_ALLOW_HTTP: string } {
+  return {
+    OUTBOUND_ALLOW_LOOPBACK: process.env.OUTBOUND_ALLOW_LOOPBACK ?? 'true',
+    OUTBOUND_ALLOW_HTTP: process.env.OUTBOUND_ALLOW_HTTP ?? 'true',
   }
 }

@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import postgres from 'postgres'
-import { errorBody, ServiceError } from '../errors.ts'
+import { errorBody, MALFORMED_JSON, ServiceError } from '../errors.ts'
 
 /** Turns any thrown value into the spec's error body; unknown errors are logged and hidden. */
 export function toErrorResponse(c: Context, err: unknown, log: (e: unknown) => void): Response {
@@ -24,7 +24,12 @@ export function toErrorResponse(c: Context, err: unknown, log: (e: unknown) => v
           ? 'VALIDATION_ERROR'
           : 'INTERNAL_ERROR'
     if (code === 'INTERNAL_ERROR') log(err)
-    const message = code === 'INTERNAL_ERROR' ? 'Internal server error' : err.message || 'Malformed request'
+    const message =
+      code === 'INTERNAL_ERROR'
+        ? 'Internal server error'
+        : /malformed json/i.test(err.message)
+          ? MALFORMED_JSON
+          : err.message || 'Malformed request'
     const sent = code === 'VALIDATION_ERROR' ? 400 : status
     return c.json(errorBody(sent, code, message), sent as ContentfulStatusCode)
   }

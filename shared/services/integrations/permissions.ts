@@ -220,7 +220,12 @@ export async function decideToolCall(
     where tenant_id = ${input.tenantId} and connection_id = ${connection.id} and tool_name = ${tool.name}`
   if (!permission) return { allowed: true, ...base }
   if (!permission.allowed)
-    return { allowed: false, reason: `${tool.name} is disabled on this connection`, ...base }
+    // The caller prefixes the tool's name; the reason says what to do.
+    return {
+      allowed: false,
+      reason: `disabled on this connection; allow it with POST /api/connections/${connection.id}/permissions`,
+      ...base,
+    }
   const violation = restrictionViolation(tool.name, permission.restrictions, args)
   if (violation) return { allowed: false, reason: violation, ...base }
   return { allowed: true, ...base }

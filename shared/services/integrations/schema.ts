@@ -181,12 +181,15 @@ export const slugParam = z.object({
     .openapi({ param: { name: 'slug', in: 'path' }, example: 'notion' }),
 })
 
-export const callbackQuery = z.object({
-  state: z.string().min(1).max(512),
-  code: z.string().min(1).max(4096).optional(),
-  error: z.string().max(200).optional(),
-  error_description: z.string().max(1000).optional(),
-})
+/** Loose: providers add parameters of their own to the redirect (scope, iss, session_state, hd). */
+export const callbackQuery = z
+  .object({
+    state: z.string().min(1).max(512),
+    code: z.string().min(1).max(4096).optional(),
+    error: z.string().max(200).optional(),
+    error_description: z.string().max(1000).optional(),
+  })
+  .loose()
 
 export const authorizeResponse = z.object({ authorization_url: z.string(), expires_at: z.string() })
 

@@ -1,13 +1,14 @@
 import type { App } from '../../../../shared/infra/http/app-env.ts'
 import { defineRoute, publicRoute } from '../../../../shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { handleReceipt, receiptSchema, receiveDescription } from './handle.ts'
+import { handleReceipt, receiptQuery, receiptSchema, receiveDescription } from './handle.ts'
 
 export const route = defineRoute(publicRoute, {
   method: 'post',
   path: '/',
   summary: 'Receive a Shopify webhook (the store is named by X-Shopify-Shop-Domain)',
   description: receiveDescription,
+  request: { query: receiptQuery },
   responses: {
     200: jsonContent(receiptSchema, 'Stored (or a duplicate, or an ignored topic)'),
     ...errorResponses(400, 401, 413, 429),

@@ -246,7 +246,7 @@ async function sendAttempt(
       host: hostOf(d.url),
       reason: error,
       ...(retryAt && { next_attempt_at: retryAt.toISOString() }),
-      ...(exhausted && { then: 'the subscription is paused' }),
+      ...(exhausted && { subscription: 'paused (its retries are used up)' }),
     })
   return {
     id: d.id,

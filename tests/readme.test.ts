@@ -32,7 +32,7 @@ async function freePort(): Promise<number> {
 }
 
 /** The first ```bash block under a README heading. */
-export function codeBlockUnder(readme: string, heading: string): string {
+function codeBlockUnder(readme: string, heading: string): string {
   const at = readme.indexOf(`\n${heading}\n`)
   if (at < 0) throw new Error(`README has no heading ${heading}`)
   const match = readme.slice(at).match(/```bash\n([\s\S]*?)```/)
@@ -41,7 +41,7 @@ export function codeBlockUnder(readme: string, heading: string): string {
 }
 
 /** Commands as bash reads them: lines ending in a backslash continue on the next. */
-export function logicalLines(block: string): string[] {
+function logicalLines(block: string): string[] {
   const out: string[] = []
   let current = ''
   for (const line of block.split('\n')) {
@@ -58,7 +58,7 @@ export function logicalLines(block: string): string[] {
 const STATUS_COMMENT = /\s#\s+(\d{3})(?:\s+([A-Z_]+))?\s*$/
 
 /** The block as a script that checks each commented status, and what it promises. */
-export function instrument(block: string) {
+function instrument(block: string) {
   const lines = logicalLines(block)
   const checks: { status: number; code?: string }[] = []
   const keyPrefixes = new Map<string, string>()
@@ -94,7 +94,10 @@ beforeAll(async () => {
   child = spawn(
     process.execPath,
     ['--import', 'tsx', 'scripts/start.ts', '--memory', '--port', String(port), '--db-port', String(dbPort)],
-    { env: { ...process.env, PLATFORM_DATA_DIR: dir, LOG_FORMAT: 'json' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    {
+      env: { ...process.env, PLATFORM_DATA_DIR: dir, LOG_FORMAT: 'json' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
   )
   const collect = (d: Buffer) => {
     startOutput += d
@@ -144,5 +147,29 @@ describe.skipIf(process.env.DATABASE_URL)("the README's first session", () => {
 
   it('prints at start-up that loopback and http targets are allowed locally', () => {
     expect(startOutput).toMatch(/outbound\s+loopback \(127\.0\.0\.1\) and plain http targets allowed/)
+  })
+})
+
+describe('the README and docs stand alone', () => {
+  it('point to nothing outside the repository and to no spec it does not hold', async () => {
+    const { readdirSync } = await import('node:fs')
+    const files = [
+      'README.md',
+      ...readdirSync('docs')
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+      ...readdirSync('docs/adr').map((f) => `docs/adr/${f}`),
+    ]
+    const outside: string[] = []
+    for (const file of files) {
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          // `../shared/` beside the repository (a code path such as `../../shared/infra` is inside it).
+          if (/(^|[^./])\.\.\/shared\b/.test(line) || /\bthe spec\b|\bspec's\b|service-spec/i.test(line))
+            outside.push(`${file}:${i + 1}: ${line.trim()}`)
+        })
+    }
+    expect(outside).toEqual([])
   })
 })

@@ -68,7 +68,35 @@ export const connectionSchema = z
 
 export const connectionDetailSchema = connectionSchema
   .extend({ tools: z.array(toolSchema) })
-  .openapi('ConnectionDetail')
+  .openapi('ConnectionDetail', {
+    example: {
+      id: '3f1c2a9e-8b7d-4c6e-9a5f-1d2e3c4b5a69',
+      integration_id: 'ca78841d-5b84-4382-998e-85c334756ad2',
+      integration_slug: 'custom-mcp',
+      connection_type: 'mcp',
+      status: 'active',
+      display_name: 'Docs search',
+      external_account_name: null,
+      scopes: [],
+      token_expires_at: null,
+      last_refreshed_at: null,
+      mcp_server_url: 'https://mcp.example.com/mcp',
+      mcp_auth_type: 'bearer',
+      mcp_transport: 'streamable_http',
+      tool_count: 1,
+      tools_discovered_at: '2026-11-27T09:00:00.000Z',
+      created_at: '2026-11-27T09:00:00.000Z',
+      updated_at: '2026-11-27T09:00:00.000Z',
+      tools: [
+        {
+          name: 'custom-mcp:search',
+          alias: 'custom-mcp__search',
+          description: 'Search the documentation',
+          inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+        },
+      ],
+    },
+  })
 
 export const deletedSchema = z.object({
   id: z.uuid(),
@@ -101,7 +129,16 @@ export const connectBody = z
       .openapi({ description: 'Used for custom servers' }),
   })
   .strict()
-  .openapi('ConnectMcpServer')
+  .openapi('ConnectMcpServer', {
+    example: {
+      integration_id: 'ca78841d-5b84-4382-998e-85c334756ad2',
+      connection_type: 'mcp',
+      mcp_server_url: 'https://mcp.example.com/mcp',
+      mcp_auth_type: 'bearer',
+      mcp_auth_token: 'the-server-token',
+      display_name: 'Docs search',
+    },
+  })
 
 export const renameBody = z
   .object({ display_name: z.string().trim().min(1).max(100) })

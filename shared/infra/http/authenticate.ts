@@ -259,7 +259,8 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
 
     if (token && !parsedKey && (allow.has('user') || allow.has('user_without_tenant'))) {
       const claims = await deps.jwt.verify(token)
-      if (!claims) return refuse(authMessages.badAccessToken)
+      if (!claims)
+        return refuse(looksLikeApiKey(token) ? authMessages.malformedKey : authMessages.badAccessToken)
       const tenantId = claims.app_metadata.tenant_id
       const [row] = await deps.sql<{ member_role: MemberRole | null; allowed: boolean; tat: Date }[]>`
         select (select role from public.tenant_members where tenant_id = ${tenantId ?? null} and user_id = ${claims.sub}) as member_role,

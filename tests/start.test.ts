@@ -64,6 +64,26 @@ describe.skipIf(process.env.DATABASE_URL)('npm start with other ports', () => {
       headers: { authorization: `Bearer ${token.trim()}` },
     })
     expect(res.status, await res.clone().text()).toBe(200)
-    expect((await res.json()).name).toBe('Ports')
+    const tenant = await res.json()
+    expect(tenant.name).toBe('Ports')
+
+    // Without --tenant, the same user gets a token for the tenant they already have, not a new one.
+    const { stdout: again } = await run('npx', ['tsx', 'scripts/token.ts', '--email', 'ports@example.com'], {
+      env,
+    })
+    const tenants = await fetch(`http://127.0.0.1:${port}/api/tenants`, {
+      headers: { authorization: `Bearer ${again.trim()}` },
+    }).then((r) => r.json())
+    expect(tenants.data.map((t: { id: string }) => t.id)).toEqual([tenant.id])
+
+    // npm run plan lifts the Free plan on the local platform, by the tenant's name.
+    const { stdout: change } = await run('npx', ['tsx', 'scripts/plan.ts', '--tenant', 'Ports', 'pro'], {
+      env,
+    })
+    expect(JSON.parse(change)).toMatchObject({ id: tenant.id, plan: 'pro', previous_plan: 'free' })
+    const current = await fetch(`http://127.0.0.1:${port}/api/tenants/current`, {
+      headers: { authorization: `Bearer ${again.trim()}` },
+    }).then((r) => r.json())
+    expect(current.plan).toBe('pro')
   }, 120_000)
 })

@@ -283,3 +283,40 @@ describe('one warning line per failure in the background', () => {
     expect(String(line!.reason)).toMatch(/no store of this platform matches/)
   })
 })
+
+describe('the OpenAPI documents', () => {
+  it('give every request body an example that names only its fields and all required ones', async () => {
+    const { functionModules } = await import('../scripts/platform/functions.ts')
+    const missing: string[] = []
+    for (const m of functionModules) {
+      const doc = (await tp.json(`/functions/v1/${m.functionName}/openapi.json`)).body
+      // biome-ignore lint/suspicious/noExplicitAny: JSON Schema walked generically
+      const resolve = (s: any) => (s?.$ref ? doc.components.schemas[s.$ref.split('/').at(-1)] : s)
+      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+        for (const [method, op] of Object.entries(item)) {
+          // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI operation
+          const content = (op as any).requestBody?.content?.['application/json']
+          if (!content) continue
+          const schema = resolve(content.schema)
+          const example = content.example ?? schema?.example
+          const where = `${method.toUpperCase()} ${m.functionName}${path}`
+          if (!example) {
+            missing.push(where)
+            continue
+          }
+          // A union: the example fits one of its members.
+          const members = (schema.oneOf ?? schema.anyOf ?? [schema]).map(resolve)
+          const fits = members.some(
+            // biome-ignore lint/suspicious/noExplicitAny: JSON Schema walked generically
+            (s: any) =>
+              !s.properties ||
+              (Object.keys(example).every((k) => k in s.properties) &&
+                (s.required ?? []).every((k: string) => k in example)),
+          )
+          if (!fits) missing.push(`${where}: the example does not fit the schema`)
+        }
+      }
+    }
+    expect(missing).toEqual([])
+  })
+})

@@ -143,7 +143,7 @@ export const connectBody = z
 export const renameBody = z
   .object({ display_name: z.string().trim().min(1).max(100) })
   .strict()
-  .openapi('RenameConnection')
+  .openapi('RenameConnection', { example: { display_name: 'Team Slack' } })
 
 export const permissionBody = z
   .object({
@@ -158,7 +158,9 @@ export const permissionBody = z
     }),
   })
   .strict()
-  .openapi('SetToolPermission')
+  .openapi('SetToolPermission', {
+    example: { tool_name: 'slack:post_message', allowed: true, restrictions: { channels: ['C0123456789'] } },
+  })
 
 export const permissionSchema = z
   .object({

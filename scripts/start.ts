@@ -96,7 +96,10 @@ Try:
   curl -s -X POST ${base}/api/api-keys -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
     -d '{"name":"demo","environment":"production","scopes":["content:read"],"rate_limit_per_minute":60}'
   curl -s ${base}/v1/content -H "Authorization: Bearer <the svc_live_... key from above>"
-  npm run token -- --email you@example.com --tenant "Your team"   # another user's token
+  npm run token -- --email you@example.com                        # your own user and tenant
+  npm run plan -- --tenant "Demo tenant" pro                       # lift the Free plan's quotas
+The README's "A first session" goes on from here: a tool-server key and one MCP call.
+Everything this platform serves is listed at ${base}/
 `)
 
 const shutdown = async () => {

@@ -86,6 +86,11 @@ const token = await issueAccessToken(
   { userId: demo.userId, email: 'demo@example.com', tenantId: demo.tenantId },
   { issuer: `${base}/auth/v1`, expiresInSeconds: 3600 },
 )
+const { OUTBOUND_ALLOW_LOOPBACK: allowLoopback, OUTBOUND_ALLOW_HTTP: allowHttp } = platform.deps.config
+const outboundLine =
+  allowLoopback || allowHttp
+    ? `${[allowLoopback && 'loopback (127.0.0.1)', allowHttp && 'plain http'].filter(Boolean).join(' and ')} targets allowed for webhooks, MCP servers and feeds (local default; production refuses them)`
+    : 'loopback and plain http targets refused, as in production'
 console.log(`
 Tenant platform running at ${base}
   database     ${embedded ? `embedded PGlite ${args.memory ? '(in memory)' : `(${join(dataDir(), 'pgdata')})`} at ${embedded.url}` : 'DATABASE_URL'}
@@ -94,6 +99,7 @@ Tenant platform running at ${base}
   API docs     ${base}/docs
   dev mailbox  ${base}/_dev/mailbox
   JWKS         ${base}/auth/v1/.well-known/jwks.json
+  outbound     ${outboundLine}
 
 Demo user demo@example.com, tenant ${demo.tenantId}. Access token (1 hour):
 export TOKEN=${token}
@@ -102,7 +108,10 @@ Try:
   curl -s -X POST ${base}/api/api-keys -H "Authorization: Bearer $TOKEN" -H 'content-type: application/json' \\
     -d '{"name":"demo","environment":"production","scopes":["content:read"],"rate_limit_per_minute":60}'
   curl -s ${base}/v1/content -H "Authorization: Bearer <the svc_live_... key from above>"
-  npm run token -- --email you@example.com --tenant "Your team"   # another user's token
+  npm run token -- --email you@example.com                        # your own user and tenant
+  npm run plan -- --tenant "Demo tenant" pro                       # lift the Free plan's quotas
+The README's "A first session" goes on from here: a tool-server key and one MCP call.
+Everything this platform serves is listed at ${base}/
 `)
 
 const shutdown = async () => {

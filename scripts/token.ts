@@ -1,7 +1,9 @@
 /**
  * `npm run token -- --email <e> [--tenant <name>] [--role owner|admin|member]`
  * Creates the user, tenant and membership where missing and prints only a fresh access token,
- * so scripts can do TOKEN=$(npm run -s token -- --email a@b.c). Works while `npm start` runs.
+ * so scripts can do TOKEN=$(npm run -s token -- --email a@b.c). Without --tenant, a user who
+ * already belongs to a tenant gets a token for it (their active one); a new user gets
+ * "<name>'s team". Works while `npm start` runs.
  */
 import { parseArgs } from 'node:util'
 import { connectDatabase } from '../shared/infra/db.ts'

@@ -95,6 +95,23 @@ describe.skipIf(process.env.DATABASE_URL)('npm start with other ports', () => {
     expect(first.output()).toContain(`http://127.0.0.1:${port}`)
     expect(first.output()).toContain(`127.0.0.1:${dbPort}`)
     await expectTokenWorks(port)
+
+    // Without --tenant, the same user gets a token for the tenant they already have, not a new one.
+    const tsx = (script: string, ...args: string[]) =>
+      run(process.execPath, ['--import', 'tsx', script, ...args], { env })
+    const { stdout: again } = await tsx('scripts/token.ts', '--email', 'ports@example.com')
+    const tenants = await fetch(`http://127.0.0.1:${port}/api/tenants`, {
+      headers: { authorization: `Bearer ${again.trim()}` },
+    }).then((r) => r.json())
+    expect(tenants.data.map((t: { name: string }) => t.name)).toEqual(['Ports'])
+
+    // npm run plan lifts the Free plan on the local platform, by the tenant's name.
+    const { stdout: change } = await tsx('scripts/plan.ts', '--tenant', 'Ports', 'pro')
+    expect(JSON.parse(change)).toMatchObject({ plan: 'pro', previous_plan: 'free' })
+    const current = await fetch(`http://127.0.0.1:${port}/api/tenants/current`, {
+      headers: { authorization: `Bearer ${again.trim()}` },
+    }).then((r) => r.json())
+    expect(current.plan).toBe('pro')
   }, 120_000)
 
   it('refuses a second start on a busy port, says which, and leaves local-env.json alone', async () => {

@@ -14,7 +14,7 @@ import {
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import type { Context } from 'hono'
-import { ServiceError } from '../../shared/infra/errors.ts'
+import { MALFORMED_JSON, ServiceError } from '../../shared/infra/errors.ts'
 import type { AppEnv } from '../../shared/infra/http/app-env.ts'
 import { serviceContext } from '../../shared/infra/http/define-route.ts'
 import { describeError } from '../../shared/infra/logger.ts'
@@ -168,7 +168,7 @@ export function parseMessage(text: string): { message: unknown } | { error: Resp
   try {
     message = JSON.parse(text)
   } catch {
-    return { error: jsonRpcError(400, ErrorCode.ParseError, 'Parse error: the body is not JSON') }
+    return { error: jsonRpcError(400, ErrorCode.ParseError, `Parse error: ${MALFORMED_JSON}`) }
   }
   if (Array.isArray(message))
     return {

@@ -25,10 +25,16 @@ export async function ensureUserAndTenant(
           returning id`
     const userId = user!.id
     const name = tenantName ?? `${email.split('@')[0]}'s team`
-    // Reuse a tenant of that name the user already belongs to; otherwise create it.
-    const [existing] = await tx<{ id: string }[]>`
-      select t.id from public.tenants t join public.tenant_members m on m.tenant_id = t.id
-      where m.user_id = ${userId} and t.name = ${name} order by t.created_at limit 1`
+    // Without a name, reuse the user's active tenant (the one in their token), else their oldest
+    // membership; with a name, a tenant of that name the user belongs to. Otherwise create it.
+    const [existing] = tenantName
+      ? await tx<{ id: string }[]>`
+          select t.id from public.tenants t join public.tenant_members m on m.tenant_id = t.id
+          where m.user_id = ${userId} and t.name = ${name} order by t.created_at limit 1`
+      : await tx<{ id: string }[]>`
+          select m.tenant_id as id from public.tenant_members m join auth.users u on u.id = m.user_id
+          where m.user_id = ${userId}
+          order by (m.tenant_id::text = u.raw_app_meta_data ->> 'tenant_id') is true desc, m.created_at limit 1`
     let tenantId = existing?.id
     if (!tenantId) {
       const [tenant] = await tx<

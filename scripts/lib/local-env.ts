@@ -83,5 +83,17 @@ export function functionEnvironment(env: LocalEnv, databaseUrl: string): Record<
     DASHBOARD_URL: process.env.DASHBOARD_URL ?? `http://127.0.0.1:${env.apiPort}/dashboard/`,
     // A front end on another loopback origin (a Vite dev server on :5173) may call the platform.
     CORS_ALLOW_LOOPBACK: process.env.CORS_ALLOW_LOOPBACK ?? 'true',
+    // On a developer's machine the webhook receiver, MCP server or feed being tried out runs on
+    // loopback over plain http: allow both here (start-up says so). Production keeps refusing
+    // them (the defaults in shared/infra/outbound.ts); an explicit `false` still wins locally.
+    ...localOutboundDefaults(),
+  }
+}
+
+/** OUTBOUND_ALLOW_LOOPBACK and OUTBOUND_ALLOW_HTTP as the local platform sets them: on unless set. */
+export function localOutboundDefaults(): { OUTBOUND_ALLOW_LOOPBACK: string; OUTBOUND_ALLOW_HTTP: string } {
+  return {
+    OUTBOUND_ALLOW_LOOPBACK: process.env.OUTBOUND_ALLOW_LOOPBACK ?? 'true',
+    OUTBOUND_ALLOW_HTTP: process.env.OUTBOUND_ALLOW_HTTP ?? 'true',
   }
 }

@@ -9,9 +9,11 @@ import type { Sql } from '../../shared/infra/db.ts'
 import type { FunctionDeps } from '../../shared/infra/deps.ts'
 import { errorBody } from '../../shared/infra/errors.ts'
 import { closeHotPath } from '../../shared/infra/hot-path.ts'
+import { allowedMethodsOf, unmatchedResponse } from '../../shared/infra/http/allowed-methods.ts'
 import { toFunctionPath } from '../../shared/infra/http/public-routes.ts'
 import { scheduledJobs } from '../../shared/infra/jobs/schedule.ts'
 import type { LocalEnv } from '../lib/local-env.ts'
+import { publicPathOf } from '../lib/route-catalog.ts'
 import { createLocalAuth } from './auth.ts'
 import { serveDashboard } from './dashboard.ts'
 import { functionModules } from './functions.ts'
@@ -57,11 +59,31 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     await next()
     if (!c.res.headers.has('x-request-id')) c.res.headers.set('X-Request-Id', crypto.randomUUID())
   })
+  // One request line for the local Supabase Auth endpoints, as the function frame writes for
+  // function requests (method, path, status, time; never headers or bodies).
+  root.use('/auth/v1/*', async (c, next) => {
+    const started = performance.now()
+    await next()
+    deps.logger.info('request', {
+      fn: 'auth',
+      method: c.req.method,
+      path: c.req.path,
+      status: c.res.status,
+      duration_ms: Math.round(performance.now() - started),
+    })
+  })
   root.get('/auth/v1/.well-known/jwks.json', (c) => c.json({ keys: [opts.localEnv.jwtPublicJwk] }))
   // Supabase Auth's password endpoints, for the dashboard and any supabase-js app.
   root.route('/auth/v1', createLocalAuth(deps, opts.localEnv))
   // The tenant dashboard (built by `npm run build:dashboard`), same origin as the API.
   serveDashboard(root, { anonKey: deps.config.SUPABASE_ANON_KEY ?? opts.localEnv.anonKey })
+  // The platform's front door: where the dashboard, the API reference and the health checks are.
+  root.get('/', (c) => {
+    const origin = new URL(c.req.url).origin
+    const index = platformIndex(origin, [...handlers.keys()])
+    if (!(c.req.header('accept') ?? '').includes('text/html')) return c.json(index)
+    return c.html(indexPage(index))
+  })
   root.get('/health', async (c) => {
     await deps.sql`select 1`
     return c.json({ status: 'ok', functions: [...handlers.keys()] })
@@ -95,15 +117,39 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
       'cache-control': 'public, max-age=86400',
     })
   })
+  // Each function's document with its paths in the public form the README teaches (/api/...,
+  // /v1/..., /mcp); routes without a public form (jobs, server functions) keep their function path.
+  root.get('/docs/public/:fn{[a-z-]+\\.json}', async (c) => {
+    const fn = c.req.param('fn').replace(/\.json$/, '')
+    const handler = handlers.get(fn)
+    if (!handler) return c.json(errorBody(404, 'NOT_FOUND', `No function named ${fn}`), 404)
+    const res = await handler(new Request(`http://platform.local/functions/v1/${fn}/openapi.json`))
+    return c.json(withPublicPaths(fn, await res.json()))
+  })
   root.get(
     '/docs',
     Scalar({
       pageTitle: 'Tenant Platform API',
       cdn: '/docs/scalar.js',
-      sources: functionModules.map((m) => ({
-        title: m.functionName,
-        url: `/functions/v1/${m.functionName}/openapi.json`,
-      })),
+      // Offline: no web fonts from fonts.scalar.com, no request proxy (the "try it" client calls
+      // this origin directly), no telemetry, no developer toolbar (it links to Scalar's services).
+      withDefaultFonts: false,
+      proxyUrl: '',
+      telemetry: false,
+      showDeveloperTools: 'never',
+      agent: { disabled: true },
+      sources: [
+        ...functionModules.map((m) => ({
+          title: `${m.functionName} (public paths)`,
+          slug: `${m.functionName}-public`,
+          url: `/docs/public/${m.functionName}.json`,
+        })),
+        ...functionModules.map((m) => ({
+          title: `${m.functionName} (/functions/v1/${m.functionName})`,
+          slug: m.functionName,
+          url: `/functions/v1/${m.functionName}/openapi.json`,
+        })),
+      ],
     }),
   )
   // Each app maps the public form of its paths itself (functionPath), so the request goes on
@@ -112,7 +158,9 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     const path = pathname.startsWith('/functions/v1/') ? pathname : toFunctionPath(pathname)
     return path ? handlers.get(path.split('/')[3] ?? '') : undefined
   }
-  root.all('*', (c) => c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${c.req.path}`), 404))
+  // A platform path under another method (POST /health) is 405 with Allow; anything else 404.
+  const allowedAt = allowedMethodsOf(root)
+  root.all('*', (c) => unmatchedResponse(c, allowedAt(c.req.path)))
   // A function's request goes straight to its app (as the edge runtime sends it); the rest
   // (auth, dashboard, docs, 404) through the platform's own routes.
   const dispatch = async (req: Request, conn: { remoteAddr?: string } = {}) => {
@@ -198,4 +246,51 @@ function didWork(report: unknown): report is Record<string, unknown> {
     report !== null &&
     Object.values(report).some((v) => (typeof v === 'number' && v > 0) || (Array.isArray(v) && v.length > 0))
   )
+}
+
+/** What `GET /` answers: where everything is. */
+export function platformIndex(origin: string, functions: string[]) {
+  return {
+    name: 'Tenant Platform (local)',
+    dashboard: `${origin}/dashboard/`,
+    api_reference: `${origin}/docs`,
+    health: `${origin}/health`,
+    function_health: functions.map((fn) => `${origin}/functions/v1/${fn}/health`),
+    openapi: functions.map((fn) => `${origin}/functions/v1/${fn}/openapi.json`),
+    dev_mailbox: `${origin}/_dev/mailbox`,
+    auth: `${origin}/auth/v1`,
+    readme: 'README.md in the repository: the first session, the API conventions and deployment',
+  }
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!)
+
+function indexPage(index: ReturnType<typeof platformIndex>): string {
+  const link = (href: string, text = href) => `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>${index.name}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem}li{margin:.2rem 0}</style>
+</head><body>
+<h1>${index.name}</h1>
+<ul>
+<li>Dashboard: ${link(index.dashboard)}</li>
+<li>API reference: ${link(index.api_reference)}</li>
+<li>Health: ${link(index.health)}, and per function: ${index.function_health.map((u) => link(u, u.split('/').at(-2))).join(', ')}</li>
+<li>OpenAPI documents: ${index.openapi.map((u) => link(u, u.split('/').at(-2))).join(', ')}</li>
+<li>Dev mailbox: ${link(index.dev_mailbox)}</li>
+</ul>
+<p>The first session (a token, a platform key, a tool-server key) is in the repository's README.md.</p>
+</body></html>`
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is rewritten generically here
+type OpenApiDocument = { paths?: Record<string, any>; servers?: unknown[]; [k: string]: unknown }
+
+/** A function's OpenAPI document with each path in its public form, served from the origin. */
+function withPublicPaths(fn: string, doc: OpenApiDocument): OpenApiDocument {
+  const paths = Object.fromEntries(
+    Object.entries(doc.paths ?? {}).map(([path, item]) => [publicPathOf(fn, path), item]),
+  )
+  return { ...doc, servers: [{ url: '/' }], paths }
 }

@@ -78,6 +78,9 @@ export class ServiceError extends Error {
   }
 }
 
+/** The one wording for a request body that does not parse, wherever it is caught. */
+export const MALFORMED_JSON = 'The body is not valid JSON: check its quotes, commas and brackets'
+
 export const notFound = (what: string) => new ServiceError('NOT_FOUND', `${what} not found`)
 
 /** A VALIDATION_ERROR naming one field, for rules a schema cannot state (cross-field, clock). */
@@ -86,13 +89,22 @@ export const invalidField = (field: string, message: string, summary = `${field}
 
 /** Zod issues as the error body's details, one per failing field; `prefix` nests them (params.x). */
 export function validationError(
-  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  issues: readonly {
+    path: readonly PropertyKey[]
+    message: string
+    code?: string
+    keys?: readonly string[]
+  }[],
   summary = 'Invalid request',
   prefix: string[] = [],
+  /** When set, a strict object's unknown keys become one detail each, named by the key. */
+  unknownKeyMessage?: string,
 ): ServiceError {
-  const details = issues.map((i) => {
+  const details = issues.flatMap((i) => {
     const path = [...prefix, ...i.path.map(String)]
-    return { field: path.length ? path.join('.') : '(body)', message: i.message }
+    if (unknownKeyMessage && i.code === 'unrecognized_keys' && i.keys?.length)
+      return i.keys.map((k) => ({ field: [...path, k].join('.'), message: unknownKeyMessage }))
+    return [{ field: path.length ? path.join('.') : '(body)', message: i.message }]
   })
   const fields = [...new Set(details.map((d) => d.field))].join(', ')
   return new ServiceError('VALIDATION_ERROR', `${summary}: ${fields}`, { details })

@@ -29,6 +29,55 @@ export class OutboundError extends Error {
   }
 }
 
+const hostOf = (input: string | URL): string => {
+  try {
+    return new URL(input).host
+  } catch {
+    return String(input).slice(0, 100)
+  }
+}
+
+/** The error code (ECONNREFUSED, CERT_HAS_EXPIRED, ...) somewhere in an error's cause chain. */
+function networkCode(err: unknown): string | undefined {
+  for (let at = err, depth = 0; at && depth < 5; depth++) {
+    const code = (at as { code?: unknown }).code
+    if (typeof code === 'string') return code
+    at = (at as { cause?: unknown }).cause
+  }
+  return undefined
+}
+
+/** Every message in an error's cause chain (Deno words its failures in the message only). */
+function chainText(err: unknown): string {
+  const parts: string[] = []
+  for (let at = err, depth = 0; at && depth < 5; depth++) {
+    parts.push(at instanceof Error ? at.message : String(at))
+    at = (at as { cause?: unknown }).cause
+  }
+  return parts.join(': ')
+}
+
+/**
+ * What failed, in words a developer can act on, instead of the runtime's `TypeError: fetch
+ * failed`: a refused connection, a name that does not resolve, a reset, a connect time-out or a
+ * TLS failure, each with its code.
+ */
+export function describeNetworkFailure(err: unknown, host: string): string {
+  const code = networkCode(err)
+  const text = chainText(err)
+  if (code === 'ECONNREFUSED' || /connection refused/i.test(text))
+    return `connection refused by ${host} (ECONNREFUSED): is the server running and listening on that port?`
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /dns error|failed to lookup/i.test(text))
+    return `cannot resolve ${host} (${code ?? 'DNS'}): check the host name`
+  if (code === 'ECONNRESET' || /connection reset/i.test(text))
+    return `the connection to ${host} was reset (ECONNRESET)`
+  if (code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ETIMEDOUT')
+    return `connecting to ${host} timed out (${code})`
+  if ((code && /CERT|SSL|TLS|EPROTO|SIGNATURE/i.test(code)) || /certificate|tls|ssl/i.test(text))
+    return `TLS failed with ${host} (${code ?? 'TLS'}): check its certificate, or whether it speaks https on that port`
+  return `the request to ${host} failed (${code ?? text.slice(0, 200)})`
+}
+
 export interface OutboundPolicy {
   allowLoopback: boolean // 127/8 and ::1 only: tests run their peers on loopback
   allowPrivate: boolean // RFC1918 + fc00::/7: self-hosted deployments whose peers live on the LAN
@@ -193,10 +242,13 @@ export function createGuardedFetch(policy: OutboundPolicy, baseFetch: typeof fet
     const signal = rest.signal ? AbortSignal.any([rest.signal, timeout]) : timeout
     const wrap = (err: unknown): unknown => {
       if (err instanceof OutboundBlockedError || err instanceof OutboundError) return err
+      const host = hostOf(input)
       if (timeout.aborted)
-        return new OutboundError('timeout', `timed out after ${timeoutMs}ms`, { cause: err })
+        return new OutboundError('timeout', `${host} did not answer within ${timeoutMs} ms (time-out)`, {
+          cause: err,
+        })
       if (rest.signal?.aborted) return err // the caller's own abort: leave it as the caller's reason
-      return new OutboundError('network', `outbound request failed: ${String(err)}`, { cause: err })
+      return new OutboundError('network', describeNetworkFailure(err, host), { cause: err })
     }
 
     try {

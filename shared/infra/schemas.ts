@@ -62,21 +62,30 @@ export function hasUnstorableText(s: string): boolean {
   return UNSTORABLE.test(s)
 }
 
-/** The path of the first unstorable string in a JSON value, or of nesting past `maxDepth`. */
+/**
+ * The path of the first unstorable string in a JSON value, or nesting past `maxDepth`. Nesting is
+ * reported at the top-level field it starts from (`settings`, or `(body)` for an array body), not
+ * as a path of `maxDepth` segments.
+ */
 export function findUnstorable(
   value: unknown,
   maxDepth: number,
   path = '(body)',
+  limit = maxDepth,
+  topField = '(body)',
 ): { field: string; message: string } | null {
   if (typeof value === 'string')
     return hasUnstorableText(value) ? { field: path, message: 'contains a NUL or a lone surrogate' } : null
   if (value === null || typeof value !== 'object') return null
-  if (maxDepth <= 0) return { field: path, message: 'nested too deeply' }
-  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)
+  if (maxDepth <= 0)
+    return { field: topField, message: `is nested more than ${limit} levels deep: send flatter JSON` }
+  const isArray = Array.isArray(value)
+  const entries = isArray ? value.map((v, i) => [String(i), v] as const) : Object.entries(value)
   for (const [k, v] of entries) {
-    const field = path === '(body)' ? k : `${path}.${k}`
+    const atTop = path === '(body)'
+    const field = atTop ? k : `${path}.${k}`
     if (hasUnstorableText(k)) return { field, message: 'key contains a NUL or a lone surrogate' }
-    const found = findUnstorable(v, maxDepth - 1, field)
+    const found = findUnstorable(v, maxDepth - 1, field, limit, atTop && !isArray ? k : topField)
     if (found) return found
   }
   return null

@@ -112,7 +112,11 @@ async function authorizeKey(c: Context<AppEnv>, presented: PresentedKey, scope: 
   const hot = hotPathOf(deps)
   const now = deps.clock.now()
   const key = await hot.cache.key(presented.hash, presented.family, now)
-  if (!key) return refuseUnauthenticated(c, 'Invalid, expired or revoked API key')
+  if (!key)
+    return refuseUnauthenticated(
+      c,
+      'This API key is unknown, revoked or expired: create a new one with POST /api/api-keys',
+    )
   const limit = key.family === 'tool_server' ? Math.min(key.rateLimit, rateLimits.toolServer) : key.rateLimit
   const rl = await hot.leases.take(`key:${key.keyId}`, limit, now)
   c.set('rateLimit', rl)
@@ -275,7 +279,11 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
 
     if (token && !parsedKey && (allow.has('user') || allow.has('user_without_tenant'))) {
       const claims = await deps.jwt.verify(token)
-      if (!claims) return refuseUnauthenticated(c, 'Invalid or expired access token')
+      if (!claims)
+        return refuseUnauthenticated(
+          c,
+          looksLikeApiKey(token) ? authMessages.malformedKey : authMessages.badAccessToken,
+        )
       const tenantId = claims.app_metadata.tenant_id
       const rl = await hot.leases.take(`user:${claims.sub}`, rateLimits.authenticated, now)
       c.set('rateLimit', rl)
@@ -310,9 +318,54 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
     }
 
     // A well-formed key of a kind this route does not take is refused unverified, like any other.
-    if (parsedKey) return refuseUnauthenticated(c, `A ${parsedKey.prefix}... key is not accepted here`)
-    return refuseUnauthenticated(c, 'Authentication required')
+    // Each refusal names its cause and what to send instead.
+    const presentedKey = allow.has('tool_key') && toolKey ? toolKey : (token ?? toolKey)
+    if (presentedKey && looksLikeApiKey(presentedKey) && !parsedKey)
+      return refuseUnauthenticated(c, authMessages.malformedKey)
+    if (parsedKey) return refuseUnauthenticated(c, wrongKeyMessage(parsedKey.prefix, keyKind, allow))
+    if (allow.has('tool_key') && token) return refuseUnauthenticated(c, authMessages.userTokenAtToolServer)
+    return refuseUnauthenticated(c, missingCredentialMessage(allow))
   }
+}
+
+/** Our key families' prefixes: a credential starting so is meant as an API key, not a JWT. */
+const looksLikeApiKey = (credential: string) => /^(svc|mcp|srv)_/.test(credential)
+
+const toolKeyHowTo =
+  'create one with POST /api/api-keys and "kind":"tool_server", and send it as X-API-Key (or Authorization: Bearer)'
+
+/** The refusals' wordings: one per cause, each saying what to do. */
+export const authMessages = {
+  badAccessToken: 'The access token is invalid or expired: sign in again for a fresh one',
+  malformedKey:
+    'This API key is malformed (wrong length or checksum): copy the whole key from the answer that created it',
+  userTokenAtToolServer: `The tool server takes a tool-server key (mcp_live_, mcp_dev_ or srv_), not a user access token: ${toolKeyHowTo}`,
+} as const
+
+function wrongKeyMessage(
+  prefix: string,
+  kind: 'tool_key' | 'platform_key' | null,
+  allow: Set<CallerKind>,
+): string {
+  if (allow.has('tool_key'))
+    return `A ${prefix} key is a platform key; the tool server takes a tool-server key (mcp_live_, mcp_dev_ or srv_): ${toolKeyHowTo}`
+  if (kind === 'tool_key' && allow.has('platform_key'))
+    return `A ${prefix} key is a tool-server key and works only at the tool server (/mcp); send a platform key (svc_live_ or svc_test_) or a user access token here`
+  return `A ${prefix} key is not accepted here: ${missingCredentialMessage(allow)}`
+}
+
+function missingCredentialMessage(allow: Set<CallerKind>): string {
+  if (allow.has('tool_key')) return `Authentication required: send a tool-server key; ${toolKeyHowTo}`
+  const bearer = [
+    (allow.has('user') || allow.has('user_without_tenant')) && 'a user access token',
+    allow.has('platform_key') && 'a platform key (svc_live_ or svc_test_)',
+  ].filter(Boolean)
+  if (bearer.length) {
+    const keysNote = allow.has('platform_key') ? '' : ' (API keys are not accepted on this route)'
+    return `Authentication required: send Authorization: Bearer with ${bearer.join(' or ')}${keysNote}`
+  }
+  if (allow.has('service')) return 'Authentication required: send the service-role key as the apikey header'
+  return 'Authentication required'
 }
 
 /**

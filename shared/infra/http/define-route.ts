@@ -1,4 +1,4 @@
-import { createRoute, type RouteConfig } from '@hono/zod-openapi'
+import { createRoute, type RouteConfig, z } from '@hono/zod-openapi'
 import type { Context } from 'hono'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '../deps.ts'
 import type { AppEnv } from './app-env.ts'
@@ -42,6 +42,8 @@ export function defineRoute<const R extends Omit<RouteConfig, 'security' | 'midd
   const isPublic = auth.allow.length === 0
   return createRoute({
     ...config,
+    // Typed as the route declares it (the strict copy has the same parameters).
+    ...({ request: { ...config.request, query: strictQuery(config.request?.query) } } as object),
     security: isPublic ? [] : securityFor(auth),
     ...(!isPublic && { middleware: authenticate(auth) }),
     [AUTH_EXTENSION]: {
@@ -50,6 +52,21 @@ export function defineRoute<const R extends Omit<RouteConfig, 'security' | 'midd
       ...(auth.roles && { roles: [...auth.roles] }),
     },
   })
+}
+
+/** A route without query parameters takes none: `?anything` is refused like an unknown one. */
+const noQuery = z.object({}).strict()
+
+/**
+ * Query parameters are checked as strictly as bodies: an unknown one (a typo such as
+ * `?month=` for `?period=`) is 400 VALIDATION_ERROR naming it, not silently ignored. A schema
+ * that must take parameters it cannot list (an OAuth callback, where providers add their own)
+ * says so with `.loose()` and is kept as it is.
+ */
+function strictQuery<Q>(query: Q): Q {
+  if (query === undefined) return noQuery as Q
+  if (query instanceof z.ZodObject && query._zod.def.catchall === undefined) return query.strict() as Q
+  return query
 }
 
 /** The function's dependencies, from the context (the one way handlers reach them). */

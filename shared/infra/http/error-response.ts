@@ -3,7 +3,7 @@ import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import postgres from 'postgres'
 import { isDatabaseUnavailable, noteDatabaseError, UNAVAILABLE_RETRY_AFTER_SECONDS } from '../db.ts'
-import { errorBody, ServiceError } from '../errors.ts'
+import { errorBody, MALFORMED_JSON, ServiceError } from '../errors.ts'
 
 /** Turns any thrown value into the spec's error body; unknown errors are logged and hidden. */
 export function toErrorResponse(c: Context, err: unknown, log: (e: unknown) => void): Response {
@@ -25,7 +25,12 @@ export function toErrorResponse(c: Context, err: unknown, log: (e: unknown) => v
           ? 'VALIDATION_ERROR'
           : 'INTERNAL_ERROR'
     if (code === 'INTERNAL_ERROR') log(err)
-    const message = code === 'INTERNAL_ERROR' ? 'Internal server error' : err.message || 'Malformed request'
+    const message =
+      code === 'INTERNAL_ERROR'
+        ? 'Internal server error'
+        : /malformed json/i.test(err.message)
+          ? MALFORMED_JSON
+          : err.message || 'Malformed request'
     const sent = code === 'VALIDATION_ERROR' ? 400 : status
     return c.json(errorBody(sent, code, message), sent as ContentfulStatusCode)
   }

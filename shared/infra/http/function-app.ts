@@ -1,11 +1,12 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import type { Context } from 'hono'
+import type { Context, Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { getPath } from 'hono/utils/url'
 import type { FunctionDeps } from '../deps.ts'
-import { errorBody, ServiceError, validationError } from '../errors.ts'
+import { MALFORMED_JSON, ServiceError, validationError } from '../errors.ts'
 import { describeError } from '../logger.ts'
 import { findUnstorable, hasUnstorableText } from '../schemas.ts'
+import { allowedMethodsOf, unmatchedResponse } from './allowed-methods.ts'
 import type { App, AppEnv } from './app-env.ts'
 import { toErrorResponse } from './error-response.ts'
 import { toFunctionPath } from './public-routes.ts'
@@ -113,7 +114,10 @@ export function createFunctionApp(
   const app = new OpenAPIHono<AppEnv>({
     getPath: (req) => functionPath(name, getPath(req)),
     defaultHook: (result) => {
-      if (!result.success) throw validationError(result.error.issues)
+      if (result.success) return
+      if (result.target === 'query')
+        throw validationError(result.error.issues, 'Invalid query', [], 'is not a known query parameter')
+      throw validationError(result.error.issues)
     },
   })
 
@@ -204,7 +208,7 @@ export function createFunctionApp(
         try {
           parsed = JSON.parse(text)
         } catch {
-          throw new ServiceError('VALIDATION_ERROR', 'The body is not valid JSON')
+          throw new ServiceError('VALIDATION_ERROR', MALFORMED_JSON)
         }
         const found = findUnstorable(parsed, MAX_BODY_DEPTH)
         if (found)
@@ -219,9 +223,9 @@ export function createFunctionApp(
       deps.logger.error('unhandled error', { fn: name, request_id: c.get('requestId'), ...describeError(e) }),
     ),
   )
-  app.notFound((c) =>
-    c.json(errorBody(404, 'NOT_FOUND', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`), 404),
-  )
+  // A path that exists under other methods is 405 with Allow; anything else 404.
+  const allowedAt = allowedMethodsOf(app as unknown as Hono)
+  app.notFound((c) => unmatchedResponse(c, allowedAt(functionPath(name, new URL(c.req.url).pathname))))
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',

@@ -222,7 +222,14 @@ export function createJobEngine(
         error = 'the job stopped without finishing ' || attempts || ' times (worker crash or time-out)'
       where kind in ${sql(names)} and status = 'running' and lease_until < ${now}
         and attempts >= max_attempts
-      returning id`
+      returning id, tenant_id, kind, error`
+    for (const row of rows)
+      logger.warn('job failed', {
+        tenant_id: row.tenant_id,
+        job_id: row.id,
+        kind: row.kind,
+        reason: row.error,
+      })
     return rows.length
   }
 
@@ -250,15 +257,26 @@ export function createJobEngine(
       return
     }
     const { transient, reason, retryAfterMs, unexpected } = classifyJobError(outcome.error)
+    const error = reason.slice(0, MAX_ERROR_LENGTH)
+    const willRetry = transient && job.attempts < job.max_attempts
+    const delay = willRetry ? Math.max(backoffMs(job.attempts, random), retryAfterMs ?? 0) : 0
+    // One line per failed attempt, in the terminal as in production: who, which job, why, and
+    // whether it is retried. An unexpected error is an error (with its text); the rest warnings.
+    const fields = {
+      tenant_id: job.tenant_id,
+      job_id: job.id,
+      kind: job.kind,
+      attempt: `${job.attempts}/${job.max_attempts}`,
+      reason: error,
+      ...(willRetry && { retry_in_s: Math.ceil(delay / 1000) }),
+    }
     if (unexpected)
-      logger.error('job failed unexpectedly', {
-        job_id: job.id,
-        kind: job.kind,
+      logger.error(willRetry ? 'job attempt failed unexpectedly' : 'job failed unexpectedly', {
+        ...fields,
         error: String(outcome.error),
       })
-    const error = reason.slice(0, MAX_ERROR_LENGTH)
-    if (transient && job.attempts < job.max_attempts) {
-      const delay = Math.max(backoffMs(job.attempts, random), retryAfterMs ?? 0)
+    else logger.warn(willRetry ? 'job attempt failed; retrying' : 'job failed', fields)
+    if (willRetry) {
       await retryWhileUnavailable(
         () => sql`
         update public.jobs set status = 'queued', error = ${error}, lease_until = null,

@@ -107,12 +107,22 @@ const programFields = {
     .openapi({ description: 'Expected ISO 4217 currency: a feed priced in another fails the sync' }),
 }
 
-export const programInput = z.discriminatedUnion('network', [
-  z.object({ network: z.literal('awin'), config: awinConfig, ...programFields }).strict(),
-  z.object({ network: z.literal('cj'), config: cjConfig, ...programFields }).strict(),
-  z.object({ network: z.literal('amazon'), config: amazonConfig, ...programFields }).strict(),
-  z.object({ network: z.literal('feed'), config: feedConfig, ...programFields }).strict(),
-])
+export const programInput = z
+  .discriminatedUnion('network', [
+    z.object({ network: z.literal('awin'), config: awinConfig, ...programFields }).strict(),
+    z.object({ network: z.literal('cj'), config: cjConfig, ...programFields }).strict(),
+    z.object({ network: z.literal('amazon'), config: amazonConfig, ...programFields }).strict(),
+    z.object({ network: z.literal('feed'), config: feedConfig, ...programFields }).strict(),
+  ])
+  .openapi({
+    example: {
+      network: 'feed',
+      name: 'Garden tools feed',
+      config: { url: 'https://shop.example.com/products.csv', format: 'csv' },
+      tracking_id: 'blog-spring',
+      currency: 'EUR',
+    },
+  })
 export type ProgramInput = z.infer<typeof programInput>
 
 export const programSchema = z
@@ -139,6 +149,13 @@ export const destinationInput = z
     enabled: z.boolean().default(true),
   })
   .strict()
+  .openapi({
+    example: {
+      site_id: '5b1d7c3e-9f2a-4e6b-8d1c-3a4b5c6d7e8f',
+      name: 'Deals blog products',
+      schedule: 'daily',
+    },
+  })
 export type DestinationInput = z.infer<typeof destinationInput>
 
 export const destinationUpdate = z
@@ -148,6 +165,7 @@ export const destinationUpdate = z
     enabled: z.boolean().optional(),
   })
   .strict()
+  .openapi({ example: { schedule: 'every_6_hours', enabled: true } })
 export type DestinationUpdate = z.infer<typeof destinationUpdate>
 
 export const destinationSchema = z
@@ -228,3 +246,4 @@ export const syncBody = z
     tenant_id: z.uuid().optional().openapi({ description: 'Required with the service-role key' }),
   })
   .strict()
+  .openapi({ example: { destination_id: '8c5a3e1f-2b4d-4f6a-9e7c-1a2b3c4d5e6f' } })

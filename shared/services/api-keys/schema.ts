@@ -31,7 +31,15 @@ export const createApiKeyBody = z
       .min(1)
       .max(scopes.length)
       .refine((s) => new Set(s).size === s.length, 'scopes must not repeat'),
-    rate_limit_per_minute: z.number().int().min(1).max(1000).openapi({ example: 120 }),
+    rate_limit_per_minute: z
+      .number()
+      .int()
+      .min(1)
+      .max(RATE_LIMIT_MAX.platform)
+      .openapi({
+        example: 120,
+        description: `Requests per minute for this key: 1–${RATE_LIMIT_MAX.platform} for platform keys, 1–${RATE_LIMIT_MAX.tool_server} for tool-server keys (a tool-server key over ${RATE_LIMIT_MAX.tool_server} is refused with 400)`,
+      }),
     expires_at: isoTimestamp().optional().openapi({ description: 'Must lie in the future' }),
     kind: z
       .enum(keyKinds)
@@ -39,7 +47,15 @@ export const createApiKeyBody = z
       .openapi({ description: 'platform (Bearer at /v1) or tool_server (X-API-Key at the tool server)' }),
   })
   .strict()
-  .openapi('CreateApiKey')
+  .openapi('CreateApiKey', {
+    example: {
+      name: 'Production server',
+      kind: 'platform',
+      environment: 'production',
+      scopes: ['content:read'],
+      rate_limit_per_minute: 60,
+    },
+  })
 
 export const apiKeySchema = z
   .object({

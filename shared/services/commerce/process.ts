@@ -204,12 +204,15 @@ async function recordFailure(
       : permanent
         ? 'a value in the payload cannot be stored'
         : 'processing failed; retried on the backoff schedule'
-  if (!(err instanceof PayloadError))
-    deps.logger.warn('commerce delivery failed', {
-      delivery_id: d.id,
-      tenant_id: d.tenant_id,
-      ...describeError(err),
-    })
+  // One line per failed attempt: who, which delivery, why, and what happens next.
+  deps.logger.warn(deadLetter ? 'commerce delivery dead-lettered' : 'commerce delivery failed; retrying', {
+    tenant_id: d.tenant_id,
+    delivery_id: d.id,
+    store_id: d.store_id,
+    topic: d.topic,
+    reason,
+    ...(err instanceof PayloadError ? {} : describeError(err)),
+  })
   const retryAt = deadLetter
     ? null
     : new Date(now.getTime() + RETRY_DELAYS_MS[Math.max(0, attemptsInRun - 1)]!)

@@ -27,8 +27,16 @@ export interface ReceiveResult {
   delivery_id: string | null
 }
 
-/** The one refusal for an unknown store, a store of another platform and a bad signature. */
-const refused = () => new ServiceError('AUTH_REQUIRED', 'Unknown store or invalid webhook signature')
+/**
+ * The one refusal for an unknown store, a store of another platform and a bad signature: the
+ * sender learns nothing more. `reason` says which, for the platform's own log line only.
+ */
+export class ReceiptRefused extends ServiceError {
+  constructor(readonly reason: string) {
+    super('AUTH_REQUIRED', 'Unknown store or invalid webhook signature')
+  }
+}
+const refused = (reason: string) => new ReceiptRefused(reason)
 
 const missingHeader = (name: string) =>
   new ServiceError('VALIDATION_ERROR', `Missing header ${name}`, {
@@ -68,7 +76,7 @@ function readHeaders(delivery: InboundDelivery): DeliveryHeaders {
           ? 'shopify'
           : null
   const signature = platform === 'woocommerce' ? wooSignature : shopifySignature
-  if (!platform || !signature) throw refused()
+  if (!platform || !signature) throw refused('no X-Shopify-Hmac-Sha256 or X-WC-Webhook-Signature header')
   const [topicHeader, idHeader] =
     platform === 'shopify'
       ? ['x-shopify-topic', 'x-shopify-webhook-id']
@@ -193,14 +201,14 @@ export async function receiveDelivery(
     const unsigned = !delivery.header('x-wc-webhook-signature') && !delivery.header('x-shopify-hmac-sha256')
     if (unsigned && delivery.body.length <= 40 && WOO_PING.test(new TextDecoder().decode(delivery.body)))
       return { status: 'ping', delivery_id: null }
-    if (!UUID.test(delivery.storeId)) throw refused()
+    if (!UUID.test(delivery.storeId)) throw refused('the store id in the address is not a store id')
   }
   const headers = readHeaders(delivery)
   let key: { storeId: string } | { shopDomain: string }
   if (delivery.storeId !== undefined) key = { storeId: delivery.storeId.toLowerCase() }
   else {
     const domain = bounded(delivery.header('x-shopify-shop-domain'), 255)?.toLowerCase()
-    if (!domain) throw refused()
+    if (!domain) throw refused('no X-Shopify-Shop-Domain header')
     key = { shopDomain: domain }
   }
 
@@ -214,7 +222,10 @@ export async function receiveDelivery(
       headers.signature,
     )
     if (!store) {
-      if (fresh) throw refused()
+      if (fresh)
+        throw refused(
+          'no store of this platform matches the address, or the signature does not verify with its secret',
+        )
       continue
     }
     const ignored = topic === null
@@ -240,5 +251,5 @@ export async function receiveDelivery(
     if (!row!.id) return { status: 'duplicate', delivery_id: null }
     return { status: ignored ? 'ignored' : 'accepted', delivery_id: row!.id }
   }
-  throw refused()
+  throw refused('the store was rotated or deleted while the delivery arrived')
 }

@@ -39,7 +39,14 @@ export const createStoreBody = z
     z.object({ platform: z.literal('shopify'), shop_domain: shopDomain, name, secret }).strict(),
     z.object({ platform: z.literal('woocommerce'), site_url: siteUrl, name, secret }).strict(),
   ])
-  .openapi('CreateCommerceStore')
+  .openapi('CreateCommerceStore', {
+    example: {
+      platform: 'shopify',
+      shop_domain: 'acme.myshopify.com',
+      name: 'Acme shop',
+      secret: 'the-shopify-app-client-secret',
+    },
+  })
 
 export const updateStoreBody = z
   .object({
@@ -49,9 +56,12 @@ export const updateStoreBody = z
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'nothing to update')
-  .openapi('UpdateCommerceStore')
+  .openapi('UpdateCommerceStore', { example: { name: 'Acme shop (EU)' } })
 
-export const rotateStoreSecretBody = z.object({ secret }).strict().openapi('RotateCommerceStoreSecret')
+export const rotateStoreSecretBody = z
+  .object({ secret })
+  .strict()
+  .openapi('RotateCommerceStoreSecret', { example: { secret: 'the-new-webhook-signing-secret' } })
 
 export const storeSchema = z
   .object({

@@ -18,7 +18,7 @@ export const createSiteBody = z
       .openapi({ example: 'blog.example.com' }),
   })
   .strict()
-  .openapi('CreateSite')
+  .openapi('CreateSite', { example: { name: 'Deals blog', domain: 'deals.example.com' } })
 
 export const updateSiteBody = z
   .object({
@@ -36,7 +36,13 @@ export const createArticleBody = z
     body: z.string().max(MAX_ARTICLE_BODY).default(''),
   })
   .strict()
-  .openapi('CreateArticle')
+  .openapi('CreateArticle', {
+    example: {
+      site_id: '5b1d7c3e-9f2a-4e6b-8d1c-3a4b5c6d7e8f',
+      title: 'Spring deals',
+      body: '<p>Ten finds for the garden.</p>',
+    },
+  })
 
 export const updateArticleBody = z
   .object({
@@ -45,7 +51,7 @@ export const updateArticleBody = z
   })
   .strict()
   .refine((b) => b.title !== undefined || b.body !== undefined, 'nothing to change')
-  .openapi('UpdateArticle')
+  .openapi('UpdateArticle', { example: { title: 'Spring deals, updated', body: '<p>The revised text.</p>' } })
 
 export const siteSchema = z
   .object({

@@ -76,7 +76,15 @@ export const createCredentialBody = z
     expires_at: expiresAt.optional(),
   })
   .strict()
-  .openapi('CreateCredential')
+  .openapi('CreateCredential', {
+    example: {
+      provider_id: '8c5a3e1f-2b4d-4f6a-9e7c-1a2b3c4d5e6f',
+      name: 'OpenAI production',
+      environment: 'production',
+      credential: 'sk-the-provider-secret',
+      expires_at: '2027-06-30T00:00:00Z',
+    },
+  })
 
 export const updateCredentialBody = z
   .object({
@@ -86,7 +94,7 @@ export const updateCredentialBody = z
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'name, scopes or expires_at is required')
-  .openapi('UpdateCredential')
+  .openapi('UpdateCredential', { example: { name: 'OpenAI (main)', expires_at: null } })
 
 export const rotateCredentialBody = z
   .object({
@@ -97,7 +105,9 @@ export const rotateCredentialBody = z
       .openapi({ description: 'The new secret’s expiry; null removes it' }),
   })
   .strict()
-  .openapi('RotateCredential')
+  .openapi('RotateCredential', {
+    example: { credential: 'sk-the-new-provider-secret', expires_at: '2027-12-31T00:00:00Z' },
+  })
 
 export const providerSchema = z
   .object({

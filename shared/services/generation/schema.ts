@@ -57,6 +57,14 @@ export const generateArticleBody = z
     message: 'give exactly one of item_ids and source_id',
     path: ['item_ids'],
   })
-  .openapi('GenerateArticle')
+  .openapi('GenerateArticle', {
+    example: {
+      site_id: '5b1d7c3e-9f2a-4e6b-8d1c-3a4b5c6d7e8f',
+      source_id: '8c5a3e1f-2b4d-4f6a-9e7c-1a2b3c4d5e6f',
+      max_items: 5,
+      instructions: 'A friendly round-up in 400 words',
+      provider: 'openai',
+    },
+  })
 
 export type GenerateArticleInput = z.output<typeof generateArticleBody>

@@ -8,6 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { FunctionDeps } from '../../infra/deps.ts'
 import {
   assertPublicUrl,
+  describeNetworkFailure,
   OutboundBlockedError,
   OutboundError,
   type OutboundPolicy,
@@ -124,11 +125,19 @@ function classify(err: unknown, transport: McpTransportKind): McpConnectError {
     outbound?.kind === 'timeout' ||
     chain.some((e) => e instanceof Error && /timed? ?out/i.test(e.message))
   ) {
-    return new McpConnectError('timeout', 'the MCP server did not answer in time')
+    return new McpConnectError(
+      'timeout',
+      `the MCP server did not answer in time${outbound?.kind === 'timeout' ? `: ${outbound.message}` : ''}`,
+    )
   }
-  if (outbound) return new McpConnectError('unreachable', `the MCP server is unreachable (${outbound.kind})`)
-  if (chain.some((e) => e instanceof TypeError && /fetch failed/i.test(e.message))) {
-    return new McpConnectError('unreachable', 'the MCP server is unreachable')
+  if (outbound)
+    return new McpConnectError('unreachable', `the MCP server is unreachable: ${outbound.message}`)
+  const failedFetch = chain.find((e) => e instanceof TypeError && /fetch failed/i.test(e.message))
+  if (failedFetch) {
+    return new McpConnectError(
+      'unreachable',
+      `the MCP server is unreachable: ${describeNetworkFailure(failedFetch, 'the server')}`,
+    )
   }
   if (status !== undefined)
     return new McpConnectError('not_mcp', `not an MCP endpoint (${transport} answered HTTP ${status})`)

@@ -246,10 +246,11 @@ export async function decideToolCall(
     where tenant_id = ${input.tenantId} and connection_id = ${connection.id} and tool_name = ${tool.name}`
   if (!permission) return { allowed: true, ...base }
   if (!permission.allowed)
+    // The caller prefixes the tool's name; the reason says what to do.
     return {
       allowed: false,
       code: 'tool_disabled',
-      reason: `${tool.name} is disabled on this connection`,
+      reason: `disabled on this connection; allow it with POST /api/connections/${connection.id}/permissions`,
       ...base,
     }
   const violation = restrictionViolation(tool.name, permission.restrictions, args)

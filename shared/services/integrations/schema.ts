@@ -68,7 +68,35 @@ export const connectionSchema = z
 
 export const connectionDetailSchema = connectionSchema
   .extend({ tools: z.array(toolSchema) })
-  .openapi('ConnectionDetail')
+  .openapi('ConnectionDetail', {
+    example: {
+      id: '3f1c2a9e-8b7d-4c6e-9a5f-1d2e3c4b5a69',
+      integration_id: 'ca78841d-5b84-4382-998e-85c334756ad2',
+      integration_slug: 'custom-mcp',
+      connection_type: 'mcp',
+      status: 'active',
+      display_name: 'Docs search',
+      external_account_name: null,
+      scopes: [],
+      token_expires_at: null,
+      last_refreshed_at: null,
+      mcp_server_url: 'https://mcp.example.com/mcp',
+      mcp_auth_type: 'bearer',
+      mcp_transport: 'streamable_http',
+      tool_count: 1,
+      tools_discovered_at: '2026-11-27T09:00:00.000Z',
+      created_at: '2026-11-27T09:00:00.000Z',
+      updated_at: '2026-11-27T09:00:00.000Z',
+      tools: [
+        {
+          name: 'custom-mcp:search',
+          alias: 'custom-mcp__search',
+          description: 'Search the documentation',
+          inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+        },
+      ],
+    },
+  })
 
 export const deletedSchema = z.object({
   id: z.uuid(),
@@ -101,12 +129,21 @@ export const connectBody = z
       .openapi({ description: 'Used for custom servers' }),
   })
   .strict()
-  .openapi('ConnectMcpServer')
+  .openapi('ConnectMcpServer', {
+    example: {
+      integration_id: 'ca78841d-5b84-4382-998e-85c334756ad2',
+      connection_type: 'mcp',
+      mcp_server_url: 'https://mcp.example.com/mcp',
+      mcp_auth_type: 'bearer',
+      mcp_auth_token: 'the-server-token',
+      display_name: 'Docs search',
+    },
+  })
 
 export const renameBody = z
   .object({ display_name: z.string().trim().min(1).max(100) })
   .strict()
-  .openapi('RenameConnection')
+  .openapi('RenameConnection', { example: { display_name: 'Team Slack' } })
 
 export const permissionBody = z
   .object({
@@ -125,7 +162,9 @@ export const permissionBody = z
     }),
   })
   .strict()
-  .openapi('SetToolPermission')
+  .openapi('SetToolPermission', {
+    example: { tool_name: 'slack:post_message', allowed: true, restrictions: { channels: ['C0123456789'] } },
+  })
 
 export const permissionSchema = z
   .object({
@@ -186,12 +225,15 @@ export const slugParam = z.object({
     .openapi({ param: { name: 'slug', in: 'path' }, example: 'notion' }),
 })
 
-export const callbackQuery = z.object({
-  state: z.string().min(1).max(512),
-  code: z.string().min(1).max(4096).optional(),
-  error: z.string().max(200).optional(),
-  error_description: z.string().max(1000).optional(),
-})
+/** Loose: providers add parameters of their own to the redirect (scope, iss, session_state, hd). */
+export const callbackQuery = z
+  .object({
+    state: z.string().min(1).max(512),
+    code: z.string().min(1).max(4096).optional(),
+    error: z.string().max(200).optional(),
+    error_description: z.string().max(1000).optional(),
+  })
+  .loose()
 
 export const authorizeResponse = z.object({ authorization_url: z.string(), expires_at: z.string() })
 

@@ -87,7 +87,15 @@ export const createSourceBody = z
     enabled: common.enabled.default(true),
   })
   .strict()
-  .openapi('CreateSource')
+  .openapi('CreateSource', {
+    example: {
+      name: 'Garden news',
+      site_id: '5b1d7c3e-9f2a-4e6b-8d1c-3a4b5c6d7e8f',
+      kind: 'feed',
+      config: { url: 'https://news.example.com/feed.xml' },
+      schedule: 'hourly',
+    },
+  })
 
 export const updateSourceBody = z
   .object({
@@ -99,7 +107,7 @@ export const updateSourceBody = z
   })
   .strict()
   .refine((b) => Object.keys(b).length > 0, 'nothing to change')
-  .openapi('UpdateSource')
+  .openapi('UpdateSource', { example: { schedule: 'daily', enabled: false } })
 
 export const sourceSchema = z
   .object({
@@ -151,7 +159,7 @@ export const triggerScrapeBody = z
       .openapi({ description: "Required with the service-role key; else the caller's own tenant" }),
   })
   .strict()
-  .openapi('TriggerScrape')
+  .openapi('TriggerScrape', { example: { source_id: '8c5a3e1f-2b4d-4f6a-9e7c-1a2b3c4d5e6f' } })
 
 export type Source = z.infer<typeof sourceSchema>
 export type SourceItem = z.infer<typeof sourceItemSchema>

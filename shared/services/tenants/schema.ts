@@ -20,7 +20,7 @@ export const createTenantBody = z
     }),
   })
   .strict()
-  .openapi('CreateTenant')
+  .openapi('CreateTenant', { example: { name: 'Acme Publishing' } })
 
 export const updateTenantBody = z
   .object({
@@ -36,7 +36,7 @@ export const updateTenantBody = z
     (b) => b.name !== undefined || b.plan !== undefined || b.settings !== undefined,
     'nothing to change',
   )
-  .openapi('UpdateTenant')
+  .openapi('UpdateTenant', { example: { name: 'Acme Media', settings: { timezone: 'Europe/Berlin' } } })
 
 export const tenantSchema = z
   .object({
@@ -55,7 +55,7 @@ export const tenantSchema = z
 export const changePlanBody = z
   .object({ plan: z.enum(plans) })
   .strict()
-  .openapi('ChangePlan')
+  .openapi('ChangePlan', { example: { plan: 'pro' } })
 export const tenantIdParam = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) })
 export const planChangeSchema = z
   .object({
@@ -67,7 +67,10 @@ export const planChangeSchema = z
   })
   .openapi('PlanChange')
 
-export const switchTenantBody = z.object({ tenant_id: z.uuid() }).strict().openapi('SwitchTenant')
+export const switchTenantBody = z
+  .object({ tenant_id: z.uuid() })
+  .strict()
+  .openapi('SwitchTenant', { example: { tenant_id: '8c5a3e1f-2b4d-4f6a-9e7c-1a2b3c4d5e6f' } })
 export const switchTenantResponse = z
   .object({
     tenant_id: z.uuid(),
@@ -86,7 +89,7 @@ export const memberSchema = z
 export const updateMemberBody = z
   .object({ role: z.enum(roles) })
   .strict()
-  .openapi('UpdateMember')
+  .openapi('UpdateMember', { example: { role: 'admin' } })
 
 export const userIdParam = z.object({ user_id: z.uuid().openapi({ param: { name: 'user_id', in: 'path' } }) })
 
@@ -96,7 +99,7 @@ export const createInvitationBody = z
     role: z.enum(roles).default('member').openapi({ description: 'Only owners invite owners' }),
   })
   .strict()
-  .openapi('CreateInvitation')
+  .openapi('CreateInvitation', { example: { email: 'colleague@example.com', role: 'member' } })
 
 export const invitationSchema = z
   .object({
@@ -115,7 +118,10 @@ export const invitationSchema = z
 export const INVITATION_TOKEN = /^inv_[0-9A-Za-z]{32}$/
 const invitationToken = z.string().max(100).regex(INVITATION_TOKEN, 'not an invitation token')
 
-export const acceptInvitationBody = z.object({ token: invitationToken }).strict().openapi('AcceptInvitation')
+export const acceptInvitationBody = z
+  .object({ token: invitationToken })
+  .strict()
+  .openapi('AcceptInvitation', { example: { token: 'inv_the-token-from-the-invitation-e-mail' } })
 export const previewInvitationQuery = z.object({ token: invitationToken })
 
 export const acceptedInvitationSchema = z

@@ -68,7 +68,14 @@ export const createAlertBody = z
     notification_target: z.email().max(254).toLowerCase().openapi({ example: 'ops@example.com' }),
   })
   .strict()
-  .openapi('CreateUsageAlert')
+  .openapi('CreateUsageAlert', {
+    example: {
+      product_id: '8c5a3e1f-2b4d-4f6a-9e7c-1a2b3c4d5e6f',
+      threshold_percent: 80,
+      notification_type: 'email',
+      notification_target: 'ops@example.com',
+    },
+  })
 
 export const alertSchema = z
   .object({

@@ -144,6 +144,14 @@ export async function claimDueDeliveries(
   return { leaseId, deliveries }
 }
 
+const hostOf = (url: string) => {
+  try {
+    return new URL(url).host
+  } catch {
+    return '(invalid url)'
+  }
+}
+
 function describeFailure(err: unknown): string {
   if (err instanceof OutboundBlockedError) return `blocked by the outbound policy: ${err.reason}`
   if (err instanceof OutboundError) {
@@ -229,6 +237,19 @@ async function sendAttempt(
     success || d.is_test || exhausted
       ? null
       : new Date(finished.getTime() + RETRY_DELAYS_MS[Math.max(0, attemptsInRun - 1)]!)
+  // One line per failed attempt (the receiver's host only: a URL's path or query may hold a token).
+  if (!success)
+    deps.logger.warn(retryAt ? 'webhook attempt failed; retrying' : 'webhook delivery failed', {
+      tenant_id: d.tenant_id,
+      subscription_id: d.subscription_id,
+      delivery_id: d.id,
+      event_type: d.event_type,
+      attempt,
+      host: hostOf(d.url),
+      reason: error,
+      ...(retryAt && { next_attempt_at: retryAt.toISOString() }),
+      ...(exhausted && { subscription: 'paused (its retries are used up)' }),
+    })
   return {
     id: d.id,
     attempt,

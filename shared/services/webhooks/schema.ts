@@ -39,7 +39,13 @@ export const createSubscriptionBody = z
     description: z.string().trim().max(500).optional(),
   })
   .strict()
-  .openapi('CreateWebhook')
+  .openapi('CreateWebhook', {
+    example: {
+      url: 'https://hooks.example.com/platform',
+      events: ['content.published', 'content.updated'],
+      description: 'Search index',
+    },
+  })
 
 export const updateSubscriptionBody = z
   .object({
@@ -51,7 +57,7 @@ export const updateSubscriptionBody = z
   .refine((b) => b.url !== undefined || b.events !== undefined || b.description !== undefined, {
     message: 'give at least one of url, events, description',
   })
-  .openapi('UpdateWebhook')
+  .openapi('UpdateWebhook', { example: { events: ['content.published'], description: null } })
 
 export const rotateSecretBody = z
   .object({
@@ -66,12 +72,12 @@ export const rotateSecretBody = z
       }),
   })
   .strict()
-  .openapi('RotateWebhookSecret')
+  .openapi('RotateWebhookSecret', { example: { overlap_seconds: 3600 } })
 
 export const redeliverBody = z
   .object({ event_id: z.string().regex(/^evt_[0-9A-Za-z]{1,64}$/, 'must be an evt_ id') })
   .strict()
-  .openapi('RedeliverWebhookEvent')
+  .openapi('RedeliverWebhookEvent', { example: { event_id: '8c5a3e1f-2b4d-4f6a-9e7c-1a2b3c4d5e6f' } })
 
 export const recoverBody = z
   .object({
@@ -80,7 +86,7 @@ export const recoverBody = z
     }),
   })
   .strict()
-  .openapi('RecoverWebhookDeliveries')
+  .openapi('RecoverWebhookDeliveries', { example: { since: '2026-11-26T00:00:00Z' } })
 
 export const subscriptionSchema = z
   .object({

@@ -7,7 +7,7 @@ import { clientAddress } from '../../../../shared/infra/http/authenticate.ts'
 import { depsOf } from '../../../../shared/infra/http/define-route.ts'
 import { rateLimits, takeRateLimit } from '../../../../shared/infra/rate-limit.ts'
 import { kickProcessing } from '../../../../shared/services/commerce/process.ts'
-import { receiveDelivery } from '../../../../shared/services/commerce/receive.ts'
+import { ReceiptRefused, receiveDelivery } from '../../../../shared/services/commerce/receive.ts'
 
 export const receiptSchema = z
   .object({
@@ -17,6 +17,12 @@ export const receiptSchema = z
   .openapi('CommerceReceipt')
 
 export type ReceiptResponse = z.infer<typeof receiptSchema>
+
+/**
+ * A shop's delivery is never refused for its query string (a merchant may paste the address with
+ * one, and a refused delivery is retried and then disabled by the shop): loose, unlike the API.
+ */
+export const receiptQuery = z.object({}).loose()
 
 export const receiveDescription = `Shops authenticate by signature, not by our keys: base64 HMAC-SHA256 of the raw body under the
 store's secret, in X-Shopify-Hmac-Sha256 (Shopify) or X-WC-Webhook-Signature (WooCommerce). Shopify also sends
@@ -36,6 +42,14 @@ export async function handleReceipt(c: Context<AppEnv>, storeId: string | undefi
       runAfterResponse(kickProcessing(deps))
     return c.json(result satisfies ReceiptResponse, 200)
   } catch (err) {
+    // One line for the platform's operator; the sender gets only the generic refusal.
+    if (err instanceof ReceiptRefused)
+      deps.logger.warn('commerce delivery refused', {
+        store_id: storeId,
+        shop_domain: storeId ? undefined : c.req.header('x-shopify-shop-domain')?.slice(0, 255),
+        topic: (c.req.header('x-shopify-topic') ?? c.req.header('x-wc-webhook-topic'))?.slice(0, 100),
+        reason: err.reason,
+      })
     // Failed signatures count against the sender's address, which throttles guessing; signed
     // deliveries are never rate limited (a shop that gets 429s disables the webhook).
     if (err instanceof ServiceError && err.code === 'AUTH_REQUIRED') {

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi'
 import type { App } from '../../../../shared/infra/http/app-env.ts'
 import { defineRoute, publicRoute } from '../../../../shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { handleReceipt, receiptSchema, receiveDescription } from './handle.ts'
+import { handleReceipt, receiptQuery, receiptSchema, receiveDescription } from './handle.ts'
 
 // Not validated as a uuid here: an ill-formed id gets the same 401 as an unknown one.
 const storeParam = z.object({
@@ -17,7 +17,7 @@ export const route = defineRoute(publicRoute, {
   path: '/stores/{store_id}',
   summary: "Receive a Shopify or WooCommerce webhook at the store's own address (its webhook_url)",
   description: `${receiveDescription}\n\nWooCommerce's unsigned ping (body webhook_id=<id>) sent when a webhook is saved is answered 200 with status ping.`,
-  request: { params: storeParam },
+  request: { params: storeParam, query: receiptQuery },
   responses: {
     200: jsonContent(receiptSchema, 'Stored (or a duplicate, an ignored topic, a ping)'),
     ...errorResponses(400, 401, 413, 429),

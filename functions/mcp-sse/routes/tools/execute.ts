@@ -12,6 +12,7 @@ const executeBody = z
     params: z.record(z.string(), z.unknown()).default({}),
   })
   .strict()
+  .openapi({ example: { tool: 'platform:list_content', params: { limit: 10 } } })
 
 const executeResult = z.object({ tool: z.string(), result: z.unknown() })
 

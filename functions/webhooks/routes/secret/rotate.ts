@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi'
-import { ServiceError, validationError } from '../../../../shared/infra/errors.ts'
+import { MALFORMED_JSON, ServiceError, validationError } from '../../../../shared/infra/errors.ts'
 import type { App } from '../../../../shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
@@ -32,7 +32,7 @@ export const registerRotateSecret = (app: App) =>
       try {
         body = JSON.parse(raw)
       } catch {
-        throw new ServiceError('VALIDATION_ERROR', 'Malformed JSON body')
+        throw new ServiceError('VALIDATION_ERROR', MALFORMED_JSON)
       }
     }
     const parsed = rotateSecretBody.safeParse(body)

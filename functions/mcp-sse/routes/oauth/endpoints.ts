@@ -79,16 +79,20 @@ export const registerRoute = defineRoute(publicRoute, {
   },
 })
 
-const authorizeQuery = z.object({
-  response_type: text(50).optional(),
-  client_id: text(200).optional(),
-  redirect_uri: text(2000).optional(),
-  code_challenge: text(200).optional(),
-  code_challenge_method: text(20).optional(),
-  state: text(1000).optional(),
-  scope: text(500).optional(),
-  resource: text(2000).optional(),
-})
+const authorizeQuery = z
+  .object({
+    response_type: text(50).optional(),
+    client_id: text(200).optional(),
+    redirect_uri: text(2000).optional(),
+    code_challenge: text(200).optional(),
+    code_challenge_method: text(20).optional(),
+    state: text(1000).optional(),
+    scope: text(500).optional(),
+    resource: text(2000).optional(),
+  })
+  // OAuth 2.1 (section 4.1.1): the authorization server ignores parameters it does not know
+  // (clients send prompt, nonce, ...), so this query, unlike the API's, is not strict.
+  .loose()
 
 export const authorizeRoute = defineRoute(publicRoute, {
   method: 'get',

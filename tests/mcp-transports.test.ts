@@ -295,7 +295,15 @@ describe('MCP over HTTP+SSE at {mcp_url}/sse', () => {
         }),
       )
       expect((await client.listTools()).tools.length).toBeGreaterThan(0)
-      await new Promise((r) => setTimeout(r, 4500)) // past the 3 s limit and the 1 s retry
+      // The server closes this stream at its 3 s limit; the client's EventSource reconnects and
+      // opens a session of its own. Waited for as that event (a new session row), not a sleep.
+      const sessionIds = async () =>
+        (await short.db.sql<{ id: string }[]>`select id from private.mcp_sse_sessions`).map((r) => r.id)
+      const [first] = await sessionIds()
+      expect(first).toBeDefined()
+      await expect
+        .poll(async () => (await sessionIds()).some((id) => id !== first), { timeout: 20_000 })
+        .toBe(true)
       expect((await client.listTools()).tools.length).toBeGreaterThan(0)
       await client.close()
     } finally {

@@ -91,7 +91,7 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
     await page.getByRole('button', { name: 'Sign up' }).click()
     await page.getByLabel('Tenant name').fill('Bistro')
     await page.getByRole('button', { name: 'Create tenant' }).click()
-    await page.getByRole('heading', { name: 'Integrations' }).waitFor()
+    await page.getByRole('heading', { name: 'Welcome to Bistro' }).waitFor()
     const [row] = await tp.db.sql<{ tenant_id: string; user_id: string }[]>`
       select m.tenant_id, m.user_id from public.tenant_members m join auth.users u on u.id = m.user_id
       where u.email = ${OWNER.email}`
@@ -195,5 +195,39 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
       'ok',
     )
     expect(slack.received.filter((r) => r.path === '/api/chat.postMessage')).toHaveLength(1)
+  })
+
+  it('lists automations with their schedule, next run and last run, linked to its conversation', async () => {
+    await page.goto(`${dashboardUrl}#/assistant`)
+    const form = page.getByRole('form', { name: 'Add an automation' })
+    await form.getByLabel('Name').fill('Morning draft')
+    await form.getByLabel('Instruction').fill('Say good morning to the team.')
+    await form.getByLabel('Schedule').fill('0 8 * * 1-5')
+    await form.getByRole('button', { name: 'Add automation' }).click()
+    const row = page.locator('.automations tbody tr').filter({ hasText: 'Morning draft' })
+    await row.waitFor()
+    expect(await row.locator('[data-label="Schedule"]').textContent()).toContain('0 8 * * 1-5')
+    expect(await row.locator('[data-label="Last run"]').textContent()).toContain('not yet')
+    const [saved] = await tp.db.sql<{ id: string; next_run_at: Date }[]>`
+      select id, next_run_at from public.assistant_automations where tenant_id = ${tenantId}`
+    expect(saved!.next_run_at.getUTCHours()).toBe(8)
+
+    // Its slot comes due: the sweep runs it as a turn, and the row links the run's conversation.
+    await tp.db.sql`update public.assistant_automations set next_run_at = now() - interval '1 minute'
+      where id = ${saved!.id}`
+    llm.reset([{ text: 'Good morning, team!' }])
+    const report = await (await tp.instances[0]!.platform.runJob('assistant/jobs/sweep')).json()
+    expect(report.scheduled).toBe(1)
+    const [run] = await tp.db.sql<{ conversation_id: string }[]>`
+      select conversation_id from public.assistant_automation_runs where automation_id = ${saved!.id}`
+    await page.reload()
+    const ran = page.locator('.automations tbody tr').filter({ hasText: 'Morning draft' })
+    const link = ran.getByRole('link', { name: 'conversation' })
+    await link.waitFor()
+    expect(await link.getAttribute('href')).toBe(`#/assistant/${run!.conversation_id}`)
+    await expect.poll(() => ran.locator('[data-label="Last run"] .pill').textContent()).toBe('completed')
+    await shot('assistant-automations')
+    await link.click()
+    await page.locator('.msg.assistant .bubble').filter({ hasText: 'Good morning, team!' }).waitFor()
   })
 })

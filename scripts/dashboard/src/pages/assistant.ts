@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, api, config, type Page, supabase } from '../api.ts'
 import { ago, num } from '../format.ts'
 import { Action, canWrite, ErrorNote, html, Loaded, useLoad, useSession } from '../ui.ts'
+import { Automations } from './automations.ts'
 
 /**
  * The assistant: conversations on the left, the chat on the right. An answer streams in as the
@@ -290,5 +291,6 @@ export function AssistantPage({ id }: { id?: string }): VNode {
         ${id ? html`<${Chat} key=${id} id=${id} quotaText=${setQuota} onTurn=${list.reload} />` : html`<p class="muted">Start a conversation, or pick one.</p>`}
       </div>
     </div>
+    <${Automations} />
   </section>`
 }

@@ -1,0 +1,91 @@
+import type { VNode } from 'preact'
+import { api } from '../api.ts'
+import { ago, when } from '../format.ts'
+import { Action, canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
+
+/**
+ * Automations: an instruction the assistant runs on a schedule (5-field cron, UTC), each run in a
+ * conversation of its own. The list shows each one's last run (linked to its conversation, with
+ * the turn's outcome: a call that needs approval waits for it there) and its next run.
+ */
+
+interface Run {
+  id: string
+  slot: string
+  conversation_id: string | null
+  status: 'started' | 'failed'
+  turn_status: string | null
+  error: string | null
+}
+interface Automation {
+  id: string
+  name: string
+  instruction: string
+  schedule: string
+  enabled: boolean
+  next_run_at: string | null
+  last_run: Run | null
+}
+
+function LastRun({ run }: { run: Run | null }): VNode {
+  if (!run) return html`<span class="muted">not yet</span>`
+  const outcome =
+    run.status === 'failed'
+      ? html`<span class="pill bad">could not start</span> <small>${run.error}</small>`
+      : html`<span class=${`pill ${run.turn_status === 'completed' ? 'ok' : run.turn_status === 'failed' ? 'bad' : 'pending'}`}>${(run.turn_status ?? 'started').replace('_', ' ')}</span>`
+  return html`<span title=${when(run.slot)}>${ago(run.slot)}</span> ${outcome}
+    ${run.conversation_id ? html` <a href=${`#/assistant/${run.conversation_id}`}>conversation</a>` : null}`
+}
+
+export function Automations(): VNode {
+  const session = useSession()
+  const list = useLoad(() => api<{ data: Automation[] }>('GET', '/v1/assistant/automations'))
+  const path = (a: Automation) => `/v1/assistant/automations/${a.id}`
+  return html`<section class="automations" aria-labelledby="automations-title">
+    <h2 id="automations-title">Automations</h2>
+    <p class="muted">The assistant runs an instruction on a schedule (cron, UTC), each run in its own conversation.
+      A tool that needs approval is not run unattended: the run waits in its conversation for an owner or admin.</p>
+    <${Loaded} state=${list}>${(page: { data: Automation[] }) =>
+      page.data.length
+        ? html`<table><caption class="sr">Automations</caption>
+            <thead><tr><th>Automation</th><th>Schedule</th><th>Last run</th><th>Next run</th><th></th></tr></thead>
+            <tbody>${page.data.map(
+              (a) => html`<tr>
+                <td data-label="Automation"><strong>${a.name}</strong><br /><small class="muted">${a.instruction}</small></td>
+                <td data-label="Schedule"><code>${a.schedule}</code>${a.enabled ? null : html` <span class="pill">off</span>`}</td>
+                <td data-label="Last run"><${LastRun} run=${a.last_run} /></td>
+                <td data-label="Next run">${a.enabled && a.next_run_at ? when(a.next_run_at) : html`<span class="muted">—</span>`}</td>
+                <td>${
+                  canWrite(session)
+                    ? html`<${Action} run=${() => api('PATCH', path(a), { enabled: !a.enabled }).then(list.reload)}>${a.enabled ? 'Turn off' : 'Turn on'}<//>
+                      <${Action} kind="danger" confirm=${`Delete the automation “${a.name}”? Its runs' conversations stay.`}
+                        run=${() => api('DELETE', path(a)).then(list.reload)}>Delete<//>`
+                    : null
+                }</td>
+              </tr>`,
+            )}</tbody></table>`
+        : html`<p class="muted">No automations yet.${canWrite(session) ? ' Add one below: for example, every weekday at 08:00, draft an article from yesterday’s new source items.' : ''}</p>`}<//>
+    ${
+      canWrite(session)
+        ? html`<${Form} label="Add an automation" submitLabel="Add automation" submit=${async (
+            data: FormData,
+            form: HTMLFormElement,
+          ) => {
+            await api('POST', '/v1/assistant/automations', {
+              name: data.get('name'),
+              instruction: data.get('instruction'),
+              schedule: data.get('schedule'),
+            })
+            form.reset()
+            list.reload()
+          }}>
+            <${Field} label="Name"><input name="name" required maxlength="200" placeholder="Morning draft" /><//>
+            <${Field} label="Instruction"><textarea name="instruction" required rows="3" maxlength="4000"
+              placeholder="Draft an article from yesterday's new source items, then post its title to #content."></textarea><//>
+            <${Field} label="Schedule" hint="cron, UTC: minute hour day month weekday (0 8 * * 1-5 is weekdays at 08:00)">
+              <input name="schedule" required value="0 8 * * 1-5" /><//>
+          <//>`
+        : html`<${ReadOnly} what="automations" />`
+    }
+  </section>`
+}

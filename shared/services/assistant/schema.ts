@@ -239,7 +239,10 @@ export const automationBody = z
     },
   })
 
-export const automationPatchBody = automationBody.partial().strict().openapi('AutomationUpdate')
+export const automationPatchBody = automationBody
+  .partial()
+  .strict()
+  .openapi('AutomationUpdate', { example: { enabled: false } })
 
 export const automationRunSchema = z
   .object({

@@ -5,6 +5,7 @@ import { privilegeErrorAs, type Tx, withTenant } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { notFound, ServiceError } from '../../infra/errors.ts'
 import { recordEvent } from '../../infra/events.ts'
+import { applyAuthChangesNow } from '../../infra/hot-path.ts'
 import type {
   acceptedInvitationSchema,
   createInvitationBody,
@@ -189,6 +190,9 @@ export async function acceptInvitation(
   switch (result.outcome) {
     case 'accepted':
       deps.onOutboxCommitted?.()
+      // A membership this instance may have cached as absent: the new member's next request here
+      // sees the join at once (other instances within the change feed's bound).
+      await applyAuthChangesNow(deps)
       return { tenant_id: result.tenant_id, role: result.role, refresh_session: true as const }
     case 'used':
       throw new ServiceError('CONFLICT', 'This invitation has already been used')

@@ -5,6 +5,7 @@ import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotoc
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import bcrypt from 'bcryptjs'
 import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildDashboard } from '../scripts/dashboard/build.ts'
@@ -305,11 +306,14 @@ describe.skipIf(!existsSync(CHROMIUM))('the whole flow with a browser sign-in', 
       expect(first).toBeInstanceOf(UnauthorizedError)
       const page = await (await browser.newContext()).newPage()
       await page.goto(provider.authorizationUrl!.toString())
-      // The dashboard's sign-in (the owner's first password sets it, as on a fresh local platform).
-      await page.getByRole('tab', { name: 'Create an account' }).click()
+      // The dashboard's sign-in. The owner was made without a password (as npm run token makes
+      // users); sign-up never changes an existing user, so it gets one as npm run set-password does.
+      await tp.db
+        .sql`update auth.users set encrypted_password = ${await bcrypt.hash('correct horse battery', 4)}
+        where id = ${owner.userId}`
       await page.getByLabel('E-mail').fill(owner.email)
       await page.getByLabel('Password').fill('correct horse battery')
-      await page.getByRole('button', { name: 'Sign up' }).click()
+      await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in' }).click()
       await page.getByRole('heading', { name: 'Connect an MCP client' }).waitFor()
       expect(await page.locator('.client-name').textContent()).toBe('Test MCP client')
       expect(await page.locator('.tenant-name').textContent()).toBe('Acme')

@@ -229,7 +229,8 @@ function App(): VNode {
     const created = async (tenant?: Tenant) => {
       await supabase.auth.refreshSession()
       await loadTenants()
-      location.hash = tenant ? '#/home' : '#/team'
+      // A page the user was sent to (an MCP client's consent page) stays; else the new tenant's Home.
+      if (!route[0] || route[0] === 'new-tenant') location.hash = tenant ? '#/home' : '#/team'
     }
     return html`<main class="narrow">
       <header class="row"><strong class="brand grow">Tenant Platform</strong>

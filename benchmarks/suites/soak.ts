@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ensureUserAndTenant, issueAccessToken } from '../../scripts/lib/dev-identity.ts'
 import { createLocalEnv } from '../../scripts/lib/local-env.ts'
-import { SHOPIFY_PATH, shopifyHeaders, shopifyOrder } from '../../tests/support/commerce.ts'
+import { shopifyHeaders, shopifyOrder } from '../../tests/support/commerce.ts'
 import { createTestDatabase } from '../../tests/support/database.ts'
 import { startReceiver } from '../../tests/support/webhook-receiver.ts'
 import { latencyStats } from '../lib.ts'
@@ -109,7 +109,8 @@ export default async function soakBenchmark(): Promise<void> {
     ),
   )
   await api('/api/webhooks', { url: receiver.url, events: ['site.created'] })
-  await api('/api/commerce/stores', {
+  // Deliveries go to the store's own address (docs/commerce.md).
+  const { webhook_url: storeUrl } = await api('/api/commerce/stores', {
     platform: 'shopify',
     shop_domain: DOMAIN,
     name: 'Soak',
@@ -156,7 +157,7 @@ export default async function soakBenchmark(): Promise<void> {
         if (res.status === 201) sitesCreated++
       } else {
         const body = shopifyOrder({ id: String(8_000_000_000 + n), updatedAt: '2026-11-01T00:00:00Z' })
-        res = await fetch(`${base}${SHOPIFY_PATH}`, {
+        res = await fetch(`${base}${new URL(storeUrl!).pathname}`, {
           method: 'POST',
           headers: shopifyHeaders({
             domain: DOMAIN,

@@ -30,6 +30,8 @@ const POSITIVE_TTL_MS = 5 * 60_000
 const NEGATIVE_TTL_MS = 5_000
 /** Beyond this many entries the oldest go first (Map keeps insertion order). */
 const MAX_ENTRIES = 100_000
+/** How long a request waits for the change feed's poll before it asks the database itself. */
+const POLL_WAIT_MS = 250
 
 interface Entry<T> {
   value: T
@@ -150,7 +152,16 @@ export class AuthCache {
     this.follower.ensureStarted()
     if (this.follower.isFresh) return true
     if (this.keys.map.size === 0 && this.members.map.size === 0) return false
-    await this.follower.poll()
+    // Waited for a short while only: a poll stuck on a connection the database dropped (a restart)
+    // must not hold requests; they go to the database instead, as with a stale feed.
+    let timer: ReturnType<typeof setTimeout> | undefined
+    await Promise.race([
+      this.follower.poll(),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, POLL_WAIT_MS)
+      }),
+    ])
+    clearTimeout(timer)
     return this.follower.isFresh
   }
 

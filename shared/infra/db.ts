@@ -250,7 +250,10 @@ export async function retryWhileUnavailable<T>(fn: () => Promise<T>, forMs = 30_
     try {
       return await fn()
     } catch (err) {
-      if (!isDatabaseUnavailable(err) || performance.now() + wait > deadline) throw err
+      // postgres.js's write race (isPostgresWriteRace) fails before the statement is sent: safe
+      // to run again, like an unavailable database.
+      const retryable = isDatabaseUnavailable(err) || isPostgresWriteRace(err as Error)
+      if (!retryable || performance.now() + wait > deadline) throw err
       await new Promise((resolve) => setTimeout(resolve, wait))
     }
   }

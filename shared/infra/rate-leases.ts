@@ -15,15 +15,17 @@ import type { RateLimitState } from './http/app-env.ts'
  * tokens (at most a twentieth of the limit) is never available at once.
  *
  * Block size follows the bucket's recent arrival rate on this instance (so a slow key takes one
- * token at a time), at most maxBlock(limit); limits under 100 a minute take one token at a time
- * with no grace: exactly the per-request take of before.
+ * token at a time), at most maxBlock(limit); limits of 100 a minute or less take one token at a
+ * time with no grace: exactly the per-request take of before. That keeps the tool server's
+ * 100 requests a minute (the most a tool-server key or OAuth grant may have) an exact promise,
+ * burst included; keys that slow cost the database little anyway.
  */
 
 const PERIOD_MS = 60_000
 
-/** The largest lease for a limit: a twentieth of it, one token for limits under 100 a minute. */
+/** The largest lease for a limit: a twentieth of it, one token for limits of 100 a minute or less. */
 export function maxBlock(limit: number): number {
-  return limit >= 100 ? Math.floor(limit / 20) : 1
+  return limit > 100 ? Math.floor(limit / 20) : 1
 }
 
 /** How late a token may be spent after its slot: what a full block takes to earn back. */

@@ -65,7 +65,6 @@ export default async function integrationsBenchmark(): Promise<void> {
     instances: 2,
     clock,
     env: {
-      METERING_ENABLED: 'false',
       OAUTH_PROVIDERS_OVERRIDE: JSON.stringify({ github: { token_url: endpoint.url } }),
       OAUTH_GITHUB_CLIENT_ID: 'bench-client',
       OAUTH_GITHUB_CLIENT_SECRET: 'bench-secret',

@@ -201,8 +201,8 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await page.getByLabel('Display name (optional)').fill('Everything')
     await page.getByLabel('Token', { exact: true }).fill('wrong-token')
     await page.getByRole('button', { name: 'Connect', exact: true }).click()
-    // The platform's refusal, with its message.
-    await page.getByRole('alert').first().waitFor()
+    // The platform's refusal, with its message: discovery gives up within its 15 s deadline.
+    await page.getByRole('alert').first().waitFor({ timeout: 40_000 })
     expect(await page.getByRole('alert').first().textContent()).toMatch(/\w+/)
     await page.getByLabel('Token', { exact: true }).fill(MCP_TOKEN)
     await page.getByRole('button', { name: 'Connect', exact: true }).click()
@@ -238,7 +238,9 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     ).toEqual(['custom-mcp:echo:false'])
     await shot('integration-statistics')
     await shot('integration-statistics-narrow', 390)
-  })
+    // Up to four discoveries through a real MCP server, each with a 15 s deadline: more than the
+    // default 30 s when one runs to its deadline (CI's embedded run timed out here once).
+  }, 120_000)
 
   it('shows the webhook delivery of a published article in the log, and redelivers it', async () => {
     await go('#/webhooks')

@@ -57,6 +57,6 @@ export const registerListContent = (app: App) =>
     // read go out pipelined in one transaction (readAuthenticated). Metering is buffered
     // (meterBuffered); a Free tenant's unit is reserved before the read.
     if (deps.config.METERING_ENABLED) await meterBuffered(serviceContext(c), 'content')
-    const { rows } = await readAuthenticated(c, (q, tenant) => queryContent(q, tenant, after, limit, filter))
+    const rows = await readAuthenticated(c, (q, tenant) => queryContent(q, tenant, after, limit, filter))
     return c.json(contentPage(rows, limit), 200)
   })

@@ -370,25 +370,22 @@ function missingCredentialMessage(allow: Set<CallerKind>): string {
 
 /**
  * A tenant read in one round trip, in one transaction: BEGIN; one statement that sets the role
- * and the caller's claims; the read, under row-level security; then, with `after` (e.g.
- * metering), back to the function's own role and `after`; COMMIT, pipelined on one connection.
- * The caller was authenticated by the middleware (for a cached key, without the database).
+ * and the caller's claims; the read, under row-level security; COMMIT, pipelined on one
+ * connection. The caller was authenticated by the middleware (for a cached key, without the
+ * database); metering is buffered apart from the read (meterBuffered).
  */
-export async function readAuthenticated<T, A = undefined>(
+export async function readAuthenticated<T>(
   c: Context<AppEnv>,
   read: (q: Queryable, tenant: TenantRef) => Promise<T>,
-  after?: (q: Queryable, tenant: TenantRef) => Promise<A>,
-): Promise<{ rows: T; after: A | undefined }> {
+): Promise<T> {
   const caller = tenantCaller(c)
   return onReservedConnection(c.get('deps').sql, async (conn) => {
     const begin = conn`begin`
     const setup = claimsSetup(conn, caller.claims)
     const rows = read(conn, caller.tenantId)
-    const asFunction = after ? conn`set local role none` : undefined
-    const afterRead = after?.(conn, caller.tenantId)
     const commit = conn`commit`
-    await Promise.all([begin, setup, rows, asFunction, afterRead, commit])
-    return { rows: await rows, after: await afterRead }
+    await Promise.all([begin, setup, rows, commit])
+    return rows
   })
 }
 

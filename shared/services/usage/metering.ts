@@ -56,10 +56,9 @@ export interface UsageRow {
  * statement (private.record_usage): it reads the plan's quota and upserts the counter. The upsert
  * holds the row lock, so concurrent calls on any number of instances add up exactly. On plans
  * that refuse overage (Free) the update only happens while the new total stays within the quota,
- * so exactly the quota is admitted and a refused call is not counted. `tenant` may be a fragment
- * reading the tenant from the transaction's claims (a pipelined read).
+ * so exactly the quota is admitted and a refused call is not counted.
  */
-export function recordUsageQuery(
+function recordUsageQuery(
   db: Queryable,
   tenant: TenantRef,
   product: Product,
@@ -139,8 +138,7 @@ export async function meterUsage(
 
 /**
  * What follows a metering statement: the refusal when the plan refused the call, and the usage
- * alerts when it crossed a threshold. For a metering statement pipelined with a read
- * (recordUsageQuery with the claims' tenant), pass its row.
+ * alerts when it crossed a threshold.
  */
 export async function settleUsage(
   ctx: ServiceContext,

@@ -18,6 +18,7 @@ export interface OwnerUse {
 }
 
 export const SCANNED_ROOTS = ['shared/services/', 'functions/']
+const OWNER_NAMES = new Set(['sql', 'asOwner'])
 
 /**
  * The pool handed straight to `withTenant` / `readAsTenant` (shared/infra/db.ts) is not an owner
@@ -59,7 +60,8 @@ export function findOwnerUses(root: string): { uses: OwnerUse[]; files: number }
   const dbFile = path.join(root, 'shared/infra/db.ts')
   const isTenantHelperArgument = (node: ts.Node) => {
     const call = node.parent
-    if (!ts.isCallExpression(call) || call.arguments[0] !== node || !ts.isIdentifier(call.expression)) return false
+    if (!ts.isCallExpression(call) || call.arguments[0] !== node || !ts.isIdentifier(call.expression))
+      return false
     let sym = checker.getSymbolAtLocation(call.expression)
     if (sym && sym.flags & ts.SymbolFlags.Alias) sym = checker.getAliasedSymbol(sym)
     const decl = sym?.declarations?.[0]
@@ -83,17 +85,23 @@ export function findOwnerUses(root: string): { uses: OwnerUse[]; files: number }
         handle,
       })
     }
+    // Only names that can be the owner handle go to the checker (it is slow on everything else).
     const visit = (node: ts.Node) => {
-      if (ts.isPropertyAccessExpression(node) && isOwner(checker.getSymbolAtLocation(node.name))) {
-        record(node, node.name.text)
+      if (ts.isPropertyAccessExpression(node) && OWNER_NAMES.has(node.name.text)) {
+        if (isOwner(checker.getSymbolAtLocation(node.name))) record(node, node.name.text)
+      } else if (
+        ts.isElementAccessExpression(node) &&
+        ts.isStringLiteralLike(node.argumentExpression) &&
+        OWNER_NAMES.has(node.argumentExpression.text)
+      ) {
+        const prop = checker.getTypeAtLocation(node.expression).getProperty(node.argumentExpression.text)
+        if (isOwner(prop)) record(node, node.argumentExpression.text)
       } else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
         const key = node.propertyName ?? node.name
-        if (ts.isIdentifier(key)) {
+        if ((ts.isIdentifier(key) || ts.isStringLiteralLike(key)) && OWNER_NAMES.has(key.text)) {
           const prop = checker.getTypeAtLocation(node.parent).getProperty(key.text)
           if (isOwner(prop)) record(node, key.text)
         }
-      } else if (ts.isShorthandPropertyAssignment(node) || ts.isPropertyAssignment(node)) {
-        // `{ sql: something }` building an object is not a use; reading one is caught above.
       }
       ts.forEachChild(node, visit)
     }

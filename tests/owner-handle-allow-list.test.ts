@@ -24,7 +24,7 @@ interface Allowed {
 const JOB = 'a job or the dispatcher: runs for no signed-in caller, scopes every statement by tenant_id'
 const ACROSS = 'claims due work across every tenant (FOR UPDATE SKIP LOCKED), before any tenant is known'
 
-export const ALLOWED: Allowed[] = [
+const ALLOWED: Allowed[] = [
   // Front ends
   {
     file: 'functions/commerce-webhook/routes/receive/handle.ts',
@@ -364,7 +364,7 @@ const root = path.resolve(import.meta.dirname, '..')
 const key = (u: { file: string; fn: string }) => `${u.file} :: ${u.fn}`
 
 /** Differences between what the code does and what the list allows, in words. */
-export function compareWithAllowList(uses: OwnerUse[], allowed: Allowed[]): string[] {
+function compareWithAllowList(uses: OwnerUse[], allowed: Allowed[]): string[] {
   const found = new Map<string, OwnerUse[]>()
   for (const u of uses) found.set(key(u), [...(found.get(key(u)) ?? []), u])
   const listed = new Map(allowed.map((a) => [key(a), a]))

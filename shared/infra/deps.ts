@@ -1,6 +1,6 @@
 import type { TenantCaller } from './auth.ts'
 import type { Config } from './config.ts'
-import type { Sql } from './db.ts'
+import { type Queryable, readAsTenant, type Sql, type Tx, withTenant } from './db.ts'
 import type { JwtVerifier } from './jwt.ts'
 import type { Logger } from './logger.ts'
 import type { Notifier } from './notifier.ts'
@@ -37,13 +37,41 @@ export interface FunctionDeps {
 }
 
 /**
+ * FunctionDeps without the pool: for helpers that call out (fetch, vault, clock, config) and read
+ * no table, so a ServiceContext can be handed to them as it is.
+ */
+export type DepsWithoutDatabase = Omit<FunctionDeps, 'sql'>
+
+/**
  * What a service operation runs with: the function's dependencies and the tenant caller it acts
  * for. REST handlers, tool calls, server functions and jobs build one and call the same service.
+ *
+ * It has no `sql`. The everyday handle is the tenant one: `asTenant` and `readAsTenant` run as
+ * role `authenticated` with the caller's claims, so row-level security decides what is visible.
+ * The owner pool, which bypasses RLS, is `asOwner`, and every use of it in a service or a
+ * function is on the allow-list in tests/owner-handle-allow-list.test.ts with its reason
+ * (docs/adr/0013-tenant-and-owner-handles.md).
  */
-export interface ServiceContext extends FunctionDeps {
+export interface ServiceContext extends DepsWithoutDatabase {
   caller: TenantCaller
+  /** A transaction as role `authenticated` with the caller's claims (RLS applies). */
+  asTenant<T>(fn: (tx: Tx) => Promise<T>): Promise<T>
+  /** One read as the caller in a single round trip (BEGIN, claims, query, COMMIT pipelined). */
+  readAsTenant<T>(query: (q: Queryable) => Promise<T>): Promise<T>
+  /**
+   * The owner pool: bypasses row-level security. Only where the tenant role cannot do the work
+   * (secret columns, rows of no tenant yet); each use is allow-listed with its reason.
+   */
+  asOwner: Sql
 }
 
 export function serviceContextFor(deps: FunctionDeps, caller: TenantCaller): ServiceContext {
-  return { ...deps, caller }
+  const { sql, ...rest } = deps
+  return {
+    ...rest,
+    caller,
+    asTenant: (fn) => withTenant(sql, caller.claims, fn),
+    readAsTenant: (query) => readAsTenant(sql, caller.claims, query),
+    asOwner: sql,
+  }
 }

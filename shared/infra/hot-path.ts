@@ -1,6 +1,6 @@
 import { AuthCache } from './auth-cache.ts'
 import { AuthChangeFollower } from './auth-changes.ts'
-import type { FunctionDeps } from './deps.ts'
+import type { FunctionDeps, ServiceContext } from './deps.ts'
 import { RateLeases } from './rate-leases.ts'
 import { UsageBuffer } from './usage-buffer.ts'
 
@@ -19,25 +19,30 @@ export interface HotPath {
   stats: { lastUsedWrites: number }
 }
 
-// By the pool: a ServiceContext is a copy of its FunctionDeps, the pool is the same object.
+// By the pool: a ServiceContext carries its FunctionDeps' pool as asOwner, the same object.
 const hotPaths = new WeakMap<FunctionDeps['sql'], HotPath>()
 
-export function hotPathOf(deps: FunctionDeps): HotPath {
-  let hot = hotPaths.get(deps.sql)
+/** Infrastructure's own reach to the pool, for a service's context as for a function's deps. */
+type PoolHolder = FunctionDeps | ServiceContext
+const poolOf = (deps: PoolHolder) => ('asOwner' in deps ? deps.asOwner : deps.sql)
+
+export function hotPathOf(deps: PoolHolder): HotPath {
+  const sql = poolOf(deps)
+  let hot = hotPaths.get(sql)
   if (!hot) {
-    const follower = new AuthChangeFollower(deps.sql, deps.config.DATABASE_URL, deps.logger)
-    const usage = new UsageBuffer(deps.sql, deps.logger)
+    const follower = new AuthChangeFollower(sql, deps.config.DATABASE_URL, deps.logger)
+    const usage = new UsageBuffer(sql, deps.logger)
     follower.onChange((change) => {
       if (change.tenant_id && !change.user_id && !change.key_hash) usage.forgetTenant(change.tenant_id)
     })
     hot = {
       follower,
-      cache: new AuthCache(deps.sql, follower),
-      leases: new RateLeases(deps.sql),
+      cache: new AuthCache(sql, follower),
+      leases: new RateLeases(sql),
       usage,
       stats: { lastUsedWrites: 0 },
     }
-    hotPaths.set(deps.sql, hot)
+    hotPaths.set(sql, hot)
   }
   return hot
 }
@@ -55,7 +60,7 @@ export async function closeHotPath(deps: FunctionDeps): Promise<void> {
  * now, so the change holds on this instance from the response on (other instances within a
  * second). A failed poll is logged by the follower; the change still commits.
  */
-export async function applyAuthChangesNow(deps: FunctionDeps): Promise<void> {
-  const hot = hotPaths.get(deps.sql)
+export async function applyAuthChangesNow(deps: PoolHolder): Promise<void> {
+  const hot = hotPaths.get(poolOf(deps))
   if (hot) await hot.follower.poll()
 }

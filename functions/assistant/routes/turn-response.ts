@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import type { ServiceContext } from '../../../shared/infra/deps.ts'
 import type { AppEnv } from '../../../shared/infra/http/app-env.ts'
 import { onTurnEvents, runTurnNow, turnResult } from '../../../shared/services/assistant/turn.ts'
 
@@ -14,7 +15,7 @@ export const wantsStream = (c: Context<AppEnv>) =>
  */
 export async function answerTurn(
   c: Context<AppEnv>,
-  tenantId: string,
+  ctx: ServiceContext,
   turnId: string,
   jobId: string | null,
   first?: { event: string; data: unknown },
@@ -22,7 +23,7 @@ export async function answerTurn(
   const deps = c.var.deps
   if (!wantsStream(c)) {
     if (jobId) await runTurnNow(deps, jobId)
-    return c.json(await turnResult(deps, tenantId, turnId), 200)
+    return c.json(await turnResult(ctx, turnId), 200)
   }
   let closed = false
   let ctrl: ReadableStreamDefaultController<Uint8Array>
@@ -41,7 +42,7 @@ export async function answerTurn(
       const stop = onTurnEvents(turnId, (e) => write(e.event, e.data))
       const run = jobId ? runTurnNow(deps, jobId) : Promise.resolve()
       void run
-        .then(() => turnResult(deps, tenantId, turnId))
+        .then(() => turnResult(ctx, turnId))
         .then((result) => write('turn.ended', result))
         .catch((err) => deps.logger.warn('assistant stream: result failed', { error: String(err) }))
         .finally(() => {

@@ -1,4 +1,4 @@
-import { isPgError, pgErrors, privilegeErrorAs, type Queryable, withTenant } from '../../infra/db.ts'
+import { isPgError, pgErrors, privilegeErrorAs, type Queryable } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '../../infra/errors.ts'
 import { enqueueJob, type JobRow } from '../../infra/jobs/engine.ts'
@@ -102,14 +102,15 @@ const programsOf = (db: Queryable, tenantId: string, ids: string[]) =>
 export async function createDestination(ctx: ServiceContext, input: DestinationInput): Promise<Destination> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const [created] = await tx<DestinationRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      const [created] = await tx<DestinationRow[]>`
       insert into public.affiliate_destinations (tenant_id, site_id, name, schedule, enabled, next_run_at, created_by, created_at, updated_at)
       values (${caller.tenantId}, ${input.site_id}, ${input.name}, ${input.schedule}, ${input.enabled},
               ${nextRun(input.schedule, input.enabled, now)}, ${caller.userId}, ${now}, ${now})
       returning *`
-    return created!
-  })
+      return created!
+    })
     .catch(siteProblem)
     .catch(asPermissionError)
   return presentDestination(row, [])
@@ -120,7 +121,7 @@ export async function listDestinations(
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<Destination>> {
   const { caller } = ctx
-  const { rows, programs } = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const { rows, programs } = await ctx.asTenant(async (tx) => {
     const rows = await tx<DestinationRow[]>`
       select * from public.affiliate_destinations where tenant_id = ${caller.tenantId}
         ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
@@ -144,7 +145,7 @@ export async function listDestinations(
 
 export async function getDestination(ctx: ServiceContext, id: string): Promise<Destination> {
   const { caller } = ctx
-  return withTenant(ctx.sql, caller.claims, async (tx) => {
+  return ctx.asTenant(async (tx) => {
     const row = await destinationRow(tx, caller.tenantId, id)
     return presentDestination(row, await programsOf(tx, caller.tenantId, [id]))
   })
@@ -157,31 +158,35 @@ export async function updateDestination(
 ): Promise<Destination> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  return withTenant(ctx.sql, caller.claims, async (tx) => {
-    const before = await destinationRow(tx, caller.tenantId, id)
-    const schedule = input.schedule === undefined ? before.schedule : input.schedule
-    const enabled = input.enabled ?? before.enabled
-    const next =
-      schedule === before.schedule && enabled === before.enabled
-        ? before.next_run_at
-        : nextRun(schedule, enabled, now)
-    const [updated] = await tx<DestinationRow[]>`
+  return ctx
+    .asTenant(async (tx) => {
+      const before = await destinationRow(tx, caller.tenantId, id)
+      const schedule = input.schedule === undefined ? before.schedule : input.schedule
+      const enabled = input.enabled ?? before.enabled
+      const next =
+        schedule === before.schedule && enabled === before.enabled
+          ? before.next_run_at
+          : nextRun(schedule, enabled, now)
+      const [updated] = await tx<DestinationRow[]>`
       update public.affiliate_destinations set name = ${input.name ?? before.name}, schedule = ${schedule},
         enabled = ${enabled}, next_run_at = ${next}, updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId} returning *`
-    if (!updated) throw refused()
-    return presentDestination(updated, await programsOf(tx, caller.tenantId, [id]))
-  }).catch(asPermissionError)
+      if (!updated) throw refused()
+      return presentDestination(updated, await programsOf(tx, caller.tenantId, [id]))
+    })
+    .catch(asPermissionError)
 }
 
 export async function deleteDestination(ctx: ServiceContext, id: string): Promise<void> {
   const { caller } = ctx
-  await withTenant(ctx.sql, caller.claims, async (tx) => {
-    await destinationRow(tx, caller.tenantId, id)
-    const gone = await tx`
+  await ctx
+    .asTenant(async (tx) => {
+      await destinationRow(tx, caller.tenantId, id)
+      const gone = await tx`
       delete from public.affiliate_destinations where id = ${id} and tenant_id = ${caller.tenantId} returning id`
-    if (gone.length === 0) throw refused()
-  }).catch(asPermissionError)
+      if (gone.length === 0) throw refused()
+    })
+    .catch(asPermissionError)
 }
 
 export async function addProgram(
@@ -194,16 +199,18 @@ export async function addProgram(
   const p = parsed.data
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    await destinationRow(tx, caller.tenantId, destinationId)
-    const [created] = await tx<ProgramRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      await destinationRow(tx, caller.tenantId, destinationId)
+      const [created] = await tx<ProgramRow[]>`
       insert into public.affiliate_programs (tenant_id, destination_id, network, name, merchant_ids, config, tracking_id,
         credential_name, currency, created_by, created_at, updated_at)
       values (${caller.tenantId}, ${destinationId}, ${p.network}, ${p.name}, ${p.merchant_ids}, ${tx.json(p.config as never)},
         ${p.tracking_id}, ${p.credential_name}, ${p.currency}, ${caller.userId}, ${now}, ${now})
       returning *`
-    return created!
-  }).catch(asPermissionError)
+      return created!
+    })
+    .catch(asPermissionError)
   return presentProgram(row)
 }
 
@@ -213,15 +220,17 @@ export async function deleteProgram(
   programId: string,
 ): Promise<void> {
   const { caller } = ctx
-  await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const [found] = await tx`
+  await ctx
+    .asTenant(async (tx) => {
+      const [found] = await tx`
       select 1 from public.affiliate_programs
       where id = ${programId} and destination_id = ${destinationId} and tenant_id = ${caller.tenantId}`
-    if (!found) throw notFound('Program')
-    const gone = await tx`
+      if (!found) throw notFound('Program')
+      const gone = await tx`
       delete from public.affiliate_programs where id = ${programId} and tenant_id = ${caller.tenantId} returning id`
-    if (gone.length === 0) throw refused()
-  }).catch(asPermissionError)
+      if (gone.length === 0) throw refused()
+    })
+    .catch(asPermissionError)
 }
 
 /**
@@ -258,7 +267,7 @@ export async function queueSync(
 ): Promise<{ job: JobRow; created: boolean }> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  return withTenant(ctx.sql, caller.claims, async (tx) => {
+  return ctx.asTenant(async (tx) => {
     await destinationRow(tx, caller.tenantId, destinationId)
     return queueOrJoin(tx, caller.tenantId, destinationId, 'request', now)
   })

@@ -1,4 +1,3 @@
-import { withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
@@ -42,7 +41,7 @@ export async function searchAffiliateProducts(
 ): Promise<Page<Product>> {
   const { caller } = ctx
   const words = (search.q ?? '').split(/\s+/).filter(Boolean).slice(0, 8)
-  const rows = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const rows = await ctx.asTenant(async (tx) => {
     const [dest] = await tx`
       select 1 from public.affiliate_destinations where id = ${search.destinationId} and tenant_id = ${caller.tenantId}`
     if (!dest) throw notFound('Destination')

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi'
-import { privilegeErrorAs, type Tx, withTenant } from '../../infra/db.ts'
+import { privilegeErrorAs, type Tx } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, requireFuture } from '../../infra/errors.ts'
 import { recordEvent } from '../../infra/events.ts'
@@ -79,20 +79,22 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
   requireFuture('expires_at', expiresAt, now)
   const key = generateKey(prefix as Parameters<typeof generateKey>[0])
   const keyHash = hashKey(key)
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const [created] = await tx<ApiKeyRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      const [created] = await tx<ApiKeyRow[]>`
       insert into public.api_keys (tenant_id, created_by, name, family, environment, key_prefix, key_hash, scopes, rate_limit_per_minute, expires_at, created_at)
       values (${caller.tenantId}, ${caller.userId}, ${input.name}, ${input.kind}, ${input.environment}, ${displayPrefix(key)},
               ${keyHash}, ${input.scopes}, ${input.rate_limit_per_minute}, ${expiresAt}, ${now})
       returning ${tx.unsafe(columns)}`
-    await recordEvent(tx, {
-      tenantId: caller.tenantId,
-      type: 'api_key.created',
-      at: now,
-      data: eventData(created!),
+      await recordEvent(tx, {
+        tenantId: caller.tenantId,
+        type: 'api_key.created',
+        at: now,
+        data: eventData(created!),
+      })
+      return created!
     })
-    return created!
-  }).catch(asPermissionError)
+    .catch(asPermissionError)
   ctx.onOutboxCommitted?.()
   return { ...present(row), key }
 }
@@ -102,9 +104,7 @@ export async function listApiKeys(
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<ApiKey>> {
   const { caller } = ctx
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx<ApiKeyRow[]>`
       select ${tx.unsafe(columns)} from public.api_keys
       where tenant_id = ${caller.tenantId}
@@ -117,9 +117,7 @@ export async function listApiKeys(
 
 export async function getApiKey(ctx: ServiceContext, id: string): Promise<ApiKey> {
   const { caller } = ctx
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [row] = await ctx.asTenant(
     (tx) => tx<ApiKeyRow[]>`
       select ${tx.unsafe(columns)} from public.api_keys where id = ${id} and tenant_id = ${caller.tenantId}`,
   )
@@ -131,25 +129,27 @@ export async function getApiKey(ctx: ServiceContext, id: string): Promise<ApiKey
 export async function revokeApiKey(ctx: ServiceContext, id: string): Promise<ApiKey> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx: Tx) => {
-    const [revoked] = await tx<ApiKeyRow[]>`
+  const row = await ctx
+    .asTenant(async (tx: Tx) => {
+      const [revoked] = await tx<ApiKeyRow[]>`
       update public.api_keys set revoked_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId} and revoked_at is null
       returning ${tx.unsafe(columns)}`
-    if (revoked) {
-      await recordEvent(tx, {
-        tenantId: caller.tenantId,
-        type: 'api_key.revoked',
-        at: now,
-        data: eventData(revoked),
-      })
-      return revoked
-    }
-    // Already revoked (idempotent) or not this tenant's (404).
-    const [existing] = await tx<ApiKeyRow[]>`
+      if (revoked) {
+        await recordEvent(tx, {
+          tenantId: caller.tenantId,
+          type: 'api_key.revoked',
+          at: now,
+          data: eventData(revoked),
+        })
+        return revoked
+      }
+      // Already revoked (idempotent) or not this tenant's (404).
+      const [existing] = await tx<ApiKeyRow[]>`
       select ${tx.unsafe(columns)} from public.api_keys where id = ${id} and tenant_id = ${caller.tenantId}`
-    return existing ?? null
-  }).catch(asPermissionError)
+      return existing ?? null
+    })
+    .catch(asPermissionError)
   if (!row) throw notFound('API key')
   await applyAuthChangesNow(ctx)
   ctx.onOutboxCommitted?.()

@@ -1,6 +1,6 @@
 import { Cron } from 'croner'
 import { scopes as allScopes, serviceCallerFor } from '../../infra/auth.ts'
-import { privilegeErrorAs, withTenant } from '../../infra/db.ts'
+import { privilegeErrorAs } from '../../infra/db.ts'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '../../infra/errors.ts'
 import { createConversation } from './conversations.ts'
@@ -95,7 +95,7 @@ const runsQuery = `
 
 export async function listAutomations(ctx: ServiceContext): Promise<{ data: Automation[] }> {
   const { caller } = ctx
-  return withTenant(ctx.sql, caller.claims, async (tx) => {
+  return ctx.asTenant(async (tx) => {
     const rows = await tx<AutomationRow[]>`
       select * from public.assistant_automations where tenant_id = ${caller.tenantId}
       order by created_at desc, id desc limit 200`
@@ -120,7 +120,7 @@ export async function listAutomationRuns(
   id: string,
 ): Promise<{ data: AutomationRun[] }> {
   const { caller } = ctx
-  return withTenant(ctx.sql, caller.claims, async (tx) => {
+  return ctx.asTenant(async (tx) => {
     const [found] =
       await tx`select 1 from public.assistant_automations where id = ${id} and tenant_id = ${caller.tenantId}`
     if (!found) throw notFound('Automation')
@@ -136,16 +136,16 @@ export async function createAutomation(ctx: ServiceContext, input: AutomationInp
   const { caller } = ctx
   const now = ctx.clock.now()
   const next = checkSchedule(input.schedule, now)
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) => tx<AutomationRow[]>`
+  const [row] = await ctx
+    .asTenant(
+      (tx) => tx<AutomationRow[]>`
       insert into public.assistant_automations
         (tenant_id, name, instruction, schedule, enabled, next_run_at, created_by, created_at, updated_at)
       values (${caller.tenantId}, ${input.name}, ${input.instruction}, ${input.schedule.trim()}, ${input.enabled ?? true},
               ${next}, ${caller.userId}, ${now}, ${now})
       returning *`,
-  ).catch(privilegeErrorAs('Only owners and admins manage automations'))
+    )
+    .catch(privilegeErrorAs('Only owners and admins manage automations'))
   return present(row!, undefined)
 }
 
@@ -157,10 +157,9 @@ export async function updateAutomation(
   const { caller } = ctx
   const now = ctx.clock.now()
   const next = input.schedule ? checkSchedule(input.schedule, now) : null
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) => tx<AutomationRow[]>`
+  const [row] = await ctx
+    .asTenant(
+      (tx) => tx<AutomationRow[]>`
       update public.assistant_automations set
         name = coalesce(${input.name ?? null}, name),
         instruction = coalesce(${input.instruction ?? null}, instruction),
@@ -170,12 +169,16 @@ export async function updateAutomation(
         updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
       returning *`,
-  ).catch(privilegeErrorAs('Only owners and admins manage automations'))
+    )
+    .catch(privilegeErrorAs('Only owners and admins manage automations'))
   if (!row) throw notFound('Automation')
   // Turned on again after a pause: the next slot from now, not one that passed meanwhile.
   if (input.enabled && row.next_run_at && row.next_run_at < now) {
     const fresh = nextSlot(row.schedule, now)
-    await ctx.sql`update public.assistant_automations set next_run_at = ${fresh} where id = ${id}`
+    await ctx.asTenant(
+      (tx) =>
+        tx`update public.assistant_automations set next_run_at = ${fresh} where id = ${id} and tenant_id = ${caller.tenantId}`,
+    )
     row.next_run_at = fresh
   }
   return present(row, undefined)
@@ -183,12 +186,12 @@ export async function updateAutomation(
 
 export async function deleteAutomation(ctx: ServiceContext, id: string): Promise<void> {
   const { caller } = ctx
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) =>
-      tx`delete from public.assistant_automations where id = ${id} and tenant_id = ${caller.tenantId} returning id`,
-  ).catch(privilegeErrorAs('Only owners and admins manage automations'))
+  const rows = await ctx
+    .asTenant(
+      (tx) =>
+        tx`delete from public.assistant_automations where id = ${id} and tenant_id = ${caller.tenantId} returning id`,
+    )
+    .catch(privilegeErrorAs('Only owners and admins manage automations'))
   if (rows.length === 0) throw notFound('Automation')
 }
 

@@ -1,4 +1,4 @@
-import { type Queryable, withTenant } from '../../infra/db.ts'
+import type { Queryable } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
@@ -136,9 +136,7 @@ export async function createConversation(
 ): Promise<Conversation> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [row] = await ctx.asTenant(
     (tx) => tx<ConversationRow[]>`
       insert into public.assistant_conversations (tenant_id, title, created_by, created_at, updated_at)
       values (${caller.tenantId}, ${input.title ?? DEFAULT_TITLE}, ${caller.userId}, ${now}, ${now})
@@ -153,9 +151,7 @@ export async function listConversations(
   limit: number,
 ): Promise<Page<Conversation>> {
   const { caller } = ctx
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx<ConversationRow[]>`
       select * from public.assistant_conversations
       where tenant_id = ${caller.tenantId}
@@ -169,7 +165,7 @@ export async function listConversations(
 /** The conversation as the caller may see it, with its messages, tool calls and turns. */
 export async function getConversation(ctx: ServiceContext, id: string): Promise<ConversationDetail> {
   const { caller } = ctx
-  return withTenant(ctx.sql, caller.claims, async (tx) => {
+  return ctx.asTenant(async (tx) => {
     const [row] = await tx<ConversationRow[]>`
       select * from public.assistant_conversations where id = ${id} and tenant_id = ${caller.tenantId}`
     if (!row) throw notFound('Conversation')
@@ -203,9 +199,7 @@ export async function conversationRecords(db: Queryable, tenantId: string, conve
 
 export async function deleteConversation(ctx: ServiceContext, id: string): Promise<void> {
   const { caller } = ctx
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx`
       delete from public.assistant_conversations where id = ${id} and tenant_id = ${caller.tenantId}
       returning id`,

@@ -1,4 +1,4 @@
-import { privilegeErrorAs, withTenant } from '../../infra/db.ts'
+import { privilegeErrorAs } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import type { AssistantSettings, SettingsInput } from './schema.ts'
 import { modelChoice } from './turn.ts'
@@ -6,9 +6,7 @@ import { modelChoice } from './turn.ts'
 /** The tenant's assistant settings (one row, owners and admins write it) and what they resolve to. */
 export async function getSettings(ctx: ServiceContext): Promise<AssistantSettings> {
   const { caller } = ctx
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [row] = await ctx.asTenant(
     (tx) => tx<Omit<AssistantSettings, 'effective'>[]>`
       select provider, model, credential_environment, instructions
       from public.assistant_settings where tenant_id = ${caller.tenantId}`,
@@ -26,35 +24,38 @@ export async function getSettings(ctx: ServiceContext): Promise<AssistantSetting
 export async function updateSettings(ctx: ServiceContext, input: SettingsInput): Promise<AssistantSettings> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const [current] = await tx<
-      {
-        provider: string | null
-        model: string | null
-        credential_environment: string
-        instructions: string | null
-      }[]
-    >`
+  await ctx
+    .asTenant(async (tx) => {
+      const [current] = await tx<
+        {
+          provider: string | null
+          model: string | null
+          credential_environment: string
+          instructions: string | null
+        }[]
+      >`
       select provider, model, credential_environment, instructions
       from public.assistant_settings where tenant_id = ${caller.tenantId}`
-    const next = {
-      provider: input.provider !== undefined ? input.provider : (current?.provider ?? null),
-      model: input.model !== undefined ? input.model : (current?.model ?? null),
-      credential_environment: input.credential_environment ?? current?.credential_environment ?? 'production',
-      instructions: input.instructions !== undefined ? input.instructions : (current?.instructions ?? null),
-    }
-    if (current) {
-      await tx`
+      const next = {
+        provider: input.provider !== undefined ? input.provider : (current?.provider ?? null),
+        model: input.model !== undefined ? input.model : (current?.model ?? null),
+        credential_environment:
+          input.credential_environment ?? current?.credential_environment ?? 'production',
+        instructions: input.instructions !== undefined ? input.instructions : (current?.instructions ?? null),
+      }
+      if (current) {
+        await tx`
         update public.assistant_settings
         set provider = ${next.provider}, model = ${next.model}, credential_environment = ${next.credential_environment},
             instructions = ${next.instructions}, updated_by = ${caller.userId}, updated_at = ${now}
         where tenant_id = ${caller.tenantId}`
-    } else {
-      await tx`
+      } else {
+        await tx`
         insert into public.assistant_settings (tenant_id, provider, model, credential_environment, instructions, updated_by, updated_at)
         values (${caller.tenantId}, ${next.provider}, ${next.model}, ${next.credential_environment}, ${next.instructions},
                 ${caller.userId}, ${now})`
-    }
-  }).catch(privilegeErrorAs('Only owners and admins change the assistant settings'))
+      }
+    })
+    .catch(privilegeErrorAs('Only owners and admins change the assistant settings'))
   return getSettings(ctx)
 }

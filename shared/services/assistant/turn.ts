@@ -1,5 +1,5 @@
 import { scopes as allScopes, serviceCallerFor } from '../../infra/auth.ts'
-import { isPgError, pgErrors, type Queryable, withTenant } from '../../infra/db.ts'
+import { isPgError, pgErrors, type Queryable } from '../../infra/db.ts'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '../../infra/deps.ts'
 import { notFound, ServiceError } from '../../infra/errors.ts'
 import {
@@ -122,24 +122,32 @@ async function hasCredential(
   return Boolean(row)
 }
 
-/** The tenant's setting, and with provider unset the provider of its AI credential (OpenAI first). */
-export async function modelChoice(deps: FunctionDeps, tenantId: string): Promise<ModelChoice> {
-  const [s] = await deps.sql<SettingsRow[]>`
-    select provider, model, credential_environment, instructions
-    from public.assistant_settings where tenant_id = ${tenantId}`
+/**
+ * The tenant's setting, and with provider unset the provider of its AI credential (OpenAI first).
+ * As the caller: both tables are visible to every member under RLS.
+ */
+export async function modelChoice(ctx: ServiceContext, tenantId: string): Promise<ModelChoice> {
+  const now = ctx.clock.now()
+  const { s, found } = await ctx.asTenant(async (tx) => {
+    const [s] = await tx<SettingsRow[]>`
+      select provider, model, credential_environment, instructions
+      from public.assistant_settings where tenant_id = ${tenantId}`
+    const environment = s?.credential_environment ?? 'production'
+    const candidates: AiProvider[] = s?.provider ? [s.provider] : ['openai', 'anthropic']
+    for (const provider of candidates) {
+      if (await hasCredential(tx, tenantId, provider, environment, now)) return { s, found: provider }
+    }
+    return { s, found: null }
+  })
   const environment = s?.credential_environment ?? 'production'
-  const now = deps.clock.now()
-  const candidates: AiProvider[] = s?.provider ? [s.provider] : ['openai', 'anthropic']
-  for (const provider of candidates) {
-    if (await hasCredential(deps.sql, tenantId, provider, environment, now))
-      return {
-        provider,
-        model: s?.model ?? defaultModels[provider],
-        environment,
-        instructions: s?.instructions ?? null,
-        hasCredential: true,
-      }
-  }
+  if (found)
+    return {
+      provider: found,
+      model: s?.model ?? defaultModels[found],
+      environment,
+      instructions: s?.instructions ?? null,
+      hasCredential: true,
+    }
   return {
     provider: s?.provider ?? null,
     model: s?.model ?? (s?.provider ? defaultModels[s.provider] : null),
@@ -191,9 +199,7 @@ export async function startTurn(
   const { caller } = ctx
   // Independent checks at once; reported in this order: the conversation, the quota, the model.
   const [visibleRows, quota, choiceResult] = await Promise.allSettled([
-    withTenant(
-      ctx.sql,
-      caller.claims,
+    ctx.asTenant(
       (tx) => tx<{ title: string }[]>`
         select title from public.assistant_conversations where id = ${conversationId} and tenant_id = ${caller.tenantId}`,
     ),
@@ -210,7 +216,7 @@ export async function startTurn(
   const now = ctx.clock.now()
   const scopes = opts.scopes ?? [...allScopes]
   try {
-    return await ctx.sql.begin(async (tx) => {
+    return await ctx.asOwner.begin(async (tx) => {
       const [turn] = await tx<TurnRow[]>`
         insert into public.assistant_turns
           (tenant_id, conversation_id, status, triggered_by, provider, model, credential_environment, scopes,
@@ -345,12 +351,13 @@ function historyFrom(messages: MessageRow[], calls: ToolCallRow[]): HistoryItem[
 }
 
 async function quotaState(
-  deps: FunctionDeps,
+  db: Queryable,
   tenantId: string,
+  now: Date,
 ): Promise<{ used: number; limit: number | null }> {
-  const [row] = await deps.sql<{ used: string | null; quota: string | null }[]>`
+  const [row] = await db<{ used: string | null; quota: string | null }[]>`
     select (select units from public.usage_counters
-            where tenant_id = t.id and product_id = ${productIds.assistant} and period = ${periodOf(deps.clock.now())}) as used,
+            where tenant_id = t.id and product_id = ${productIds.assistant} and period = ${periodOf(now)}) as used,
            q.monthly_quota as quota
     from public.tenants t
     join public.plan_quotas q on q.plan = t.plan and q.product_id = ${productIds.assistant}
@@ -358,16 +365,23 @@ async function quotaState(
   return { used: Number(row?.used ?? 0), limit: row?.quota == null ? null : Number(row.quota) }
 }
 
-/** The turn as the API answers it (JSON) and as the stream's last event. */
-export async function turnResult(deps: FunctionDeps, tenantId: string, turnId: string): Promise<TurnResult> {
-  const turn = await loadTurn(deps.sql, turnId)
-  if (!turn || turn.tenant_id !== tenantId) throw notFound('Turn')
-  const messages = await deps.sql<MessageRow[]>`
-    select id, conversation_id, turn_id, role, content, created_at from public.assistant_messages
-    where tenant_id = ${tenantId} and turn_id = ${turnId} and role = 'assistant' order by seq`
-  const calls = await deps.sql<ToolCallRow[]>`
-    select * from public.assistant_tool_calls where tenant_id = ${tenantId} and turn_id = ${turnId}
-    order by created_at, position`
+/**
+ * The turn as the API answers it (JSON) and as the stream's last event. As the caller: turns,
+ * messages, tool calls, counters and quotas are all visible to members under RLS.
+ */
+export async function turnResult(ctx: ServiceContext, turnId: string): Promise<TurnResult> {
+  const tenantId = ctx.caller.tenantId
+  const { turn, messages, calls, quota } = await ctx.asTenant(async (tx) => {
+    const turn = await loadTurn(tx, turnId)
+    if (!turn || turn.tenant_id !== tenantId) throw notFound('Turn')
+    const messages = await tx<MessageRow[]>`
+      select id, conversation_id, turn_id, role, content, created_at from public.assistant_messages
+      where tenant_id = ${tenantId} and turn_id = ${turnId} and role = 'assistant' order by seq`
+    const calls = await tx<ToolCallRow[]>`
+      select * from public.assistant_tool_calls where tenant_id = ${tenantId} and turn_id = ${turnId}
+      order by created_at, position`
+    return { turn, messages, calls, quota: await quotaState(tx, tenantId, ctx.clock.now()) }
+  })
   const last = messages.at(-1)
   const presented = presentTurn(turn)
   return {
@@ -375,7 +389,7 @@ export async function turnResult(deps: FunctionDeps, tenantId: string, turnId: s
     message: last ? presentMessage(last, calls) : null,
     tool_calls: calls.map(presentToolCall),
     usage: presented.usage,
-    quota: await quotaState(deps, tenantId),
+    quota,
   }
 }
 
@@ -435,7 +449,7 @@ async function runToolCall(
     }
   }
   const now = ctx.clock.now()
-  await ctx.sql`
+  await ctx.asOwner`
     update public.assistant_tool_calls set status = ${status}, result = ${result}, finished_at = ${now}
     where id = ${call.id} and tenant_id = ${turn.tenant_id}`
   emit(turn.id, 'tool_call.completed', { id: call.id, name: call.name, tool: call.tool, status, result })
@@ -448,7 +462,7 @@ export async function runTurnJob({ deps, job }: JobRun): Promise<Json> {
   if (turn?.status !== 'running') return { turn_id: turnId, status: turn?.status ?? 'deleted' }
   const ctx = serviceContextFor(deps, await serviceCallerFor(deps.sql, turn.tenant_id, turn.created_by))
   try {
-    await continueTurn(ctx, turn)
+    await continueTurn(deps, ctx, turn)
   } catch (err) {
     ctx.logger.error('assistant turn failed', { turn_id: turn.id, error: String(err) })
     await finishTurn(deps, turn, 'failed', 'internal error')
@@ -457,8 +471,7 @@ export async function runTurnJob({ deps, job }: JobRun): Promise<Json> {
   return { turn_id: turnId, status: ended?.status ?? 'deleted' }
 }
 
-async function continueTurn(ctx: ServiceContext, turn: TurnRow): Promise<void> {
-  const deps: FunctionDeps = ctx
+async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnRow): Promise<void> {
   const tenantId = turn.tenant_id
   const now = () => deps.clock.now()
 
@@ -644,16 +657,14 @@ export async function decideApproval(
   decision: { approve: boolean; reason?: string },
 ): Promise<{ turnId: string; job: JobRow | null }> {
   const { caller } = ctx
-  const [visible] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [visible] = await ctx.asTenant(
     (tx) => tx<{ turn_id: string; status: string }[]>`
       select turn_id, status from public.assistant_tool_calls
       where id = ${callId} and conversation_id = ${conversationId} and tenant_id = ${caller.tenantId}`,
   )
   if (!visible) throw notFound('Tool call')
   const now = ctx.clock.now()
-  return ctx.sql.begin(async (tx) => {
+  return ctx.asOwner.begin(async (tx) => {
     const result = decision.approve
       ? null
       : `Denied by the tenant${decision.reason ? `: ${decision.reason}` : ''}. Do not retry this call.`

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi'
-import { privilegeErrorAs, readAsTenant, withTenant } from '../../infra/db.ts'
+import { privilegeErrorAs, readAsTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound, ServiceError } from '../../infra/errors.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
@@ -45,9 +45,7 @@ export async function listDeliveries(
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<Delivery>> {
   const { caller } = ctx
-  const rows = await readAsTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.readAsTenant(
     (q) => q<DeliveryRow[]>`
       select ${q.unsafe(columns)} from public.commerce_deliveries
       where tenant_id = ${caller.tenantId}
@@ -62,9 +60,7 @@ export async function listDeliveries(
 
 export async function getDelivery(ctx: ServiceContext, id: string): Promise<Delivery> {
   const { caller } = ctx
-  const [row] = await readAsTenant(
-    ctx.sql,
-    caller.claims,
+  const [row] = await ctx.readAsTenant(
     (q) => q<DeliveryRow[]>`
       select ${q.unsafe(columns)} from public.commerce_deliveries where id = ${id} and tenant_id = ${caller.tenantId}`,
   )
@@ -79,22 +75,24 @@ export async function getDelivery(ctx: ServiceContext, id: string): Promise<Deli
 export async function replayDelivery(ctx: ServiceContext, id: string): Promise<Delivery> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const [replayed] = await tx<DeliveryRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      const [replayed] = await tx<DeliveryRow[]>`
       update public.commerce_deliveries
       set status = 'pending', schedule_base = attempts, next_attempt_at = ${now}, updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId} and status = 'failed'
       returning ${tx.unsafe(columns)}`
-    if (replayed) return replayed
-    const [existing] = await tx<DeliveryRow[]>`
+      if (replayed) return replayed
+      const [existing] = await tx<DeliveryRow[]>`
       select ${tx.unsafe(columns)} from public.commerce_deliveries where id = ${id} and tenant_id = ${caller.tenantId}`
-    if (existing)
-      throw new ServiceError(
-        'CONFLICT',
-        `Only failed deliveries can be replayed; this one is ${existing.status}`,
-      )
-    return null
-  }).catch(privilegeErrorAs('Only owners and admins replay deliveries'))
+      if (existing)
+        throw new ServiceError(
+          'CONFLICT',
+          `Only failed deliveries can be replayed; this one is ${existing.status}`,
+        )
+      return null
+    })
+    .catch(privilegeErrorAs('Only owners and admins replay deliveries'))
   if (!row) throw notFound('Delivery')
   return present(row)
 }

@@ -35,9 +35,7 @@ export async function listOrders(
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<Order>> {
   const { caller } = ctx
-  const rows = await readAsTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.readAsTenant(
     (q) => q<OrderRow[]>`
       select ${q.unsafe(columns)} from public.commerce_orders
       where tenant_id = ${caller.tenantId}

@@ -60,7 +60,7 @@ const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}
 export async function searchProducts(ctx: ServiceContext, search: ProductSearch): Promise<Page<Product>> {
   const { caller } = ctx
   const words = (search.q ?? '').split(/\s+/).filter(Boolean).slice(0, 10)
-  const rows = await readAsTenant(ctx.sql, caller.claims, (q) => {
+  const rows = await ctx.readAsTenant((q) => {
     const wordFilters = words.map(
       (w) => q`and (title ilike ${likePattern(w)} or handle ilike ${likePattern(w)}
                     or exists (select 1 from jsonb_array_elements(variants) v where v->>'sku' ilike ${likePattern(w)}))`,

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi'
-import { isPgError, pgErrors, privilegeErrorAs, withTenant } from '../../infra/db.ts'
+import { isPgError, pgErrors, privilegeErrorAs } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '../../infra/errors.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
@@ -67,14 +67,13 @@ export async function createStore(
   const shop = input.platform === 'shopify' ? input.shop_domain : input.site_url
   // The vault is called outside the tenant transaction (see shared/infra/vault.ts).
   const ciphertext = await ctx.vault.encrypt(caller.tenantId, input.secret, STORE_SECRET_PURPOSE)
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) => tx<StoreRow[]>`
+  const [row] = await ctx
+    .asTenant(
+      (tx) => tx<StoreRow[]>`
       insert into public.commerce_stores (tenant_id, platform, shop, name, secret_ciphertext, secret_updated_at, created_by, created_at, updated_at)
       values (${caller.tenantId}, ${input.platform}, ${shop}, ${input.name}, ${ciphertext}, ${now}, ${caller.userId}, ${now}, ${now})
       returning ${tx.unsafe(columns)}`,
-  )
+    )
     .catch(asPermissionError)
     .catch(asConflict)
   return present(ctx, row!)
@@ -85,9 +84,7 @@ export async function listStores(
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<Store>> {
   const { caller } = ctx
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx<StoreRow[]>`
       select ${tx.unsafe(columns)} from public.commerce_stores
       where tenant_id = ${caller.tenantId}
@@ -105,9 +102,7 @@ export async function listStores(
 
 export async function getStore(ctx: ServiceContext, id: string): Promise<Store> {
   const { caller } = ctx
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [row] = await ctx.asTenant(
     (tx) => tx<StoreRow[]>`
       select ${tx.unsafe(columns)} from public.commerce_stores where id = ${id} and tenant_id = ${caller.tenantId}`,
   )
@@ -122,21 +117,22 @@ export async function updateStore(
 ): Promise<Store> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const [existing] = await tx<StoreRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      const [existing] = await tx<StoreRow[]>`
       select ${tx.unsafe(columns)} from public.commerce_stores where id = ${id} and tenant_id = ${caller.tenantId}`
-    if (!existing) return null
-    if (input.shop_domain !== undefined && existing.platform !== 'shopify')
-      throw invalidField('shop_domain', 'is for Shopify stores; a WooCommerce store has site_url')
-    if (input.site_url !== undefined && existing.platform !== 'woocommerce')
-      throw invalidField('site_url', 'is for WooCommerce stores; a Shopify store has shop_domain')
-    const shop = input.shop_domain ?? input.site_url ?? existing.shop
-    const [updated] = await tx<StoreRow[]>`
+      if (!existing) return null
+      if (input.shop_domain !== undefined && existing.platform !== 'shopify')
+        throw invalidField('shop_domain', 'is for Shopify stores; a WooCommerce store has site_url')
+      if (input.site_url !== undefined && existing.platform !== 'woocommerce')
+        throw invalidField('site_url', 'is for WooCommerce stores; a Shopify store has shop_domain')
+      const shop = input.shop_domain ?? input.site_url ?? existing.shop
+      const [updated] = await tx<StoreRow[]>`
       update public.commerce_stores set name = ${input.name ?? existing.name}, shop = ${shop}, updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
       returning ${tx.unsafe(columns)}`
-    return updated ?? null
-  })
+      return updated ?? null
+    })
     .catch(asPermissionError)
     .catch(asConflict)
   if (!row) throw notFound('Store')
@@ -152,14 +148,14 @@ export async function rotateStoreSecret(
   const { caller } = ctx
   const now = ctx.clock.now()
   const ciphertext = await ctx.vault.encrypt(caller.tenantId, input.secret, STORE_SECRET_PURPOSE)
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) => tx<StoreRow[]>`
+  const [row] = await ctx
+    .asTenant(
+      (tx) => tx<StoreRow[]>`
       update public.commerce_stores set secret_ciphertext = ${ciphertext}, secret_updated_at = ${now}, updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
       returning ${tx.unsafe(columns)}`,
-  ).catch(asPermissionError)
+    )
+    .catch(asPermissionError)
   if (!row) throw notFound('Store')
   return present(ctx, row)
 }
@@ -167,11 +163,11 @@ export async function rotateStoreSecret(
 /** Deletes the store with its deliveries, orders and products. */
 export async function deleteStore(ctx: ServiceContext, id: string): Promise<void> {
   const { caller } = ctx
-  const deleted = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) =>
-      tx`delete from public.commerce_stores where id = ${id} and tenant_id = ${caller.tenantId} returning id`,
-  ).catch(asPermissionError)
+  const deleted = await ctx
+    .asTenant(
+      (tx) =>
+        tx`delete from public.commerce_stores where id = ${id} and tenant_id = ${caller.tenantId} returning id`,
+    )
+    .catch(asPermissionError)
   if (deleted.length === 0) throw notFound('Store')
 }

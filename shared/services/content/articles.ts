@@ -1,4 +1,4 @@
-import { isPgError, pgErrors, type Tx, withTenant } from '../../infra/db.ts'
+import { isPgError, pgErrors, type Tx } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
 import { recordEvent } from '../../infra/events.ts'
@@ -49,9 +49,7 @@ function updatedEvent(r: ArticleRow, change: 'created' | 'updated' | 'deleted', 
 
 export async function getArticle(ctx: ServiceContext, id: string): Promise<Article> {
   const { caller } = ctx
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [row] = await ctx.asTenant(
     (tx) => tx<ArticleRow[]>`
       select ${tx.unsafe(articleColumns)} from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`,
   )
@@ -63,27 +61,29 @@ export async function getArticle(ctx: ServiceContext, id: string): Promise<Artic
 export async function createArticle(ctx: ServiceContext, input: CreateArticleInput): Promise<Article> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    // The site must be one of this tenant's (RLS hides the others).
-    const [site] =
-      await tx`select 1 from public.sites where id = ${input.site_id} and tenant_id = ${caller.tenantId}`
-    if (!site) throw notFound('Site')
-    const [article] = await tx<ArticleRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      // The site must be one of this tenant's (RLS hides the others).
+      const [site] =
+        await tx`select 1 from public.sites where id = ${input.site_id} and tenant_id = ${caller.tenantId}`
+      if (!site) throw notFound('Site')
+      const [article] = await tx<ArticleRow[]>`
       insert into public.articles (tenant_id, site_id, title, body, created_at, updated_at)
       values (${caller.tenantId}, ${input.site_id}, ${input.title}, ${input.body}, ${now}, ${now})
       returning ${tx.unsafe(articleColumns)}`
-    await recordEvent(tx, {
-      tenantId: caller.tenantId,
-      type: 'content.updated',
-      at: now,
-      data: updatedEvent(article!, 'created', ['title', 'body'], now),
+      await recordEvent(tx, {
+        tenantId: caller.tenantId,
+        type: 'content.updated',
+        at: now,
+        data: updatedEvent(article!, 'created', ['title', 'body'], now),
+      })
+      return article!
     })
-    return article!
-  }).catch((err) => {
-    // The site was deleted between the check and the insert.
-    if (isPgError(err, pgErrors.foreignKeyViolation)) throw notFound('Site')
-    throw err
-  })
+    .catch((err) => {
+      // The site was deleted between the check and the insert.
+      if (isPgError(err, pgErrors.foreignKeyViolation)) throw notFound('Site')
+      throw err
+    })
   ctx.onOutboxCommitted?.()
   return presentArticle(row)
 }
@@ -96,7 +96,7 @@ export async function updateArticle(
 ): Promise<Article> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const { row, changed } = await withTenant(ctx.sql, caller.claims, async (tx: Tx) => {
+  const { row, changed } = await ctx.asTenant(async (tx: Tx) => {
     const [before] = await tx<ArticleRow[]>`
       select ${tx.unsafe(articleColumns)} from public.articles
       where id = ${id} and tenant_id = ${caller.tenantId} for update`
@@ -123,7 +123,7 @@ export async function updateArticle(
 export async function deleteArticle(ctx: ServiceContext, id: string): Promise<void> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const deleted = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const deleted = await ctx.asTenant(async (tx) => {
     const [article] = await tx<ArticleRow[]>`
       delete from public.articles where id = ${id} and tenant_id = ${caller.tenantId} returning ${tx.unsafe(articleColumns)}`
     if (!article) return false
@@ -143,7 +143,7 @@ export async function deleteArticle(ctx: ServiceContext, id: string): Promise<vo
 export async function publishArticle(ctx: ServiceContext, id: string): Promise<Article> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const { row, published } = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const { row, published } = await ctx.asTenant(async (tx) => {
     const [article] = await tx<ArticleRow[]>`
       update public.articles set status = 'published', published_at = ${now}, updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId} and status = 'draft'
@@ -178,7 +178,7 @@ export async function publishArticle(ctx: ServiceContext, id: string): Promise<A
 export async function unpublishArticle(ctx: ServiceContext, id: string): Promise<Article> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const { row, changed } = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const { row, changed } = await ctx.asTenant(async (tx) => {
     const [article] = await tx<ArticleRow[]>`
       update public.articles set status = 'draft', published_at = null, updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId} and status = 'published'
@@ -207,7 +207,7 @@ export async function unpublishArticle(ctx: ServiceContext, id: string): Promise
  */
 export async function listArticleSources(ctx: ServiceContext, id: string): Promise<ArticleSource[]> {
   const { caller } = ctx
-  const { found, rows } = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const { found, rows } = await ctx.asTenant(async (tx) => {
     const [article] =
       await tx`select 1 from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`
     if (!article) return { found: false, rows: [] }

@@ -104,7 +104,7 @@ export async function listContent(
   opts: { limit: number; after?: Cursor | null; filter?: ContentFilter },
 ): Promise<Page<ContentItem>> {
   const { caller } = ctx
-  const rows = await readAsTenant(ctx.sql, caller.claims, (q) =>
+  const rows = await ctx.readAsTenant((q) =>
     queryContent(q, caller.tenantId, opts.after ?? null, opts.limit, opts.filter),
   )
   return contentPage(rows, opts.limit)

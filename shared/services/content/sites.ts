@@ -1,4 +1,3 @@
-import { withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
 import { recordEvent } from '../../infra/events.ts'
@@ -32,7 +31,7 @@ const presentSite = (r: SiteRow): Site => ({
 export async function createSite(ctx: ServiceContext, input: CreateSiteInput): Promise<Site> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const row = await ctx.asTenant(async (tx) => {
     const [site] = await tx<SiteRow[]>`
       insert into public.sites (tenant_id, name, domain, created_at, updated_at)
       values (${caller.tenantId}, ${input.name}, ${input.domain ?? null}, ${now}, ${now})
@@ -52,9 +51,7 @@ export async function createSite(ctx: ServiceContext, input: CreateSiteInput): P
 /** One of the tenant's sites; NOT_FOUND for another tenant's. */
 export async function getSite(ctx: ServiceContext, id: string): Promise<Site> {
   const { caller } = ctx
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [row] = await ctx.asTenant(
     (tx) => tx<SiteRow[]>`
       select ${tx.unsafe(siteColumns)} from public.sites where id = ${id} and tenant_id = ${caller.tenantId}`,
   )
@@ -68,9 +65,7 @@ export async function getSite(ctx: ServiceContext, id: string): Promise<Site> {
  */
 export async function getSiteDetail(ctx: ServiceContext, id: string): Promise<SiteDetail> {
   const { caller } = ctx
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [row] = await ctx.asTenant(
     (tx) => tx<(SiteRow & { counts: SiteDetail['counts'] })[]>`
       select ${tx.unsafe(siteColumns)}, json_build_object(
         'articles', (select count(*) from public.articles a where a.site_id = s.id and a.tenant_id = s.tenant_id),
@@ -92,9 +87,7 @@ export async function getSiteDetail(ctx: ServiceContext, id: string): Promise<Si
 export async function updateSite(ctx: ServiceContext, id: string, input: UpdateSiteInput): Promise<Site> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [row] = await ctx.asTenant(
     (tx) => tx<SiteRow[]>`
       update public.sites set
         name = coalesce(${input.name ?? null}::text, name),
@@ -111,7 +104,7 @@ export async function updateSite(ctx: ServiceContext, id: string, input: UpdateS
 export async function deleteSite(ctx: ServiceContext, id: string): Promise<void> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const deleted = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const deleted = await ctx.asTenant(async (tx) => {
     const [site] = await tx<(SiteRow & { articles: number })[]>`
       with gone as (
         delete from public.sites where id = ${id} and tenant_id = ${caller.tenantId} returning ${tx.unsafe(siteColumns)}

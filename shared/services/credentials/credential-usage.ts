@@ -1,4 +1,3 @@
-import { withTenant } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
@@ -17,7 +16,7 @@ export async function listCredentialUsage(
 ): Promise<Page<CredentialUsage>> {
   const { caller } = ctx
   const { limit, after } = page
-  const rows = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const rows = await ctx.asTenant(async (tx) => {
     const [credential] =
       await tx`select id from public.credentials where id = ${id} and tenant_id = ${caller.tenantId}`
     if (!credential) return null

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi'
-import { isPgError, pgErrors, type Tx, withTenant } from '../../infra/db.ts'
+import { isPgError, pgErrors, type Tx } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, requireFuture, ServiceError } from '../../infra/errors.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
@@ -103,17 +103,17 @@ function futureExpiry(value: string | null | undefined, now: Date): Date | null 
 /** Updates the tenant's credential `id` and returns it with its provider; NOT_FOUND when none. */
 async function updateRow(ctx: ServiceContext, id: string, changes: Record<string, unknown>, now: Date) {
   const { caller } = ctx
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) => tx<CredentialRow[]>`
+  const [row] = await ctx
+    .asTenant(
+      (tx) => tx<CredentialRow[]>`
       with c as (
         update public.credentials set ${tx(changes)}
         where id = ${id} and tenant_id = ${caller.tenantId}
         returning ${tx.unsafe(visibleColumns)}
       )
       ${withProvider(tx, 'c')}`,
-  ).catch(asApiError)
+    )
+    .catch(asApiError)
   if (!row) throw notFound('Credential')
   return present(row, now)
 }
@@ -129,10 +129,9 @@ export async function createCredential(
   // The secret's first and only stop: from here on only its ciphertext and hint exist.
   const ciphertext = await ctx.vault.encrypt(caller.tenantId, input.credential, credentialPurpose(id))
   const hint = keyHint(input.credential)
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) => tx<CredentialRow[]>`
+  const [row] = await ctx
+    .asTenant(
+      (tx) => tx<CredentialRow[]>`
       with c as (
         insert into public.credentials (id, tenant_id, provider_id, name, environment, key_hint, secret_ciphertext,
                                         scopes, expires_at, created_by, created_at, updated_at)
@@ -141,7 +140,8 @@ export async function createCredential(
         returning ${tx.unsafe(visibleColumns)}
       )
       ${withProvider(tx, 'c')}`,
-  ).catch(asApiError)
+    )
+    .catch(asApiError)
   return present(row!, now)
 }
 
@@ -151,9 +151,7 @@ export async function listCredentials(
 ): Promise<Page<Credential>> {
   const { caller } = ctx
   const { limit, after, provider_id, environment } = query
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx<CredentialRow[]>`
       ${withProvider(tx, 'public.credentials')}
       where c.tenant_id = ${caller.tenantId}
@@ -174,9 +172,7 @@ export async function listCredentials(
 
 export async function getCredential(ctx: ServiceContext, id: string): Promise<Credential> {
   const { caller } = ctx
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [row] = await ctx.asTenant(
     (tx) => tx<CredentialRow[]>`
       ${withProvider(tx, 'public.credentials')} where c.id = ${id} and c.tenant_id = ${caller.tenantId}`,
   )
@@ -223,11 +219,11 @@ export async function rotateCredential(
 
 export async function deleteCredential(ctx: ServiceContext, id: string): Promise<void> {
   const { caller } = ctx
-  const deleted = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) => tx`
+  const deleted = await ctx
+    .asTenant(
+      (tx) => tx`
       delete from public.credentials where id = ${id} and tenant_id = ${caller.tenantId} returning id`,
-  ).catch(asApiError)
+    )
+    .catch(asApiError)
   if (deleted.length === 0) throw notFound('Credential')
 }

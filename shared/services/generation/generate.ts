@@ -1,5 +1,4 @@
 import { serviceCallerFor } from '../../infra/auth.ts'
-import { withTenant } from '../../infra/db.ts'
 import { type ServiceContext, serviceContextFor } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '../../infra/errors.ts'
 import {
@@ -84,7 +83,7 @@ export async function queueGeneration(ctx: ServiceContext, input: GenerateArticl
   const { caller } = ctx
   await assertWithinQuota(ctx, 'assistant')
   const now = ctx.clock.now()
-  return withTenant(ctx.sql, caller.claims, async (tx) => {
+  return ctx.asTenant(async (tx) => {
     const [site] =
       await tx`select 1 from public.sites where id = ${input.site_id} and tenant_id = ${caller.tenantId}`
     if (!site) throw notFound('Site')

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi'
 import { requireRole } from '../../infra/auth.ts'
-import { privilegeErrorAs, type Tx, withTenant } from '../../infra/db.ts'
+import { privilegeErrorAs, type Tx } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '../../infra/errors.ts'
 import { integrationById, resolveProviders } from './catalog.ts'
@@ -144,9 +144,7 @@ export type ConnectionWithTools = Connection & { tools: Tool[] }
 
 export async function listConnections(ctx: ServiceContext): Promise<{ data: Connection[] }> {
   const { caller } = ctx
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx<ConnectionRow[]>`
     select ${tx.unsafe(connectionColumns)} from public.integration_connections c
     where c.tenant_id = ${caller.tenantId} order by c.created_at, c.id limit 500`,
@@ -157,7 +155,7 @@ export async function listConnections(ctx: ServiceContext): Promise<{ data: Conn
 /** The tenant's active connections with their tools: what a tool server offers the tenant. */
 export async function listActiveConnectionsWithTools(ctx: ServiceContext): Promise<ConnectionWithTools[]> {
   const { caller } = ctx
-  return withTenant(ctx.sql, caller.claims, async (tx) => {
+  return ctx.asTenant(async (tx) => {
     const rows = await tx<ConnectionRow[]>`
       select ${tx.unsafe(connectionColumns)} from public.integration_connections c
       where c.tenant_id = ${caller.tenantId} and c.status = 'active' order by c.created_at, c.id limit 500`
@@ -170,7 +168,7 @@ export async function listActiveConnectionsWithTools(ctx: ServiceContext): Promi
 
 export async function getConnection(ctx: ServiceContext, id: string): Promise<ConnectionWithTools> {
   const { caller } = ctx
-  return withTenant(ctx.sql, caller.claims, async (tx) => {
+  return ctx.asTenant(async (tx) => {
     const row = await loadConnection(tx, caller.tenantId, id)
     return { ...presentConnection(row), tools: await toolsOf(tx, caller.tenantId, row) }
   })
@@ -183,12 +181,14 @@ export async function renameConnection(
 ): Promise<Connection> {
   const { caller } = ctx
   requireRole(caller, ['owner', 'admin'])
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    await loadConnection(tx, caller.tenantId, id)
-    await tx`update public.integration_connections set display_name = ${displayName}, updated_at = ${ctx.clock.now()}
+  const row = await ctx
+    .asTenant(async (tx) => {
+      await loadConnection(tx, caller.tenantId, id)
+      await tx`update public.integration_connections set display_name = ${displayName}, updated_at = ${ctx.clock.now()}
              where id = ${id} and tenant_id = ${caller.tenantId}`
-    return loadConnection(tx, caller.tenantId, id)
-  }).catch(asPermissionError)
+      return loadConnection(tx, caller.tenantId, id)
+    })
+    .catch(asPermissionError)
   return presentConnection(row)
 }
 
@@ -199,18 +199,18 @@ export async function deleteConnection(
   const { caller } = ctx
   requireRole(caller, ['owner', 'admin'])
   // Visible to the caller (RLS) first; only then read the secrets with the service connection.
-  const row = await withTenant(ctx.sql, caller.claims, (tx) => loadConnection(tx, caller.tenantId, id))
-  const [secrets] = await ctx.sql<
+  const row = await ctx.asTenant((tx) => loadConnection(tx, caller.tenantId, id))
+  const [secrets] = await ctx.asOwner<
     { access_token_encrypted: string | null; refresh_token_encrypted: string | null }[]
   >`
     select access_token_encrypted, refresh_token_encrypted from public.integration_connections
     where id = ${id} and tenant_id = ${caller.tenantId}`
-  const deleted = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) =>
-      tx`delete from public.integration_connections where id = ${id} and tenant_id = ${caller.tenantId}`,
-  ).catch(asPermissionError)
+  const deleted = await ctx
+    .asTenant(
+      (tx) =>
+        tx`delete from public.integration_connections where id = ${id} and tenant_id = ${caller.tenantId}`,
+    )
+    .catch(asPermissionError)
   if (deleted.count === 0) throw notFound('Connection')
   let revoked = false
   const provider = resolveProviders(ctx.config).get(row.integration_slug)
@@ -261,39 +261,41 @@ export async function connectMcp(ctx: ServiceContext, body: ConnectInput): Promi
   const elapsed = performance.now() - started
   const tokenEncrypted = await ctx.vault.encrypt(caller.tenantId, body.mcp_auth_token, vaultPurposes.mcpToken)
   const now = ctx.clock.now()
-  const result = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const [row] = await tx<ConnectionRow[]>`
+  const result = await ctx
+    .asTenant(async (tx) => {
+      const [row] = await tx<ConnectionRow[]>`
       insert into public.integration_connections as c
         (tenant_id, integration_id, integration_slug, connection_type, display_name, created_by, mcp_server_url,
          mcp_auth_type, mcp_auth_token_encrypted, mcp_transport, tools_discovered_at, created_at, updated_at)
       values (${caller.tenantId}, ${entry.integration_id}, ${entry.slug}, 'mcp', ${body.display_name ?? entry.name}, ${caller.userId},
               ${body.mcp_server_url}, ${body.mcp_auth_type}, ${tokenEncrypted}, ${discovered.transport}, ${now}, ${now}, ${now})
       returning ${tx.unsafe(connectionColumns)}`
-    await insertTools(tx, caller.tenantId, row!.id, discovered.tools)
-    await recordIntegrationCall(tx, {
-      tenantId: caller.tenantId,
-      integrationId: entry.integration_id,
-      connectionId: row!.id,
-      toolName: 'tools/list',
-      action: 'discover',
-      triggeredBy: 'manual',
-      userId: caller.userId,
-      success: true,
-      responseTimeMs: elapsed,
-      at: now,
+      await insertTools(tx, caller.tenantId, row!.id, discovered.tools)
+      await recordIntegrationCall(tx, {
+        tenantId: caller.tenantId,
+        integrationId: entry.integration_id,
+        connectionId: row!.id,
+        toolName: 'tools/list',
+        action: 'discover',
+        triggeredBy: 'manual',
+        userId: caller.userId,
+        success: true,
+        responseTimeMs: elapsed,
+        at: now,
+      })
+      return { ...row!, mcp_tool_count: discovered.tools.length }
     })
-    return { ...row!, mcp_tool_count: discovered.tools.length }
-  }).catch(asPermissionError)
+    .catch(asPermissionError)
   return { ...presentConnection(result), tools: discovered.tools.map(presentTool) }
 }
 
 export async function rediscoverTools(ctx: ServiceContext, id: string): Promise<ConnectionWithTools> {
   const { caller } = ctx
   requireRole(caller, ['owner', 'admin'])
-  const row = await withTenant(ctx.sql, caller.claims, (tx) => loadConnection(tx, caller.tenantId, id))
+  const row = await ctx.asTenant((tx) => loadConnection(tx, caller.tenantId, id))
   if (row.connection_type !== 'mcp')
     throw invalid('id', 'OAuth connections take their tools from the catalog')
-  const [secret] = await ctx.sql<{ mcp_auth_token_encrypted: string }[]>`
+  const [secret] = await ctx.asOwner<{ mcp_auth_token_encrypted: string }[]>`
     select mcp_auth_token_encrypted from public.integration_connections where id = ${id} and tenant_id = ${caller.tenantId}`
   if (!secret) throw notFound('Connection')
   const token = await ctx.vault.decrypt(
@@ -325,20 +327,22 @@ export async function rediscoverTools(ctx: ServiceContext, id: string): Promise<
     })
   } catch (err) {
     if (!(err instanceof McpConnectError)) throw err
-    await withTenant(ctx.sql, caller.claims, (tx) => log(tx, false))
+    await ctx.asTenant((tx) => log(tx, false))
     throw new ServiceError('UNPROCESSABLE', `Cannot discover tools: ${err.message}`, {
       details: [{ field: 'mcp_server_url', message: err.reason }],
     })
   }
-  return withTenant(ctx.sql, caller.claims, async (tx) => {
-    await tx`delete from public.integration_tools where tenant_id = ${caller.tenantId} and connection_id = ${id}`
-    await insertTools(tx, caller.tenantId, id, discovered.tools)
-    await tx`update public.integration_connections set tools_discovered_at = ${ctx.clock.now()}, mcp_transport = ${discovered.transport},
+  return ctx
+    .asTenant(async (tx) => {
+      await tx`delete from public.integration_tools where tenant_id = ${caller.tenantId} and connection_id = ${id}`
+      await insertTools(tx, caller.tenantId, id, discovered.tools)
+      await tx`update public.integration_connections set tools_discovered_at = ${ctx.clock.now()}, mcp_transport = ${discovered.transport},
                updated_at = ${ctx.clock.now()} where id = ${id} and tenant_id = ${caller.tenantId}`
-    await log(tx, true)
-    const fresh = await loadConnection(tx, caller.tenantId, id)
-    return { ...presentConnection(fresh), tools: discovered.tools.map(presentTool) }
-  }).catch(asPermissionError)
+      await log(tx, true)
+      const fresh = await loadConnection(tx, caller.tenantId, id)
+      return { ...presentConnection(fresh), tools: discovered.tools.map(presentTool) }
+    })
+    .catch(asPermissionError)
 }
 
 export async function setPermission(
@@ -349,20 +353,21 @@ export async function setPermission(
   const { caller } = ctx
   requireRole(caller, ['owner', 'admin'])
   const now = ctx.clock.now()
-  const result = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const row = await loadConnection(tx, caller.tenantId, id)
-    const tools = await toolsOf(tx, caller.tenantId, row)
-    const tool = resolveTool(tools, body.tool_name)
-    if (!tool) throw invalid('tool_name', `the connection has no tool ${body.tool_name}`)
-    const restrictions = parseRestrictions(tool.name, body.restrictions)
-    if (!restrictions.ok) {
-      throw new ServiceError(
-        'VALIDATION_ERROR',
-        `Invalid request: ${restrictions.issues.map((i) => i.field).join(', ')}`,
-        { details: restrictions.issues },
-      )
-    }
-    const [saved] = await tx<(PermissionRow & { inserted: boolean })[]>`
+  const result = await ctx
+    .asTenant(async (tx) => {
+      const row = await loadConnection(tx, caller.tenantId, id)
+      const tools = await toolsOf(tx, caller.tenantId, row)
+      const tool = resolveTool(tools, body.tool_name)
+      if (!tool) throw invalid('tool_name', `the connection has no tool ${body.tool_name}`)
+      const restrictions = parseRestrictions(tool.name, body.restrictions)
+      if (!restrictions.ok) {
+        throw new ServiceError(
+          'VALIDATION_ERROR',
+          `Invalid request: ${restrictions.issues.map((i) => i.field).join(', ')}`,
+          { details: restrictions.issues },
+        )
+      }
+      const [saved] = await tx<(PermissionRow & { inserted: boolean })[]>`
       insert into public.integration_tool_permissions (tenant_id, connection_id, tool_name, allowed, restrictions, requires_approval, created_by, created_at, updated_at)
       values (${caller.tenantId}, ${id}, ${tool.name}, ${body.allowed}, ${tx.json(restrictions.value as never)},
               ${body.requires_approval ?? false}, ${caller.userId}, ${now}, ${now})
@@ -370,8 +375,9 @@ export async function setPermission(
         allowed = excluded.allowed, restrictions = excluded.restrictions, created_by = excluded.created_by, updated_at = excluded.updated_at,
         requires_approval = coalesce(${body.requires_approval ?? null}::boolean, public.integration_tool_permissions.requires_approval)
       returning id, connection_id, tool_name, allowed, restrictions, requires_approval, created_at, updated_at, (xmax = 0) as inserted`
-    return saved!
-  }).catch(asPermissionError)
+      return saved!
+    })
+    .catch(asPermissionError)
   const { inserted, ...permission } = result
   return { permission: presentPermission(permission), created: inserted }
 }
@@ -381,7 +387,7 @@ export async function listPermissions(
   id: string,
 ): Promise<{ default_allowed: boolean; data: Permission[] }> {
   const { caller } = ctx
-  const rows = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const rows = await ctx.asTenant(async (tx) => {
     await loadConnection(tx, caller.tenantId, id)
     return tx<PermissionRow[]>`
       select id, connection_id, tool_name, allowed, restrictions, requires_approval, created_at, updated_at

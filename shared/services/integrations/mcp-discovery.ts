@@ -5,7 +5,7 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import type { FunctionDeps } from '../../infra/deps.ts'
+import type { DepsWithoutDatabase, FunctionDeps } from '../../infra/deps.ts'
 import {
   assertPublicUrl,
   describeNetworkFailure,
@@ -53,7 +53,7 @@ export function authHeaders(authType: McpAuthType, token: string): Record<string
   return authType === 'bearer' ? { authorization: `Bearer ${token}` } : { 'x-api-key': token }
 }
 
-export function outboundPolicy(deps: FunctionDeps): OutboundPolicy {
+export function outboundPolicy(deps: DepsWithoutDatabase): OutboundPolicy {
   return outboundPolicyFrom(deps.config)
 }
 
@@ -76,7 +76,7 @@ function capped(body: ReadableStream<Uint8Array>, max: number): ReadableStream<U
  * the guarded fetch. Long-lived SSE streams (GET) cannot: it buffers whole bodies. They get the
  * same SSRF check (assertPublicUrl at send time), no redirect following and a byte cap.
  */
-function mcpFetch(deps: FunctionDeps, deadline: AbortSignal) {
+function mcpFetch(deps: DepsWithoutDatabase, deadline: AbortSignal) {
   const policy = outboundPolicy(deps)
   return async (url: string | URL, init: RequestInit = {}): Promise<Response> => {
     const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline
@@ -213,7 +213,7 @@ export function normaliseTools(slug: string, raw: unknown[]): DiscoveredTool[] {
  * credentials, unreachable servers and time-outs end the attempt at once.
  */
 export async function discoverMcpTools(
-  deps: FunctionDeps,
+  deps: DepsWithoutDatabase,
   input: { slug: string; url: string; authType: McpAuthType; token: string },
 ): Promise<{ transport: McpTransportKind; tools: DiscoveredTool[] }> {
   let url: URL
@@ -265,7 +265,7 @@ export class McpToolError extends Error {
 }
 
 export async function callMcpTool(
-  deps: FunctionDeps,
+  deps: DepsWithoutDatabase,
   input: {
     url: string
     transport: McpTransportKind

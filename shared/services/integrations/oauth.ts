@@ -1,7 +1,7 @@
 import type { Config } from '../../infra/config.ts'
 import { randomBase62, sha256Hex, toBase64 } from '../../infra/crypto.ts'
 import type { Queryable } from '../../infra/db.ts'
-import type { FunctionDeps } from '../../infra/deps.ts'
+import type { DepsWithoutDatabase, ServiceContext } from '../../infra/deps.ts'
 import { OutboundBlockedError, OutboundError } from '../../infra/outbound.ts'
 import { permissionNames, type ResolvedProvider } from './catalog.ts'
 
@@ -50,7 +50,7 @@ export async function bindingCookieName(state: string): Promise<string> {
  * browser binding for the cookie.
  */
 export async function beginAuthorization(
-  deps: FunctionDeps,
+  deps: ServiceContext,
   provider: ResolvedProvider & { clientId: string },
   caller: { tenantId: string; userId: string },
 ): Promise<{ url: string; expiresAt: Date; binding: { cookieName: string; value: string } }> {
@@ -62,11 +62,11 @@ export async function beginAuthorization(
   const verifierEncrypted = verifier
     ? await deps.vault.encrypt(caller.tenantId, verifier, vaultPurposes.pkceVerifier)
     : null
-  await deps.sql`
+  await deps.asOwner`
     insert into private.oauth_states (state_hash, browser_hash, tenant_id, user_id, integration_slug, code_verifier_encrypted, expires_at, created_at)
     values (${sha256Hex(state)}, ${sha256Hex(binding)}, ${caller.tenantId}, ${caller.userId}, ${provider.slug}, ${verifierEncrypted}, ${expiresAt}, ${now})`
   // Expired states are useless; dropping them here keeps the table small without another job.
-  deps.sql`delete from private.oauth_states where expires_at < ${new Date(now.getTime() - STATE_TTL_MS)}`.catch(
+  deps.asOwner`delete from private.oauth_states where expires_at < ${new Date(now.getTime() - STATE_TTL_MS)}`.catch(
     () => {},
   )
 
@@ -171,7 +171,7 @@ function splitScopes(value: unknown): string[] | null {
 }
 
 async function tokenRequest(
-  deps: FunctionDeps,
+  deps: DepsWithoutDatabase,
   provider: ResolvedProvider,
   params: Record<string, string>,
   now: Date,
@@ -235,7 +235,7 @@ function grantedAsPermissions(provider: ResolvedProvider, granted: string[] | nu
 }
 
 export function exchangeCode(
-  deps: FunctionDeps,
+  deps: DepsWithoutDatabase,
   provider: ResolvedProvider,
   code: string,
   codeVerifier: string | null,
@@ -254,7 +254,7 @@ export function exchangeCode(
 }
 
 export function refreshTokens(
-  deps: FunctionDeps,
+  deps: DepsWithoutDatabase,
   provider: ResolvedProvider,
   refreshToken: string,
 ): Promise<TokenSet> {
@@ -268,7 +268,7 @@ export function refreshTokens(
 
 /** RFC 7009 revocation; best effort (the connection is deleted either way). */
 export async function revokeToken(
-  deps: FunctionDeps,
+  deps: DepsWithoutDatabase,
   provider: ResolvedProvider,
   token: string,
   hint: 'access_token' | 'refresh_token',
@@ -307,7 +307,7 @@ function pick(obj: unknown, path: string): string | null {
  * connection, so the id matters; without one the integration keeps a single connection.
  */
 export async function lookupAccount(
-  deps: FunctionDeps,
+  deps: DepsWithoutDatabase,
   provider: ResolvedProvider,
   tokens: TokenSet,
 ): Promise<{ id: string; name: string | null }> {

@@ -1,4 +1,3 @@
-import { withTenant } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
 import { type ResolvedProvider, resolveProviders } from './catalog.ts'
@@ -221,9 +220,7 @@ export async function refreshConnectionToken(
   connectionId: string,
 ): Promise<'refreshed' | 'needs_reauth' | 'failed' | 'skipped'> {
   const { caller } = ctx
-  const [visible] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [visible] = await ctx.asTenant(
     (tx) => tx<{ id: string }[]>`
       select id from public.integration_connections where id = ${connectionId} and tenant_id = ${caller.tenantId}`,
   )
@@ -231,7 +228,7 @@ export async function refreshConnectionToken(
   const now = ctx.clock.now()
   const lease = crypto.randomUUID()
   const leaseUntil = new Date(now.getTime() + LEASE_MS)
-  const [row] = await ctx.sql<Claimed[]>`
+  const [row] = await ctx.asOwner<Claimed[]>`
     update public.integration_connections set refresh_locked_until = ${leaseUntil}, refresh_lease = ${lease}
     where id = ${connectionId} and tenant_id = ${caller.tenantId}
       and connection_type = 'oauth' and status = 'active' and refresh_token_encrypted is not null
@@ -239,5 +236,7 @@ export async function refreshConnectionToken(
       and (refresh_next_attempt_at is null or refresh_next_attempt_at <= ${now})
     returning id, tenant_id, integration_slug, refresh_token_encrypted, token_version, refresh_failures`
   if (!row) return 'skipped'
-  return refreshOne(ctx, resolveProviders(ctx.config).get(row.integration_slug), row, lease, leaseUntil)
+  // The job's refresh, on the lease just claimed: it writes the token ciphertexts (no API-role grant).
+  const owner = { ...ctx, sql: ctx.asOwner }
+  return refreshOne(owner, resolveProviders(ctx.config).get(row.integration_slug), row, lease, leaseUntil)
 }

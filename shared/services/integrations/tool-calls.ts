@@ -1,4 +1,3 @@
-import { withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
 import { findIntegration } from './catalog.ts'
@@ -22,9 +21,7 @@ export function decideToolCall(
   ctx: ServiceContext,
   input: { toolName: string; arguments?: Record<string, unknown>; connectionId?: string },
 ): Promise<Decision> {
-  return withTenant(ctx.sql, ctx.caller.claims, (tx) =>
-    decide(tx, { ...input, tenantId: ctx.caller.tenantId }),
-  )
+  return ctx.asTenant((tx) => decide(tx, { ...input, tenantId: ctx.caller.tenantId }))
 }
 
 /** Records one call in the usage log, as the caller's tenant. */
@@ -32,7 +29,7 @@ export async function recordToolCall(
   ctx: ServiceContext,
   call: Omit<IntegrationCall, 'tenantId'>,
 ): Promise<void> {
-  await withTenant(ctx.sql, ctx.caller.claims, (tx) =>
+  await ctx.asTenant((tx) =>
     recordIntegrationCall(tx, { at: ctx.clock.now(), ...call, tenantId: ctx.caller.tenantId }),
   )
 }
@@ -47,14 +44,12 @@ export async function connectionToken(
   connectionId: string,
 ): Promise<{ token: string; kind: 'oauth' | 'mcp'; expires_at: string | null }> {
   const { caller } = ctx
-  const [visible] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [visible] = await ctx.asTenant(
     (tx) => tx<{ id: string }[]>`
       select id from public.integration_connections where id = ${connectionId} and tenant_id = ${caller.tenantId} and status = 'active'`,
   )
   if (!visible) throw notFound('Connection')
-  const [row] = await ctx.sql<
+  const [row] = await ctx.asOwner<
     {
       connection_type: 'oauth' | 'mcp'
       access_token_encrypted: string | null
@@ -84,7 +79,7 @@ export async function getIntegrationStats(
   const entry = findIntegration(idOrSlug)
   if (!entry) throw notFound('Integration')
   // Row-level security scopes the aggregate to the caller's tenant as well as the WHERE clause.
-  return withTenant(ctx.sql, caller.claims, (tx) =>
+  return ctx.asTenant((tx) =>
     integrationStats(tx, {
       tenantId: caller.tenantId,
       integrationId: entry.integration_id,

@@ -1,4 +1,3 @@
-import { withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
 import type { JobRow } from '../../infra/jobs/engine.ts'
@@ -35,9 +34,7 @@ export async function listJobs(
   page: { limit: number; after: Cursor | null; kind?: string; status?: Job['status'] },
 ): Promise<Page<Job>> {
   const { caller } = ctx
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx<JobRow[]>`
       select * from public.jobs
       where tenant_id = ${caller.tenantId}
@@ -52,9 +49,7 @@ export async function listJobs(
 
 export async function getJob(ctx: ServiceContext, id: string): Promise<Job> {
   const { caller } = ctx
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [row] = await ctx.asTenant(
     (tx) => tx<JobRow[]>`select * from public.jobs where id = ${id} and tenant_id = ${caller.tenantId}`,
   )
   if (!row) throw notFound('Job')

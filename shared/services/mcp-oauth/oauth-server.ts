@@ -1,7 +1,6 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { requireRole } from '../../infra/auth.ts'
 import { randomBase62, sha256Hex } from '../../infra/crypto.ts'
-import { withTenant } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { ServiceError } from '../../infra/errors.ts'
 
@@ -171,11 +170,11 @@ interface PendingRequest {
   resource: string
 }
 
-async function pendingRequest(deps: FunctionDeps, id: string): Promise<PendingRequest> {
-  const [row] = await deps.sql<PendingRequest[]>`
+async function pendingRequest(ctx: ServiceContext, id: string): Promise<PendingRequest> {
+  const [row] = await ctx.asOwner<PendingRequest[]>`
     select r.id, r.client_id, c.client_name, r.redirect_uri, r.state, r.scopes, r.resource
     from private.mcp_oauth_requests r join private.mcp_oauth_clients c using (client_id)
-    where r.id = ${id} and r.code_hash is null and r.expires_at > ${deps.clock.now()}`
+    where r.id = ${id} and r.code_hash is null and r.expires_at > ${ctx.clock.now()}`
   if (!row) throw new ServiceError('NOT_FOUND', 'No such authorization request, or it has expired')
   return row
 }
@@ -183,9 +182,9 @@ async function pendingRequest(deps: FunctionDeps, id: string): Promise<PendingRe
 /** What the consent page shows: the client, where it returns to, the tenant and the scopes. */
 export async function describeRequest(ctx: ServiceContext, id: string) {
   const request = await pendingRequest(ctx, id)
-  const [tenant] = await ctx.sql<
-    { name: string }[]
-  >`select name from public.tenants where id = ${ctx.caller.tenantId}`
+  const [tenant] = await ctx.readAsTenant(
+    (q) => q<{ name: string }[]>`select name from public.tenants where id = ${ctx.caller.tenantId}`,
+  )
   return {
     id: request.id,
     client_id: request.client_id,
@@ -207,14 +206,14 @@ export async function decideRequest(ctx: ServiceContext, id: string, approve: bo
   const url = new URL(request.redirect_uri)
   if (request.state) url.searchParams.set('state', request.state)
   if (!approve) {
-    await ctx.sql`delete from private.mcp_oauth_requests where id = ${id}`
+    await ctx.asOwner`delete from private.mcp_oauth_requests where id = ${id}`
     url.searchParams.set('error', 'access_denied')
     url.searchParams.set('error_description', 'The user declined')
     return { redirect_to: url.toString() }
   }
   requireRole(ctx.caller, ['owner', 'admin'])
   const code = `${CODE_PREFIX}${randomBase62(TOKEN_RANDOM)}`
-  const [updated] = await ctx.sql`
+  const [updated] = await ctx.asOwner`
     update private.mcp_oauth_requests
     set tenant_id = ${ctx.caller.tenantId}, user_id = ${ctx.caller.userId}, code_hash = ${sha256Hex(code)},
         expires_at = ${new Date(ctx.clock.now().getTime() + 60_000)}
@@ -346,9 +345,7 @@ export interface ConnectedClient {
 
 /** The tenant's connected MCP clients (grants), newest first, read as the tenant. */
 export async function listConnectedClients(ctx: ServiceContext): Promise<ConnectedClient[]> {
-  const rows = await withTenant(
-    ctx.sql,
-    ctx.caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx<
       {
         id: string
@@ -374,9 +371,7 @@ export async function listConnectedClients(ctx: ServiceContext): Promise<Connect
 
 /** Revokes a connected client (owners and admins, by row-level security): its tokens stop at once. */
 export async function revokeConnectedClient(ctx: ServiceContext, id: string): Promise<void> {
-  const rows = await withTenant(
-    ctx.sql,
-    ctx.caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx`
     update public.mcp_oauth_grants set revoked_at = coalesce(revoked_at, ${ctx.clock.now()})
     where id = ${id} and tenant_id = ${ctx.caller.tenantId} returning id`,

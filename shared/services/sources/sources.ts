@@ -1,4 +1,4 @@
-import { isPgError, pgErrors, privilegeErrorAs, type Queryable, withTenant } from '../../infra/db.ts'
+import { isPgError, pgErrors, privilegeErrorAs, type Queryable } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '../../infra/errors.ts'
 import { enqueueJob, type JobRow } from '../../infra/jobs/engine.ts'
@@ -111,14 +111,15 @@ export async function createSource(ctx: ServiceContext, input: CreateSourceInput
   const { caller } = ctx
   const now = ctx.clock.now()
   const config = checkedConfig(input.kind, input.config)
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const [created] = await tx<SourceRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      const [created] = await tx<SourceRow[]>`
       insert into public.sources (tenant_id, site_id, name, kind, config, schedule, enabled, next_run_at, created_by, created_at, updated_at)
       values (${caller.tenantId}, ${input.site_id}, ${input.name}, ${input.kind}, ${tx.json(config as never)},
               ${input.schedule}, ${input.enabled}, ${nextRun(input.schedule, input.enabled, now)}, ${caller.userId}, ${now}, ${now})
       returning *`
-    return created!
-  })
+      return created!
+    })
     .catch(siteMissing)
     .catch(asPermissionError)
   return presentSource(row)
@@ -129,9 +130,7 @@ export async function listSources(
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<Source>> {
   const { caller } = ctx
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx<SourceRow[]>`
       select * from public.sources where tenant_id = ${caller.tenantId}
         ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
@@ -149,7 +148,7 @@ async function sourceRow(db: Queryable, tenantId: string, id: string): Promise<S
 }
 
 export async function getSource(ctx: ServiceContext, id: string): Promise<Source> {
-  const row = await withTenant(ctx.sql, ctx.caller.claims, (tx) => sourceRow(tx, ctx.caller.tenantId, id))
+  const row = await ctx.asTenant((tx) => sourceRow(tx, ctx.caller.tenantId, id))
   return presentSource(row)
 }
 
@@ -160,28 +159,29 @@ export async function updateSource(
 ): Promise<Source> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const before = await sourceRow(tx, caller.tenantId, id)
-    const config = input.config ? checkedConfig(before.kind, input.config) : before.config
-    const schedule = input.schedule === undefined ? before.schedule : input.schedule
-    const enabled = input.enabled ?? before.enabled
-    // A new schedule (or re-enabling) starts counting now; an unchanged one keeps its next run.
-    const next =
-      schedule === before.schedule && enabled === before.enabled
-        ? before.next_run_at
-        : nextRun(schedule, enabled, now)
-    // A new address invalidates the conditional GET validators of the old one.
-    const sameFeed = JSON.stringify(config) === JSON.stringify(before.config)
-    const [updated] = await tx<SourceRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      const before = await sourceRow(tx, caller.tenantId, id)
+      const config = input.config ? checkedConfig(before.kind, input.config) : before.config
+      const schedule = input.schedule === undefined ? before.schedule : input.schedule
+      const enabled = input.enabled ?? before.enabled
+      // A new schedule (or re-enabling) starts counting now; an unchanged one keeps its next run.
+      const next =
+        schedule === before.schedule && enabled === before.enabled
+          ? before.next_run_at
+          : nextRun(schedule, enabled, now)
+      // A new address invalidates the conditional GET validators of the old one.
+      const sameFeed = JSON.stringify(config) === JSON.stringify(before.config)
+      const [updated] = await tx<SourceRow[]>`
       update public.sources set name = ${input.name ?? before.name}, site_id = ${input.site_id ?? before.site_id},
         config = ${tx.json(config as never)}, schedule = ${schedule}, enabled = ${enabled}, next_run_at = ${next},
         etag = ${sameFeed ? before.etag : null}, last_modified = ${sameFeed ? before.last_modified : null},
         updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
       returning *`
-    if (!updated) throw refused()
-    return updated
-  })
+      if (!updated) throw refused()
+      return updated
+    })
     .catch(siteMissing)
     .catch(asPermissionError)
   return presentSource(row)
@@ -189,12 +189,14 @@ export async function updateSource(
 
 export async function deleteSource(ctx: ServiceContext, id: string): Promise<void> {
   const { caller } = ctx
-  await withTenant(ctx.sql, caller.claims, async (tx) => {
-    await sourceRow(tx, caller.tenantId, id)
-    const deleted =
-      await tx`delete from public.sources where id = ${id} and tenant_id = ${caller.tenantId} returning id`
-    if (deleted.length === 0) throw refused()
-  }).catch(asPermissionError)
+  await ctx
+    .asTenant(async (tx) => {
+      await sourceRow(tx, caller.tenantId, id)
+      const deleted =
+        await tx`delete from public.sources where id = ${id} and tenant_id = ${caller.tenantId} returning id`
+      if (deleted.length === 0) throw refused()
+    })
+    .catch(asPermissionError)
 }
 
 export async function listSourceItems(
@@ -203,7 +205,7 @@ export async function listSourceItems(
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<SourceItem>> {
   const { caller } = ctx
-  const rows = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const rows = await ctx.asTenant(async (tx) => {
     await sourceRow(tx, caller.tenantId, sourceId)
     return tx<ItemRow[]>`
       select id, source_id, external_id, url, title, text, author, media, published_at, created_at
@@ -218,7 +220,7 @@ export async function listSourceItems(
 export async function queueScrape(ctx: ServiceContext, sourceId: string): Promise<JobRow> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  return withTenant(ctx.sql, caller.claims, async (tx) => {
+  return ctx.asTenant(async (tx) => {
     await sourceRow(tx, caller.tenantId, sourceId)
     return enqueueJob(tx, {
       tenantId: caller.tenantId,

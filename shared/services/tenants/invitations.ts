@@ -82,50 +82,52 @@ export async function createInvitation(
   const tokenHash = sha256Hex(token)
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS)
   const link = invitationLink(ctx.config.DASHBOARD_URL, token)
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const [member] = await tx<
-      { yes: boolean }[]
-    >`select private.is_member_email(${caller.tenantId}, ${input.email}) as yes`
-    if (member!.yes) throw new ServiceError('CONFLICT', `${input.email} is already a member of this tenant`)
-    const [tenant] = await tx<
-      { name: string }[]
-    >`select name from public.tenants where id = ${caller.tenantId}`
-    // Inviting again replaces the earlier link: only the newest one works.
-    await tx`update public.invitations set revoked_at = ${now}
+  const row = await ctx
+    .asTenant(async (tx) => {
+      const [member] = await tx<
+        { yes: boolean }[]
+      >`select private.is_member_email(${caller.tenantId}, ${input.email}) as yes`
+      if (member!.yes) throw new ServiceError('CONFLICT', `${input.email} is already a member of this tenant`)
+      const [tenant] = await tx<
+        { name: string }[]
+      >`select name from public.tenants where id = ${caller.tenantId}`
+      // Inviting again replaces the earlier link: only the newest one works.
+      await tx`update public.invitations set revoked_at = ${now}
              where tenant_id = ${caller.tenantId} and email = ${input.email} and accepted_at is null and revoked_at is null`
-    const [created] = await tx<InvitationRow[]>`
+      const [created] = await tx<InvitationRow[]>`
       insert into public.invitations (tenant_id, email, role, token_hash, invited_by, expires_at, created_at)
       values (${caller.tenantId}, ${input.email}, ${input.role}, ${tokenHash}, ${caller.userId}, ${expiresAt}, ${now})
       returning ${tx.unsafe(invitationColumns)}`
-    await recordEvent(tx, {
-      tenantId: caller.tenantId,
-      type: 'user.invited',
-      at: now,
-      data: {
-        invitation_id: created!.id,
-        email: created!.email,
-        role: created!.role,
-        invited_by: caller.userId,
-        expires_at: expiresAt.toISOString(),
-      },
+      await recordEvent(tx, {
+        tenantId: caller.tenantId,
+        type: 'user.invited',
+        at: now,
+        data: {
+          invitation_id: created!.id,
+          email: created!.email,
+          role: created!.role,
+          invited_by: caller.userId,
+          expires_at: expiresAt.toISOString(),
+        },
+      })
+      // Tenants may not write e-mails (they could mail anyone anything): the e-mail row is the
+      // service's. Leaving the role for the rest of this transaction keeps the invitation, its
+      // event and its e-mail in one commit; the user's writes above were checked by RLS.
+      await tx`select set_config('role', 'none', true)`
+      await ctx.notifier.enqueue(tx, {
+        tenantId: caller.tenantId,
+        kind: 'user.invited',
+        recipient: input.email,
+        subject: `You are invited to join ${tenant!.name}`,
+        body:
+          `You have been invited to join "${tenant!.name}" as ${input.role}.\n\n` +
+          `Accept the invitation (sign in with ${input.email}): ${link}\n\n` +
+          `The link can be used once and expires on ${expiresAt.toISOString()}.`,
+        dedupeKey: `invitation:${created!.id}`,
+      })
+      return created!
     })
-    // Tenants may not write e-mails (they could mail anyone anything): the e-mail row is the
-    // service's. Leaving the role for the rest of this transaction keeps the invitation, its
-    // event and its e-mail in one commit; the user's writes above were checked by RLS.
-    await tx`select set_config('role', 'none', true)`
-    await ctx.notifier.enqueue(tx, {
-      tenantId: caller.tenantId,
-      kind: 'user.invited',
-      recipient: input.email,
-      subject: `You are invited to join ${tenant!.name}`,
-      body:
-        `You have been invited to join "${tenant!.name}" as ${input.role}.\n\n` +
-        `Accept the invitation (sign in with ${input.email}): ${link}\n\n` +
-        `The link can be used once and expires on ${expiresAt.toISOString()}.`,
-      dedupeKey: `invitation:${created!.id}`,
-    })
-    return created!
-  }).catch(privilegeErrorAs('Only owners and admins invite'))
+    .catch(privilegeErrorAs('Only owners and admins invite'))
   ctx.onOutboxCommitted?.()
   return presentInvitation(row, now)
 }
@@ -133,9 +135,7 @@ export async function createInvitation(
 /** The tenant's invitations, newest first (at most 200). */
 export async function listInvitations(ctx: ServiceContext): Promise<Invitation[]> {
   const { caller } = ctx
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx<InvitationRow[]>`
       select ${tx.unsafe(invitationColumns)} from public.invitations
       where tenant_id = ${caller.tenantId} order by created_at desc, id desc limit 200`,
@@ -149,7 +149,7 @@ export async function revokeInvitation(ctx: ServiceContext, id: string): Promise
   const { caller } = ctx
   requireRole(caller, ['owner', 'admin'])
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx: Tx) => {
+  const row = await ctx.asTenant(async (tx: Tx) => {
     const [existing] = await tx<InvitationRow[]>`
       select ${tx.unsafe(invitationColumns)} from public.invitations
       where id = ${id} and tenant_id = ${caller.tenantId} for update`

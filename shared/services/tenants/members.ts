@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi'
 import { requireRole } from '../../infra/auth.ts'
-import { isPgError, privilegeErrorAs, type Tx, withTenant } from '../../infra/db.ts'
+import { isPgError, privilegeErrorAs, type Tx } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound, ServiceError } from '../../infra/errors.ts'
 import { applyAuthChangesNow } from '../../infra/hot-path.ts'
@@ -12,29 +12,35 @@ export type Member = z.infer<typeof memberSchema>
 
 export async function listMembers(ctx: ServiceContext): Promise<Member[]> {
   const { caller } = ctx
-  return withTenant(ctx.sql, caller.claims, (tx) => memberList(tx, caller.tenantId))
+  return ctx.asTenant((tx) => memberList(tx, caller.tenantId))
 }
 
 /** Owners and admins change roles; only owners grant or take the owner role. */
 export async function updateMemberRole(ctx: ServiceContext, userId: string, role: Role): Promise<Member> {
   const { caller } = ctx
   requireRole(caller, ['owner', 'admin'])
-  const member = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    // No FOR UPDATE: that needs the update policy, which an admin fails on an owner's row (403
-    // below, not 404). The update's policy re-checks the row's latest version.
-    const [target] = await tx<{ role: Role }[]>`
+  const member = await ctx
+    .asTenant(async (tx) => {
+      // No FOR UPDATE: that needs the update policy, which an admin fails on an owner's row (403
+      // below, not 404). The update's policy re-checks the row's latest version.
+      const [target] = await tx<{ role: Role }[]>`
       select role from public.tenant_members where tenant_id = ${caller.tenantId} and user_id = ${userId}`
-    if (!target) throw notFound('Member')
-    if ((target.role === 'owner' || role === 'owner') && caller.kind === 'user' && caller.role !== 'owner') {
-      throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners grant or take the owner role')
-    }
-    const updated = await tx`
+      if (!target) throw notFound('Member')
+      if (
+        (target.role === 'owner' || role === 'owner') &&
+        caller.kind === 'user' &&
+        caller.role !== 'owner'
+      ) {
+        throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners grant or take the owner role')
+      }
+      const updated = await tx`
       update public.tenant_members set role = ${role} where tenant_id = ${caller.tenantId} and user_id = ${userId}
       returning user_id`.catch(privilegeErrorAs('Only owners grant or take the owner role'))
-    // RLS let nothing through: the caller lost the owner role, or the member left, meanwhile.
-    if (updated.length === 0) await refusedOrGone(tx, caller.tenantId, userId)
-    return (await memberList(tx, caller.tenantId)).find((m) => m.user_id === userId)!
-  }).catch(asLastOwnerConflict)
+      // RLS let nothing through: the caller lost the owner role, or the member left, meanwhile.
+      if (updated.length === 0) await refusedOrGone(tx, caller.tenantId, userId)
+      return (await memberList(tx, caller.tenantId)).find((m) => m.user_id === userId)!
+    })
+    .catch(asLastOwnerConflict)
   await applyAuthChangesNow(ctx)
   return member
 }
@@ -44,18 +50,20 @@ export async function removeMember(ctx: ServiceContext, userId: string): Promise
   const { caller } = ctx
   const leaving = userId === caller.userId
   if (!leaving) requireRole(caller, ['owner', 'admin'])
-  await withTenant(ctx.sql, caller.claims, async (tx) => {
-    // No FOR UPDATE: a member leaving may not lock rows; the last-owner trigger locks the tenant.
-    const [target] = await tx<{ role: Role }[]>`
+  await ctx
+    .asTenant(async (tx) => {
+      // No FOR UPDATE: a member leaving may not lock rows; the last-owner trigger locks the tenant.
+      const [target] = await tx<{ role: Role }[]>`
       select role from public.tenant_members where tenant_id = ${caller.tenantId} and user_id = ${userId}`
-    if (!target) throw notFound('Member')
-    if (!leaving && target.role === 'owner' && caller.kind === 'user' && caller.role !== 'owner') {
-      throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners remove owners')
-    }
-    const deleted = await tx`
+      if (!target) throw notFound('Member')
+      if (!leaving && target.role === 'owner' && caller.kind === 'user' && caller.role !== 'owner') {
+        throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners remove owners')
+      }
+      const deleted = await tx`
       delete from public.tenant_members where tenant_id = ${caller.tenantId} and user_id = ${userId} returning user_id`
-    if (deleted.length === 0) await refusedOrGone(tx, caller.tenantId, userId)
-  }).catch(asLastOwnerConflict)
+      if (deleted.length === 0) await refusedOrGone(tx, caller.tenantId, userId)
+    })
+    .catch(asLastOwnerConflict)
   await applyAuthChangesNow(ctx)
 }
 

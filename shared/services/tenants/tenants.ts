@@ -122,9 +122,7 @@ export async function switchActiveTenant(
 /** The tenant of the caller's access token. */
 export async function getCurrentTenant(ctx: ServiceContext): Promise<Tenant> {
   const { caller } = ctx
-  const [row] = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const [row] = await ctx.asTenant(
     (tx) => tx<TenantRow[]>`
       select ${tx.unsafe(tenantColumns)}, m.role from public.tenants t
       join public.tenant_members m on m.tenant_id = t.id and m.user_id = ${caller.userId}
@@ -147,7 +145,7 @@ export async function updateCurrentTenant(ctx: ServiceContext, input: UpdateTena
   requireRole(caller, ['owner', 'admin'])
   if (input.plan !== undefined) throw planRefused()
   const now = ctx.clock.now()
-  const { row, changed } = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const { row, changed } = await ctx.asTenant(async (tx) => {
     const [before] = await tx<TenantRow[]>`
       select ${tx.unsafe(tenantColumns)}, m.role from public.tenants t
       join public.tenant_members m on m.tenant_id = t.id and m.user_id = ${caller.userId}

@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: provider JSON is read field by field, each checked where it matters
-import type { FunctionDeps } from '../../infra/deps.ts'
+import type { DepsWithoutDatabase, FunctionDeps } from '../../infra/deps.ts'
 import { OutboundBlockedError, OutboundError } from '../../infra/outbound.ts'
 
 /**
@@ -58,7 +58,7 @@ const providerHeaders: Record<string, Record<string, string>> = {
 
 /** An Api bound to one connection's base URL and token, through the guarded fetch. */
 export function providerApi(
-  deps: FunctionDeps,
+  deps: DepsWithoutDatabase,
   slug: string,
   baseUrl: string,
   token: string,

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi'
-import { isPgError, pgErrors, withTenant } from '../../infra/db.ts'
+import { isPgError, pgErrors } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '../../infra/errors.ts'
 import { enqueueDueUsageAlerts, type Product, periodOf } from './metering.ts'
@@ -32,9 +32,7 @@ const presentAlert = (r: AlertRow): Alert => ({
 
 export async function listAlerts(ctx: ServiceContext): Promise<{ data: Alert[] }> {
   const { caller } = ctx
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx<AlertRow[]>`
       select a.id, a.product_id, p.slug as product, a.threshold_percent, a.notification_type, a.notification_target, a.created_at
       from public.usage_alerts a join public.products p on p.id = a.product_id
@@ -47,38 +45,41 @@ export async function listAlerts(ctx: ServiceContext): Promise<{ data: Alert[] }
 export async function createAlert(ctx: ServiceContext, input: CreateAlertInput): Promise<Alert> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const [product] = await tx<
-      { slug: Product }[]
-    >`select slug from public.products where id = ${input.product_id}`
-    if (!product) {
-      throw invalidField('product_id', 'not a product id (see GET /api/usage)', 'Unknown product_id')
-    }
-    const [created] = await tx<AlertRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      const [product] = await tx<
+        { slug: Product }[]
+      >`select slug from public.products where id = ${input.product_id}`
+      if (!product) {
+        throw invalidField('product_id', 'not a product id (see GET /api/usage)', 'Unknown product_id')
+      }
+      const [created] = await tx<AlertRow[]>`
       insert into public.usage_alerts (tenant_id, product_id, threshold_percent, notification_type, notification_target, created_by, created_at)
       values (${caller.tenantId}, ${input.product_id}, ${input.threshold_percent}, ${input.notification_type},
               ${input.notification_target}, ${caller.userId}, ${now})
       returning id, product_id, ${product.slug}::text as product, threshold_percent, notification_type, notification_target, created_at`
-    return created!
-  }).catch((err) => {
-    if (isPgError(err, pgErrors.uniqueViolation))
-      throw new ServiceError('CONFLICT', 'The same alert already exists')
-    throw err
-  })
+      return created!
+    })
+    .catch((err) => {
+      if (isPgError(err, pgErrors.uniqueViolation))
+        throw new ServiceError('CONFLICT', 'The same alert already exists')
+      throw err
+    })
   // A threshold already passed this month notifies now rather than at the next job run.
-  await enqueueDueUsageAlerts(ctx, {
-    period: periodOf(now),
-    tenantId: caller.tenantId,
-    product: row.product as Product,
-  })
+  await enqueueDueUsageAlerts(
+    { sql: ctx.asOwner, notifier: ctx.notifier },
+    {
+      period: periodOf(now),
+      tenantId: caller.tenantId,
+      product: row.product as Product,
+    },
+  )
   return presentAlert(row)
 }
 
 export async function deleteAlert(ctx: ServiceContext, id: string): Promise<void> {
   const { caller } = ctx
-  const deleted = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const deleted = await ctx.asTenant(
     (tx) =>
       tx`delete from public.usage_alerts where id = ${id} and tenant_id = ${caller.tenantId} returning id`,
   )

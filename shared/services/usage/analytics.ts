@@ -1,5 +1,4 @@
 import type { z } from '@hono/zod-openapi'
-import { withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { invalidField } from '../../infra/errors.ts'
 import { meterUsage, periodOf } from './metering.ts'
@@ -27,7 +26,7 @@ export async function getAnalytics(ctx: ServiceContext, query: AnalyticsInput): 
     )
   }
   await meterUsage(ctx, 'analytics')
-  const { usage, events } = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const { usage, events } = await ctx.asTenant(async (tx) => {
     // Usage is kept per calendar month: every month that overlaps [from, to).
     const usage = await tx<{ period: string; product_id: string; product: string; units: string }[]>`
       select to_char(u.period, 'YYYY-MM') as period, u.product_id, p.slug as product, u.units::text

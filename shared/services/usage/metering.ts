@@ -132,7 +132,13 @@ export async function meterUsage(
 ): Promise<void> {
   if (!ctx.config.METERING_ENABLED) return
   const now = ctx.clock.now()
-  const result = await recordUsage(ctx.sql, { tenantId: ctx.caller.tenantId, product, units, now, ...opts })
+  const result = await recordUsage(ctx.asOwner, {
+    tenantId: ctx.caller.tenantId,
+    product,
+    units,
+    now,
+    ...opts,
+  })
   await settleUsage(ctx, product, units, result, now)
 }
 
@@ -159,7 +165,8 @@ export async function settleUsage(
     // Awaited (a few calls per product and month): an edge runtime may stop after the response.
     // The check-usage-alerts job is the backstop should this fail.
     const tenantId = ctx.caller.tenantId
-    await enqueueDueUsageAlerts(ctx, { period: periodOf(now), tenantId, product }).catch((err) =>
+    const owner = { sql: ctx.asOwner, notifier: ctx.notifier }
+    await enqueueDueUsageAlerts(owner, { period: periodOf(now), tenantId, product }).catch((err) =>
       ctx.logger.error('usage alert failed', { tenant_id: tenantId, product, error: String(err) }),
     )
   }
@@ -173,13 +180,16 @@ export async function settleUsage(
 export async function assertWithinQuota(deps: ServiceContext, product: Product): Promise<void> {
   if (!deps.config.METERING_ENABLED) return
   const now = deps.clock.now()
-  const [row] = await deps.sql<{ plan: string; over: boolean }[]>`
+  // As the caller: the plan, the quotas and the counters are all visible to members under RLS.
+  const [row] = await deps.readAsTenant(
+    (q) => q<{ plan: string; over: boolean }[]>`
     select t.plan, coalesce(c.units, 0) >= pq.monthly_quota as over
     from public.tenants t
     join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = ${productIds[product]}
     left join public.usage_counters c on c.tenant_id = t.id and c.product_id = pq.product_id
       and c.period = ${periodOf(now)}
-    where t.id = ${deps.caller.tenantId} and t.plan = 'free'`
+    where t.id = ${deps.caller.tenantId} and t.plan = 'free'`,
+  )
   if (row?.over) {
     throw new ServiceError(
       'QUOTA_EXCEEDED',
@@ -276,7 +286,7 @@ export async function meterBuffered(ctx: ServiceContext, product: Product): Prom
   const now = ctx.clock.now()
   const usage = hotPathOf(ctx).usage
   if (!usage.onCounted) {
-    const deps = { sql: ctx.sql, notifier: ctx.notifier }
+    const deps = { sql: ctx.asOwner, notifier: ctx.notifier }
     const products = Object.entries(productIds) as [Product, string][]
     usage.onCounted = (tenantId, productId, period, units, added) => {
       const quota = usage.quotaOf(tenantId, productId, period)

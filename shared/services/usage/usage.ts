@@ -1,5 +1,4 @@
 import type { z } from '@hono/zod-openapi'
-import { withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { periodOf } from './metering.ts'
 import type { dailyUsageSchema, usageSchema } from './schema.ts'
@@ -40,9 +39,7 @@ export async function getUsage(ctx: ServiceContext, period?: string): Promise<Us
   const month = period ?? periodOf(ctx.clock.now()).slice(0, 7)
   // All money in numeric: overage = max(used - quota, 0) * rate, billed on paid plans only
   // (Free refuses calls over quota instead).
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx<UsageRow[]>`
       with r as (
         select p.id as product_id, p.slug as product, p.name, p.unit, p.overage_rate, t.plan,
@@ -90,7 +87,7 @@ export async function getDailyUsage(ctx: ServiceContext, period?: string): Promi
   const [year, mon] = month.split('-').map(Number) as [number, number]
   const dayCount = new Date(Date.UTC(year, mon, 0)).getUTCDate()
   const days = Array.from({ length: dayCount }, (_, i) => `${month}-${String(i + 1).padStart(2, '0')}`)
-  const { products, used } = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const { products, used } = await ctx.asTenant(async (tx) => {
     const products = await tx<
       {
         product_id: string

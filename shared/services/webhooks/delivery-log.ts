@@ -1,4 +1,3 @@
-import { withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound, ServiceError } from '../../infra/errors.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
@@ -32,7 +31,7 @@ export async function listDeliveryAttempts(
 ): Promise<Page<DeliveryAttempt>> {
   const { caller } = ctx
   const { limit, after, eventId } = query
-  const rows = await withTenant(ctx.sql, caller.claims, async (tx) => {
+  const rows = await ctx.asTenant(async (tx) => {
     await findSubscription(tx, caller.tenantId, id)
     return tx<AttemptRow[]>`
       select id, delivery_id, event_id, event_type, attempt, success, status_code, duration_ms, response_excerpt, error,
@@ -51,22 +50,24 @@ export async function listDeliveryAttempts(
 export async function redeliverEvent(ctx: ServiceContext, id: string, eventId: string): Promise<Delivery> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    await findSubscription(tx, caller.tenantId, id)
-    const [queued] = await tx<DeliveryRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      await findSubscription(tx, caller.tenantId, id)
+      const [queued] = await tx<DeliveryRow[]>`
       update public.webhook_deliveries d set status = 'pending', next_attempt_at = ${now}, schedule_base = attempts, updated_at = ${now}
       where d.subscription_id = ${id} and d.tenant_id = ${caller.tenantId} and d.event_id = ${eventId}
         and (d.locked_until is null or d.locked_until <= ${now})
       returning ${tx.unsafe(deliveryColumns)}`
-    if (queued) return queued
-    const [exists] =
-      await tx`select 1 from public.webhook_deliveries where subscription_id = ${id} and event_id = ${eventId}`
-    if (!exists) throw notFound('Delivery of this event to this subscription')
-    throw new ServiceError(
-      'CONFLICT',
-      'An attempt of this delivery is in flight; try again when it has finished',
-    )
-  }).catch(asPermissionError)
+      if (queued) return queued
+      const [exists] =
+        await tx`select 1 from public.webhook_deliveries where subscription_id = ${id} and event_id = ${eventId}`
+      if (!exists) throw notFound('Delivery of this event to this subscription')
+      throw new ServiceError(
+        'CONFLICT',
+        'An attempt of this delivery is in flight; try again when it has finished',
+      )
+    })
+    .catch(asPermissionError)
   ctx.onOutboxCommitted?.()
   return presentDelivery(row)
 }

@@ -1,5 +1,4 @@
 import type { z } from '@hono/zod-openapi'
-import { withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound, ServiceError } from '../../infra/errors.ts'
 import { generateKey } from '../../infra/keys.ts'
@@ -46,25 +45,27 @@ export async function createSubscription(
   const secret = generateKey('whsec_')
   // Encrypt before the transaction: the vault uses its own connection.
   const ciphertext = await ctx.vault.encrypt(caller.tenantId, secret, SECRET_PURPOSE)
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    // Serialise creations per tenant so the cap holds under concurrent requests.
-    await tx`select pg_advisory_xact_lock(hashtextextended(${`webhooks:${caller.tenantId}`}, 0))`
-    const [{ n }] =
-      (await tx`select count(*)::int as n from public.webhook_subscriptions where tenant_id = ${caller.tenantId}`) as unknown as [
-        { n: number },
-      ]
-    if (n >= MAX_SUBSCRIPTIONS_PER_TENANT) {
-      throw new ServiceError(
-        'UNPROCESSABLE',
-        `A tenant has at most ${MAX_SUBSCRIPTIONS_PER_TENANT} webhook subscriptions`,
-      )
-    }
-    const [created] = await tx<SubscriptionRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      // Serialise creations per tenant so the cap holds under concurrent requests.
+      await tx`select pg_advisory_xact_lock(hashtextextended(${`webhooks:${caller.tenantId}`}, 0))`
+      const [{ n }] =
+        (await tx`select count(*)::int as n from public.webhook_subscriptions where tenant_id = ${caller.tenantId}`) as unknown as [
+          { n: number },
+        ]
+      if (n >= MAX_SUBSCRIPTIONS_PER_TENANT) {
+        throw new ServiceError(
+          'UNPROCESSABLE',
+          `A tenant has at most ${MAX_SUBSCRIPTIONS_PER_TENANT} webhook subscriptions`,
+        )
+      }
+      const [created] = await tx<SubscriptionRow[]>`
       insert into public.webhook_subscriptions (tenant_id, url, events, description, secret_ciphertext, created_by, created_at, updated_at)
       values (${caller.tenantId}, ${input.url}, ${input.events}, ${input.description ?? null}, ${ciphertext}, ${caller.userId}, ${now}, ${now})
       returning ${tx.unsafe(columns)}`
-    return created!
-  }).catch(asPermissionError)
+      return created!
+    })
+    .catch(asPermissionError)
   return { ...present(row, now), secret }
 }
 
@@ -73,9 +74,7 @@ export async function listSubscriptions(
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<Subscription>> {
   const { caller } = ctx
-  const rows = await withTenant(
-    ctx.sql,
-    caller.claims,
+  const rows = await ctx.asTenant(
     (tx) => tx<SubscriptionRow[]>`
       select ${tx.unsafe(columns)} from public.webhook_subscriptions
       where tenant_id = ${caller.tenantId}
@@ -94,7 +93,7 @@ export async function listSubscriptions(
 
 export async function getSubscription(ctx: ServiceContext, id: string): Promise<Subscription> {
   const { caller } = ctx
-  const row = await withTenant(ctx.sql, caller.claims, (tx) => findSubscription(tx, caller.tenantId, id))
+  const row = await ctx.asTenant((tx) => findSubscription(tx, caller.tenantId, id))
   return present(row, ctx.clock.now())
 }
 
@@ -108,8 +107,9 @@ export async function updateSubscription(
   const { caller } = ctx
   if (input.url !== undefined) await assertDeliverable(ctx, input.url)
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    const [updated] = await tx<SubscriptionRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      const [updated] = await tx<SubscriptionRow[]>`
       update public.webhook_subscriptions set
         url = coalesce(${input.url ?? null}, url),
         events = coalesce(${input.events ?? null}::text[], events),
@@ -117,20 +117,21 @@ export async function updateSubscription(
         updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
       returning ${tx.unsafe(columns)}`
-    if (!updated) throw notFound('Webhook subscription')
-    return updated
-  }).catch(asPermissionError)
+      if (!updated) throw notFound('Webhook subscription')
+      return updated
+    })
+    .catch(asPermissionError)
   return present(row, now)
 }
 
 /** Deletes the subscription with its delivery log. */
 export async function deleteSubscription(ctx: ServiceContext, id: string): Promise<void> {
   const { caller } = ctx
-  const deleted = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) =>
-      tx`delete from public.webhook_subscriptions where id = ${id} and tenant_id = ${caller.tenantId} returning id`,
-  ).catch(asPermissionError)
+  const deleted = await ctx
+    .asTenant(
+      (tx) =>
+        tx`delete from public.webhook_subscriptions where id = ${id} and tenant_id = ${caller.tenantId} returning id`,
+    )
+    .catch(asPermissionError)
   if (deleted.length === 0) throw notFound('Webhook subscription')
 }

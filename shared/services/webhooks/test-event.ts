@@ -1,4 +1,3 @@
-import { withTenant } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { newEventId } from '../../infra/events.ts'
 import {
@@ -16,19 +15,21 @@ export const TEST_EVENT_TYPE = 'webhook.test'
 export async function sendTestEvent(ctx: ServiceContext, id: string): Promise<Delivery> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await withTenant(ctx.sql, caller.claims, async (tx) => {
-    await findSubscription(tx, caller.tenantId, id)
-    const data = {
-      subscription_id: id,
-      message: 'A test event: your endpoint received and can verify this delivery.',
-    }
-    const [created] = await tx<DeliveryRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      await findSubscription(tx, caller.tenantId, id)
+      const data = {
+        subscription_id: id,
+        message: 'A test event: your endpoint received and can verify this delivery.',
+      }
+      const [created] = await tx<DeliveryRow[]>`
       insert into public.webhook_deliveries as d
         (tenant_id, subscription_id, event_id, event_type, event_created_at, data, is_test, next_attempt_at, created_at, updated_at)
       values (${caller.tenantId}, ${id}, ${newEventId()}, ${TEST_EVENT_TYPE}, ${now}, ${tx.json(data)}, true, ${now}, ${now}, ${now})
       returning ${tx.unsafe(deliveryColumns)}`
-    return created!
-  }).catch(asPermissionError)
+      return created!
+    })
+    .catch(asPermissionError)
   ctx.onOutboxCommitted?.()
   return presentDelivery(row)
 }

@@ -45,5 +45,5 @@ export const registerApproveToolCall = (app: App) =>
     const ctx = serviceContext(c)
     const { id, call_id } = c.req.valid('param')
     const decided = await decideApproval(ctx, id, call_id, c.req.valid('json'))
-    return answerTurn(c, ctx.caller.tenantId, decided.turnId, decided.job?.id ?? null) as never
+    return answerTurn(c, ctx, decided.turnId, decided.job?.id ?? null) as never
   })

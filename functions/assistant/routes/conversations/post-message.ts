@@ -72,7 +72,7 @@ export const registerPostMessage = (app: App) =>
     const { content } = c.req.valid('json')
     const id = c.req.valid('param').id
     const started = await startTurn(ctx, id, content, { triggeredBy: 'assistant', scopes: toolScopes(c) })
-    return answerTurn(c, ctx.caller.tenantId, started.turn.id, started.job.id, {
+    return answerTurn(c, ctx, started.turn.id, started.job.id, {
       event: 'turn.started',
       data: {
         turn_id: started.turn.id,

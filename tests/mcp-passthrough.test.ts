@@ -251,6 +251,39 @@ describe('resources and prompts of a connected MCP server', () => {
   })
 })
 
+describe('resources/list across the platform and the connections', () => {
+  it('pages through the platform content, then each connection, each item once', async () => {
+    const e = await tp.createTenant()
+    const [site] = await tp.db.sql<{ id: string }[]>`
+      insert into public.sites (tenant_id, name) values (${e.tenantId}, 'Busy site') returning id`
+    // 99 articles and the site: exactly two full pages of the platform's own.
+    await tp.db.sql`insert into public.articles (tenant_id, site_id, title, body, created_at)
+      select ${e.tenantId}, ${site!.id}, 'Article ' || i, 'Body', date_trunc('milliseconds', now()) + i * interval '1 second'
+      from generate_series(1, 99) as i`
+    await connectMcp(e, everything.url)
+    const client = await mcpClient(await toolKey(e))
+    const pages: { uris: string[]; cursor?: string }[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listResources(cursor ? { cursor } : undefined)
+      pages.push({ uris: page.resources.map((r) => r.uri), cursor: page.nextCursor })
+      cursor = page.nextCursor
+    } while (cursor && pages.length < 10)
+    const all = pages.flatMap((p) => p.uris)
+    expect(new Set(all).size).toBe(all.length)
+    expect(all.filter((u) => u.startsWith('platform://'))).toHaveLength(100)
+    expect(all).toContain(`custom-mcp+${DOC}`)
+    // The platform's content comes first; the connection's after it, on a page of its own.
+    expect(pages[0]!.uris.every((u) => u.startsWith('platform://'))).toBe(true)
+    const lastPlatformPage = pages.findLastIndex((p) => p.uris.some((u) => u.startsWith('platform://')))
+    expect(pages[lastPlatformPage]!.cursor).toMatch(/^conn\./)
+    expect(pages[lastPlatformPage + 1]!.uris.every((u) => u.startsWith('custom-mcp+'))).toBe(true)
+    const bad = await failure(client.listResources({ cursor: 'conn.bm90LWpzb24' }))
+    expect(bad?.code).toBe(-32602)
+    await client.close()
+  })
+})
+
 describe('two connections, one of them down', () => {
   it('names them apart, routes each to its own server and reports the one that is down', async () => {
     const c = await tp.createTenant()

@@ -103,9 +103,25 @@ afterAll(async () => {
 })
 
 describe('resources and prompts of a connected MCP server', () => {
-  it('advertises exactly the capabilities it serves', async () => {
+  it('advertises exactly the capabilities it serves, not the connected server ones', async () => {
+    // The connected server offers resource subscriptions; the stateless tool server cannot.
+    const direct = new Client({ name: 'direct', version: '1.0.0' })
+    await direct.connect(
+      new StreamableHTTPClientTransport(new URL(everything.url), {
+        requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+      }),
+    )
+    expect(direct.getServerCapabilities()?.resources?.subscribe).toBe(true)
+    await direct.close()
     const client = await mcpClient(aKey)
-    expect(client.getServerCapabilities()).toEqual(SERVER_CAPABILITIES)
+    expect(client.getServerCapabilities()).toEqual({
+      tools: { listChanged: false },
+      resources: { subscribe: false, listChanged: false },
+      prompts: { listChanged: false },
+      completions: {},
+      logging: {},
+    })
+    expect(SERVER_CAPABILITIES).toEqual(client.getServerCapabilities())
     await client.close()
   })
 

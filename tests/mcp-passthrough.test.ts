@@ -176,6 +176,12 @@ describe('resources and prompts of a connected MCP server', () => {
       resource: { uri: string }
     }
     expect(block.resource.uri).toBe('custom-mcp+demo://resource/dynamic/text/2')
+    // Completions of its prompts' arguments come from the server.
+    const completed = await client.complete({
+      ref: { type: 'ref/prompt', name: 'custom-mcp__resource-prompt' },
+      argument: { name: 'resourceType', value: 'T' },
+    })
+    expect(completed.completion.values).toEqual(['Text'])
     // A server's own error answer comes back with its code and the connection's name.
     const missing = await failure(client.getPrompt({ name: 'custom-mcp__no-such-prompt' }))
     expect(missing?.code).toBe(-32602)
@@ -191,6 +197,7 @@ describe('resources and prompts of a connected MCP server', () => {
       ['custom-mcp:prompts/list', 'discover', true],
       ['custom-mcp:prompts/get', 'read', true],
       ['custom-mcp:prompts/get', 'read', true],
+      ['custom-mcp:completion/complete', 'read', true],
       ['custom-mcp:prompts/get', 'read', false],
     ])
     for (const l of log) expect([l.triggered_by, l.user_id]).toEqual(['assistant', a.userId])

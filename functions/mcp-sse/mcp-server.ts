@@ -19,13 +19,13 @@ import type { AppEnv } from '../../shared/infra/http/app-env.ts'
 import { serviceContext } from '../../shared/infra/http/define-route.ts'
 import { describeError } from '../../shared/infra/logger.ts'
 import {
+  completeAny,
   getAnyPrompt,
   listAllPrompts,
   listAllResources,
   listAllResourceTemplates,
   readAnyResource,
 } from '../../shared/services/tools/connected-features.ts'
-import { complete } from '../../shared/services/tools/platform-resources.ts'
 import { callTool, listTools, type ToolOutcome } from '../../shared/services/tools/tool-set.ts'
 import { keyScopes, triggeredBy } from './routes/tools/auth.ts'
 
@@ -40,7 +40,7 @@ export const SERVER_INFO = { name: 'tenant-platform-tools', version: '1.0.0' }
 /**
  * Exactly what is served: tools, the tenant's content and its connected MCP servers' resources
  * (no subscriptions: a stateless server sends no notifications), prompts (the platform's and the
- * connected servers'), completions of the platform's prompt and template arguments, and
+ * connected servers'), completions of their arguments, and
  * logging/setLevel (accepted; the server emits no log messages of its own).
  */
 export const SERVER_CAPABILITIES = {
@@ -116,7 +116,7 @@ function buildServer(c: Context<AppEnv>): Server {
     answer(() => getAnyPrompt(ctx, scopes, req.params.name, req.params.arguments, passThrough)),
   )
   server.setRequestHandler(CompleteRequestSchema, (req) =>
-    answer(() => complete(ctx, scopes, req.params.ref, req.params.argument)),
+    answer(() => completeAny(ctx, scopes, req.params, passThrough)),
   )
   // Stateless: there is no session to keep the level in, and the server sends no log messages.
   server.setRequestHandler(SetLevelRequestSchema, async () => ({}))

@@ -11,6 +11,7 @@ import { connectionToken, recordToolCall } from '../integrations/tool-calls.ts'
 import type { TriggeredBy } from '../integrations/usage-log.ts'
 import { connectionPrefixes } from './connection-prefixes.ts'
 import {
+  complete,
   getPrompt,
   listResources,
   prompts as platformPrompts,
@@ -33,7 +34,8 @@ import {
  * Each request to a connected server goes through decideConnectionFeature (the connection's
  * '<slug>:resources/*' or '<slug>:prompts/*' permission) and writes one usage record, like a tool
  * call. Lists leave out a connection whose feature is disabled, and one that fails (logged, with
- * success false); reads and gets of it are errors that say why.
+ * success false); reads and gets of it are errors that say why. Completions of a connection's
+ * prompt or template arguments go to its server too.
  */
 
 export interface PassThroughOptions {
@@ -383,4 +385,50 @@ export async function getAnyPrompt(
     ...result,
     messages: result.messages.map((m) => ({ ...m, content: prefixUris(source, m.content) })),
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Completions
+
+/**
+ * completion/complete: a connection's prompt ('<prefix>__…') or template ('<prefix>+…') is
+ * completed by its server (the feature's permission, one usage record); the rest by the platform.
+ * A server that offers no completions completes nothing.
+ */
+export async function completeAny(
+  ctx: ServiceContext,
+  scopes: string[],
+  params: {
+    ref: { type: string; name?: string; uri?: string }
+    argument: { name: string; value: string }
+    context?: { arguments?: Record<string, string> }
+  },
+  opts: PassThroughOptions,
+) {
+  const { ref } = params
+  const prompt = ref.type === 'ref/prompt' && typeof ref.name === 'string'
+  const template = ref.type === 'ref/resource' && typeof ref.uri === 'string'
+  const own = prompt
+    ? platformPrompts.some((p) => p.name === ref.name)
+    : template && ref.uri!.startsWith('platform://')
+  const source =
+    !own && (prompt || template)
+      ? sourceOf(await sources(ctx), prompt ? ref.name! : ref.uri!, prompt ? 'namePrefix' : 'uriPrefix')
+      : undefined
+  if (!source) return complete(ctx, scopes, ref, params.argument)
+  const upstreamRef = prompt
+    ? { type: 'ref/prompt' as const, name: ref.name!.slice(source.namePrefix.length) }
+    : { type: 'ref/resource' as const, uri: ref.uri!.slice(source.uriPrefix.length) }
+  return request(ctx, source, prompt ? 'prompts' : 'resources', 'completion/complete', opts, (client, o) =>
+    client.getServerCapabilities()?.completions
+      ? client.complete(
+          {
+            ref: upstreamRef,
+            argument: params.argument,
+            ...(params.context && { context: params.context }),
+          },
+          o,
+        )
+      : Promise.resolve({ completion: { values: [], hasMore: false } }),
+  )
 }

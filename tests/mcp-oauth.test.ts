@@ -280,6 +280,144 @@ describe('OAuth sign-in for MCP clients', () => {
   })
 })
 
+describe('the OAuth endpoints, from a web page on another origin', () => {
+  const origin = 'https://inspector.example'
+  const open = [
+    ['GET', '/mcp/.well-known/oauth-protected-resource'],
+    ['GET', '/.well-known/oauth-protected-resource/mcp'],
+    ['GET', '/mcp/.well-known/oauth-authorization-server'],
+    ['GET', '/.well-known/oauth-authorization-server/mcp'],
+    ['GET', '/mcp/.well-known/openid-configuration'],
+    ['POST', '/mcp/oauth/register'],
+    ['POST', '/mcp/oauth/token'],
+    ['POST', '/mcp/oauth/revoke'],
+  ] as const
+
+  it('answers preflights for any origin, without credentials', async () => {
+    for (const [method, path] of open) {
+      const res = await tp.request(path, {
+        method: 'OPTIONS',
+        headers: {
+          origin,
+          'access-control-request-method': method,
+          'access-control-request-headers': 'content-type,mcp-protocol-version',
+        },
+      })
+      expect(res.status, path).toBe(204)
+      expect(res.headers.get('access-control-allow-origin'), path).toBe('*')
+      expect(res.headers.get('access-control-allow-credentials'), path).toBeNull()
+      expect(res.headers.get('access-control-allow-methods'), path).toContain(method)
+      expect(res.headers.get('access-control-allow-headers')?.toLowerCase(), path).toContain(
+        'mcp-protocol-version',
+      )
+      expect(res.headers.get('access-control-allow-headers')?.toLowerCase(), path).toContain('content-type')
+    }
+  })
+
+  it('lets the page read the metadata, register, and read the token endpoint answers', async () => {
+    for (const [method, path] of open.filter(([m]) => m === 'GET')) {
+      const res = await tp.request(path, { method, headers: { origin } })
+      expect(res.status, path).toBe(200)
+      expect(res.headers.get('access-control-allow-origin'), path).toBe('*')
+      expect(res.headers.get('access-control-allow-credentials'), path).toBeNull()
+    }
+    const registered = await tp.json('/mcp/oauth/register', {
+      headers: { origin },
+      body: {
+        client_name: 'Inspector in a browser',
+        redirect_uris: ['http://localhost:6274/oauth/callback'],
+      },
+    })
+    expect(registered.status).toBe(201)
+    expect(registered.headers.get('access-control-allow-origin')).toBe('*')
+    expect(registered.headers.get('access-control-allow-credentials')).toBeNull()
+    const token = await tp.request('/mcp/oauth/token', {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=authorization_code&code=nope&client_id=${registered.body.client_id}&code_verifier=x&redirect_uri=http://localhost:6274/oauth/callback`,
+    })
+    expect(token.status).toBe(400)
+    expect(token.headers.get('access-control-allow-origin')).toBe('*')
+  })
+
+  it('keeps every other address closed to that origin', async () => {
+    for (const path of [
+      '/mcp/oauth/requests/00000000-0000-4000-8000-000000000000',
+      '/api/mcp-clients',
+      '/mcp',
+    ]) {
+      const res = await tp.request(path, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST' },
+      })
+      expect(res.headers.get('access-control-allow-origin'), path).toBeNull()
+    }
+    const authorize = await tp.request('/mcp/oauth/authorize?client_id=x', { headers: { origin } })
+    expect(authorize.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})
+
+describe('the usage log of an OAuth client', () => {
+  it("records triggered_by from the token's client, whatever X-Triggered-By says", async () => {
+    const { startMcpServer } = await import('./support/mcp-server.ts')
+    const { integrationBySlug } = await import('../shared/services/integrations/catalog.ts')
+    const everything = await startMcpServer({
+      transport: 'streamableHttp',
+      auth: { type: 'bearer', token: 'oauth-usage-bearer-0123456789' },
+    })
+    try {
+      const connected = await tp.json('/api/integrations/connect', {
+        token: owner.token,
+        body: {
+          integration_id: integrationBySlug('custom-mcp')!.integration_id,
+          connection_type: 'mcp',
+          mcp_server_url: everything.url,
+          mcp_auth_type: 'bearer',
+          mcp_auth_token: 'oauth-usage-bearer-0123456789',
+          display_name: 'Everything',
+        },
+      })
+      expect(connected.status, JSON.stringify(connected.body)).toBe(201)
+      const key = await tp.json('/api/api-keys', {
+        token: owner.token,
+        body: {
+          name: 'automation',
+          kind: 'tool_server',
+          environment: 'development',
+          scopes: ['content:read'],
+          rate_limit_per_minute: 100,
+        },
+      })
+      const { provider } = await signIn()
+      const call = (headers: Record<string, string>) =>
+        tp.json('/mcp/tools/execute', {
+          headers: { ...headers, 'x-triggered-by': 'automation' },
+          body: { tool: 'custom-mcp:echo', params: { message: 'hi' } },
+        })
+      const byKey = await call({ 'x-api-key': key.body.key })
+      expect(byKey.status, JSON.stringify(byKey.body)).toBe(200)
+      const byClient = await call({ authorization: `Bearer ${provider.saved!.access_token}` })
+      expect(byClient.status, JSON.stringify(byClient.body)).toBe(200)
+      // Over MCP as well.
+      const client = await connect(provider)
+      expect(
+        (await client.callTool({ name: 'custom-mcp__echo', arguments: { message: 'hi' } })).isError,
+      ).toBeFalsy()
+      await client.close()
+      const log = await tp.db.sql<{ triggered_by: string; user_id: string; success: boolean }[]>`
+        select triggered_by, user_id, success from public.integration_usage
+        where connection_id = ${connected.body.id} and tool_name = 'custom-mcp:echo' order by created_at, id`
+      expect(log.map((l) => [l.triggered_by, l.user_id, l.success])).toEqual([
+        ['automation', owner.userId, true],
+        ['assistant', owner.userId, true],
+        ['assistant', owner.userId, true],
+      ])
+    } finally {
+      await everything.close()
+    }
+  })
+})
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 describe.skipIf(!existsSync(CHROMIUM))('the whole flow with a browser sign-in', () => {

@@ -263,7 +263,7 @@ describe('resources, prompts, completions and logging', () => {
     await client.close()
   })
 
-  it('keeps resources and prompts from a key without content:read', async () => {
+  it("keeps the platform's resources and prompts from a key without content:read", async () => {
     const res = await tp.json('/api/api-keys', {
       token: a.token,
       body: {
@@ -276,7 +276,15 @@ describe('resources, prompts, completions and logging', () => {
     })
     expect(res.status, JSON.stringify(res.body)).toBe(201)
     const client = await connect({ 'x-api-key': res.body.key })
-    const refused = await client.listResources().catch((e: Error) => e)
+    // The list leaves the platform's content out (as tools/list leaves out the platform's read tools)...
+    const listed = await client.listResources()
+    expect(listed.resources.filter((r) => r.uri.startsWith('platform://'))).toEqual([])
+    const [site] = await tp.db.sql<
+      { id: string }[]
+    >`select id from public.sites where tenant_id = ${a.tenantId} limit 1`
+    expect(site).toBeDefined()
+    // ...and reading it says which scope is missing.
+    const refused = await client.readResource({ uri: `platform://sites/${site!.id}` }).catch((e: Error) => e)
     expect((refused as Error).message).toContain('need the scope content:read')
     const prompt = await client
       .getPrompt({ name: 'review_article', arguments: { article_id: crypto.randomUUID() } })

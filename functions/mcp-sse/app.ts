@@ -17,6 +17,22 @@ import { relayRateLimitToStream } from './sse-rate-limit.ts'
 export const functionName = 'mcp-sse'
 
 /**
+ * The OAuth endpoints a browser-based MCP client (the Inspector in a browser) fetches
+ * cross-origin, as the MCP authorization specification expects: both metadata documents (and
+ * their path-appended forms), registration, token and revocation. Open to every origin without
+ * credentials (createFunctionApp's openCors). Not /oauth/authorize (a navigation, not a fetch) and
+ * not the consent API (the dashboard's, under CORS_ORIGINS with credentials).
+ */
+const OPEN_OAUTH_PATHS = ['/oauth/register', '/oauth/token', '/oauth/revoke']
+const OPEN_METADATA = [
+  '/.well-known/oauth-protected-resource',
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+]
+export const isOpenOAuthPath = (path: string) =>
+  OPEN_OAUTH_PATHS.includes(path) || OPEN_METADATA.some((p) => path === p || path.startsWith(`${p}/`))
+
+/**
  * The tool server at {mcp_url} (docs/mcp.md): MCP over Streamable HTTP at {mcp_url}, MCP over
  * HTTP+SSE at {mcp_url}/sse, and the REST form (tools/list, tools/execute), all with tool-server
  * keys (X-API-Key or Authorization: Bearer) at 100 requests per minute counted over all three.
@@ -25,6 +41,7 @@ export function createApp(deps: FunctionDeps) {
   const app = createFunctionApp(functionName, deps, 'Tool server for agents (MCP and REST)', {
     // JSON-RPC bodies answer malformed JSON with JSON-RPC errors of their own.
     ownsBody: (path, method) => method === 'POST' && (path === '/' || path === '/sse/messages'),
+    openCors: isOpenOAuthPath,
   })
   app.use('*', authChallenge())
   app.use('/sse/messages', relayRateLimitToStream())

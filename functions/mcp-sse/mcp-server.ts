@@ -19,13 +19,13 @@ import type { AppEnv } from '../../shared/infra/http/app-env.ts'
 import { serviceContext } from '../../shared/infra/http/define-route.ts'
 import { describeError } from '../../shared/infra/logger.ts'
 import {
-  complete,
-  getPrompt,
-  listResources,
-  prompts,
-  readResource,
-  resourceTemplates,
-} from '../../shared/services/tools/platform-resources.ts'
+  completeAny,
+  getAnyPrompt,
+  listAllPrompts,
+  listAllResources,
+  listAllResourceTemplates,
+  readAnyResource,
+} from '../../shared/services/tools/connected-features.ts'
 import { callTool, listTools, type ToolOutcome } from '../../shared/services/tools/tool-set.ts'
 import { keyScopes, triggeredBy } from './routes/tools/auth.ts'
 
@@ -38,9 +38,10 @@ import { keyScopes, triggeredBy } from './routes/tools/auth.ts'
 export const SERVER_INFO = { name: 'tenant-platform-tools', version: '1.0.0' }
 
 /**
- * Exactly what is served: tools, the tenant's content as resources (no subscriptions: a stateless
- * server sends no notifications), prompts, completions of their arguments, and logging/setLevel
- * (accepted; the server emits no log messages of its own).
+ * Exactly what is served: tools, the tenant's content and its connected MCP servers' resources
+ * (no subscriptions: a stateless server sends no notifications), prompts (the platform's and the
+ * connected servers'), completions of their arguments, and
+ * logging/setLevel (accepted; the server emits no log messages of its own).
  */
 export const SERVER_CAPABILITIES = {
   tools: { listChanged: false },
@@ -80,7 +81,7 @@ function buildServer(c: Context<AppEnv>): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: SERVER_CAPABILITIES,
     instructions:
-      "Tools of the platform and of the tenant's connected integrations (names are <integration>__<tool>); the tenant's sites and articles as platform:// resources; prompts to draft and review articles.",
+      "Tools of the platform and of the tenant's connected integrations (names are <integration>__<tool>); the tenant's sites and articles as platform:// resources; prompts to draft and review articles; the resources (<integration>+<uri>) and prompts (<integration>__<prompt>) of connected MCP servers.",
   })
   const internal = (err: unknown): never => {
     if (err instanceof McpError) throw err
@@ -100,21 +101,22 @@ function buildServer(c: Context<AppEnv>): Server {
       return internal(err)
     }
   }
+  const passThrough = { triggeredBy: by, timeoutMs }
   server.setRequestHandler(ListResourcesRequestSchema, (req) =>
-    answer(() => listResources(ctx, scopes, req.params?.cursor)),
+    answer(() => listAllResources(ctx, scopes, req.params?.cursor, passThrough)),
   )
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-    resourceTemplates,
-  }))
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
+    answer(() => listAllResourceTemplates(ctx, passThrough)),
+  )
   server.setRequestHandler(ReadResourceRequestSchema, (req) =>
-    answer(() => readResource(ctx, scopes, req.params.uri), RESOURCE_NOT_FOUND),
+    answer(() => readAnyResource(ctx, scopes, req.params.uri, passThrough), RESOURCE_NOT_FOUND),
   )
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts }))
+  server.setRequestHandler(ListPromptsRequestSchema, () => answer(() => listAllPrompts(ctx, passThrough)))
   server.setRequestHandler(GetPromptRequestSchema, (req) =>
-    answer(() => getPrompt(ctx, scopes, req.params.name, req.params.arguments)),
+    answer(() => getAnyPrompt(ctx, scopes, req.params.name, req.params.arguments, passThrough)),
   )
   server.setRequestHandler(CompleteRequestSchema, (req) =>
-    answer(() => complete(ctx, scopes, req.params.ref, req.params.argument)),
+    answer(() => completeAny(ctx, scopes, req.params, passThrough)),
   )
   // Stateless: there is no session to keep the level in, and the server sends no log messages.
   server.setRequestHandler(SetLevelRequestSchema, async () => ({}))

@@ -17,6 +17,8 @@ export interface McpTestServer {
   transport: 'streamableHttp' | 'sse'
   /** Requests the proxy refused. */
   refused: number
+  /** Requests the proxy passed on to the server. */
+  passed: number
   close(): Promise<void>
 }
 
@@ -62,6 +64,7 @@ export async function startMcpServer(opts: {
   await waitForPort(upstreamPort, child)
 
   let refused = 0
+  let passed = 0
   const proxy: Server = createServer((req, res) => {
     const presented =
       opts.auth.type === 'bearer'
@@ -73,6 +76,7 @@ export async function startMcpServer(opts: {
       res.end(JSON.stringify({ error: 'invalid_token' }))
       return
     }
+    passed++
     const upstream = httpRequest(
       {
         host: '127.0.0.1',
@@ -102,6 +106,9 @@ export async function startMcpServer(opts: {
     transport: opts.transport,
     get refused() {
       return refused
+    },
+    get passed() {
+      return passed
     },
     close: async () => {
       proxy.closeAllConnections()

@@ -27,6 +27,13 @@ export interface FunctionAppOptions {
    * and JSON-RPC (a parse error is a JSON-RPC error, not a REST one). Given the function path.
    */
   ownsBody?: (path: string, method: string) => boolean
+  /**
+   * Paths any web page may call (the tool server's OAuth metadata, registration, token and
+   * revocation endpoints, which browser-based MCP clients fetch cross-origin): their answers and
+   * preflights carry `Access-Control-Allow-Origin: *` and never Allow-Credentials, so a browser
+   * sends no cookies with them and lets no page read an answer that used any. Given the function path.
+   */
+  openCors?: (path: string) => boolean
 }
 
 /**
@@ -55,6 +62,18 @@ const PREFLIGHT_HEADERS: [string, string][] = [
   ['Access-Control-Allow-Headers', CORS_ALLOW_HEADERS],
   ['Access-Control-Max-Age', '600'],
   ['Vary', 'Access-Control-Request-Headers'],
+]
+
+/** CORS of an openCors path: any origin, no credentials (the wildcard excludes them). */
+const OPEN_CORS_HEADERS: [string, string][] = [
+  ['Access-Control-Allow-Origin', '*'],
+  ['Access-Control-Expose-Headers', `${CORS_EXPOSE_HEADERS},WWW-Authenticate`],
+]
+const OPEN_PREFLIGHT_HEADERS: [string, string][] = [
+  ...OPEN_CORS_HEADERS,
+  ['Access-Control-Allow-Methods', 'GET,POST,OPTIONS'],
+  ['Access-Control-Allow-Headers', 'Authorization,Content-Type,MCP-Protocol-Version'],
+  ['Access-Control-Max-Age', '600'],
 ]
 
 /** http(s) on localhost, 127.0.0.0/8 or [::1], any port: a browser page served from this machine. */
@@ -134,11 +153,15 @@ export function createFunctionApp(
         (deps.config.CORS_ALLOW_LOOPBACK && isLoopbackOrigin(origin)))
         ? origin
         : undefined
+    const open = options.openCors?.(functionPath(name, new URL(c.req.url).pathname)) ?? false
     // A CORS preflight is answered here, for every path, before authentication.
     if (c.req.method === 'OPTIONS') {
       return new Response(null, {
         status: 204,
-        headers: [['X-Request-Id', requestId], ...corsHeaders(allowedOrigin, true)],
+        headers: [
+          ['X-Request-Id', requestId],
+          ...(open ? OPEN_PREFLIGHT_HEADERS : corsHeaders(allowedOrigin, true)),
+        ],
       })
     }
     await next()
@@ -148,7 +171,7 @@ export function createFunctionApp(
     const caller = c.get('caller')
     setResponseHeaders(c, [
       ['X-Request-Id', requestId],
-      ...corsHeaders(allowedOrigin),
+      ...(open ? OPEN_CORS_HEADERS : corsHeaders(allowedOrigin)),
       ...(rl
         ? ([
             ['X-RateLimit-Limit', String(rl.limit)],

@@ -6,7 +6,7 @@ import { invalidField, notFound, ServiceError } from '../../infra/errors.ts'
 import { integrationById, resolveProviders } from './catalog.ts'
 import { type DiscoveredTool, discoverMcpTools, McpConnectError } from './mcp-discovery.ts'
 import { revokeToken, vaultPurposes } from './oauth.ts'
-import { catalogTools, parseRestrictions, resolveTool } from './permissions.ts'
+import { catalogTools, featureOfPermissionName, parseRestrictions, resolveTool } from './permissions.ts'
 import type { Connection, connectBody, Permission, Tool } from './schema.ts'
 import { recordIntegrationCall } from './usage-log.ts'
 
@@ -357,7 +357,12 @@ export async function setPermission(
     .asTenant(async (tx) => {
       const row = await loadConnection(tx, caller.tenantId, id)
       const tools = await toolsOf(tx, caller.tenantId, row)
-      const tool = resolveTool(tools, body.tool_name)
+      // An MCP connection's resources and prompts are permitted by feature ('<slug>:resources/*').
+      const feature =
+        row.connection_type === 'mcp'
+          ? featureOfPermissionName(row.integration_slug, body.tool_name)
+          : undefined
+      const tool = feature ? { name: body.tool_name } : resolveTool(tools, body.tool_name)
       if (!tool) throw invalid('tool_name', `the connection has no tool ${body.tool_name}`)
       const restrictions = parseRestrictions(tool.name, body.restrictions)
       if (!restrictions.ok) {

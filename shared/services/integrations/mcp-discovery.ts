@@ -5,6 +5,7 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
+import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { DepsWithoutDatabase, FunctionDeps } from '../../infra/deps.ts'
 import {
   assertPublicUrl,
@@ -314,6 +315,70 @@ export async function callMcpTool(
       throw new McpToolError(message.slice(0, 500))
     }
     return result as { content: unknown[]; isError?: boolean; structuredContent?: unknown }
+  } finally {
+    await client.close().catch(() => {})
+  }
+}
+
+/**
+ * A JSON-RPC error answer of a connected MCP server to a request other than tools/call (the
+ * server's own code and message, without the SDK's "MCP error <code>: " prefix).
+ */
+export class McpRequestError extends Error {
+  override name = 'McpRequestError'
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export interface McpSessionInput {
+  url: string
+  transport: McpTransportKind
+  authType: McpAuthType
+  token: string
+  timeoutMs: number
+}
+
+/**
+ * Connects to a connected MCP server as callMcpTool does (stored transport and auth, one deadline
+ * for connect and request) and runs one request with the connected client. Failures to reach or
+ * speak MCP throw McpConnectError; a JSON-RPC error answer throws McpRequestError.
+ */
+export async function requestMcp<T>(
+  deps: DepsWithoutDatabase,
+  input: McpSessionInput,
+  run: (client: Client, options: { timeout: number; signal: AbortSignal }) => Promise<T>,
+): Promise<T> {
+  const deadline = AbortSignal.timeout(input.timeoutMs)
+  const fetchImpl = mcpFetch(deps, deadline)
+  const requestInit = { headers: authHeaders(input.authType, input.token) }
+  const url = new URL(input.url)
+  const transport =
+    input.transport === 'sse'
+      ? new SSEClientTransport(url, { fetch: fetchImpl, requestInit })
+      : new StreamableHTTPClientTransport(url, { fetch: fetchImpl, requestInit })
+  const client = new Client({ name: 'tenant-platform-tool-server', version: '1.0.0' })
+  try {
+    try {
+      await withDeadline(client.connect(transport, { timeout: input.timeoutMs, signal: deadline }), deadline)
+    } catch (err) {
+      throw classify(err, input.transport)
+    }
+    try {
+      return await withDeadline(run(client, { timeout: input.timeoutMs, signal: deadline }), deadline)
+    } catch (err) {
+      const classified = classify(err, input.transport)
+      if (classified.reason !== 'not_mcp' || statusOf(err) !== undefined) throw classified
+      if (err instanceof McpError) {
+        // The SDK prefixes "MCP error <code>: " on each side: the server's message may carry one too.
+        const message = err.message.replace(/^(MCP error -?\d+: )+/, '')
+        throw new McpRequestError(err.code, message.slice(0, 500))
+      }
+      throw new McpRequestError(-32603, 'the MCP server answered with something that is not MCP')
+    }
   } finally {
     await client.close().catch(() => {})
   }

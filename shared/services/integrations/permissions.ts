@@ -257,3 +257,59 @@ export async function decideToolCall(
   if (violation) return { allowed: false, code: 'restriction', reason: violation, ...base }
   return { allowed: true, ...base }
 }
+
+/**
+ * Resources and prompts of a connected MCP server, permitted like tools: one permission row per
+ * feature and connection, named '<slug>:resources/*' and '<slug>:prompts/*' ('*' is never part of a
+ * tool's name, so these cannot collide with a tool). Without a row the feature is allowed, as a
+ * tool is; `allowed: false` refuses every list, read and get of that feature on the connection.
+ * They take no restrictions.
+ */
+export type ConnectionFeature = 'resources' | 'prompts'
+export const connectionFeatures: readonly ConnectionFeature[] = ['resources', 'prompts']
+
+export const featurePermissionName = (slug: string, feature: ConnectionFeature) => `${slug}:${feature}/*`
+
+/** The feature a permission name stands for, when it is one of featurePermissionName's. */
+export function featureOfPermissionName(slug: string, name: string): ConnectionFeature | undefined {
+  return connectionFeatures.find((f) => featurePermissionName(slug, f) === name)
+}
+
+/**
+ * Decides whether the caller may use a feature of one connection: the connection is active, an
+ * MCP connection, and no permission row disables the feature. `db` as for decideToolCall.
+ */
+export async function decideConnectionFeature(
+  db: Queryable,
+  input: { tenantId: string; connectionId: string; feature: ConnectionFeature },
+): Promise<Decision> {
+  const [connection] = await db<ConnectionRow[]>`
+    select id, integration_slug, connection_type, status, scopes from public.integration_connections
+    where tenant_id = ${input.tenantId} and id = ${input.connectionId}`
+  if (connection?.connection_type !== 'mcp')
+    return {
+      allowed: false,
+      code: 'no_connection',
+      reason: `no connected MCP server offers ${input.feature}`,
+    }
+  const name = featurePermissionName(connection.integration_slug, input.feature)
+  const base = { connection_id: connection.id, tool_name: name }
+  if (connection.status !== 'active')
+    return {
+      allowed: false,
+      code: 'needs_reauthorization',
+      reason: 'the connection needs to be re-authorized',
+      ...base,
+    }
+  const [permission] = await db<{ allowed: boolean }[]>`
+    select allowed from public.integration_tool_permissions
+    where tenant_id = ${input.tenantId} and connection_id = ${connection.id} and tool_name = ${name}`
+  if (permission && !permission.allowed)
+    return {
+      allowed: false,
+      code: 'tool_disabled',
+      reason: `${input.feature} are disabled on this connection; allow them with POST /api/connections/${connection.id}/permissions (tool_name ${name})`,
+      ...base,
+    }
+  return { allowed: true, ...base }
+}

@@ -147,11 +147,11 @@ export const renameBody = z
 
 export const permissionBody = z
   .object({
-    tool_name: z
-      .string()
-      .min(3)
-      .max(200)
-      .openapi({ example: 'slack:post_message', description: 'Tool name or its alias' }),
+    tool_name: z.string().min(3).max(200).openapi({
+      example: 'slack:post_message',
+      description:
+        "Tool name or its alias; on an MCP connection also '<slug>:resources/*' or '<slug>:prompts/*'",
+    }),
     allowed: z.boolean(),
     restrictions: boundedJsonObject().optional().openapi({
       description: 'Depends on the tool: channels, databases, repositories or recipients (see docs)',

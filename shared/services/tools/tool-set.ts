@@ -12,6 +12,7 @@ import { callMcpTool, McpConnectError, McpToolError } from '../integrations/mcp-
 import { refreshConnectionToken } from '../integrations/token-refresh.ts'
 import { connectionToken, decideToolCall, recordToolCall } from '../integrations/tool-calls.ts'
 import type { TriggeredBy, UsageAction } from '../integrations/usage-log.ts'
+import { connectionPrefixes } from './connection-prefixes.ts'
 import { describeTool, type PlatformTool, platformTools } from './platform-tools.ts'
 import { ProviderAuthError, ProviderError, providerApi, providerTools } from './provider-apis.ts'
 
@@ -102,14 +103,14 @@ export async function listTools(ctx: ServiceContext, scopes: string[]): Promise<
       annotations: platformAnnotations(t),
     }))
   const connections = await listActiveConnectionsWithTools(ctx)
-  const perSlug = new Map<string, number>()
-  for (const c of connections) perSlug.set(c.integration_slug, (perSlug.get(c.integration_slug) ?? 0) + 1)
+  const prefixes = connectionPrefixes(connections)
   for (const c of connections) {
-    const qualify = (perSlug.get(c.integration_slug) ?? 0) > 1
+    const prefix = prefixes.get(c.id)!
+    const qualify = prefix !== c.integration_slug
     const catalog = integrationBySlug(c.integration_slug)
     for (const t of c.tools) {
       const bare = t.name.slice(t.name.indexOf(':') + 1)
-      const name = qualify ? `${c.integration_slug}@${c.id.replace(/-/g, '').slice(0, 8)}:${bare}` : t.name
+      const name = qualify ? `${prefix}:${bare}` : t.name
       const catalogAction =
         c.connection_type === 'oauth' ? catalog?.tools.find((x) => x.name === t.name)?.action : undefined
       out.push({

@@ -1,7 +1,11 @@
 import type { Context } from 'hono'
 import { ServiceError } from '../../../../shared/infra/errors.ts'
 import type { AppEnv } from '../../../../shared/infra/http/app-env.ts'
-import { type RouteAuth, tenantCaller } from '../../../../shared/infra/http/authenticate.ts'
+import {
+  MCP_ACCESS_TOKEN_PREFIX,
+  type RouteAuth,
+  tenantCaller,
+} from '../../../../shared/infra/http/authenticate.ts'
 import { parseKey } from '../../../../shared/infra/keys.ts'
 import { type TriggeredBy, triggeredByValues } from '../../../../shared/services/integrations/usage-log.ts'
 
@@ -19,11 +23,23 @@ export function presentedKey(c: Context<AppEnv>): string | undefined {
 }
 
 /**
- * The usage log's triggered_by: the X-Triggered-By header when it names one of the spec's values,
- * else from the key kind: srv_ (internal services) 'automation', mcp_dev_ / mcp_live_ (agents)
- * 'assistant'.
+ * The caller authenticated with an MCP client's OAuth access token, as authenticate() decides it:
+ * an mcpat_ Bearer and no X-API-Key.
+ */
+const calledWithOAuthToken = (c: Context<AppEnv>) =>
+  c.req.header('x-api-key') === undefined && (presentedKey(c)?.startsWith(MCP_ACCESS_TOKEN_PREFIX) ?? false)
+
+/**
+ * The usage log's triggered_by. An MCP client's OAuth access token: 'assistant', always. The
+ * grant was given to that client (Claude, ChatGPT, Cursor, the Inspector: an AI application acting
+ * for the user who approved it), so its calls are the assistant's whatever header it sends; the
+ * header is the client's own claim and must not relabel them 'manual' or 'automation' in the
+ * statistics. A tool-server key: the X-Triggered-By header when it names one of the spec's values
+ * (the key's owner configures its callers), else from the key kind: srv_ (internal services)
+ * 'automation', mcp_dev_ / mcp_live_ (agents) 'assistant'.
  */
 export function triggeredBy(c: Context<AppEnv>): TriggeredBy {
+  if (calledWithOAuthToken(c)) return 'assistant'
   const header = c.req.header('x-triggered-by')?.trim().toLowerCase()
   if (header && (triggeredByValues as readonly string[]).includes(header)) return header as TriggeredBy
   const key = presentedKey(c)

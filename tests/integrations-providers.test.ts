@@ -1,7 +1,21 @@
 import { readdirSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { describe, expect, it } from 'vitest'
-import { catalog, oauthProviders, toolImplementation } from '../shared/services/integrations/catalog.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FunctionDeps } from '../shared/infra/deps.ts'
+import { createGuardedFetch, defaultOutboundPolicy } from '../shared/infra/outbound.ts'
+import {
+  catalog,
+  oauthProviderBySlug,
+  oauthProviders,
+  toolImplementation,
+} from '../shared/services/integrations/catalog.ts'
+import {
+  ProviderAuthError,
+  ProviderError,
+  providerApi,
+} from '../shared/services/integrations/providers/api.ts'
 import type { ProviderDefinition } from '../shared/services/integrations/providers/provider.ts'
 
 /**
@@ -57,5 +71,71 @@ describe('provider modules and the catalog', () => {
         expect(tool.inputSchema, tool.name).toMatchObject({ type: 'object', additionalProperties: false })
         expect(Array.isArray(tool.inputSchema.required), tool.name).toBe(true)
       }
+  })
+})
+
+/**
+ * Each provider's own conventions, read by its module: a loopback peer answers what the test
+ * queues (status and body), and the call goes through the real guarded fetch.
+ */
+describe("a provider's API conventions", () => {
+  let answer: { status: number; body: unknown } = { status: 200, body: {} }
+  let lastHeaders: IncomingHttpHeaders = {}
+  const server = createServer((req, res) => {
+    lastHeaders = req.headers
+    req.resume()
+    req.on('end', () => {
+      res.writeHead(answer.status, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(answer.body))
+    })
+  })
+  let url = ''
+  beforeAll(async () => {
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((r) => server.close(() => r())))
+
+  const deps = {
+    fetch: createGuardedFetch({ ...defaultOutboundPolicy, allowLoopback: true, allowHttp: true }),
+  } as FunctionDeps
+  const call = (slug: string, status: number, body: unknown) => {
+    answer = { status, body }
+    return providerApi(deps, oauthProviderBySlug(slug)!, url, 'token', 5_000)({ method: 'GET', path: '/x' })
+  }
+
+  it("reads Slack's ok:false as a refused token or an error, and only Slack's", async () => {
+    await expect(call('slack', 200, { ok: false, error: 'token_expired' })).rejects.toThrow(ProviderAuthError)
+    const failed = call('slack', 200, { ok: false, error: 'channel_not_found' })
+    await expect(failed).rejects.toThrow(ProviderError)
+    await expect(failed).rejects.toThrow('slack answered channel_not_found')
+    await expect(call('slack', 200, { ok: true, ts: '1' })).resolves.toEqual({ ok: true, ts: '1' })
+    await expect(call('github', 200, { ok: false, error: 'token_expired' })).resolves.toMatchObject({
+      ok: false,
+    })
+  })
+
+  it("reads Linear's GraphQL errors on HTTP 200, and an error status as any provider's", async () => {
+    const auth = {
+      errors: [{ message: 'Authentication required', extensions: { type: 'authentication error' } }],
+    }
+    await expect(call('linear', 200, auth)).rejects.toThrow(ProviderAuthError)
+    await expect(call('linear', 200, { errors: [{ message: 'Entity not found' }] })).rejects.toThrow(
+      'linear answered: Entity not found',
+    )
+    await expect(call('linear', 400, { errors: [{ message: 'Bad query' }] })).rejects.toThrow(
+      'linear answered HTTP 400',
+    )
+    await expect(call('github', 200, { errors: [{ message: 'x' }] })).resolves.toMatchObject({ errors: [{}] })
+    await expect(call('github', 401, { message: 'Bad credentials' })).rejects.toThrow(ProviderAuthError)
+  })
+
+  it("sends the headers a provider's module requires, and only that provider's", async () => {
+    await call('github', 200, {})
+    expect(lastHeaders['x-github-api-version']).toBe('2022-11-28')
+    expect(lastHeaders['notion-version']).toBeUndefined()
+    await call('notion', 200, {})
+    expect(lastHeaders['notion-version']).toBe('2022-06-28')
+    expect(lastHeaders['x-github-api-version']).toBeUndefined()
   })
 })

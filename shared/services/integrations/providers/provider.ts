@@ -98,7 +98,7 @@ export interface ProviderTool<Input extends z.ZodObject = z.ZodObject> {
 
 /** Declares a tool; its `run` gets arguments typed from `input`. */
 export function providerTool<Input extends z.ZodObject>(tool: ProviderTool<Input>): ProviderTool {
-  return tool as unknown as ProviderTool
+  return tool
 }
 
 /** How a provider's API differs from plain bearer-token JSON over HTTP. */

@@ -152,8 +152,9 @@ export function inputJsonSchema(input: z.ZodObject): JsonSchema {
 
 /**
  * A string the JSON Schema validator checks against a `format` ('email', 'date-time'). The format
- * is declared as metadata rather than with z.email() or z.iso.datetime(), whose JSON Schema adds
- * a pattern of zod's own: the published schema keeps the format alone.
+ * is declared as metadata rather than with zod's own e-mail or ISO date-time string schemas, whose
+ * JSON Schema adds a pattern of zod's own: the published schema keeps the format alone. (The
+ * catalog's date-times are the provider's to judge; no date reaches our database.)
  */
 export const formatted = (format: string, description: string) =>
   z.string().describe(description).meta({ format })

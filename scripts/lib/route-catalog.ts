@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import type { CallerKind, MemberRole, Scope } from '../../shared/infra/auth.ts'
 import { createDeps } from '../../shared/infra/create-deps.ts'
 import { AUTH_EXTENSION } from '../../shared/infra/http/define-route.ts'
@@ -84,16 +87,64 @@ const callerNames: Record<CallerKind, string> = {
   anon: 'anon key',
 }
 
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url))
+/** `defineRoute(auth, { method: 'get', path: '/x'`: how nearly every route declares itself. */
+const routeDeclaration = /defineRoute\(\s*[^,]+,\s*\{\s*method:\s*'(\w+)',\s*path:\s*'([^']+)'/g
+
+/**
+ * The file that declares each route, read from the sources under functions/<function>/: the one
+ * whose defineRoute names the route's method and path, else (a route whose path is passed in,
+ * as the OAuth metadata's two paths are) the one file calling defineRoute that quotes the path.
+ * A route no file declares, or two files do, is an error: the table would be wrong.
+ */
+export function routeSources(entries: RouteAuthEntry[]): Map<RouteAuthEntry, string> {
+  const functionsDir = join(repoRoot, 'functions')
+  const files = new Map<string, { path: string; text: string }[]>()
+  for (const fn of readdirSync(functionsDir)) {
+    const names = readdirSync(join(functionsDir, fn), { recursive: true, encoding: 'utf8' })
+    files.set(
+      fn,
+      names
+        .filter((f) => f.endsWith('.ts'))
+        .sort()
+        .map((f) => ({
+          path: relative(repoRoot, join(functionsDir, fn, f))
+            .split('\\')
+            .join('/'),
+          text: readFileSync(join(functionsDir, fn, f), 'utf8'),
+        }))
+        .filter((f) => f.text.includes('defineRoute(')),
+    )
+  }
+  const sources = new Map<RouteAuthEntry, string>()
+  for (const e of entries) {
+    const candidates = files.get(e.fn) ?? []
+    const declaring = candidates.filter((f) =>
+      [...f.text.matchAll(routeDeclaration)].some(
+        ([, m, p]) => m!.toUpperCase() === e.method && p === e.path,
+      ),
+    )
+    const found = declaring.length ? declaring : candidates.filter((f) => f.text.includes(`'${e.path}'`))
+    if (found.length !== 1)
+      throw new Error(
+        `${e.method} ${e.fn}${e.path}: ${found.length ? 'declared in several files' : 'no declaration found'} under functions/${e.fn}/`,
+      )
+    sources.set(e, found[0]!.path)
+  }
+  return sources
+}
+
 /** The README's table: one row per route, in the order the functions register them. */
-export function renderRouteTable(entries: RouteAuthEntry[]): string {
+export function renderRouteTable(entries: RouteAuthEntry[], sources = routeSources(entries)): string {
   const cells = entries.map((e) => {
     const callers = e.allow.length ? e.allow.map((k) => callerNames[k]).join(', ') : 'public'
     const scope =
       e.scope && (e.allow.includes('platform_key') || e.allow.includes('tool_key')) ? `\`${e.scope}\`` : ''
     const roles = e.allow.includes('user') ? (e.roles ? e.roles.join(' or ') : 'any member') : ''
-    return [`\`${e.method} ${e.publicPath}\``, callers, scope, roles]
+    const source = sources.get(e)
+    return [`\`${e.method} ${e.publicPath}\``, callers, scope, roles, `\`${source}\``]
   })
-  return markdownTable(['endpoint', 'callers', 'key scope', 'user roles'], cells)
+  return markdownTable(['endpoint', 'callers', 'key scope', 'user roles', 'source'], cells)
 }
 
 /** A Markdown table with padded columns, as the formatter (Biome) lays tables out. */

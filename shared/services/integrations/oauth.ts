@@ -7,7 +7,8 @@ import { permissionNames, type ResolvedProvider } from './catalog.ts'
 
 /**
  * The OAuth 2.0 client side: authorization requests (state + PKCE), the code exchange, token
- * refresh, revocation and the account lookup. Provider differences are data (catalog.ts).
+ * refresh, revocation and the account lookup. Provider differences are data (each provider's
+ * module under providers/, indexed by catalog.ts).
  */
 
 /** How long a user has to finish the consent screen. */

@@ -2,19 +2,25 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { type FieldIssue, ServiceError } from '../../infra/errors.ts'
-import { integrationBySlug, resolveProviders, toolAlias } from '../integrations/catalog.ts'
+import {
+  integrationBySlug,
+  oauthProviderBySlug,
+  resolveProviders,
+  toolAlias,
+  toolImplementation,
+} from '../integrations/catalog.ts'
 import {
   type ConnectionWithTools,
   listActiveConnectionsWithTools,
   rediscoverTools,
 } from '../integrations/connections.ts'
 import { callMcpTool, McpConnectError, McpToolError } from '../integrations/mcp-discovery.ts'
+import { ProviderAuthError, ProviderError, providerApi } from '../integrations/providers/api.ts'
 import { refreshConnectionToken } from '../integrations/token-refresh.ts'
 import { connectionToken, decideToolCall, recordToolCall } from '../integrations/tool-calls.ts'
 import type { TriggeredBy, UsageAction } from '../integrations/usage-log.ts'
 import { connectionPrefixes } from './connection-prefixes.ts'
 import { describeTool, type PlatformTool, platformTools } from './platform-tools.ts'
-import { ProviderAuthError, ProviderError, providerApi, providerTools } from './provider-apis.ts'
 
 /**
  * The tool set a tool-server key sees, transport-free: the platform's own tools (gated by the
@@ -306,15 +312,15 @@ async function runOAuthTool(
   timeoutMs: number,
 ): Promise<ToolOutcome> {
   const connection = entry.connection!
-  const impl = providerTools[entry.toolName!]
+  const impl = toolImplementation(entry.toolName!)
+  const conventions = oauthProviderBySlug(connection.integration_slug)
   const provider = resolveProviders(ctx.config).get(connection.integration_slug)
-  if (!impl || !provider) return { status: 'failed', message: `${entry.name} has no implementation` }
+  if (!impl || !conventions || !provider)
+    return { status: 'failed', message: `${entry.name} has no implementation` }
   const run = async (token: string) => {
     try {
-      return await impl(
-        providerApi(ctx, connection.integration_slug, provider.apiBaseUrl, token, timeoutMs),
-        args,
-      )
+      // args passed validateArgs against the JSON Schema generated from impl.input.
+      return await impl.run(providerApi(ctx, conventions, provider.apiBaseUrl, token, timeoutMs), args)
     } catch (err) {
       if (err instanceof ProviderAuthError || err instanceof ProviderError) throw err
       // An answer of the wrong shape that the tool could not read: garbage, not our fault.

@@ -1,0 +1,66 @@
+import type { Context } from 'hono'
+import type { Scope } from '../../auth.ts'
+import { ServiceError } from '../../errors.ts'
+import { hotPathOf } from '../../hot-path.ts'
+import { rateLimits } from '../../rate-limit.ts'
+import type { AppEnv } from '../app-env.ts'
+import { refuseUnauthenticated } from './refusals.ts'
+
+/** Platform keys (svc_) and tool-server keys (mcp_, srv_): verified by hash, rate-limited per key. */
+
+/** last_used_at is kept at minute resolution: one write per key (or grant) per minute. */
+export const LAST_USED_RESOLUTION_MS = 60_000
+
+/** A key as the request presented it, before it has been verified. */
+export interface PresentedKey {
+  hash: string
+  family: 'platform' | 'tool_server'
+  kind: 'platform_key' | 'tool_key'
+}
+
+/**
+ * Verifies a key (from this instance's cache, else one lookup), spends a token of its rate limit
+ * (from this instance's lease, else one lease statement) and puts the caller on the context: 401
+ * for no credential (charged to the address's bucket), 429 over the key's limit, 403 without the
+ * scope. Sets the rate-limit headers. A cached key with tokens in hand costs the database nothing.
+ */
+export async function authorizeKey(c: Context<AppEnv>, presented: PresentedKey, scope: Scope | undefined) {
+  const deps = c.get('deps')
+  const hot = hotPathOf(deps)
+  const now = deps.clock.now()
+  const key = await hot.cache.key(presented.hash, presented.family, now)
+  if (!key)
+    return refuseUnauthenticated(
+      c,
+      'This API key is unknown, revoked or expired: create a new one with POST /api/api-keys',
+    )
+  const limit = key.family === 'tool_server' ? Math.min(key.rateLimit, rateLimits.toolServer) : key.rateLimit
+  const rl = await hot.leases.take(`key:${key.keyId}`, limit, now)
+  c.set('rateLimit', rl)
+  if (!rl.allowed)
+    throw new ServiceError('RATE_LIMITED', 'Rate limit exceeded', { retryAfter: rl.retryAfter })
+  if (scope && !key.scopes.includes(scope))
+    throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${scope}`)
+  // Keep last_used_at at minute resolution: one write per key per minute, off the request path.
+  if (key.lastUsedAt === null || now.getTime() - key.lastUsedAt > LAST_USED_RESOLUTION_MS) {
+    key.lastUsedAt = now.getTime()
+    hot.stats.lastUsedWrites++
+    deps.sql`update public.api_keys set last_used_at = ${now}
+             where id = ${key.keyId} and (last_used_at is null or last_used_at < ${new Date(now.getTime() - LAST_USED_RESOLUTION_MS)})`.catch(
+      (e) => deps.logger.warn('last_used_at update failed', { key_id: key.keyId, error: String(e) }),
+    )
+  }
+  c.set('caller', {
+    kind: presented.kind,
+    keyId: key.keyId,
+    tenantId: key.tenantId,
+    userId: key.userId,
+    scopes: key.scopes,
+    claims: {
+      sub: key.userId,
+      role: 'authenticated',
+      app_metadata: { tenant_id: key.tenantId },
+      api_key_id: key.keyId,
+    },
+  })
+}

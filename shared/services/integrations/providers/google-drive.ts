@@ -1,0 +1,137 @@
+import { z } from 'zod'
+import { enc, need } from './api.ts'
+import { defineProvider, formatted, providerTool } from './provider.ts'
+
+const fileId = z.string().describe('Drive file id')
+
+// Google Drive API v3: https://developers.google.com/drive/api/reference/rest/v3
+export const googleDrive = defineProvider({
+  integration_id: 'cf225993-dd39-454a-92f3-d3ff2b1a7097',
+  slug: 'google-drive',
+  name: 'Google Drive',
+  kind: 'cloud drive',
+  category: 'storage',
+  connection_types: ['oauth'],
+  capabilities: ['read files', 'write files', 'share files'],
+  oauth_scopes: ['drive.file', 'drive.readonly'],
+  oauth: {
+    authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+    tokenUrl: 'https://oauth2.googleapis.com/token',
+    revocationUrl: 'https://oauth2.googleapis.com/revoke',
+    apiBaseUrl: 'https://www.googleapis.com',
+    scopeSeparator: ' ',
+    scopeNames: {
+      'drive.file': 'https://www.googleapis.com/auth/drive.file',
+      'drive.readonly': 'https://www.googleapis.com/auth/drive.readonly',
+    },
+    pkce: true,
+    tokenAuth: 'client_secret_post',
+    extraAuthorizeParams: { access_type: 'offline', prompt: 'consent' },
+    account: {
+      endpoint: { path: '/drive/v3/about?fields=user', id: 'user.permissionId', name: 'user.emailAddress' },
+    },
+    clientIdEnv: 'OAUTH_GOOGLE_DRIVE_CLIENT_ID',
+    clientSecretEnv: 'OAUTH_GOOGLE_DRIVE_CLIENT_SECRET',
+  },
+  tools: [
+    providerTool({
+      name: 'read_file',
+      action: 'read',
+      requiredScopes: ['drive.readonly'],
+      description: 'Read a file (metadata and text content).',
+      input: z.strictObject({ file_id: fileId }),
+      run: async (api, a) => {
+        const meta = await api({
+          method: 'GET',
+          path: `/drive/v3/files/${enc(a.file_id)}`,
+          query: { fields: 'id,name,mimeType,modifiedTime,size' },
+        })
+        const mime = String(need(meta.mimeType, 'mimeType'))
+        let content: string | null = null
+        if (mime === 'application/vnd.google-apps.document') {
+          content = await api({
+            method: 'GET',
+            path: `/drive/v3/files/${enc(a.file_id)}/export`,
+            query: { mimeType: 'text/plain' },
+            text: true,
+          })
+        } else if (mime.startsWith('text/') || mime === 'application/json') {
+          content = await api({
+            method: 'GET',
+            path: `/drive/v3/files/${enc(a.file_id)}`,
+            query: { alt: 'media' },
+            text: true,
+          })
+        }
+        return {
+          id: meta.id,
+          name: meta.name,
+          mime_type: mime,
+          modified_time: meta.modifiedTime ?? null,
+          content,
+        }
+      },
+    }),
+    providerTool({
+      name: 'write_file',
+      action: 'write',
+      requiredScopes: ['drive.file'],
+      description: 'Create or overwrite a file.',
+      input: z.strictObject({
+        name: z.string().describe('File name'),
+        content: z.string().describe('File content'),
+        mime_type: z.string().describe('MIME type').optional(),
+        folder_id: z.string().describe('Parent folder id').optional(),
+        file_id: z.string().describe('Overwrite this file').optional(),
+      }),
+      run: async (api, a) => {
+        const boundary = `tool-server-${crypto.randomUUID()}`
+        const metadata = {
+          name: a.name,
+          ...(a.mime_type && { mimeType: a.mime_type }),
+          ...(a.folder_id && !a.file_id && { parents: [a.folder_id] }),
+        }
+        const body = [
+          `--${boundary}`,
+          'Content-Type: application/json; charset=UTF-8',
+          '',
+          JSON.stringify(metadata),
+          `--${boundary}`,
+          `Content-Type: ${a.mime_type ?? 'text/plain'}`,
+          '',
+          String(a.content),
+          `--${boundary}--`,
+          '',
+        ].join('\r\n')
+        const r = await api({
+          method: a.file_id ? 'PATCH' : 'POST',
+          path: a.file_id ? `/upload/drive/v3/files/${enc(a.file_id)}` : '/upload/drive/v3/files',
+          query: { uploadType: 'multipart', fields: 'id,name,mimeType' },
+          body,
+          contentType: `multipart/related; boundary=${boundary}`,
+        })
+        return { id: need(r.id, 'id'), name: r.name, mime_type: r.mimeType ?? null }
+      },
+    }),
+    providerTool({
+      name: 'share_file',
+      action: 'write',
+      requiredScopes: ['drive.file'],
+      description: 'Share a file with a person.',
+      input: z.strictObject({
+        file_id: fileId,
+        email: formatted('email', 'Address to share with'),
+        role: z.enum(['reader', 'commenter', 'writer']),
+      }),
+      run: async (api, a) => {
+        const r = await api({
+          method: 'POST',
+          path: `/drive/v3/files/${enc(a.file_id)}/permissions`,
+          query: { sendNotificationEmail: true },
+          json: { type: 'user', role: a.role, emailAddress: a.email },
+        })
+        return { permission_id: need(r.id, 'id'), role: r.role ?? a.role }
+      },
+    }),
+  ],
+})

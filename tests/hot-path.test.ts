@@ -115,6 +115,19 @@ describe('verified-key cache across instances', () => {
   })
 })
 
+describe('verified-key cache loads', () => {
+  it('sends one lookup for a burst of requests with a key this instance has not seen', async () => {
+    const t = await tp.createTenant()
+    const key = await createKey(t.token)
+    const cache = hotPathOf(tp.instances[1]!.platform.deps).cache
+    await cache.follower.poll() // whatever the key's creation put in the feed, applied before the burst
+    const misses = cache.misses
+    const statuses = await Promise.all(Array.from({ length: 20 }, () => statusOn(1, key.key)))
+    expect(statuses).toEqual(Array(20).fill(200))
+    expect(cache.misses - misses).toBe(1)
+  })
+})
+
 describe('rate-limit leases', () => {
   it('never lets two instances hammering one key past its limit, and admits at least 90% of it', async () => {
     const t = await tp.createTenant()

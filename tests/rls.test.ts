@@ -223,17 +223,81 @@ describe('row-level security', () => {
     expect(site!.micros).toBe(0)
   })
 
+  it('shows the hot tables (sites, articles) only for the tenant the transaction acts for, and only to its members', async () => {
+    // A member of A and of B, acting for A: B's sites and articles are hidden although it is a member.
+    await tp.db
+      .sql`insert into public.tenant_members (tenant_id, user_id, role) values (${b.tenantId}, ${a.userId}, 'member')`
+    try {
+      const countIn = (tx: Tx, table: string, tenantId: string) =>
+        tx<{ n: number }[]>`select count(*)::int as n from ${tx(table)} where tenant_id = ${tenantId}`.then(
+          (r) => r[0]!.n,
+        )
+      for (const table of ['sites', 'articles']) {
+        const [ownerCount] = await tp.db.sql<{ n: number }[]>`
+          select count(*)::int as n from ${tp.db.sql(table)} where tenant_id = ${b.tenantId}`
+        expect(ownerCount!.n, `${table}: B has rows`).toBeGreaterThan(0)
+        expect(await withTenant(tp.db.sql, claimsOf(a), (tx) => countIn(tx, table, b.tenantId)), table).toBe(
+          0,
+        )
+        // Acting for B (its active tenant), the same user sees them.
+        const forB = { ...claimsOf(a), app_metadata: { tenant_id: b.tenantId } }
+        expect(await withTenant(tp.db.sql, forB, (tx) => countIn(tx, table, b.tenantId)), table).toBe(
+          ownerCount!.n,
+        )
+      }
+    } finally {
+      await tp.db
+        .sql`delete from public.tenant_members where tenant_id = ${b.tenantId} and user_id = ${a.userId}`
+    }
+    // A setting naming a tenant the claims' user does not belong to selects nothing and admits no write.
+    const [seen] = await inThrowawayTransaction(async (tx) => {
+      await claimsSetup(tx, claimsOf(a))
+      await tx`select set_config('request.tenant_id', ${b.tenantId}, true)`
+      return tx<{ sites: number; articles: number }[]>`
+        select (select count(*)::int from public.sites) as sites, (select count(*)::int from public.articles) as articles`
+    })
+    expect(seen).toEqual({ sites: 0, articles: 0 })
+    await expect(
+      inThrowawayTransaction(async (tx) => {
+        await claimsSetup(tx, claimsOf(a))
+        await tx`select set_config('request.tenant_id', ${b.tenantId}, true)`
+        await tx`insert into public.sites (tenant_id, name) values (${b.tenantId}, 'sneaky')`
+      }),
+    ).rejects.toThrow(/row-level security/)
+  })
+
+  it('lets a caller with only request.jwt.claims (PostgREST, supabase-js) read its active tenant through the hot tables', async () => {
+    const [row] = await inThrowawayTransaction(async (tx) => {
+      // As PostgREST sets them: role and claims, no request.tenant_id.
+      await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claimsOf(b))}, true)`
+      return tx<{ own: number; other: number }[]>`
+        select (select count(*)::int from public.articles where tenant_id = ${b.tenantId}) as own,
+               (select count(*)::int from public.articles where tenant_id <> ${b.tenantId}) as other`
+    })
+    expect(row!.own).toBeGreaterThan(0)
+    expect(row!.other).toBe(0)
+    // The claims' tenant counts only for a member: a user of A whose claims name B sees nothing.
+    const [forged] = await inThrowawayTransaction(async (tx) => {
+      await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify({ ...claimsOf(a), app_metadata: { tenant_id: b.tenantId } })}, true)`
+      return tx<{ n: number }[]>`select count(*)::int as n from public.articles`
+    })
+    expect(forged!.n).toBe(0)
+  })
+
   it('leaves no role or claims behind on a pooled connection after the transaction', async () => {
     await withTenant(tp.db.sql, claimsOf(a), (tx) => tx`select 1`)
     const rows = await Promise.all(
       Array.from(
         { length: 8 },
-        () => tp.db.sql`select current_user as who, current_setting('request.jwt.claims', true) as claims`,
+        () =>
+          tp.db.sql`select current_user as who, current_setting('request.jwt.claims', true) as claims,
+                           current_setting('request.tenant_id', true) as tenant`,
       ),
     )
     for (const r of rows) {
       expect(r[0]!.who).not.toBe('authenticated')
       expect(r[0]!.claims || '').toBe('')
+      expect(r[0]!.tenant || '').toBe('')
     }
   })
 })

@@ -60,6 +60,12 @@ export default async function contentApiBenchmark(): Promise<void> {
     ...(await Promise.all(Array.from({ length: 49 }, () => createContentKey(tp, tenant.token)))),
   ]
   const hot = hotPathOf(deps)
+  const writesByKind = () => ({
+    leases: hot.leases.stats.leases,
+    flushes: hot.usage.stats.statements,
+    lastUsed: hot.stats.lastUsedWrites,
+    stranded: hot.leases.stats.stranded,
+  })
   const writes = () => hot.leases.stats.leases + hot.usage.stats.statements + hot.stats.lastUsedWrites
 
   for (const [concurrency, total, keys] of [
@@ -88,15 +94,21 @@ export default async function contentApiBenchmark(): Promise<void> {
     const subject: Measurement[] = []
     const baseline: Measurement[] = []
     const cpu = { subject: 0, baseline: 0 }
+    // This process's CPU (server and the benchmark's client; the client's share is alike on both sides).
+    const nodeCpu = { subject: 0, baseline: 0 }
     let keyedRequests = 0
     let keyedWrites = 0
+    const writesAtStart = writesByKind()
     const timed = async (side: 'subject' | 'baseline') => {
       const cpuBefore = onServer ? await backendCpuSeconds(tp.db.sql) : 0
+      const nodeBefore = process.cpuUsage()
       const writesBefore = writes()
       const m =
         side === 'subject'
           ? await measure(`GET /v1/content, ${using}, ${concurrency} client(s)`, keyed, each)
           : await measure(`bare route, same query, ${concurrency} client(s)`, bareRead, each)
+      const nodeUsed = process.cpuUsage(nodeBefore)
+      nodeCpu[side] += (nodeUsed.user + nodeUsed.system) / 1e6
       if (onServer) cpu[side] += (await backendCpuSeconds(tp.db.sql)) - cpuBefore
       if (side === 'subject') {
         // measure() runs a warm-up of 50 before the timed ones; both count.
@@ -122,6 +134,13 @@ export default async function contentApiBenchmark(): Promise<void> {
       b,
       onServer ? 0.8 : 0.7,
     )
+    {
+      const perKeyed = (nodeCpu.subject / keyedRequests) * 1e6
+      const perBare = (nodeCpu.baseline / keyedRequests) * 1e6
+      console.log(
+        `  Node CPU per read (server and client): keyed ${perKeyed.toFixed(0)} µs, bare ${perBare.toFixed(0)} µs, ratio ${(perKeyed / perBare).toFixed(2)}`,
+      )
+    }
     if (onServer) {
       // Per request sent, the warm-up ones included (both sides have as many).
       const perKeyed = (cpu.subject / keyedRequests) * 1e6
@@ -130,8 +149,10 @@ export default async function contentApiBenchmark(): Promise<void> {
         `  backend CPU per read: keyed ${perKeyed.toFixed(0)} µs, bare ${perBare.toFixed(0)} µs, ratio ${(perKeyed / perBare).toFixed(2)} (goal <= 1.3)`,
       )
     }
+    const w = writesByKind()
+    const per1000 = (n: number) => ((1000 * n) / keyedRequests).toFixed(1)
     console.log(
-      `  database writes per 1,000 keyed requests: ${((1000 * keyedWrites) / keyedRequests).toFixed(1)} (goal <= 20; leases ${hot.leases.stats.leases}, stranded tokens ${hot.leases.stats.stranded}, usage flushes ${hot.usage.stats.statements}, last_used_at ${hot.stats.lastUsedWrites} so far)`,
+      `  database writes per 1,000 keyed requests: ${per1000(keyedWrites)} (goal <= 20): leases ${per1000(w.leases - writesAtStart.leases)}, usage flushes ${per1000(w.flushes - writesAtStart.flushes)}, last_used_at ${per1000(w.lastUsed - writesAtStart.lastUsed)}; stranded tokens ${w.stranded - writesAtStart.stranded}`,
     )
   }
   const cache = hot.cache

@@ -40,6 +40,8 @@ interface Entry<T> {
 
 class BoundedCache<T> {
   readonly map = new Map<string, Entry<T>>()
+  /** Reads of an entry under way, with the feed's generation when each began. */
+  readonly loading = new Map<string, { generation: number; value: Promise<T> }>()
   get(key: string): T | undefined {
     const entry = this.map.get(key)
     if (!entry) return undefined
@@ -170,11 +172,26 @@ export class AuthCache {
    * that change, which the feed has already delivered and will not deliver again).
    */
   private async load<T>(cache: BoundedCache<T | null>, id: string, read: () => Promise<T | null>) {
-    this.misses++
+    // Requests for the same entry share a read under way (a stale feed on a busy instance would
+    // otherwise send one lookup per waiting request), but only a read that began after the last
+    // change this instance applied: one begun before may hold what that change replaced.
     const generation = this.follower.generation
-    const value = await read()
-    if (generation === this.follower.generation)
-      cache.set(id, value, value === null ? NEGATIVE_TTL_MS : POSITIVE_TTL_MS)
+    const running = cache.loading.get(id)
+    if (running && running.generation === generation) return running.value
+    const value = (async () => {
+      this.misses++
+      const found = await read()
+      if (generation === this.follower.generation)
+        cache.set(id, found, found === null ? NEGATIVE_TTL_MS : POSITIVE_TTL_MS)
+      return found
+    })()
+    const entry = { generation, value }
+    cache.loading.set(id, entry)
+    value
+      .finally(() => {
+        if (cache.loading.get(id) === entry) cache.loading.delete(id)
+      })
+      .catch(() => {})
     return value
   }
 }

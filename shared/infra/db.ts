@@ -61,9 +61,14 @@ export interface RequestClaims {
   api_key_id?: string
 }
 
-/** Role authenticated and the caller's claims for the rest of the transaction (one statement). */
+/**
+ * Role authenticated, the caller's claims and the tenant the transaction acts for, for the rest of
+ * the transaction (one statement). request.tenant_id is the scalar the hot tables' policies compare
+ * tenant_id with (private.request_tenant_id(), which also requires the claims' user to be a member
+ * of it); empty for a user without a tenant.
+ */
 export const claimsSetup = (q: Queryable, claims: RequestClaims) =>
-  q`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`
+  q`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true), set_config('request.tenant_id', ${claims.app_metadata?.tenant_id ?? ''}, true)`
 
 /**
  * Runs `fn` in a transaction as role `authenticated` with the caller's claims, so row-level

@@ -17,6 +17,11 @@ export interface HotPath {
   usage: UsageBuffer
   /** last_used_at updates sent (one row write each), for the benchmark's write count. */
   stats: { lastUsedWrites: number }
+  /**
+   * When this instance last sent a key's last_used_at (key id -> ms), apart from the cache entry,
+   * which a reload replaces with the database's value (possibly older than an update in flight).
+   */
+  lastUsedSent: Map<string, number>
 }
 
 // By the pool: a ServiceContext carries its FunctionDeps' pool as asOwner, the same object.
@@ -41,6 +46,7 @@ export function hotPathOf(deps: PoolHolder): HotPath {
       leases: new RateLeases(sql),
       usage,
       stats: { lastUsedWrites: 0 },
+      lastUsedSent: new Map(),
     }
     hotPaths.set(sql, hot)
   }

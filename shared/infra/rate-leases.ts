@@ -12,7 +12,7 @@ import type { RateLimitState } from './http/app-env.ts'
  * is dropped as stranded). So every request admitted at time t holds a distinct slot in
  * [t - grace, t + period - grace]: in any span [a, b] at most (b - a + period) / step = limit +
  * what the span earns back, the bound of plain GCRA. The price is the burst: `grace` worth of
- * tokens (at most a twentieth of the limit) is never available at once.
+ * tokens (less than a tenth of the limit) is never available at once.
  *
  * Block size follows the bucket's recent arrival rate on this instance (so a slow key takes one
  * token at a time), at most maxBlock(limit); limits of 100 a minute or less take one token at a
@@ -23,9 +23,14 @@ import type { RateLimitState } from './http/app-env.ts'
 
 const PERIOD_MS = 60_000
 
-/** The largest lease for a limit: a twentieth of it, one token for limits of 100 a minute or less. */
+/**
+ * The largest lease for a limit: a tenth of it, one token for limits of 100 a minute or less. A
+ * tenth keeps a busy key at one lease per 100 requests at 1000 a minute (10 writes per 1,000; a
+ * twentieth made it 20, the whole write budget of issue 25), for a burst less than a tenth short
+ * of the limit and at most a tenth of the limit stranded per instance when it goes idle.
+ */
 export function maxBlock(limit: number): number {
-  return limit > 100 ? Math.floor(limit / 20) : 1
+  return limit > 100 ? Math.floor(limit / 10) : 1
 }
 
 /** How late a token may be spent after its slot: what a full block takes to earn back. */

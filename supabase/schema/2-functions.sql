@@ -513,6 +513,30 @@ CREATE FUNCTION private.release_usage(p_tenant uuid, p_product uuid, p_units big
 $$;
 
 --
+-- Name: request_tenant_id(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.request_tenant_id() RETURNS uuid
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  tenant uuid := coalesce(
+    nullif(current_setting('request.tenant_id', true), ''),
+    nullif(auth.jwt() -> 'app_metadata' ->> 'tenant_id', '')
+  )::uuid;
+begin
+  if tenant is null then
+    return null;
+  end if;
+  if exists (select 1 from public.tenant_members m where m.tenant_id = tenant and m.user_id = auth.uid()) then
+    return tenant;
+  end if;
+  return null;
+end
+$$;
+
+--
 -- Name: reserve_usage(uuid, uuid, bigint, date); Type: FUNCTION; Schema: private
 --
 

@@ -144,7 +144,7 @@ ALTER TABLE public.articles ENABLE ROW LEVEL SECURITY;
 -- Name: articles articles_all; Type: POLICY; Schema: public
 --
 
-CREATE POLICY articles_all ON public.articles TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids))) WITH CHECK ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+CREATE POLICY articles_all ON public.articles TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
 
 --
 -- Name: assistant_automation_runs; Type: ROW SECURITY; Schema: public
@@ -639,7 +639,7 @@ ALTER TABLE public.sites ENABLE ROW LEVEL SECURITY;
 -- Name: sites sites_all; Type: POLICY; Schema: public
 --
 
-CREATE POLICY sites_all ON public.sites TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids))) WITH CHECK ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+CREATE POLICY sites_all ON public.sites TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
 
 --
 -- Name: source_items; Type: ROW SECURITY; Schema: public

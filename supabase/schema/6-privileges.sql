@@ -144,6 +144,13 @@ REVOKE ALL ON FUNCTION private.record_usage(p_tenant uuid, p_product uuid, p_uni
 REVOKE ALL ON FUNCTION private.release_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date) FROM PUBLIC;
 
 --
+-- Name: FUNCTION request_tenant_id(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.request_tenant_id() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.request_tenant_id() TO authenticated;
+
+--
 -- Name: FUNCTION reserve_usage(p_tenant uuid, p_product uuid, p_want bigint, p_period date); Type: ACL; Schema: private
 --
 

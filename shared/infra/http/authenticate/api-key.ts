@@ -42,8 +42,13 @@ export async function authorizeKey(c: Context<AppEnv>, presented: PresentedKey, 
   if (scope && !key.scopes.includes(scope))
     throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${scope}`)
   // Keep last_used_at at minute resolution: one write per key per minute, off the request path.
+  const sent = hot.lastUsedSent.get(key.keyId)
+  if (sent !== undefined && (key.lastUsedAt === null || sent > key.lastUsedAt)) key.lastUsedAt = sent
   if (key.lastUsedAt === null || now.getTime() - key.lastUsedAt > LAST_USED_RESOLUTION_MS) {
     key.lastUsedAt = now.getTime()
+    hot.lastUsedSent.delete(key.keyId)
+    hot.lastUsedSent.set(key.keyId, key.lastUsedAt)
+    if (hot.lastUsedSent.size > 100_000) hot.lastUsedSent.delete(hot.lastUsedSent.keys().next().value!)
     hot.stats.lastUsedWrites++
     deps.sql`update public.api_keys set last_used_at = ${now}
              where id = ${key.keyId} and (last_used_at is null or last_used_at < ${new Date(now.getTime() - LAST_USED_RESOLUTION_MS)})`.catch(

@@ -40,8 +40,8 @@ export const SERVER_INFO = { name: 'tenant-platform-tools', version: '1.0.0' }
 /**
  * Exactly what is served: tools, the tenant's content and its connected MCP servers' resources
  * (no subscriptions: a stateless server sends no notifications), prompts (the platform's and the
- * connected servers'), completions of their arguments, and
- * logging/setLevel (accepted; the server emits no log messages of its own).
+ * connected servers'), completions of their arguments, and logging/setLevel (accepted; the
+ * server emits no log messages of its own).
  */
 export const SERVER_CAPABILITIES = {
   tools: { listChanged: false },

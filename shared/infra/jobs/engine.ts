@@ -134,6 +134,28 @@ export async function enqueueJob(db: Queryable, job: EnqueueInput): Promise<JobR
   return row!
 }
 
+/**
+ * Queues a job for one resource (a source to scrape, a destination to sync), or returns the one
+ * already queued or running for it: triggers that meet (a request and the schedule, or two
+ * instances) get one job and the work runs once. `resource` names the input field that identifies
+ * the resource. A transaction-scoped advisory lock on the resource serialises the check and the
+ * insert (transaction-scoped, so it holds through a transaction pooler). Pass the transaction of
+ * the request or of the sweep.
+ */
+export async function enqueueOrJoin(
+  tx: Queryable,
+  job: EnqueueInput & { resource: string },
+): Promise<{ job: JobRow; created: boolean }> {
+  const resourceId = String(job.input[job.resource])
+  await tx`select pg_advisory_xact_lock(hashtextextended(${`${job.kind}:${resourceId}`}, 0))`
+  const [running] = await tx<JobRow[]>`
+    select * from public.jobs where tenant_id = ${job.tenantId} and kind = ${job.kind}
+      and input->>${job.resource} = ${resourceId} and status in ('queued', 'running')
+    order by created_at limit 1`
+  if (running) return { job: running, created: false }
+  return { job: await enqueueJob(tx, job), created: true }
+}
+
 /** First retry after 2 s, doubling, at most 10 minutes; with up to 20% jitter so retries spread. */
 export function backoffMs(attempt: number, random = Math.random): number {
   const base = Math.min(2000 * 2 ** Math.max(0, attempt - 1), 600_000)

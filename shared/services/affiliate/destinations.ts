@@ -1,7 +1,7 @@
 import { isPgError, pgErrors, privilegeErrorAs, type Queryable, withTenant } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '../../infra/errors.ts'
-import { enqueueJob, type JobRow } from '../../infra/jobs/engine.ts'
+import { enqueueOrJoin, type JobRow } from '../../infra/jobs/engine.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
 import type { ProgramRow } from './adapters/types.ts'
 import {
@@ -226,31 +226,23 @@ export async function deleteProgram(
 
 /**
  * Queues a sync of a destination, or returns the one already queued or running: two requests
- * (on two instances) for the same destination get one job. The transaction-scoped advisory lock
- * on the destination serialises the check and the insert.
+ * (on two instances), or a request and the schedule, get one job (enqueueOrJoin).
  */
-async function queueOrJoin(
+const queueOrJoin = (
   tx: Queryable,
   tenantId: string,
   destinationId: string,
   trigger: 'request' | 'schedule',
   now: Date,
-): Promise<{ job: JobRow; created: boolean }> {
-  await tx`select pg_advisory_xact_lock(hashtextextended(${`affiliate-sync:${destinationId}`}, 0))`
-  const [busy] = await tx<JobRow[]>`
-    select * from public.jobs where tenant_id = ${tenantId} and kind = ${SYNC_JOB_KIND}
-      and input->>'destination_id' = ${destinationId} and status in ('queued', 'running')
-    order by created_at limit 1`
-  if (busy) return { job: busy, created: false }
-  const job = await enqueueJob(tx, {
+) =>
+  enqueueOrJoin(tx, {
     tenantId,
     kind: SYNC_JOB_KIND,
     input: { destination_id: destinationId, trigger },
+    resource: 'destination_id',
     maxAttempts: 3,
     now,
   })
-  return { job, created: true }
-}
 
 export async function queueSync(
   ctx: ServiceContext,

@@ -1,7 +1,7 @@
 import { isPgError, pgErrors, privilegeErrorAs, type Queryable, withTenant } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '../../infra/errors.ts'
-import { enqueueJob, type JobRow } from '../../infra/jobs/engine.ts'
+import { enqueueOrJoin, type JobRow } from '../../infra/jobs/engine.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
 import {
   type CreateSourceInput,
@@ -214,25 +214,42 @@ export async function listSourceItems(
   return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentItem)
 }
 
+/**
+ * Queues a scrape of a source, or returns the one already queued or running for it: a request and
+ * the schedule, or two instances, get one job and the source is scraped once (enqueueOrJoin).
+ */
+const queueOrJoin = (
+  tx: Queryable,
+  tenantId: string,
+  sourceId: string,
+  trigger: 'request' | 'schedule',
+  now: Date,
+) =>
+  enqueueOrJoin(tx, {
+    tenantId,
+    kind: SCRAPE_JOB_KIND,
+    input: trigger === 'schedule' ? { source_id: sourceId, trigger } : { source_id: sourceId },
+    resource: 'source_id',
+    maxAttempts: 3,
+    now,
+  })
+
 /** Queues a scrape of one source of the caller's tenant (in the same transaction as the check). */
-export async function queueScrape(ctx: ServiceContext, sourceId: string): Promise<JobRow> {
+export async function queueScrape(
+  ctx: ServiceContext,
+  sourceId: string,
+): Promise<{ job: JobRow; created: boolean }> {
   const { caller } = ctx
   const now = ctx.clock.now()
   return withTenant(ctx.sql, caller.claims, async (tx) => {
     await sourceRow(tx, caller.tenantId, sourceId)
-    return enqueueJob(tx, {
-      tenantId: caller.tenantId,
-      kind: SCRAPE_JOB_KIND,
-      input: { source_id: sourceId },
-      maxAttempts: 3,
-      now,
-    })
+    return queueOrJoin(tx, caller.tenantId, sourceId, 'request', now)
   })
 }
 
 /**
  * Queues a scrape for every scheduled source that is due, and moves its next run on; a source
- * whose previous scrape is still queued or running is skipped this round. Runs as the service
+ * whose previous scrape is still queued or running joins it (no second job). Runs as the service
  * over all tenants (the sweep job); safe on several instances (SKIP LOCKED).
  */
 export async function queueDueScrapes(
@@ -249,18 +266,8 @@ export async function queueDueScrapes(
     const ids: string[] = []
     for (const s of due) {
       await tx`update public.sources set next_run_at = ${nextRun(s.schedule, true, now)} where id = ${s.id}`
-      const [busy] = await tx`
-        select 1 from public.jobs where tenant_id = ${s.tenant_id} and kind = ${SCRAPE_JOB_KIND}
-          and input->>'source_id' = ${s.id} and status in ('queued', 'running') limit 1`
-      if (busy) continue
-      const job = await enqueueJob(tx, {
-        tenantId: s.tenant_id,
-        kind: SCRAPE_JOB_KIND,
-        input: { source_id: s.id, trigger: 'schedule' },
-        maxAttempts: 3,
-        now,
-      })
-      ids.push(job.id)
+      const { job, created } = await queueOrJoin(tx, s.tenant_id, s.id, 'schedule', now)
+      if (created) ids.push(job.id)
     }
     return ids
   }) as Promise<string[]>

@@ -148,21 +148,25 @@ async function authorizeKey(c: Context<AppEnv>, presented: PresentedKey, scope: 
   })
 }
 
-/** Charges the client's address to the unauthenticated bucket: 429 over it, else undefined. */
-async function limitAddress(c: Context<AppEnv>): Promise<void> {
+/** The rate-limit bucket of the client's address (the unauthenticated limit). */
+export const addressBucket = (c: Context<AppEnv>) => `ip:${clientAddress(c)}`
+
+/**
+ * The one charge of the client's address to the unauthenticated bucket (anonymous routes, failed
+ * credentials, failed commerce signatures): sets the rate-limit headers; 429 over the limit. The
+ * MCP token check charges the same bucket inside its one statement (private.authorize_mcp_token,
+ * only when the token is unknown), with addressBucket and the same limit.
+ */
+export async function chargeClientAddress(c: Context<AppEnv>): Promise<void> {
   const deps = c.get('deps')
-  const rl = await hotPathOf(deps).leases.take(
-    `ip:${clientAddress(c)}`,
-    rateLimits.unauthenticated,
-    deps.clock.now(),
-  )
+  const rl = await hotPathOf(deps).leases.take(addressBucket(c), rateLimits.unauthenticated, deps.clock.now())
   c.set('rateLimit', rl)
   if (!rl.allowed) throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
 }
 
 /** 401 after charging the address's bucket (which also throttles key guessing). */
 async function refuseUnauthenticated(c: Context<AppEnv>, message: string): Promise<never> {
-  await limitAddress(c)
+  await chargeClientAddress(c)
   throw new ServiceError('AUTH_REQUIRED', message)
 }
 
@@ -190,7 +194,7 @@ async function authorizeMcpToken(c: Context<AppEnv>, token: string) {
   const deps = c.get('deps')
   const now = deps.clock.now()
   const [row] = await deps.sql<McpTokenAuthorization[]>`
-    select * from private.authorize_mcp_token(${hashKey(token)}, ${`ip:${clientAddress(c)}`},
+    select * from private.authorize_mcp_token(${hashKey(token)}, ${addressBucket(c)},
       ${rateLimits.unauthenticated}, ${rateLimits.toolServer}, ${now})`
   const grant = row!
   const rl = rateLimitDecision(grant.rate_limit, grant.allowed, grant.tat, now)
@@ -247,7 +251,7 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
       return next()
     }
     if (allow.has('anon') && supabaseKeys.some(isPublishable)) {
-      await limitAddress(c)
+      await chargeClientAddress(c)
       c.set('caller', { kind: 'anon' })
       return next()
     }
@@ -392,7 +396,7 @@ export async function readAuthenticated<T>(
 /** Charges the caller's address to the unauthenticated bucket: for public routes. */
 export function limitAnonymous(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    await limitAddress(c)
+    await chargeClientAddress(c)
     await next()
   }
 }

@@ -1,6 +1,5 @@
-import { type Sql, withTenant } from '../../infra/db.ts'
+import type { Sql } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
-import { notFound } from '../../infra/errors.ts'
 import {
   claimLeased,
   type Fragment,
@@ -10,6 +9,7 @@ import {
   type LeaseColumns,
   released,
 } from '../../infra/leases.ts'
+import { usingSecretsOf } from '../../infra/secret-columns.ts'
 import { type ResolvedProvider, resolveProviders } from './catalog.ts'
 import { refreshTokens, TokenEndpointError, type TokenSet, vaultPurposes } from './oauth.ts'
 
@@ -240,21 +240,24 @@ export async function refreshConnectionToken(
   connectionId: string,
 ): Promise<'refreshed' | 'needs_reauth' | 'failed' | 'skipped'> {
   const { caller } = ctx
-  const [visible] = await withTenant(
-    ctx.sql,
-    caller.claims,
-    (tx) => tx<{ id: string }[]>`
-      select id from public.integration_connections where id = ${connectionId} and tenant_id = ${caller.tenantId}`,
-  )
-  if (!visible) throw notFound('Connection')
   const {
     lease,
     rows: [row],
-  } = await claimRefreshes(ctx.sql, ctx.clock.now(), {
-    due: ctx.sql`id = ${connectionId} and tenant_id = ${caller.tenantId}`,
-    order: ctx.sql`id`,
-    limit: 1,
-  })
+  } = await usingSecretsOf(
+    ctx,
+    'Connection',
+    async (tx) =>
+      (
+        await tx<{ id: string }[]>`
+        select id from public.integration_connections where id = ${connectionId} and tenant_id = ${caller.tenantId}`
+      )[0],
+    (owner) =>
+      claimRefreshes(owner, ctx.clock.now(), {
+        due: owner`id = ${connectionId} and tenant_id = ${caller.tenantId}`,
+        order: owner`id`,
+        limit: 1,
+      }),
+  )
   if (!row) return 'skipped'
   return refreshOne(ctx, resolveProviders(ctx.config).get(row.integration_slug), row, lease)
 }

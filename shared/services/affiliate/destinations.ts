@@ -1,8 +1,9 @@
 import { isPgError, pgErrors, privilegeErrorAs, type Queryable, withTenant } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '../../infra/errors.ts'
-import { enqueueOrJoin, type JobRow } from '../../infra/jobs/engine.ts'
+import type { JobRow } from '../../infra/jobs/engine.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import { queueDueRuns, queueOrJoin, type ScheduledResource } from '../jobs/scheduled.ts'
 import type { ProgramRow } from './adapters/types.ts'
 import {
   type Destination,
@@ -225,24 +226,16 @@ export async function deleteProgram(
 }
 
 /**
- * Queues a sync of a destination, or returns the one already queued or running: two requests
- * (on two instances), or a request and the schedule, get one job (enqueueOrJoin).
+ * Destinations as scheduled resources: two requests (on two instances), or a request and the
+ * schedule, join one sync job.
  */
-const queueOrJoin = (
-  tx: Queryable,
-  tenantId: string,
-  destinationId: string,
-  trigger: 'request' | 'schedule',
-  now: Date,
-) =>
-  enqueueOrJoin(tx, {
-    tenantId,
-    kind: SYNC_JOB_KIND,
-    input: { destination_id: destinationId, trigger },
-    resource: 'destination_id',
-    maxAttempts: 3,
-    now,
-  })
+const syncs: ScheduledResource<Schedule> = {
+  table: 'public.affiliate_destinations',
+  kind: SYNC_JOB_KIND,
+  resource: 'destination_id',
+  maxAttempts: 3,
+  nextRun: (schedule, now) => nextRun(schedule, true, now),
+}
 
 export async function queueSync(
   ctx: ServiceContext,
@@ -252,28 +245,11 @@ export async function queueSync(
   const now = ctx.clock.now()
   return withTenant(ctx.sql, caller.claims, async (tx) => {
     await destinationRow(tx, caller.tenantId, destinationId)
-    return queueOrJoin(tx, caller.tenantId, destinationId, 'request', now)
+    return queueOrJoin(syncs, tx, caller.tenantId, destinationId, 'request', now)
   })
 }
 
 /** Queues the syncs of scheduled destinations that are due (the sweep job; all tenants). */
-export async function queueDueSyncs(
-  deps: Pick<FunctionDeps, 'sql' | 'clock'>,
-  limit = 50,
-): Promise<string[]> {
-  const now = deps.clock.now()
-  return deps.sql.begin(async (tx) => {
-    const due = await tx<{ id: string; tenant_id: string; schedule: Schedule }[]>`
-      select id, tenant_id, schedule from public.affiliate_destinations
-      where enabled and schedule is not null and next_run_at <= ${now}
-      order by next_run_at limit ${limit}
-      for update skip locked`
-    const ids: string[] = []
-    for (const d of due) {
-      await tx`update public.affiliate_destinations set next_run_at = ${nextRun(d.schedule, true, now)} where id = ${d.id}`
-      const { job, created } = await queueOrJoin(tx, d.tenant_id, d.id, 'schedule', now)
-      if (created) ids.push(job.id)
-    }
-    return ids
-  }) as Promise<string[]>
+export function queueDueSyncs(deps: Pick<FunctionDeps, 'sql' | 'clock'>, limit = 50): Promise<string[]> {
+  return queueDueRuns(syncs, deps, limit)
 }

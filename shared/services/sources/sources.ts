@@ -1,8 +1,9 @@
 import { isPgError, pgErrors, privilegeErrorAs, type Queryable, withTenant } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '../../infra/errors.ts'
-import { enqueueOrJoin, type JobRow } from '../../infra/jobs/engine.ts'
+import type { JobRow } from '../../infra/jobs/engine.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import { queueDueRuns, queueOrJoin, type ScheduledResource } from '../jobs/scheduled.ts'
 import {
   type CreateSourceInput,
   type Schedule,
@@ -214,25 +215,14 @@ export async function listSourceItems(
   return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentItem)
 }
 
-/**
- * Queues a scrape of a source, or returns the one already queued or running for it: a request and
- * the schedule, or two instances, get one job and the source is scraped once (enqueueOrJoin).
- */
-const queueOrJoin = (
-  tx: Queryable,
-  tenantId: string,
-  sourceId: string,
-  trigger: 'request' | 'schedule',
-  now: Date,
-) =>
-  enqueueOrJoin(tx, {
-    tenantId,
-    kind: SCRAPE_JOB_KIND,
-    input: trigger === 'schedule' ? { source_id: sourceId, trigger } : { source_id: sourceId },
-    resource: 'source_id',
-    maxAttempts: 3,
-    now,
-  })
+/** Sources as scheduled resources: a request and the schedule join one scrape job. */
+const scrapes: ScheduledResource<Schedule> = {
+  table: 'public.sources',
+  kind: SCRAPE_JOB_KIND,
+  resource: 'source_id',
+  maxAttempts: 3,
+  nextRun: (schedule, now) => nextRun(schedule, true, now),
+}
 
 /** Queues a scrape of one source of the caller's tenant (in the same transaction as the check). */
 export async function queueScrape(
@@ -243,7 +233,8 @@ export async function queueScrape(
   const now = ctx.clock.now()
   return withTenant(ctx.sql, caller.claims, async (tx) => {
     await sourceRow(tx, caller.tenantId, sourceId)
-    return queueOrJoin(tx, caller.tenantId, sourceId, 'request', now)
+    // A requested scrape's input names only the source (as before the schedule joined it).
+    return queueOrJoin(scrapes, tx, caller.tenantId, sourceId, 'request', now, {})
   })
 }
 
@@ -252,23 +243,6 @@ export async function queueScrape(
  * whose previous scrape is still queued or running joins it (no second job). Runs as the service
  * over all tenants (the sweep job); safe on several instances (SKIP LOCKED).
  */
-export async function queueDueScrapes(
-  deps: Pick<FunctionDeps, 'sql' | 'clock'>,
-  limit = 100,
-): Promise<string[]> {
-  const now = deps.clock.now()
-  return deps.sql.begin(async (tx) => {
-    const due = await tx<{ id: string; tenant_id: string; schedule: Schedule }[]>`
-      select s.id, s.tenant_id, s.schedule from public.sources s
-      where s.enabled and s.schedule is not null and s.next_run_at <= ${now}
-      order by s.next_run_at limit ${limit}
-      for update skip locked`
-    const ids: string[] = []
-    for (const s of due) {
-      await tx`update public.sources set next_run_at = ${nextRun(s.schedule, true, now)} where id = ${s.id}`
-      const { job, created } = await queueOrJoin(tx, s.tenant_id, s.id, 'schedule', now)
-      if (created) ids.push(job.id)
-    }
-    return ids
-  }) as Promise<string[]>
+export function queueDueScrapes(deps: Pick<FunctionDeps, 'sql' | 'clock'>, limit = 100): Promise<string[]> {
+  return queueDueRuns(scrapes, deps, limit)
 }

@@ -6,6 +6,11 @@ import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 
 /** A stand-in for an HTTP e-mail API (Resend-style JSON), on loopback. */
 let status = 200
+/** Requests for this recipient wait for `releaseHeld` and then answer `heldStatus`. */
+let holdRecipient: string | undefined
+let heldStatus = 500
+let releaseHeld: (() => void) | undefined
+let heldArrived: (() => void) | undefined
 const received: { auth: string | undefined; body: { to: string[]; subject: string; text: string } }[] = []
 let emailApi: Server
 let tp: TestPlatform
@@ -21,6 +26,15 @@ const readBody = (req: IncomingMessage) =>
 beforeAll(async () => {
   emailApi = createServer(async (req, res) => {
     const body = JSON.parse(await readBody(req))
+    if (holdRecipient && body.to[0] === holdRecipient) {
+      holdRecipient = undefined
+      await new Promise<void>((resolve) => {
+        releaseHeld = resolve
+        heldArrived?.()
+      })
+      res.writeHead(heldStatus, { 'content-type': 'application/json' }).end('{}')
+      return
+    }
     if (status === 200) received.push({ auth: req.headers.authorization, body })
     res.writeHead(status, { 'content-type': 'application/json' }).end('{}')
   })
@@ -99,6 +113,36 @@ describe('notifier', () => {
         .sql`update public.notifications set locked_until = null where recipient = 'fail@example.com'`
     }
     status = 200
+  })
+
+  it("a sender whose lease ran out cannot overwrite the newer sender's outcome (fenced by the lease)", async () => {
+    const { notifier } = tp.instances[0]!.platform.deps
+    const recipient = 'fenced@example.com'
+    await notifier.enqueue(tp.db.sql, { kind: 'test', recipient, subject: 's', body: 'b' })
+    // Sender A claims it; the e-mail API holds its request, then fails it.
+    holdRecipient = recipient
+    heldStatus = 500
+    const arrived = new Promise<void>((resolve) => {
+      heldArrived = resolve
+    })
+    const senderA = sendJob(tp, 0)
+    await arrived
+    // A's lease runs out while its request hangs; sender B claims the notification and sends it.
+    await tp.db
+      .sql`update public.notifications set locked_until = now() - interval '1 second' where recipient = ${recipient}`
+    expect(await sendJob(tp, 1)).toMatchObject({ sent: 1 })
+    // A's late failure must not turn the sent notification back into a pending one (sent twice).
+    releaseHeld!()
+    await senderA
+    const [n] = await tp.db
+      .sql`select status, attempts, last_error, lease_id, locked_until from public.notifications where recipient = ${recipient}`
+    expect(n).toMatchObject({
+      status: 'sent',
+      attempts: 2,
+      last_error: null,
+      lease_id: null,
+      locked_until: null,
+    })
   })
 
   it('keeps mail in the dev mailbox when no e-mail API is configured', async () => {

@@ -27,13 +27,6 @@ const ACROSS = 'claims due work across every tenant (FOR UPDATE SKIP LOCKED), be
 const ALLOWED: Allowed[] = [
   // Front ends
   {
-    file: 'functions/commerce-webhook/routes/receive/handle.ts',
-    fn: 'handleReceipt',
-    uses: 1,
-    reason:
-      'counts a failed signature against the sender address: no tenant is known, rate_limit_buckets has no API-role grant',
-  },
-  {
     file: 'functions/mcp-sse/routes/sse/open.ts',
     fn: 'registerSseOpen',
     uses: 2,
@@ -76,7 +69,6 @@ const ALLOWED: Allowed[] = [
     reason: 'the prune-rate-limits job (service role): deletes expired buckets of every tenant',
   },
   // Affiliate
-  { file: 'shared/services/affiliate/destinations.ts', fn: 'queueDueSyncs', uses: 1, reason: ACROSS },
   { file: 'shared/services/affiliate/sync.ts', fn: 'upsertBatch', uses: 1, reason: JOB },
   {
     file: 'shared/services/affiliate/sync.ts',
@@ -124,7 +116,7 @@ const ALLOWED: Allowed[] = [
   },
   // Commerce
   { file: 'shared/services/commerce/process.ts', fn: 'claimDueDeliveries', uses: 1, reason: ACROSS },
-  { file: 'shared/services/commerce/process.ts', fn: 'recordFailure', uses: 1, reason: JOB },
+  { file: 'shared/services/commerce/process.ts', fn: 'recordFailure', uses: 2, reason: JOB },
   { file: 'shared/services/commerce/process.ts', fn: 'applyTogether', uses: 1, reason: JOB },
   {
     file: 'shared/services/commerce/process.ts',
@@ -211,16 +203,16 @@ const ALLOWED: Allowed[] = [
   {
     file: 'shared/services/integrations/token-refresh.ts',
     fn: 'refreshExpiringTokens',
-    uses: 1,
+    uses: 3,
     reason: ACROSS,
   },
   {
     file: 'shared/services/integrations/token-refresh.ts',
     fn: 'refreshOne',
-    uses: 1,
+    uses: 2,
     reason: 'writes the refreshed token ciphertexts (no API-role grant) under the lease',
   },
-  { file: 'shared/services/integrations/token-refresh.ts', fn: 'recordFailure', uses: 1, reason: JOB },
+  { file: 'shared/services/integrations/token-refresh.ts', fn: 'recordFailure', uses: 2, reason: JOB },
   { file: 'shared/services/integrations/token-refresh.ts', fn: 'markNeedsReauth', uses: 1, reason: JOB },
   {
     file: 'shared/services/integrations/token-refresh.ts',
@@ -295,7 +287,7 @@ const ALLOWED: Allowed[] = [
   { file: 'shared/services/sources/scrape.ts', fn: 'storeItems', uses: 2, reason: JOB },
   { file: 'shared/services/sources/scrape.ts', fn: 'scrapeSourceJob', uses: 1, reason: JOB },
   { file: 'shared/services/sources/scrape.ts', fn: 'record', uses: 3, reason: JOB },
-  { file: 'shared/services/sources/sources.ts', fn: 'queueDueScrapes', uses: 1, reason: ACROSS },
+  { file: 'shared/services/jobs/scheduled.ts', fn: 'queueDueRuns', uses: 1, reason: ACROSS },
   // Tenants
   {
     file: 'shared/services/tenants/invitations.ts',
@@ -354,7 +346,7 @@ const ALLOWED: Allowed[] = [
   {
     file: 'shared/services/webhooks/secrets.ts',
     fn: 'rotateSecret',
-    uses: 2,
+    uses: 1,
     reason:
       'writes the secret ciphertexts (no API-role grant), after the subscription was found visible as the caller',
   },

@@ -23,7 +23,7 @@ const APIFY_PROVIDER = 'f6023e47-6607-4ef3-93eb-795993548d03'
 beforeAll(async () => {
   feeds = await startFeedServer()
   apify = await startApifyServer()
-  tp = await startTestPlatform({ clock, env: { APIFY_API_URL: apify.url } })
+  tp = await startTestPlatform({ clock, instances: 2, env: { APIFY_API_URL: apify.url } })
   a = await tp.createTenant()
   b = await tp.createTenant()
   const site = async (t: TestTenant) =>
@@ -325,5 +325,40 @@ describe('scrape-social: calling convention and schedules', () => {
     const [job] = await tp.db.sql`select created_by, input from public.jobs where id = ${source.last_job_id}`
     expect(job).toMatchObject({ created_by: null, input: { source_id: s.id, trigger: 'schedule' } })
     expect((await sweep()).scheduled).toBe(0)
+  })
+})
+
+describe('two instances, one source', () => {
+  it('scrapes once when both instances and the schedule ask for it at once (they join one job)', async () => {
+    const s = await createSource({
+      kind: 'feed',
+      // The scrape is still running while the others ask.
+      config: { url: `${feeds.url}/slow.xml` },
+      schedule: 'every_15_minutes',
+    })
+    clock.advance(15 * 60_000)
+    const before = feeds.hits.get('/slow.xml') ?? 0
+    const [asked, swept] = await Promise.all([
+      Promise.all(
+        [0, 1, 0, 1].map((instance) =>
+          tp.json('/functions/v1/scrape-social', {
+            headers: asUser(a),
+            body: { source_id: s.id },
+            instance,
+          }),
+        ),
+      ),
+      tp.instances[1]!.platform.runJob('scrape-social/jobs/sweep').then((r) => r.json()),
+    ])
+    expect(asked.map((r) => r.status)).toEqual([202, 202, 202, 202])
+    const jobIds = new Set(asked.map((r) => r.body.job_id as string))
+    expect(jobIds.size).toBe(1)
+    expect((await finished([...jobIds][0]!)).status).toBe('succeeded')
+    for (const i of tp.instances) await i.platform.runJob('scrape-social/jobs/sweep')
+    const jobs = await tp.db.sql<{ id: string }[]>`
+      select id from public.jobs where kind = 'scrape-social.source' and input->>'source_id' = ${s.id}`
+    expect(jobs.map((j) => j.id)).toEqual([...jobIds])
+    expect(swept.failed).toBe(0)
+    expect((feeds.hits.get('/slow.xml') ?? 0) - before).toBe(1)
   })
 })

@@ -36,6 +36,7 @@ export async function createDeps(
     logger,
     notifier: createNotifier({
       sql,
+      clock,
       fetch,
       logger,
       emailApiUrl: config.EMAIL_API_URL,

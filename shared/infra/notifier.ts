@@ -1,4 +1,6 @@
 import type { Queryable, Sql } from './db.ts'
+import type { Clock } from './deps.ts'
+import { claimLeased, finishLeased, type LeaseColumns } from './leases.ts'
 import type { Logger } from './logger.ts'
 import type { GuardedFetch } from './outbound.ts'
 
@@ -23,6 +25,7 @@ export interface Notifier {
 const MAX_ATTEMPTS = 5
 /** How long a sender owns a claimed notification before another may retry it. */
 const LEASE_SECONDS = 120
+const NOTIFICATION_LEASE: LeaseColumns = { token: 'lease_id', until: 'locked_until' }
 
 /**
  * One notifier for every feature. Notifications are rows first (so a crash never loses one and
@@ -32,6 +35,7 @@ const LEASE_SECONDS = 120
  */
 export function createNotifier(opts: {
   sql: Sql
+  clock: Clock
   fetch: GuardedFetch
   logger: Logger
   emailApiUrl?: string
@@ -49,19 +53,26 @@ export function createNotifier(opts: {
     },
 
     async sendPending(limit = 50) {
-      // Claim a batch under a lease in one short statement; SKIP LOCKED keeps concurrent senders
-      // off each other's rows. The HTTP calls happen outside any transaction.
-      const batch = await opts.sql<
-        { id: string; recipient: string; subject: string; body: string; attempts: number }[]
-      >`
-        update public.notifications set locked_until = now() + ${`${LEASE_SECONDS} seconds`}::interval, attempts = attempts + 1
-        where id in (
-          select id from public.notifications
-          where status = 'pending' and (locked_until is null or locked_until < now())
-          order by created_at limit ${limit}
-          for update skip locked
-        )
-        returning id, recipient, subject, body, attempts`
+      // Claim a batch under a lease in one short statement (shared/infra/leases.ts); SKIP LOCKED
+      // keeps concurrent senders off each other's rows. The HTTP calls happen outside any
+      // transaction, and each outcome is written only while this sender's lease still holds.
+      const { lease, rows: batch } = await claimLeased<{
+        id: string
+        recipient: string
+        subject: string
+        body: string
+        attempts: number
+      }>(opts.sql, {
+        table: 'public.notifications',
+        columns: NOTIFICATION_LEASE,
+        leaseMs: LEASE_SECONDS * 1000,
+        now: opts.clock.now(),
+        due: opts.sql`status = 'pending'`,
+        order: opts.sql`created_at`,
+        limit,
+        also: opts.sql`attempts = t.attempts + 1`,
+        returning: opts.sql`t.id, t.recipient, t.subject, t.body, t.attempts`,
+      })
       let sent = 0
       let failed = 0
       for (const n of batch) {
@@ -78,16 +89,19 @@ export function createNotifier(opts: {
             })
             if (!res.ok) throw new Error(`e-mail API answered ${res.status}`)
           }
-          await opts.sql`update public.notifications set status = 'sent', sent_at = now(), locked_until = null where id = ${n.id}`
+          await finishLeased(opts.sql, lease, n.id, opts.sql`status = 'sent', sent_at = now()`)
           sent++
         } catch (err) {
           const status = n.attempts >= MAX_ATTEMPTS ? 'failed' : 'pending'
           // Back off a minute per attempt so far before the next try.
-          await opts.sql`
-            update public.notifications
-            set status = ${status}, locked_until = now() + make_interval(mins => ${n.attempts}),
-                last_error = ${String(err).slice(0, 500)}
-            where id = ${n.id}`
+          const notBefore = new Date(opts.clock.now().getTime() + n.attempts * 60_000)
+          await finishLeased(
+            opts.sql,
+            lease,
+            n.id,
+            opts.sql`status = ${status}, last_error = ${String(err).slice(0, 500)}`,
+            { notBefore },
+          )
           opts.logger.warn('notification send failed', { notification_id: n.id, error: String(err) })
           failed++
         }

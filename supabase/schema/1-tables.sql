@@ -29,6 +29,7 @@ CREATE TABLE public.jobs (
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     started_at timestamp with time zone,
     finished_at timestamp with time zone,
+    lease_id uuid,
     CONSTRAINT jobs_attempts_check CHECK ((attempts >= 0)),
     CONSTRAINT jobs_error_check CHECK ((length(error) <= 2000)),
     CONSTRAINT jobs_kind_check CHECK ((kind ~ '^[a-z][a-z0-9_.:-]{0,62}$'::text)),
@@ -864,6 +865,7 @@ CREATE TABLE public.notifications (
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     sent_at timestamp with time zone,
     locked_until timestamp with time zone,
+    lease_id uuid,
     CONSTRAINT notifications_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sent'::text, 'failed'::text])))
 );
 

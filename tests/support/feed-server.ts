@@ -129,6 +129,13 @@ export async function startFeedServer(): Promise<FeedServer> {
         const items = Array.from({ length: n }, (_, i) => ({ guid: `big-${i}`, title: `Item ${i}` }))
         return res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(rssFeed(items))
       }
+      case '/slow.xml': {
+        // Answers after `ms` (default 1500): a scrape that is still running when others ask.
+        const ms = Number(url.searchParams.get('ms') ?? 1500)
+        const body = rssFeed([{ guid: 'slow-1', title: 'Slow item' }])
+        setTimeout(() => res.writeHead(200, { 'content-type': 'application/rss+xml' }).end(body), ms)
+        return
+      }
       case '/not-xml':
         return res
           .writeHead(200, { 'content-type': 'text/html' })

@@ -15,7 +15,8 @@ import { queueScrape } from '../../../shared/services/sources/sources.ts'
 export const route = defineRoute(serverFunctionAuth, {
   method: 'post',
   path: '/',
-  summary: 'Scrape one source now: answers 202 with the job; GET /api/jobs/{job_id} follows it',
+  summary:
+    'Scrape one source now: answers 202 with the job (the one already queued or running, if any); GET /api/jobs/{job_id} follows it',
   request: { body: { content: { 'application/json': { schema: triggerScrapeBody } }, required: true } },
   responses: {
     202: jsonContent(acceptedJobSchema, 'Queued'),
@@ -29,7 +30,7 @@ export const registerTrigger = (app: App) =>
   app.openapi(route, async (c) => {
     const body = c.req.valid('json')
     const ctx = await serviceContextForTenant(c, body.tenant_id)
-    const job = await queueScrape(ctx, body.source_id)
-    scrapeEngine(c.var.deps).kick([job.id])
+    const { job, created } = await queueScrape(ctx, body.source_id)
+    if (created) scrapeEngine(c.var.deps).kick([job.id])
     return c.json(acceptedJob(job), 202)
   })

@@ -15,7 +15,7 @@ import { authorizeKey } from './authenticate/api-key.ts'
 import { authorizeMcpToken, MCP_ACCESS_TOKEN_PREFIX } from './authenticate/mcp-token.ts'
 import {
   authMessages,
-  limitAddress,
+  chargeClientAddress,
   looksLikeApiKey,
   missingCredentialMessage,
   refuseUnauthenticated,
@@ -31,7 +31,7 @@ import { authenticateUser } from './authenticate/user-token.ts'
  */
 
 export { MCP_ACCESS_TOKEN_PREFIX } from './authenticate/mcp-token.ts'
-export { authMessages, clientAddress } from './authenticate/refusals.ts'
+export { addressBucket, authMessages, chargeClientAddress, clientAddress } from './authenticate/refusals.ts'
 
 /** Reads the tenant caller set by authenticate(); routes that allow only tenant callers use this. */
 export function tenantCaller(c: Context<AppEnv>): TenantCaller {
@@ -165,7 +165,7 @@ export async function readAuthenticated<T>(
 /** Charges the caller's address to the unauthenticated bucket: for public routes. */
 export function limitAnonymous(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    await limitAddress(c)
+    await chargeClientAddress(c)
     await next()
   }
 }

@@ -8,17 +8,19 @@
  * - The handler registered for the job's kind runs outside any transaction. Its return value is
  *   the job's result; a JobError (or an error classified as transient) is retried with
  *   exponential backoff until max_attempts, anything permanent fails the job with its reason.
- * - Finishing is fenced by the attempt number: a worker whose lease ran out and whose job was
- *   claimed again cannot overwrite the newer attempt's outcome.
+ * - Claiming and finishing are shared/infra/leases.ts: finishing is fenced by the claim's lease
+ *   token, so a worker whose lease ran out and whose job was claimed again cannot overwrite the
+ *   newer attempt's outcome.
  *
  * Each function builds one engine over the kinds it owns (its handlers) and exposes a sweep job
  * (`<function>/jobs/sweep`, pg_cron on Supabase, the local scheduler in process) that runs due
  * and stalled jobs; after enqueueing, the request kicks the new job in process, on Supabase as a
  * background task (EdgeRuntime.waitUntil) so it continues after the response.
  */
-import { type Queryable, retryWhileUnavailable } from '../db.ts'
+import type { Queryable } from '../db.ts'
 import type { FunctionDeps } from '../deps.ts'
 import { ServiceError } from '../errors.ts'
+import { claimLeased, finishLeased, type Lease, type LeaseColumns } from '../leases.ts'
 import { OutboundBlockedError, OutboundError } from '../outbound.ts'
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
@@ -34,6 +36,7 @@ export interface JobRow {
   max_attempts: number
   run_after: Date
   lease_until: Date | null
+  lease_id: string | null
   result: Json | null
   error: string | null
   created_by: string | null
@@ -131,6 +134,28 @@ export async function enqueueJob(db: Queryable, job: EnqueueInput): Promise<JobR
   return row!
 }
 
+/**
+ * Queues a job for one resource (a source to scrape, a destination to sync), or returns the one
+ * already queued or running for it: triggers that meet (a request and the schedule, or two
+ * instances) get one job and the work runs once. `resource` names the input field that identifies
+ * the resource. A transaction-scoped advisory lock on the resource serialises the check and the
+ * insert (transaction-scoped, so it holds through a transaction pooler). Pass the transaction of
+ * the request or of the sweep.
+ */
+export async function enqueueOrJoin(
+  tx: Queryable,
+  job: EnqueueInput & { resource: string },
+): Promise<{ job: JobRow; created: boolean }> {
+  const resourceId = String(job.input[job.resource])
+  await tx`select pg_advisory_xact_lock(hashtextextended(${`${job.kind}:${resourceId}`}, 0))`
+  const [running] = await tx<JobRow[]>`
+    select * from public.jobs where tenant_id = ${job.tenantId} and kind = ${job.kind}
+      and input->>${job.resource} = ${resourceId} and status in ('queued', 'running')
+    order by created_at limit 1`
+  if (running) return { job: running, created: false }
+  return { job: await enqueueJob(tx, job), created: true }
+}
+
 /** First retry after 2 s, doubling, at most 10 minutes; with up to 20% jitter so retries spread. */
 export function backoffMs(attempt: number, random = Math.random): number {
   const base = Math.min(2000 * 2 ** Math.max(0, attempt - 1), 600_000)
@@ -138,6 +163,7 @@ export function backoffMs(attempt: number, random = Math.random): number {
 }
 
 const MAX_ERROR_LENGTH = 2000
+const JOB_LEASE: LeaseColumns = { token: 'lease_id', until: 'lease_until' }
 
 export interface SweepReport {
   succeeded: number
@@ -192,33 +218,33 @@ export function createJobEngine(
   const running = new Set<Promise<unknown>>()
   const { sql, logger, clock } = deps
 
-  async function claim(limit: number, ids?: string[]): Promise<JobRow[]> {
+  async function claim(limit: number, ids?: string[]): Promise<{ lease: Lease; jobs: JobRow[] }> {
     const now = clock.now()
     // One lease for the batch: the longest of the kinds (each kind states its own).
     const lease = Math.max(...names.map((k) => kinds[k]!.leaseSeconds ?? 300))
-    return sql<JobRow[]>`
-      update public.jobs j
-      set status = 'running', attempts = j.attempts + 1,
-          lease_until = ${new Date(now.getTime() + lease * 1000)},
-          started_at = coalesce(j.started_at, ${now}), updated_at = ${now}
-      where j.id in (
-        select id from public.jobs
-        where kind in ${sql(names)}
-          ${ids ? sql`and id in ${sql(ids)}` : sql``}
-          and attempts < max_attempts
-          and ((status = 'queued' and run_after <= ${now}) or (status = 'running' and lease_until < ${now}))
-        order by run_after, id
-        limit ${limit}
-        for update skip locked
-      )
-      returning j.*`
+    const { lease: claimed, rows } = await claimLeased<JobRow>(sql, {
+      table: 'public.jobs',
+      columns: JOB_LEASE,
+      leaseMs: lease * 1000,
+      now,
+      // A running job is due again only once its lease ran out (checked by claimLeased).
+      due: sql`kind in ${sql(names)} ${ids ? sql`and id in ${sql(ids)}` : sql``}
+        and attempts < max_attempts
+        and ((status = 'queued' and run_after <= ${now}) or status = 'running')`,
+      order: sql`run_after, id`,
+      limit,
+      also: sql`status = 'running', attempts = t.attempts + 1, started_at = coalesce(t.started_at, ${now}),
+        updated_at = ${now}`,
+      returning: sql`t.*`,
+    })
+    return { lease: claimed, jobs: rows }
   }
 
   /** Jobs whose last attempt's lease ran out with no attempts left: the worker died each time. */
   async function failStalled(): Promise<number> {
     const now = clock.now()
     const rows = await sql`
-      update public.jobs set status = 'failed', finished_at = ${now}, updated_at = ${now}, lease_until = null,
+      update public.jobs set status = 'failed', finished_at = ${now}, updated_at = ${now}, lease_until = null, lease_id = null,
         error = 'the job stopped without finishing ' || attempts || ' times (worker crash or time-out)'
       where kind in ${sql(names)} and status = 'running' and lease_until < ${now}
         and attempts >= max_attempts
@@ -234,7 +260,7 @@ export function createJobEngine(
   }
 
   /** Runs one claimed attempt; the outcome is written only while this attempt still owns the job. */
-  async function runOne(job: JobRow, report: SweepReport): Promise<void> {
+  async function runOne(job: JobRow, lease: Lease, report: SweepReport): Promise<void> {
     const kind = kinds[job.kind]!
     let outcome: { result?: Json | undefined; error?: unknown }
     try {
@@ -243,15 +269,16 @@ export function createJobEngine(
       outcome = { error }
     }
     const now = clock.now()
-    const owned = sql`id = ${job.id} and status = 'running' and attempts = ${job.attempts}`
-    // The handler's work is done: its outcome waits out a database restart (retryWhileUnavailable)
-    // rather than being lost, which would run the job again when its lease ran out.
+    // The handler's work is done: its outcome waits out a database restart while the lease holds
+    // (finishLeased) rather than being lost, which would run the job again when its lease ran out;
+    // it is written only while this attempt still owns the job.
     if (!('error' in outcome)) {
-      await retryWhileUnavailable(
-        () => sql`
-        update public.jobs set status = 'succeeded', result = ${sql.json((outcome.result ?? null) as never)},
-          error = null, lease_until = null, finished_at = ${now}, updated_at = ${now}
-        where ${owned}`,
+      await finishLeased(
+        sql,
+        lease,
+        job.id,
+        sql`status = 'succeeded', result = ${sql.json((outcome.result ?? null) as never)},
+          error = null, finished_at = ${now}, updated_at = ${now}`,
       )
       report.succeeded++
       return
@@ -277,19 +304,19 @@ export function createJobEngine(
       })
     else logger.warn(willRetry ? 'job attempt failed; retrying' : 'job failed', fields)
     if (willRetry) {
-      await retryWhileUnavailable(
-        () => sql`
-        update public.jobs set status = 'queued', error = ${error}, lease_until = null,
-          run_after = ${new Date(now.getTime() + delay)}, updated_at = ${now}
-        where ${owned}`,
+      await finishLeased(
+        sql,
+        lease,
+        job.id,
+        sql`status = 'queued', error = ${error}, run_after = ${new Date(now.getTime() + delay)}, updated_at = ${now}`,
       )
       report.retried++
     } else {
-      await retryWhileUnavailable(
-        () => sql`
-        update public.jobs set status = 'failed', error = ${error}, lease_until = null,
-          finished_at = ${now}, updated_at = ${now}
-        where ${owned}`,
+      await finishLeased(
+        sql,
+        lease,
+        job.id,
+        sql`status = 'failed', error = ${error}, finished_at = ${now}, updated_at = ${now}`,
       )
       report.failed++
     }
@@ -303,9 +330,9 @@ export function createJobEngine(
       const limit = o.limit ?? 10
       // Claim a batch, run it, and go on while there is work (bounded: a sweep is one HTTP call).
       for (let round = 0; round < 20; round++) {
-        const batch = await claim(limit, o.ids)
-        if (batch.length === 0) break
-        await Promise.all(batch.map((job) => runOne(job, report)))
+        const { lease, jobs } = await claim(limit, o.ids)
+        if (jobs.length === 0) break
+        await Promise.all(jobs.map((job) => runOne(job, lease, report)))
         if (o.ids) break
       }
       return report

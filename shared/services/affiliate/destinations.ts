@@ -1,8 +1,9 @@
 import { isPgError, pgErrors, privilegeErrorAs, type Queryable } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '../../infra/errors.ts'
-import { enqueueJob, type JobRow } from '../../infra/jobs/engine.ts'
+import type { JobRow } from '../../infra/jobs/engine.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import { queueDueRuns, queueOrJoin, type ScheduledResource } from '../jobs/scheduled.ts'
 import type { ProgramRow } from './adapters/types.ts'
 import {
   type Destination,
@@ -234,31 +235,15 @@ export async function deleteProgram(
 }
 
 /**
- * Queues a sync of a destination, or returns the one already queued or running: two requests
- * (on two instances) for the same destination get one job. The transaction-scoped advisory lock
- * on the destination serialises the check and the insert.
+ * Destinations as scheduled resources: two requests (on two instances), or a request and the
+ * schedule, join one sync job.
  */
-async function queueOrJoin(
-  tx: Queryable,
-  tenantId: string,
-  destinationId: string,
-  trigger: 'request' | 'schedule',
-  now: Date,
-): Promise<{ job: JobRow; created: boolean }> {
-  await tx`select pg_advisory_xact_lock(hashtextextended(${`affiliate-sync:${destinationId}`}, 0))`
-  const [busy] = await tx<JobRow[]>`
-    select * from public.jobs where tenant_id = ${tenantId} and kind = ${SYNC_JOB_KIND}
-      and input->>'destination_id' = ${destinationId} and status in ('queued', 'running')
-    order by created_at limit 1`
-  if (busy) return { job: busy, created: false }
-  const job = await enqueueJob(tx, {
-    tenantId,
-    kind: SYNC_JOB_KIND,
-    input: { destination_id: destinationId, trigger },
-    maxAttempts: 3,
-    now,
-  })
-  return { job, created: true }
+const syncs: ScheduledResource<Schedule> = {
+  table: 'public.affiliate_destinations',
+  kind: SYNC_JOB_KIND,
+  resource: 'destination_id',
+  maxAttempts: 3,
+  nextRun: (schedule, now) => nextRun(schedule, true, now),
 }
 
 export async function queueSync(
@@ -269,28 +254,11 @@ export async function queueSync(
   const now = ctx.clock.now()
   return ctx.asTenant(async (tx) => {
     await destinationRow(tx, caller.tenantId, destinationId)
-    return queueOrJoin(tx, caller.tenantId, destinationId, 'request', now)
+    return queueOrJoin(syncs, tx, caller.tenantId, destinationId, 'request', now)
   })
 }
 
 /** Queues the syncs of scheduled destinations that are due (the sweep job; all tenants). */
-export async function queueDueSyncs(
-  deps: Pick<FunctionDeps, 'sql' | 'clock'>,
-  limit = 50,
-): Promise<string[]> {
-  const now = deps.clock.now()
-  return deps.sql.begin(async (tx) => {
-    const due = await tx<{ id: string; tenant_id: string; schedule: Schedule }[]>`
-      select id, tenant_id, schedule from public.affiliate_destinations
-      where enabled and schedule is not null and next_run_at <= ${now}
-      order by next_run_at limit ${limit}
-      for update skip locked`
-    const ids: string[] = []
-    for (const d of due) {
-      await tx`update public.affiliate_destinations set next_run_at = ${nextRun(d.schedule, true, now)} where id = ${d.id}`
-      const { job, created } = await queueOrJoin(tx, d.tenant_id, d.id, 'schedule', now)
-      if (created) ids.push(job.id)
-    }
-    return ids
-  }) as Promise<string[]>
+export function queueDueSyncs(deps: Pick<FunctionDeps, 'sql' | 'clock'>, limit = 50): Promise<string[]> {
+  return queueDueRuns(syncs, deps, limit)
 }

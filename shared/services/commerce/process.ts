@@ -1,6 +1,7 @@
 /**
- * Processing stored deliveries. The delivery table is the queue: a claim is one statement that
- * picks due rows with FOR UPDATE SKIP LOCKED, stamps a lease and counts the attempt, then commits.
+ * Processing stored deliveries. The delivery table is the queue: a claim (shared/infra/leases.ts)
+ * is one statement that picks due rows with FOR UPDATE SKIP LOCKED, stamps a lease and counts the
+ * attempt, then commits.
  * The batch is then applied in one transaction (pipelined statements) that also marks it
  * processed, but only while the lease is still ours; if that fails, each delivery is applied
  * alone, so one bad delivery holds back no other. A processor that dies leaves its lease to expire; the next sweep
@@ -13,6 +14,14 @@
  */
 import { isPgError, type Tx } from '../../infra/db.ts'
 import type { FunctionDeps } from '../../infra/deps.ts'
+import {
+  claimLeased,
+  finishLeased,
+  heldBy,
+  type Lease,
+  type LeaseColumns,
+  released,
+} from '../../infra/leases.ts'
 import { describeError } from '../../infra/logger.ts'
 import {
   type CommerceTopic,
@@ -57,30 +66,29 @@ export interface ProcessResult {
   lease_lost: number
 }
 
+const DELIVERY_LEASE: LeaseColumns = { token: 'lease_id', until: 'locked_until' }
+
 /** Claims up to `limit` due deliveries under a new lease (and counts the attempt). */
 export async function claimDueDeliveries(
   deps: Pick<FunctionDeps, 'sql'>,
   now: Date,
   limit: number,
-): Promise<{ leaseId: string; deliveries: ClaimedDelivery[] }> {
-  const leaseId = crypto.randomUUID()
-  const lockedUntil = new Date(now.getTime() + LEASE_MS)
-  const deliveries = await deps.sql<ClaimedDelivery[]>`
-    update public.commerce_deliveries d
-    set lease_id = ${leaseId}, locked_until = ${lockedUntil}, attempts = d.attempts + 1, updated_at = ${now}
-    from (
-      select id from public.commerce_deliveries
-      where status = 'pending' and next_attempt_at <= ${now}
-        and (locked_until is null or locked_until <= ${now})
-      order by next_attempt_at, received_at
-      limit ${limit}
-      for update skip locked
-    ) due
-    where d.id = due.id
-    returning d.id, d.tenant_id, d.store_id, d.platform, d.topic, d.payload, d.attempts, d.schedule_base,
-              d.triggered_at, d.received_at`
+): Promise<{ lease: Lease; deliveries: ClaimedDelivery[] }> {
+  const { sql } = deps
+  const { lease, rows: deliveries } = await claimLeased<ClaimedDelivery>(sql, {
+    table: 'public.commerce_deliveries',
+    columns: DELIVERY_LEASE,
+    leaseMs: LEASE_MS,
+    now,
+    due: sql`status = 'pending' and next_attempt_at <= ${now}`,
+    order: sql`next_attempt_at, received_at`,
+    limit,
+    also: sql`attempts = t.attempts + 1, updated_at = ${now}`,
+    returning: sql`t.id, t.tenant_id, t.store_id, t.platform, t.topic, t.payload, t.attempts, t.schedule_base,
+      t.triggered_at, t.received_at`,
+  })
   deliveries.sort((a, b) => a.received_at.getTime() - b.received_at.getTime())
-  return { leaseId, deliveries }
+  return { lease, deliveries }
 }
 
 class LeaseLost extends Error {}
@@ -191,7 +199,7 @@ type DeliveryFate = 'processed' | 'retried' | 'dead_lettered' | 'lease_lost'
 async function recordFailure(
   deps: FunctionDeps,
   d: ClaimedDelivery,
-  leaseId: string,
+  lease: Lease,
   err: unknown,
   now: Date,
 ): Promise<DeliveryFate> {
@@ -216,14 +224,14 @@ async function recordFailure(
   const retryAt = deadLetter
     ? null
     : new Date(now.getTime() + RETRY_DELAYS_MS[Math.max(0, attemptsInRun - 1)]!)
-  const [updated] = await deps.sql`
-    update public.commerce_deliveries
-    set status = ${deadLetter ? 'failed' : 'pending'}, outcome = ${deadLetter ? 'dead_letter' : null},
-        last_error = ${reason.slice(0, ERROR_CHARS)}, next_attempt_at = ${retryAt},
-        lease_id = null, locked_until = null, updated_at = ${now}
-    where id = ${d.id} and lease_id = ${leaseId}
-    returning id`
-  if (!updated) return 'lease_lost'
+  const owned = await finishLeased(
+    deps.sql,
+    lease,
+    d.id,
+    deps.sql`status = ${deadLetter ? 'failed' : 'pending'}, outcome = ${deadLetter ? 'dead_letter' : null},
+      last_error = ${reason.slice(0, ERROR_CHARS)}, next_attempt_at = ${retryAt}, updated_at = ${now}`,
+  )
+  if (!owned) return 'lease_lost'
   return deadLetter ? 'dead_lettered' : 'retried'
 }
 
@@ -236,20 +244,15 @@ interface Planned {
  * Applies the planned deliveries and marks them processed, in one transaction, only while the
  * lease is ours. The statements are pipelined: one round trip for the whole batch.
  */
-async function applyTogether(
-  deps: FunctionDeps,
-  planned: Planned[],
-  leaseId: string,
-  now: Date,
-): Promise<void> {
+async function applyTogether(deps: FunctionDeps, planned: Planned[], lease: Lease, now: Date): Promise<void> {
   await deps.sql.begin(async (tx) => {
     const outcomes = await Promise.all(planned.map((p) => p.apply(tx)))
     const done = await tx`
       update public.commerce_deliveries d
       set status = 'processed', outcome = v.outcome, payload = null, last_error = null, processed_at = ${now},
-          next_attempt_at = null, lease_id = null, locked_until = null, updated_at = ${now}
+          next_attempt_at = null, ${released(tx, lease)}, updated_at = ${now}
       from unnest(${tx.array(planned.map((p) => p.d.id))}::uuid[], ${tx.array(outcomes)}::text[]) as v(id, outcome)
-      where d.id = v.id and d.lease_id = ${leaseId}
+      where d.id = v.id and ${heldBy(tx, lease)}
       returning d.id`
     if (done.length !== planned.length) throw new LeaseLost()
   })
@@ -263,7 +266,7 @@ async function applyTogether(
 async function processBatch(
   deps: FunctionDeps,
   deliveries: ClaimedDelivery[],
-  leaseId: string,
+  lease: Lease,
   result: ProcessResult,
 ): Promise<void> {
   const now = deps.clock.now()
@@ -272,12 +275,12 @@ async function processBatch(
     try {
       planned.push({ d, apply: planFor(d, now) })
     } catch (err) {
-      result[await recordFailure(deps, d, leaseId, err, now)]++
+      result[await recordFailure(deps, d, lease, err, now)]++
     }
   }
   if (planned.length === 0) return
   try {
-    await applyTogether(deps, planned, leaseId, now)
+    await applyTogether(deps, planned, lease, now)
     result.processed += planned.length
     return
   } catch {
@@ -285,10 +288,10 @@ async function processBatch(
   }
   for (const p of planned) {
     try {
-      await applyTogether(deps, [p], leaseId, now)
+      await applyTogether(deps, [p], lease, now)
       result.processed++
     } catch (err) {
-      result[err instanceof LeaseLost ? 'lease_lost' : await recordFailure(deps, p.d, leaseId, err, now)]++
+      result[err instanceof LeaseLost ? 'lease_lost' : await recordFailure(deps, p.d, lease, err, now)]++
     }
   }
 }
@@ -298,9 +301,9 @@ export async function processDueDeliveries(deps: FunctionDeps): Promise<ProcessR
   const result: ProcessResult = { claimed: 0, processed: 0, retried: 0, dead_lettered: 0, lease_lost: 0 }
   const started = performance.now()
   while (performance.now() - started < RUN_BUDGET_MS) {
-    const { leaseId, deliveries } = await claimDueDeliveries(deps, deps.clock.now(), BATCH_SIZE)
+    const { lease, deliveries } = await claimDueDeliveries(deps, deps.clock.now(), BATCH_SIZE)
     result.claimed += deliveries.length
-    if (deliveries.length > 0) await processBatch(deps, deliveries, leaseId, result)
+    if (deliveries.length > 0) await processBatch(deps, deliveries, lease, result)
     if (deliveries.length < BATCH_SIZE) break
   }
   return result

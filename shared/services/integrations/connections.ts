@@ -3,6 +3,7 @@ import { requireRole } from '../../infra/auth.ts'
 import { privilegeErrorAs, type Tx } from '../../infra/db.ts'
 import type { ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '../../infra/errors.ts'
+import { usingSecretsOf } from '../../infra/secret-columns.ts'
 import { integrationById, resolveProviders } from './catalog.ts'
 import { type DiscoveredTool, discoverMcpTools, McpConnectError } from './mcp-discovery.ts'
 import { revokeToken, vaultPurposes } from './oauth.ts'
@@ -199,12 +200,20 @@ export async function deleteConnection(
   const { caller } = ctx
   requireRole(caller, ['owner', 'admin'])
   // Visible to the caller (RLS) first; only then read the secrets with the service connection.
-  const row = await ctx.asTenant((tx) => loadConnection(tx, caller.tenantId, id))
-  const [secrets] = await ctx.asOwner<
-    { access_token_encrypted: string | null; refresh_token_encrypted: string | null }[]
-  >`
-    select access_token_encrypted, refresh_token_encrypted from public.integration_connections
-    where id = ${id} and tenant_id = ${caller.tenantId}`
+  const { row, secrets } = await usingSecretsOf(
+    ctx,
+    ctx.asOwner,
+    'Connection',
+    (tx) => loadConnection(tx, caller.tenantId, id),
+    async (owner, row) => {
+      const [secrets] = await owner<
+        { access_token_encrypted: string | null; refresh_token_encrypted: string | null }[]
+      >`
+        select access_token_encrypted, refresh_token_encrypted from public.integration_connections
+        where id = ${id} and tenant_id = ${caller.tenantId}`
+      return { row, secrets }
+    },
+  )
   const deleted = await ctx
     .asTenant(
       (tx) =>
@@ -292,11 +301,19 @@ export async function connectMcp(ctx: ServiceContext, body: ConnectInput): Promi
 export async function rediscoverTools(ctx: ServiceContext, id: string): Promise<ConnectionWithTools> {
   const { caller } = ctx
   requireRole(caller, ['owner', 'admin'])
-  const row = await ctx.asTenant((tx) => loadConnection(tx, caller.tenantId, id))
-  if (row.connection_type !== 'mcp')
-    throw invalid('id', 'OAuth connections take their tools from the catalog')
-  const [secret] = await ctx.asOwner<{ mcp_auth_token_encrypted: string }[]>`
-    select mcp_auth_token_encrypted from public.integration_connections where id = ${id} and tenant_id = ${caller.tenantId}`
+  const { row, secret } = await usingSecretsOf(
+    ctx,
+    ctx.asOwner,
+    'Connection',
+    (tx) => loadConnection(tx, caller.tenantId, id),
+    async (owner, row) => {
+      if (row.connection_type !== 'mcp')
+        throw invalid('id', 'OAuth connections take their tools from the catalog')
+      const [secret] = await owner<{ mcp_auth_token_encrypted: string }[]>`
+        select mcp_auth_token_encrypted from public.integration_connections where id = ${id} and tenant_id = ${caller.tenantId}`
+      return { row, secret }
+    },
+  )
   if (!secret) throw notFound('Connection')
   const token = await ctx.vault.decrypt(
     caller.tenantId,

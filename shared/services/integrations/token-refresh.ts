@@ -1,5 +1,15 @@
+import type { Sql } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
-import { notFound } from '../../infra/errors.ts'
+import {
+  claimLeased,
+  type Fragment,
+  finishLeased,
+  heldBy,
+  type Lease,
+  type LeaseColumns,
+  released,
+} from '../../infra/leases.ts'
+import { usingSecretsOf } from '../../infra/secret-columns.ts'
 import { type ResolvedProvider, resolveProviders } from './catalog.ts'
 import { refreshTokens, TokenEndpointError, type TokenSet, vaultPurposes } from './oauth.ts'
 
@@ -7,7 +17,7 @@ import { refreshTokens, TokenEndpointError, type TokenSet, vaultPurposes } from 
  * The hourly token refresh (spec: tokens expiring within 1 hour are refreshed, new tokens stored).
  *
  * Exclusivity: a run claims connections with one UPDATE over a FOR UPDATE SKIP LOCKED subquery
- * that sets a lease (`refresh_locked_until`, `refresh_lease`). Row locks make two runs skip each
+ * that sets a lease (`refresh_locked_until`, `refresh_lease`; shared/infra/leases.ts). Row locks make two runs skip each
  * other's rows, the lease keeps them away after that transaction ends, and the UPDATE's RETURNING
  * is the re-read after the lock: the refresh token used is the newest one stored. The token
  * endpoint is called outside any transaction, only while the lease is held with room to spare
@@ -45,6 +55,30 @@ interface Claimed {
   refresh_failures: number
 }
 
+const REFRESH_LEASE: LeaseColumns = { token: 'refresh_lease', until: 'refresh_locked_until' }
+
+/**
+ * Claims connections whose token can be refreshed (and is not backing off) under the refresh
+ * lease: `due` narrows them (the hourly window, or one connection).
+ */
+function claimRefreshes(
+  sql: Sql,
+  now: Date,
+  which: { due: Fragment; order: Fragment; limit: number },
+): Promise<{ lease: Lease; rows: Claimed[] }> {
+  return claimLeased<Claimed>(sql, {
+    table: 'public.integration_connections',
+    columns: REFRESH_LEASE,
+    leaseMs: LEASE_MS,
+    now,
+    due: sql`${which.due} and connection_type = 'oauth' and status = 'active' and refresh_token_encrypted is not null
+      and (refresh_next_attempt_at is null or refresh_next_attempt_at <= ${now})`,
+    order: which.order,
+    limit: which.limit,
+    returning: sql`t.id, t.tenant_id, t.integration_slug, t.refresh_token_encrypted, t.token_version, t.refresh_failures`,
+  })
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
 export async function refreshExpiringTokens(
@@ -59,23 +93,11 @@ export async function refreshExpiringTokens(
 
   while (Date.now() < budgetEnd) {
     const now = deps.clock.now()
-    const lease = crypto.randomUUID()
-    const leaseUntil = new Date(now.getTime() + LEASE_MS)
-    const claimed = await deps.sql<Claimed[]>`
-      update public.integration_connections c
-      set refresh_locked_until = ${leaseUntil}, refresh_lease = ${lease}
-      from (
-        select id from public.integration_connections
-        where connection_type = 'oauth' and status = 'active' and refresh_token_encrypted is not null
-          and token_expires_at < ${new Date(now.getTime() + REFRESH_WINDOW_MS)}
-          and (refresh_locked_until is null or refresh_locked_until < ${now})
-          and (refresh_next_attempt_at is null or refresh_next_attempt_at <= ${now})
-        order by token_expires_at
-        limit ${batchSize}
-        for update skip locked
-      ) due
-      where c.id = due.id
-      returning c.id, c.tenant_id, c.integration_slug, c.refresh_token_encrypted, c.token_version, c.refresh_failures`
+    const { lease, rows: claimed } = await claimRefreshes(deps.sql, now, {
+      due: deps.sql`token_expires_at < ${new Date(now.getTime() + REFRESH_WINDOW_MS)}`,
+      order: deps.sql`token_expires_at`,
+      limit: batchSize,
+    })
     if (claimed.length === 0) break
     result.claimed += claimed.length
 
@@ -84,7 +106,7 @@ export async function refreshExpiringTokens(
       Array.from({ length: Math.min(concurrency, claimed.length) }, async () => {
         while (next < claimed.length) {
           const row = claimed[next++]!
-          const outcome = await refreshOne(deps, providers.get(row.integration_slug), row, lease, leaseUntil)
+          const outcome = await refreshOne(deps, providers.get(row.integration_slug), row, lease)
           result[outcome]++
         }
       }),
@@ -98,8 +120,7 @@ async function refreshOne(
   deps: FunctionDeps,
   provider: ResolvedProvider | undefined,
   row: Claimed,
-  lease: string,
-  leaseUntil: Date,
+  lease: Lease,
 ): Promise<'refreshed' | 'needs_reauth' | 'failed' | 'skipped'> {
   if (!provider?.clientId) {
     await recordFailure(deps, row, lease, 'the provider is not configured on this deployment')
@@ -115,7 +136,7 @@ async function refreshOne(
     )
     for (let attempt = 0; attempt < ATTEMPTS && !tokens; attempt++) {
       // Never send after the lease could have passed to another run.
-      if (deps.clock.now().getTime() > leaseUntil.getTime() - LEASE_MARGIN_MS) return 'skipped'
+      if (deps.clock.now().getTime() > lease.until.getTime() - LEASE_MARGIN_MS) return 'skipped'
       try {
         tokens = await refreshTokens(deps, provider, refreshToken)
       } catch (err) {
@@ -141,19 +162,21 @@ async function refreshOne(
     const refresh = tokens.refreshToken
       ? await deps.vault.encrypt(row.tenant_id, tokens.refreshToken, vaultPurposes.refreshToken)
       : null
-    const stored = await deps.sql`
-      update public.integration_connections set
+    // Stored only under the lease; a rotated refresh token waits out a database restart.
+    const stored = await finishLeased(
+      deps.sql,
+      lease,
+      row.id,
+      deps.sql`
         access_token_encrypted = ${access},
         refresh_token_encrypted = coalesce(${refresh}, refresh_token_encrypted),
         token_expires_at = ${tokens.expiresAt},
         scopes = coalesce(${tokens.scopes}::text[], scopes),
         token_version = token_version + 1,
-        refresh_locked_until = null, refresh_lease = null,
         refresh_failures = 0, refresh_next_attempt_at = null, last_refresh_error = null,
-        last_refreshed_at = ${deps.clock.now()}, updated_at = ${deps.clock.now()}
-      where id = ${row.id} and refresh_lease = ${lease}`
-    if (stored.count === 0)
-      deps.logger.warn('token refresh lease lost before storing', { connection_id: row.id })
+        last_refreshed_at = ${deps.clock.now()}, updated_at = ${deps.clock.now()}`,
+    )
+    if (!stored) deps.logger.warn('token refresh lease lost before storing', { connection_id: row.id })
     return 'refreshed'
   }
 
@@ -165,31 +188,28 @@ async function refreshOne(
   return 'failed'
 }
 
-async function recordFailure(
-  deps: FunctionDeps,
-  row: Claimed,
-  lease: string,
-  message: string,
-): Promise<void> {
+async function recordFailure(deps: FunctionDeps, row: Claimed, lease: Lease, message: string): Promise<void> {
   const failures = row.refresh_failures + 1
   const wait = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (failures - 1))
-  await deps.sql`
-    update public.integration_connections set
-      refresh_failures = ${failures}, refresh_next_attempt_at = ${new Date(deps.clock.now().getTime() + wait)},
-      last_refresh_error = ${message.slice(0, 500)}, refresh_locked_until = null, refresh_lease = null
-    where id = ${row.id} and refresh_lease = ${lease}`
+  await finishLeased(
+    deps.sql,
+    lease,
+    row.id,
+    deps.sql`refresh_failures = ${failures}, refresh_next_attempt_at = ${new Date(deps.clock.now().getTime() + wait)},
+      last_refresh_error = ${message.slice(0, 500)}`,
+  )
 }
 
 /** invalid_grant: the connection needs re-authorization; the tenant's owners hear about it once. */
-async function markNeedsReauth(deps: FunctionDeps, row: Claimed, lease: string): Promise<void> {
+async function markNeedsReauth(deps: FunctionDeps, row: Claimed, lease: Lease): Promise<void> {
   await deps.sql.begin(async (tx) => {
     const [updated] = await tx<
       { integration_slug: string; display_name: string | null; external_account_name: string | null }[]
     >`
       update public.integration_connections set
-        status = 'needs_reauth', last_refresh_error = 'invalid_grant', refresh_locked_until = null, refresh_lease = null,
+        status = 'needs_reauth', last_refresh_error = 'invalid_grant', ${released(tx, lease)},
         updated_at = ${deps.clock.now()}
-      where id = ${row.id} and refresh_lease = ${lease}
+      where id = ${row.id} and ${heldBy(tx, lease)}
       returning integration_slug, display_name, external_account_name`
     if (!updated) return
     const owners = await tx<{ email: string }[]>`
@@ -220,23 +240,27 @@ export async function refreshConnectionToken(
   connectionId: string,
 ): Promise<'refreshed' | 'needs_reauth' | 'failed' | 'skipped'> {
   const { caller } = ctx
-  const [visible] = await ctx.asTenant(
-    (tx) => tx<{ id: string }[]>`
-      select id from public.integration_connections where id = ${connectionId} and tenant_id = ${caller.tenantId}`,
+  const {
+    lease,
+    rows: [row],
+  } = await usingSecretsOf(
+    ctx,
+    ctx.asOwner,
+    'Connection',
+    async (tx) =>
+      (
+        await tx<{ id: string }[]>`
+        select id from public.integration_connections where id = ${connectionId} and tenant_id = ${caller.tenantId}`
+      )[0],
+    (owner) =>
+      claimRefreshes(owner, ctx.clock.now(), {
+        due: owner`id = ${connectionId} and tenant_id = ${caller.tenantId}`,
+        order: owner`id`,
+        limit: 1,
+      }),
   )
-  if (!visible) throw notFound('Connection')
-  const now = ctx.clock.now()
-  const lease = crypto.randomUUID()
-  const leaseUntil = new Date(now.getTime() + LEASE_MS)
-  const [row] = await ctx.asOwner<Claimed[]>`
-    update public.integration_connections set refresh_locked_until = ${leaseUntil}, refresh_lease = ${lease}
-    where id = ${connectionId} and tenant_id = ${caller.tenantId}
-      and connection_type = 'oauth' and status = 'active' and refresh_token_encrypted is not null
-      and (refresh_locked_until is null or refresh_locked_until < ${now})
-      and (refresh_next_attempt_at is null or refresh_next_attempt_at <= ${now})
-    returning id, tenant_id, integration_slug, refresh_token_encrypted, token_version, refresh_failures`
   if (!row) return 'skipped'
   // The job's refresh, on the lease just claimed: it writes the token ciphertexts (no API-role grant).
   const owner = { ...ctx, sql: ctx.asOwner }
-  return refreshOne(owner, resolveProviders(ctx.config).get(row.integration_slug), row, lease, leaseUntil)
+  return refreshOne(owner, resolveProviders(ctx.config).get(row.integration_slug), row, lease)
 }

@@ -1,5 +1,6 @@
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
+import { usingSecretsOf } from '../../infra/secret-columns.ts'
 import { findIntegration } from './catalog.ts'
 import { vaultPurposes } from './oauth.ts'
 import { type Decision, decideToolCall as decide } from './permissions.ts'
@@ -44,21 +45,29 @@ export async function connectionToken(
   connectionId: string,
 ): Promise<{ token: string; kind: 'oauth' | 'mcp'; expires_at: string | null }> {
   const { caller } = ctx
-  const [visible] = await ctx.asTenant(
-    (tx) => tx<{ id: string }[]>`
-      select id from public.integration_connections where id = ${connectionId} and tenant_id = ${caller.tenantId} and status = 'active'`,
+  const row = await usingSecretsOf(
+    ctx,
+    ctx.asOwner,
+    'Connection',
+    async (tx) =>
+      (
+        await tx<{ id: string }[]>`
+        select id from public.integration_connections where id = ${connectionId} and tenant_id = ${caller.tenantId} and status = 'active'`
+      )[0],
+    async (owner) =>
+      (
+        await owner<
+          {
+            connection_type: 'oauth' | 'mcp'
+            access_token_encrypted: string | null
+            mcp_auth_token_encrypted: string | null
+            token_expires_at: Date | null
+          }[]
+        >`
+        select connection_type, access_token_encrypted, mcp_auth_token_encrypted, token_expires_at
+        from public.integration_connections where id = ${connectionId} and tenant_id = ${caller.tenantId}`
+      )[0],
   )
-  if (!visible) throw notFound('Connection')
-  const [row] = await ctx.asOwner<
-    {
-      connection_type: 'oauth' | 'mcp'
-      access_token_encrypted: string | null
-      mcp_auth_token_encrypted: string | null
-      token_expires_at: Date | null
-    }[]
-  >`
-    select connection_type, access_token_encrypted, mcp_auth_token_encrypted, token_expires_at
-    from public.integration_connections where id = ${connectionId} and tenant_id = ${caller.tenantId}`
   const sealed = row?.connection_type === 'oauth' ? row.access_token_encrypted : row?.mcp_auth_token_encrypted
   if (!row || !sealed) throw notFound('Connection')
   const purpose = row.connection_type === 'oauth' ? vaultPurposes.accessToken : vaultPurposes.mcpToken

@@ -1,8 +1,9 @@
 import { isPgError, pgErrors, privilegeErrorAs, type Queryable } from '../../infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '../../infra/errors.ts'
-import { enqueueJob, type JobRow } from '../../infra/jobs/engine.ts'
+import type { JobRow } from '../../infra/jobs/engine.ts'
 import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import { queueDueRuns, queueOrJoin, type ScheduledResource } from '../jobs/scheduled.ts'
 import {
   type CreateSourceInput,
   type Schedule,
@@ -216,54 +217,34 @@ export async function listSourceItems(
   return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentItem)
 }
 
+/** Sources as scheduled resources: a request and the schedule join one scrape job. */
+const scrapes: ScheduledResource<Schedule> = {
+  table: 'public.sources',
+  kind: SCRAPE_JOB_KIND,
+  resource: 'source_id',
+  maxAttempts: 3,
+  nextRun: (schedule, now) => nextRun(schedule, true, now),
+}
+
 /** Queues a scrape of one source of the caller's tenant (in the same transaction as the check). */
-export async function queueScrape(ctx: ServiceContext, sourceId: string): Promise<JobRow> {
+export async function queueScrape(
+  ctx: ServiceContext,
+  sourceId: string,
+): Promise<{ job: JobRow; created: boolean }> {
   const { caller } = ctx
   const now = ctx.clock.now()
   return ctx.asTenant(async (tx) => {
     await sourceRow(tx, caller.tenantId, sourceId)
-    return enqueueJob(tx, {
-      tenantId: caller.tenantId,
-      kind: SCRAPE_JOB_KIND,
-      input: { source_id: sourceId },
-      maxAttempts: 3,
-      now,
-    })
+    // A requested scrape's input names only the source (as before the schedule joined it).
+    return queueOrJoin(scrapes, tx, caller.tenantId, sourceId, 'request', now, {})
   })
 }
 
 /**
  * Queues a scrape for every scheduled source that is due, and moves its next run on; a source
- * whose previous scrape is still queued or running is skipped this round. Runs as the service
+ * whose previous scrape is still queued or running joins it (no second job). Runs as the service
  * over all tenants (the sweep job); safe on several instances (SKIP LOCKED).
  */
-export async function queueDueScrapes(
-  deps: Pick<FunctionDeps, 'sql' | 'clock'>,
-  limit = 100,
-): Promise<string[]> {
-  const now = deps.clock.now()
-  return deps.sql.begin(async (tx) => {
-    const due = await tx<{ id: string; tenant_id: string; schedule: Schedule }[]>`
-      select s.id, s.tenant_id, s.schedule from public.sources s
-      where s.enabled and s.schedule is not null and s.next_run_at <= ${now}
-      order by s.next_run_at limit ${limit}
-      for update skip locked`
-    const ids: string[] = []
-    for (const s of due) {
-      await tx`update public.sources set next_run_at = ${nextRun(s.schedule, true, now)} where id = ${s.id}`
-      const [busy] = await tx`
-        select 1 from public.jobs where tenant_id = ${s.tenant_id} and kind = ${SCRAPE_JOB_KIND}
-          and input->>'source_id' = ${s.id} and status in ('queued', 'running') limit 1`
-      if (busy) continue
-      const job = await enqueueJob(tx, {
-        tenantId: s.tenant_id,
-        kind: SCRAPE_JOB_KIND,
-        input: { source_id: s.id, trigger: 'schedule' },
-        maxAttempts: 3,
-        now,
-      })
-      ids.push(job.id)
-    }
-    return ids
-  }) as Promise<string[]>
+export function queueDueScrapes(deps: Pick<FunctionDeps, 'sql' | 'clock'>, limit = 100): Promise<string[]> {
+  return queueDueRuns(scrapes, deps, limit)
 }

@@ -19,6 +19,7 @@
  */
 import { retryWhileUnavailable, type Tx } from '../../infra/db.ts'
 import type { FunctionDeps } from '../../infra/deps.ts'
+import { newLease } from '../../infra/leases.ts'
 import { tenantAdminEmails } from '../../infra/notifier.ts'
 import { OutboundBlockedError, OutboundError } from '../../infra/outbound.ts'
 import { SECRET_PURPOSE } from './rows.ts'
@@ -108,8 +109,15 @@ export async function claimDueDeliveries(
   limit: number,
   perEndpoint = Number.MAX_SAFE_INTEGER,
 ): Promise<{ leaseId: string; deliveries: ClaimedDelivery[] }> {
-  const leaseId = crypto.randomUUID()
-  const lockedUntil = new Date(now.getTime() + LEASE_MS)
+  // The lease is shared/infra/leases.ts's; the claim statement is this one's own, because it
+  // ranks due rows per subscription against the live leases (the per-endpoint cap), which the
+  // generic claim does not (docs/adr/0006-job-engine.md).
+  const { token: leaseId, until: lockedUntil } = newLease(
+    'public.webhook_deliveries',
+    { token: 'lease_id', until: 'locked_until' },
+    now,
+    LEASE_MS,
+  )
   const deliveries = await deps.sql<ClaimedDelivery[]>`
     with busy as (
       select subscription_id, count(*)::int as n from public.webhook_deliveries

@@ -1,6 +1,7 @@
 import type { ServiceContext } from '../../infra/deps.ts'
 import { notFound } from '../../infra/errors.ts'
 import { generateKey } from '../../infra/keys.ts'
+import { usingSecretsOf } from '../../infra/secret-columns.ts'
 import { asPermissionError, runningOverlap, SECRET_PURPOSE } from './rows.ts'
 import type { Secret } from './schema.ts'
 
@@ -11,14 +12,21 @@ export async function revealSecret(ctx: ServiceContext, id: string): Promise<Sec
   // The ciphertext columns are not granted to members (the Data API must never show them), so
   // row-level security decides whether the caller sees the subscription, and the owner connection
   // reads the ciphertext of that row only.
-  const [visible] = await ctx.asTenant(
-    (tx) =>
-      tx`select id from public.webhook_subscriptions where id = ${id} and tenant_id = ${caller.tenantId}`,
+  const row = await usingSecretsOf(
+    ctx,
+    ctx.asOwner,
+    'Webhook subscription',
+    async (tx) =>
+      (
+        await tx`select id from public.webhook_subscriptions where id = ${id} and tenant_id = ${caller.tenantId}`
+      )[0],
+    async (owner) =>
+      (
+        await owner<{ secret_ciphertext: string; previous_secret_expires_at: Date | null }[]>`
+        select secret_ciphertext, previous_secret_expires_at from public.webhook_subscriptions
+        where id = ${id} and tenant_id = ${caller.tenantId}`
+      )[0],
   )
-  if (!visible) throw notFound('Webhook subscription')
-  const [row] = await ctx.asOwner<{ secret_ciphertext: string; previous_secret_expires_at: Date | null }[]>`
-    select secret_ciphertext, previous_secret_expires_at from public.webhook_subscriptions
-    where id = ${id} and tenant_id = ${caller.tenantId}`
   if (!row) throw notFound('Webhook subscription')
   const now = ctx.clock.now()
   const secret = await ctx.vault.decrypt(caller.tenantId, row.secret_ciphertext, SECRET_PURPOSE)
@@ -36,23 +44,29 @@ export async function rotateSecret(ctx: ServiceContext, id: string, overlapSecon
   // touching it as the tenant is refused otherwise. Members cannot read the ciphertext columns,
   // so the swap itself runs on the owner connection, for that row only, in one statement: the
   // outgoing secret becomes the previous one, whatever concurrent rotations do.
-  const [allowed] = await ctx
-    .asTenant(
-      (tx) => tx<{ id: string }[]>`
-      update public.webhook_subscriptions set updated_at = ${now}
-      where id = ${id} and tenant_id = ${caller.tenantId}
-      returning id`,
-    )
-    .catch(asPermissionError)
-  if (!allowed) throw notFound('Webhook subscription')
-  const [row] = await ctx.asOwner<{ id: string }[]>`
-    update public.webhook_subscriptions set
-      previous_secret_ciphertext = ${expiresAt ? ctx.asOwner`secret_ciphertext` : null},
-      previous_secret_expires_at = ${expiresAt},
-      secret_ciphertext = ${ciphertext},
-      updated_at = ${now}
-    where id = ${id} and tenant_id = ${caller.tenantId}
-    returning id`
+  const row = await usingSecretsOf(
+    ctx,
+    ctx.asOwner,
+    'Webhook subscription',
+    async (tx) =>
+      (
+        await tx<{ id: string }[]>`
+        update public.webhook_subscriptions set updated_at = ${now}
+        where id = ${id} and tenant_id = ${caller.tenantId}
+        returning id`.catch(asPermissionError)
+      )[0],
+    async (owner) =>
+      (
+        await owner<{ id: string }[]>`
+        update public.webhook_subscriptions set
+          previous_secret_ciphertext = ${expiresAt ? owner`secret_ciphertext` : null},
+          previous_secret_expires_at = ${expiresAt},
+          secret_ciphertext = ${ciphertext},
+          updated_at = ${now}
+        where id = ${id} and tenant_id = ${caller.tenantId}
+        returning id`
+      )[0],
+  )
   if (!row) throw notFound('Webhook subscription')
   return { secret, previous_secret_expires_at: expiresAt?.toISOString() ?? null }
 }

@@ -3,9 +3,8 @@ import type { Context } from 'hono'
 import { runAfterResponse } from '../../../../shared/infra/background.ts'
 import { ServiceError } from '../../../../shared/infra/errors.ts'
 import type { AppEnv } from '../../../../shared/infra/http/app-env.ts'
-import { clientAddress } from '../../../../shared/infra/http/authenticate.ts'
+import { chargeClientAddress } from '../../../../shared/infra/http/authenticate.ts'
 import { depsOf } from '../../../../shared/infra/http/define-route.ts'
-import { rateLimits, takeRateLimit } from '../../../../shared/infra/rate-limit.ts'
 import { kickProcessing } from '../../../../shared/services/commerce/process.ts'
 import { ReceiptRefused, receiveDelivery } from '../../../../shared/services/commerce/receive.ts'
 
@@ -52,17 +51,7 @@ export async function handleReceipt(c: Context<AppEnv>, storeId: string | undefi
       })
     // Failed signatures count against the sender's address, which throttles guessing; signed
     // deliveries are never rate limited (a shop that gets 429s disables the webhook).
-    if (err instanceof ServiceError && err.code === 'AUTH_REQUIRED') {
-      const rl = await takeRateLimit(
-        deps.sql,
-        `ip:${clientAddress(c)}`,
-        rateLimits.unauthenticated,
-        deps.clock.now(),
-      )
-      c.set('rateLimit', rl)
-      if (!rl.allowed)
-        throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
-    }
+    if (err instanceof ServiceError && err.code === 'AUTH_REQUIRED') await chargeClientAddress(c)
     throw err
   }
 }

@@ -4,7 +4,7 @@ import { hashKey } from '../../keys.ts'
 import { rateLimitDecision, rateLimits } from '../../rate-limit.ts'
 import type { AppEnv } from '../app-env.ts'
 import { LAST_USED_RESOLUTION_MS } from './api-key.ts'
-import { clientAddress } from './refusals.ts'
+import { addressBucket } from './refusals.ts'
 
 /** OAuth access tokens the tool server issues to MCP clients (functions/mcp-sse/oauth). */
 export const MCP_ACCESS_TOKEN_PREFIX = 'mcpat_'
@@ -30,7 +30,7 @@ export async function authorizeMcpToken(c: Context<AppEnv>, token: string) {
   const deps = c.get('deps')
   const now = deps.clock.now()
   const [row] = await deps.sql<McpTokenAuthorization[]>`
-    select * from private.authorize_mcp_token(${hashKey(token)}, ${`ip:${clientAddress(c)}`},
+    select * from private.authorize_mcp_token(${hashKey(token)}, ${addressBucket(c)},
       ${rateLimits.unauthenticated}, ${rateLimits.toolServer}, ${now})`
   const grant = row!
   const rl = rateLimitDecision(grant.rate_limit, grant.allowed, grant.tat, now)

@@ -36,21 +36,25 @@ export function clientAddress(c: Context<AppEnv>): string {
   return hops[0] ?? peer
 }
 
-/** Charges the client's address to the unauthenticated bucket: 429 over it, else undefined. */
-export async function limitAddress(c: Context<AppEnv>): Promise<void> {
+/** The rate-limit bucket of the client's address (the unauthenticated limit). */
+export const addressBucket = (c: Context<AppEnv>) => `ip:${clientAddress(c)}`
+
+/**
+ * The one charge of the client's address to the unauthenticated bucket (anonymous routes, failed
+ * credentials, failed commerce signatures): sets the rate-limit headers; 429 over the limit. The
+ * MCP token check charges the same bucket inside its one statement (private.authorize_mcp_token,
+ * only when the token is unknown), with addressBucket and the same limit.
+ */
+export async function chargeClientAddress(c: Context<AppEnv>): Promise<void> {
   const deps = c.get('deps')
-  const rl = await hotPathOf(deps).leases.take(
-    `ip:${clientAddress(c)}`,
-    rateLimits.unauthenticated,
-    deps.clock.now(),
-  )
+  const rl = await hotPathOf(deps).leases.take(addressBucket(c), rateLimits.unauthenticated, deps.clock.now())
   c.set('rateLimit', rl)
   if (!rl.allowed) throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
 }
 
 /** 401 after charging the address's bucket (which also throttles key guessing). */
 export async function refuseUnauthenticated(c: Context<AppEnv>, message: string): Promise<never> {
-  await limitAddress(c)
+  await chargeClientAddress(c)
   throw new ServiceError('AUTH_REQUIRED', message)
 }
 

@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import type { CallerKind } from '../../auth.ts'
 import { matchesPublishableKey, matchesServiceKey } from '../../supabase-keys.ts'
 import type { AppEnv } from '../app-env.ts'
-import { limitAddress } from './refusals.ts'
+import { chargeClientAddress } from './refusals.ts'
 
 /**
  * The project's Supabase keys: the service-role key (a `service` caller, every tenant) and the
@@ -30,7 +30,7 @@ export async function authenticateSupabaseKey(
     return true
   }
   if (allow.has('anon') && supabaseKeys.some(isPublishable)) {
-    await limitAddress(c)
+    await chargeClientAddress(c)
     c.set('caller', { kind: 'anon' })
     return true
   }

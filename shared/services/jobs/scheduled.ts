@@ -1,0 +1,66 @@
+import type { Queryable } from '../../infra/db.ts'
+import type { FunctionDeps } from '../../infra/deps.ts'
+import { enqueueOrJoin, type JobRow } from '../../infra/jobs/engine.ts'
+
+/**
+ * A scheduled resource: a row with `enabled`, `schedule` and `next_run_at` whose run is a job (a
+ * source's scrape, a destination's sync). Requests and the schedule queue it the same way: a job
+ * already queued or running for the resource is joined, never doubled (enqueueOrJoin,
+ * docs/adr/0006-job-engine.md).
+ */
+export interface ScheduledResource<S> {
+  /** Schema-qualified table, e.g. 'public.sources'. */
+  table: string
+  kind: string
+  /** The job input's field naming the resource, e.g. 'source_id'. */
+  resource: string
+  maxAttempts: number
+  nextRun: (schedule: S, now: Date) => Date | null
+}
+
+/** Queues the resource's job, or returns the one already queued or running. */
+export function queueOrJoin<S>(
+  r: ScheduledResource<S>,
+  tx: Queryable,
+  tenantId: string,
+  resourceId: string,
+  trigger: 'request' | 'schedule',
+  now: Date,
+  input: Record<string, unknown> = { trigger },
+): Promise<{ job: JobRow; created: boolean }> {
+  return enqueueOrJoin(tx, {
+    tenantId,
+    kind: r.kind,
+    input: { [r.resource]: resourceId, ...input },
+    resource: r.resource,
+    maxAttempts: r.maxAttempts,
+    now,
+  })
+}
+
+/**
+ * Queues the job of every enabled resource whose `next_run_at` has come and moves its next run on
+ * (the sweep job; all tenants). Safe on several instances: due rows are locked with SKIP LOCKED for
+ * this one transaction. Returns the ids of the jobs it created (joined ones are already running).
+ */
+export async function queueDueRuns<S>(
+  r: ScheduledResource<S>,
+  deps: Pick<FunctionDeps, 'sql' | 'clock'>,
+  limit: number,
+): Promise<string[]> {
+  const now = deps.clock.now()
+  return deps.sql.begin(async (tx) => {
+    const due = await tx<{ id: string; tenant_id: string; schedule: S }[]>`
+      select id, tenant_id, schedule from ${tx(r.table)}
+      where enabled and schedule is not null and next_run_at <= ${now}
+      order by next_run_at limit ${limit}
+      for update skip locked`
+    const ids: string[] = []
+    for (const row of due) {
+      await tx`update ${tx(r.table)} set next_run_at = ${r.nextRun(row.schedule, now)} where id = ${row.id}`
+      const { job, created } = await queueOrJoin(r, tx, row.tenant_id, row.id, 'schedule', now)
+      if (created) ids.push(job.id)
+    }
+    return ids
+  }) as Promise<string[]>
+}

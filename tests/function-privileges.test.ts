@@ -47,6 +47,8 @@ const authenticatedSecretLike: Record<string, string> = {
   'public.jobs.lease_until': 'a date',
   'public.integration_connections.token_expires_at': 'a date',
   'public.webhook_deliveries.lease_id': "a dispatcher's claim id",
+  'public.jobs.lease_id': "a worker's claim id (members only read jobs; no write grant)",
+  'public.notifications.lease_id': "a sender's claim id (members only read notifications; no write grant)",
   'public.assistant_conversations.input_tokens': 'a count of model tokens',
   'public.assistant_conversations.output_tokens': 'a count of model tokens',
   'public.assistant_turns.input_tokens': 'a count of model tokens',

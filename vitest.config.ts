@@ -1,6 +1,16 @@
+import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
+// The path aliases of tsconfig.json (and, for what deploys, deno.json): @shared/x is shared/x.
+const alias = Object.fromEntries(
+  ['shared', 'functions', 'scripts', 'tests', 'benchmarks'].map((dir) => [
+    `@${dir}`,
+    fileURLToPath(new URL(`./${dir}`, import.meta.url)),
+  ]),
+)
+
 export default defineConfig({
+  resolve: { alias },
   test: {
     include: ['tests/**/*.test.ts'],
     testTimeout: 30_000,

@@ -34,6 +34,9 @@ describe('bundle rules', () => {
         "import { x } from 'left-pad'",
         "import { y } from 'esm'",
         "import { Client } from '@modelcontextprotocol/sdk/client/index.js'",
+        "import { c } from '@shared/c.ts'",
+        "import { d } from '@shared/missing.ts'",
+        "import { e } from '@outside/e.ts'",
         "const lazy = () => import('./lazy.ts')",
         "import { gone } from './missing.ts'",
       ].join('\n'),
@@ -41,18 +44,22 @@ describe('bundle rules', () => {
       'functions/f/lazy.ts': 'export {}',
       'shared/types.ts': 'export type T = 1',
       'shared/b.ts': 'export const b = 2',
+      'shared/c.ts': 'export const c = 4',
       'shared/unused.ts': 'export const unused = 3',
     })
     const { files, problems } = bundleOf(tmp, 'functions/f/index.ts', {
       hono: 'npm:hono@^4',
       esm: 'https://esm.sh/esm',
       '@modelcontextprotocol/sdk/': 'npm:/@modelcontextprotocol/sdk@^1/',
+      '@shared/': './shared/',
+      '@outside/': '../elsewhere/',
     })
     expect(files).toEqual([
       'functions/f/a.ts',
       'functions/f/index.ts',
       'functions/f/lazy.ts',
       'shared/b.ts',
+      'shared/c.ts',
       'shared/types.ts',
     ])
     expect(problems).toEqual([
@@ -60,6 +67,8 @@ describe('bundle rules', () => {
       "functions/f/index.ts: 'https://deno.land/std/http/server.ts' is an https: import (only npm: packages resolve here)",
       "functions/f/index.ts: 'left-pad' is not in the import map",
       "functions/f/index.ts: 'esm' maps to https://esm.sh/esm: an https: import (only npm: packages resolve here)",
+      "functions/f/index.ts: '@shared/missing.ts' maps to ./shared/missing.ts, which does not exist",
+      "functions/f/index.ts: '@outside/e.ts' maps to ../elsewhere/e.ts, outside the repository",
       "functions/f/index.ts: './missing.ts' does not exist",
     ])
   })
@@ -76,13 +85,14 @@ describe('this repository', () => {
     }
   })
 
-  it('has a deploy import map of npm: packages only, without nodeModulesDir "manual"', () => {
+  it('has a deploy import map of npm: packages and the repository\'s own folders only, without nodeModulesDir "manual"', () => {
     const map = JSON.parse(readFileSync(join(root, 'deno.json'), 'utf8')) as {
       imports: Record<string, string>
       nodeModulesDir?: string
     }
     expect(map.nodeModulesDir).not.toBe('manual')
-    for (const target of Object.values(map.imports)) expect(target).toMatch(/^npm:/)
+    for (const target of Object.values(map.imports))
+      expect(target).toMatch(/^(npm:|\.\/(shared|functions)\/$)/)
   })
 
   it.each(functions.map((f) => [f.name, f] as const))('%s: every import resolves from npm', (_, fn) => {

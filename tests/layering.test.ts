@@ -15,12 +15,15 @@ import { describe, expect, it } from 'vitest'
 
 type ImportGraph = Map<string, string[]>
 
+// tsconfig.json's paths (and deno.json's imports): `@shared/x` is `shared/x`.
+const pathAlias = /^@(shared|functions|scripts|tests|benchmarks)\//
+
 // The TypeScript compiler's own pre-processor finds every module reference: static, type-only,
 // side-effect (`import './x.ts'`), re-export and dynamic imports, and none inside strings or comments.
 function importsOf(file: string, text: string): string[] {
   const { importedFiles } = ts.preProcessFile(text, true, true)
   return importedFiles.map(({ fileName: spec }) =>
-    spec.startsWith('.') ? normalize(join(dirname(file), spec)) : spec,
+    spec.startsWith('.') ? normalize(join(dirname(file), spec)) : spec.replace(pathAlias, '$1/'),
   )
 }
 
@@ -76,6 +79,23 @@ describe('layering', () => {
     expect(layerViolations(graph)).toEqual([])
   })
 
+  it('climbs at most one folder in a relative import; further is a path alias (@shared/...)', () => {
+    const climbing = (file: string, text: string) =>
+      ts
+        .preProcessFile(text, true, true)
+        .importedFiles.map((f) => f.fileName)
+        .filter((spec) => spec.startsWith('../../'))
+        .map((spec) => `${file}: ${spec}`)
+    // The check can fail.
+    expect(climbing('shared/services/x/y.ts', `import { a } from '../../infra/db.ts'`)).toEqual([
+      'shared/services/x/y.ts: ../../infra/db.ts',
+    ])
+    const found = ['shared', 'functions', 'scripts', 'tests', 'benchmarks'].flatMap((root) =>
+      sourceFiles(root).flatMap((path) => climbing(relative('.', path), readFileSync(path, 'utf8'))),
+    )
+    expect(found).toEqual([])
+  })
+
   it('refuses each kind of violation (the check can fail)', () => {
     const graph: ImportGraph = new Map([
       ['shared/infra/db.ts', ['shared/services/content/queries.ts', 'postgres']],
@@ -104,6 +124,7 @@ describe('layering', () => {
       `const c = await import('../c.ts')`,
       `import type { D } from 'hono'`,
       `import '../../../functions/other/app.ts'`,
+      `import { g } from '@functions/usage/app.ts'`,
       `const note = "import { e } from '../e.ts'" // import { f } from '../f.ts'`,
     ].join('\n')
     expect(importsOf('shared/services/x/y.ts', text).sort()).toEqual(
@@ -113,6 +134,7 @@ describe('layering', () => {
         'shared/services/c.ts',
         'hono',
         'functions/other/app.ts',
+        'functions/usage/app.ts',
       ].sort(),
     )
   })

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { serve } from '@hono/node-server'
-import { functionEnvironment, type LocalEnv } from '../../scripts/lib/local-env.ts'
-import { createPlatform, startScheduler } from '../../scripts/platform/server.ts'
-import { isPostgresWriteRace } from '../../shared/infra/db.ts'
+import { functionEnvironment, type LocalEnv } from '@scripts/lib/local-env.ts'
+import { createPlatform, startScheduler } from '@scripts/platform/server.ts'
+import { isPostgresWriteRace } from '@shared/infra/db.ts'
 
 const localEnv = JSON.parse(readFileSync(process.env.SOAK_LOCAL_ENV!, 'utf8')) as LocalEnv
 const env = {

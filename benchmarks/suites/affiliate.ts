@@ -4,10 +4,10 @@
  * storing it (download + gunzip + CSV parse + normalise, through the same adapter) in the same
  * run; with the process's peak memory during each.
  */
-import { awinAdapter } from '../../shared/services/affiliate/adapters/awin.ts'
-import type { ProgramRow } from '../../shared/services/affiliate/adapters/types.ts'
-import { startAffiliateServer } from '../../tests/support/affiliate-server.ts'
-import { startTestPlatform } from '../../tests/support/platform.ts'
+import { awinAdapter } from '@shared/services/affiliate/adapters/awin.ts'
+import type { ProgramRow } from '@shared/services/affiliate/adapters/types.ts'
+import { startAffiliateServer } from '@tests/support/affiliate-server.ts'
+import { startTestPlatform } from '@tests/support/platform.ts'
 
 const ROWS = Number(process.env.AFFILIATE_BENCH_ROWS ?? 100_000)
 const mb = (n: number) => `${Math.round(n / 1024 / 1024)} MB`

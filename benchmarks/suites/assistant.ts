@@ -8,12 +8,12 @@
  * Each platform turn gets a conversation of its own (no history growth, no 409). Alternating
  * rounds, so drift falls on both alike.
  */
-import { serviceCallerFor } from '../../shared/infra/auth.ts'
-import { serviceContextFor } from '../../shared/infra/deps.ts'
-import { streamModel } from '../../shared/services/assistant/model.ts'
-import { callTool } from '../../shared/services/tools/tool-set.ts'
-import { startScriptedLlm } from '../../tests/support/assistant-llm.ts'
-import { startTestPlatform } from '../../tests/support/platform.ts'
+import { serviceCallerFor } from '@shared/infra/auth.ts'
+import { serviceContextFor } from '@shared/infra/deps.ts'
+import { streamModel } from '@shared/services/assistant/model.ts'
+import { callTool } from '@shared/services/tools/tool-set.ts'
+import { startScriptedLlm } from '@tests/support/assistant-llm.ts'
+import { startTestPlatform } from '@tests/support/platform.ts'
 import { latencyStats } from '../lib.ts'
 
 const SAMPLES = 60

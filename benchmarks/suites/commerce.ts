@@ -10,10 +10,10 @@
  */
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
+import type { Sql } from '@shared/infra/db.ts'
+import { shopifyHeaders, shopifyOrder, shopifyProduct, storePath } from '@tests/support/commerce.ts'
+import { startTestPlatform } from '@tests/support/platform.ts'
 import { Hono } from 'hono'
-import type { Sql } from '../../shared/infra/db.ts'
-import { shopifyHeaders, shopifyOrder, shopifyProduct, storePath } from '../../tests/support/commerce.ts'
-import { startTestPlatform } from '../../tests/support/platform.ts'
 import { combineRounds, type Measurement, measure, printComparison, printMeasurement } from '../lib.ts'
 
 const SENDERS = Number(process.env.COMMERCE_BENCH_SENDERS ?? 50)

@@ -3,9 +3,9 @@
  * same bytes through WebCrypto in the same run (the floor the envelope scheme builds on).
  */
 
-import { randomBase62 } from '../../shared/infra/crypto.ts'
-import { useCredential } from '../../shared/services/credentials/use-credential.ts'
-import { startTestPlatform } from '../../tests/support/platform.ts'
+import { randomBase62 } from '@shared/infra/crypto.ts'
+import { useCredential } from '@shared/services/credentials/use-credential.ts'
+import { startTestPlatform } from '@tests/support/platform.ts'
 import { measure, printComparison, printMeasurement } from '../lib.ts'
 
 export default async function (): Promise<void> {

@@ -10,8 +10,8 @@
 import { randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { catalog, integrationBySlug } from '../../shared/services/integrations/catalog.ts'
-import { startTestPlatform, TestClock } from '../../tests/support/platform.ts'
+import { catalog, integrationBySlug } from '@shared/services/integrations/catalog.ts'
+import { startTestPlatform, TestClock } from '@tests/support/platform.ts'
 import { latencyStats, type Measurement, measure, printComparison } from '../lib.ts'
 
 const CONNECTIONS = 10_000

@@ -5,7 +5,7 @@
  * Goal (issue 6): metering costs under 20% of throughput, i.e. ratio >= 0.8.
  */
 
-import { startTestPlatform, TestClock } from '../../tests/support/platform.ts'
+import { startTestPlatform, TestClock } from '@tests/support/platform.ts'
 import { contentRequest, seedContentTenant } from '../content-fixture.ts'
 import { combineRounds, type Measurement, measure, printComparison } from '../lib.ts'
 

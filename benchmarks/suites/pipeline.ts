@@ -9,13 +9,13 @@
  *    (the same SDK call to the same loopback OpenAI-compatible server), in milliseconds.
  */
 
-import { generationEngine } from '../../shared/services/generation/generate.ts'
-import { callModel } from '../../shared/services/generation/providers.ts'
-import { parseFeedItems } from '../../shared/services/sources/feed.ts'
-import { scrapeEngine } from '../../shared/services/sources/scrape.ts'
-import { startFeedServer } from '../../tests/support/feed-server.ts'
-import { startLlmServer } from '../../tests/support/llm-server.ts'
-import { startTestPlatform } from '../../tests/support/platform.ts'
+import { generationEngine } from '@shared/services/generation/generate.ts'
+import { callModel } from '@shared/services/generation/providers.ts'
+import { parseFeedItems } from '@shared/services/sources/feed.ts'
+import { scrapeEngine } from '@shared/services/sources/scrape.ts'
+import { startFeedServer } from '@tests/support/feed-server.ts'
+import { startLlmServer } from '@tests/support/llm-server.ts'
+import { startTestPlatform } from '@tests/support/platform.ts'
 import { latencyStats } from '../lib.ts'
 
 const fmt = (n: number, digits: number) => n.toFixed(digits)

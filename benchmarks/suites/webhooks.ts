@@ -4,9 +4,9 @@
  * the same receiver at the same concurrency, plus commit-to-first-attempt latency, alone and
  * while another tenant's endpoint hangs (issue 16, item 11: goal p99 within 2x of alone).
  */
-import { signBody } from '../../shared/services/webhooks/signature.ts'
-import { startTestPlatform } from '../../tests/support/platform.ts'
-import { startReceiver, waitFor } from '../../tests/support/webhook-receiver.ts'
+import { signBody } from '@shared/services/webhooks/signature.ts'
+import { startTestPlatform } from '@tests/support/platform.ts'
+import { startReceiver, waitFor } from '@tests/support/webhook-receiver.ts'
 import { latencyStats, type Measurement, printComparison } from '../lib.ts'
 
 const DELIVERIES = 2000

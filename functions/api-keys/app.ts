@@ -1,5 +1,5 @@
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
-import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { registerCreateApiKey } from './routes/create.ts'
 import { registerGetApiKey } from './routes/get.ts'
 import { registerListApiKeys } from './routes/list.ts'

@@ -1,5 +1,5 @@
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
-import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { registerAutomations } from './routes/automations/routes.ts'
 import { registerApproveToolCall } from './routes/conversations/approve.ts'
 import { registerCreateConversation } from './routes/conversations/create.ts'

@@ -1,5 +1,5 @@
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
-import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { registerGetDelivery } from './routes/deliveries/get.ts'
 import { registerListDeliveries } from './routes/deliveries/list.ts'
 import { registerReplayDelivery } from './routes/deliveries/replay.ts'

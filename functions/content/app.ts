@@ -1,5 +1,5 @@
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
-import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { registerCreateArticle } from './routes/articles/create.ts'
 import { registerDeleteArticle } from './routes/articles/delete.ts'
 import { registerGetArticle } from './routes/articles/get.ts'

@@ -1,5 +1,5 @@
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
-import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { registerCreateCredential } from './routes/credentials/create.ts'
 import { registerDeleteCredential } from './routes/credentials/delete.ts'
 import { registerGetCredential } from './routes/credentials/get.ts'

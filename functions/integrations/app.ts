@@ -1,5 +1,5 @@
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
-import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { registerListCatalog } from './routes/catalog/list.ts'
 import { registerConnectMcp } from './routes/connections/connect.ts'
 import { registerDeleteConnection } from './routes/connections/delete.ts'
@@ -16,7 +16,7 @@ import { registerStats } from './routes/stats.ts'
 
 export const functionName = 'integrations'
 
-export { DEFAULT_TOOL_ALLOWED } from '../../shared/services/integrations/connections.ts'
+export { DEFAULT_TOOL_ALLOWED } from '@shared/services/integrations/connections.ts'
 
 /** Integrations hub: catalog, OAuth and MCP connections, tool permissions, usage. */
 export function createApp(deps: FunctionDeps) {

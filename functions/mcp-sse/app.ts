@@ -1,5 +1,5 @@
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
-import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { authChallenge } from './auth-challenge.ts'
 import { registerMcpDelete } from './routes/mcp/delete.ts'
 import { registerMcpGet } from './routes/mcp/get.ts'

@@ -13,11 +13,10 @@ import {
   ReadResourceRequestSchema,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
-import type { Context } from 'hono'
-import { MALFORMED_JSON, ServiceError } from '../../shared/infra/errors.ts'
-import type { AppEnv } from '../../shared/infra/http/app-env.ts'
-import { serviceContext } from '../../shared/infra/http/define-route.ts'
-import { describeError } from '../../shared/infra/logger.ts'
+import { MALFORMED_JSON, ServiceError } from '@shared/infra/errors.ts'
+import type { AppEnv } from '@shared/infra/http/app-env.ts'
+import { serviceContext } from '@shared/infra/http/define-route.ts'
+import { describeError } from '@shared/infra/logger.ts'
 import {
   completeAny,
   getAnyPrompt,
@@ -25,8 +24,9 @@ import {
   listAllResources,
   listAllResourceTemplates,
   readAnyResource,
-} from '../../shared/services/tools/connected-features.ts'
-import { callTool, listTools, type ToolOutcome } from '../../shared/services/tools/tool-set.ts'
+} from '@shared/services/tools/connected-features.ts'
+import { callTool, listTools, type ToolOutcome } from '@shared/services/tools/tool-set.ts'
+import type { Context } from 'hono'
 import { keyScopes, triggeredBy } from './routes/tools/auth.ts'
 
 /**

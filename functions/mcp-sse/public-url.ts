@@ -1,6 +1,6 @@
+import type { AppEnv } from '@shared/infra/http/app-env.ts'
+import { publicRoutes } from '@shared/infra/http/public-routes.ts'
 import type { Context } from 'hono'
-import type { AppEnv } from '../../shared/infra/http/app-env.ts'
-import { publicRoutes } from '../../shared/infra/http/public-routes.ts'
 
 const FUNCTION_NAME = 'mcp-sse'
 

@@ -1,7 +1,7 @@
+import { isTransactionPooler, type Sql } from '@shared/infra/db.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { ServiceError } from '@shared/infra/errors.ts'
 import postgres from 'postgres'
-import { isTransactionPooler, type Sql } from '../../shared/infra/db.ts'
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
-import { ServiceError } from '../../shared/infra/errors.ts'
 
 /**
  * The HTTP+SSE transport across instances. The instance serving a session's GET /sse stream

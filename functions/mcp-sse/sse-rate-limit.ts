@@ -1,5 +1,5 @@
+import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import type { MiddlewareHandler } from 'hono'
-import type { AppEnv } from '../../shared/infra/http/app-env.ts'
 import { hubFor } from './sse-hub.ts'
 import { sessionForKey } from './sse-sessions.ts'
 

@@ -1,7 +1,7 @@
+import { timingSafeEqual } from '@shared/infra/crypto.ts'
+import type { AppEnv } from '@shared/infra/http/app-env.ts'
+import { hashKey } from '@shared/infra/keys.ts'
 import type { Context } from 'hono'
-import { timingSafeEqual } from '../../shared/infra/crypto.ts'
-import type { AppEnv } from '../../shared/infra/http/app-env.ts'
-import { hashKey } from '../../shared/infra/keys.ts'
 import { presentedKey } from './routes/tools/auth.ts'
 
 /** HTTP+SSE sessions in private.mcp_sse_sessions; times are wall-clock (streams are real time). */

@@ -1,5 +1,5 @@
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
-import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { registerCreateSource } from './routes/sources/create.ts'
 import { registerDeleteSource } from './routes/sources/delete.ts'
 import { registerGetSource } from './routes/sources/get.ts'

@@ -1,5 +1,5 @@
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
-import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { registerCreateDestination } from './routes/destinations/create.ts'
 import { registerDeleteDestination } from './routes/destinations/delete.ts'
 import { registerGetDestination } from './routes/destinations/get.ts'

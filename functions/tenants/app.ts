@@ -1,5 +1,5 @@
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
-import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { registerChangePlan } from './routes/admin/change-plan.ts'
 import { registerGetCurrentTenant } from './routes/current/get.ts'
 import { registerUpdateCurrentTenant } from './routes/current/update.ts'

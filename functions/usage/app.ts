@@ -1,5 +1,5 @@
-import type { FunctionDeps } from '../../shared/infra/deps.ts'
-import { createFunctionApp } from '../../shared/infra/http/function-app.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { registerCreateAlert } from './routes/alerts/create.ts'
 import { registerDeleteAlert } from './routes/alerts/delete.ts'
 import { registerListAlerts } from './routes/alerts/list.ts'

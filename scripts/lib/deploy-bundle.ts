@@ -41,7 +41,8 @@ function importsOf(file: string): string[] {
 
 /**
  * The local files reachable from an entry point, and every problem with its imports.
- * `imports` is the import map: a bare specifier must be in it (exactly, or by a "prefix/" entry).
+ * `imports` is the import map: a bare specifier must be in it (exactly, or by a "prefix/" entry),
+ * mapped to an npm: package or, for the repository's path aliases, to a folder of the repository.
  */
 export function bundleOf(
   root: string,
@@ -80,7 +81,14 @@ export function bundleOf(
           .filter(([k]) => k.endsWith('/') && spec.startsWith(k))
           .map(([k, v]) => v + spec.slice(k.length))[0]
       if (!mapped) problems.push(`${where} is not in the import map`)
-      else if (!mapped.startsWith('npm:'))
+      else if (mapped.startsWith('./') || mapped.startsWith('../')) {
+        // A path alias ("@shared/": "./shared/"), relative to the import map at the root.
+        const target = normalize(mapped)
+        if (target.startsWith('..')) problems.push(`${where} maps to ${mapped}, outside the repository`)
+        else if (!existsSync(join(root, target)))
+          problems.push(`${where} maps to ${mapped}, which does not exist`)
+        else visit(target)
+      } else if (!mapped.startsWith('npm:'))
         problems.push(`${where} maps to ${mapped}: ${refuse(mapped) ?? 'not an npm: package'}`)
     }
   }

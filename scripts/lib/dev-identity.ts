@@ -1,5 +1,5 @@
+import type { Sql } from '@shared/infra/db.ts'
 import { importJWK, SignJWT } from 'jose'
-import type { Sql } from '../../shared/infra/db.ts'
 import type { LocalEnv } from './local-env.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { randomBase62, randomBytes, toBase64 } from '@shared/infra/crypto.ts'
 import { exportJWK, generateKeyPair, type JWK } from 'jose'
-import { randomBase62, randomBytes, toBase64 } from '../../shared/infra/crypto.ts'
 
 /**
  * The local platform's secrets, made on first start and kept in the data folder so that

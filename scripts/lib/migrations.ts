@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
-import type { Sql } from '../../shared/infra/db.ts'
+import type { Sql } from '@shared/infra/db.ts'
 
 export const migrationsDir = fileURLToPath(new URL('../../migrations/', import.meta.url))
 

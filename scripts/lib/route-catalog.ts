@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { CallerKind, MemberRole, Scope } from '../../shared/infra/auth.ts'
-import { createDeps } from '../../shared/infra/create-deps.ts'
-import { AUTH_EXTENSION } from '../../shared/infra/http/define-route.ts'
-import { publicRoutes } from '../../shared/infra/http/public-routes.ts'
+import type { CallerKind, MemberRole, Scope } from '@shared/infra/auth.ts'
+import { createDeps } from '@shared/infra/create-deps.ts'
+import { AUTH_EXTENSION } from '@shared/infra/http/define-route.ts'
+import { publicRoutes } from '@shared/infra/http/public-routes.ts'
 import { functionModules } from '../platform/functions.ts'
 
 /**

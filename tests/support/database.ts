@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
+import { applyMigrations } from '@scripts/lib/migrations.ts'
+import { connectDatabase, type Sql } from '@shared/infra/db.ts'
 import postgres from 'postgres'
-import { applyMigrations } from '../../scripts/lib/migrations.ts'
-import { connectDatabase, type Sql } from '../../shared/infra/db.ts'
 
 export interface TestDatabase {
   url: string
@@ -54,7 +54,7 @@ export async function createTestDatabase({
       },
     }
   }
-  const { startEmbeddedPostgres } = await import('../../scripts/platform/embedded-postgres.ts')
+  const { startEmbeddedPostgres } = await import('@scripts/platform/embedded-postgres.ts')
   const embedded = await startEmbeddedPostgres({ port: 0 })
   const sql = connectDatabase(embedded.url, 4)
   if (migrate) await applyMigrations(sql)

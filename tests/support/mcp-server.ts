@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import { type AddressInfo, connect } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { timingSafeEqual } from '../../shared/infra/crypto.ts'
+import { timingSafeEqual } from '@shared/infra/crypto.ts'
 
 /**
  * The reference MCP server (`@modelcontextprotocol/server-everything`) as a child process on

@@ -1,10 +1,10 @@
 import type { ServerType } from '@hono/node-server'
-import { ensureUserAndTenant, issueAccessToken } from '../../scripts/lib/dev-identity.ts'
-import { createLocalEnv, functionEnvironment, type LocalEnv } from '../../scripts/lib/local-env.ts'
-import { listenPlatform } from '../../scripts/platform/listen.ts'
-import { createPlatform, type Platform } from '../../scripts/platform/server.ts'
-import type { Clock } from '../../shared/infra/deps.ts'
-import type { GuardedFetch } from '../../shared/infra/outbound.ts'
+import { ensureUserAndTenant, issueAccessToken } from '@scripts/lib/dev-identity.ts'
+import { createLocalEnv, functionEnvironment, type LocalEnv } from '@scripts/lib/local-env.ts'
+import { listenPlatform } from '@scripts/platform/listen.ts'
+import { createPlatform, type Platform } from '@scripts/platform/server.ts'
+import type { Clock } from '@shared/infra/deps.ts'
+import type { GuardedFetch } from '@shared/infra/outbound.ts'
 import { createTestDatabase, type TestDatabase } from './database.ts'
 
 /** A clock the test moves by hand. */

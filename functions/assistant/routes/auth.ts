@@ -1,8 +1,8 @@
+import { scopes } from '@shared/infra/auth.ts'
+import type { AppEnv } from '@shared/infra/http/app-env.ts'
+import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
+import { tenantCaller } from '@shared/infra/http/authenticate.ts'
 import type { Context } from 'hono'
-import { scopes } from '../../../shared/infra/auth.ts'
-import type { AppEnv } from '../../../shared/infra/http/app-env.ts'
-import type { RouteAuth } from '../../../shared/infra/http/authenticate.ts'
-import { tenantCaller } from '../../../shared/infra/http/authenticate.ts'
 
 /** A signed-in user (the dashboard) or a platform key with assistant:invoke (server-side apps). */
 export const assistantAuth = {

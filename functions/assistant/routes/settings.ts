@@ -1,9 +1,9 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
-import { settingsBody, settingsSchema } from '../../../shared/services/assistant/schema.ts'
-import { getSettings, updateSettings } from '../../../shared/services/assistant/settings.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { settingsBody, settingsSchema } from '@shared/services/assistant/schema.ts'
+import { getSettings, updateSettings } from '@shared/services/assistant/settings.ts'
 import { assistantAuth, managerAuth } from './auth.ts'
 
 export const getRoute = defineRoute(assistantAuth, {

@@ -1,7 +1,7 @@
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import type { AppEnv } from '@shared/infra/http/app-env.ts'
+import { onTurnEvents, runTurnNow, turnResult } from '@shared/services/assistant/turn.ts'
 import type { Context } from 'hono'
-import type { ServiceContext } from '../../../shared/infra/deps.ts'
-import type { AppEnv } from '../../../shared/infra/http/app-env.ts'
-import { onTurnEvents, runTurnNow, turnResult } from '../../../shared/services/assistant/turn.ts'
 
 const encoder = new TextEncoder()
 

@@ -1,4 +1,4 @@
-import type { RouteAuth } from '../../../shared/infra/http/authenticate.ts'
+import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 
 /** Stores and the delivery log are managed from the dashboard: signed-in users only. */
 export const readAuth = { allow: ['user'] } as const satisfies RouteAuth

@@ -1,4 +1,4 @@
-import type { RouteAuth } from '../../../shared/infra/http/authenticate.ts'
+import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 
 export const readAuth = {
   allow: ['user', 'platform_key'],

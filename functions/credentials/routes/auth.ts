@@ -1,4 +1,4 @@
-import type { RouteAuth } from '../../../shared/infra/http/authenticate.ts'
+import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 
 /**
  * Credentials are managed from the dashboard by signed-in users; keys cannot reach them. Members

@@ -1,15 +1,11 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../shared/infra/http/app-env.ts'
-import {
-  defineRoute,
-  serverFunctionAuth,
-  serviceContextForTenant,
-} from '../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
-import { generationEngine, queueGeneration } from '../../../shared/services/generation/generate.ts'
-import { generateArticleBody } from '../../../shared/services/generation/schema.ts'
-import { acceptedJob } from '../../../shared/services/jobs/jobs.ts'
-import { acceptedJobSchema } from '../../../shared/services/jobs/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serverFunctionAuth, serviceContextForTenant } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { generationEngine, queueGeneration } from '@shared/services/generation/generate.ts'
+import { generateArticleBody } from '@shared/services/generation/schema.ts'
+import { acceptedJob } from '@shared/services/jobs/jobs.ts'
+import { acceptedJobSchema } from '@shared/services/jobs/schema.ts'
 
 export const route = defineRoute(serverFunctionAuth, {
   method: 'post',

@@ -1,9 +1,9 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../shared/infra/http/app-env.ts'
-import { defineRoute, depsOf } from '../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
-import { generationEngine } from '../../../shared/services/generation/generate.ts'
-import { sweepReportSchema } from '../../../shared/services/jobs/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, depsOf } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { generationEngine } from '@shared/services/generation/generate.ts'
+import { sweepReportSchema } from '@shared/services/jobs/schema.ts'
 
 export const route = defineRoute(
   { allow: ['service'] },

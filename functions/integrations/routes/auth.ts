@@ -1,4 +1,4 @@
-import type { RouteAuth } from '../../../shared/infra/http/authenticate.ts'
+import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 
 /**
  * Signed-in users only. Writes need owner or admin, checked in the service after the input is

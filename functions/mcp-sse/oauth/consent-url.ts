@@ -1,5 +1,5 @@
+import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import type { Context } from 'hono'
-import type { AppEnv } from '../../../shared/infra/http/app-env.ts'
 import { mcpUrl } from '../public-url.ts'
 
 /**

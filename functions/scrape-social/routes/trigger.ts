@@ -1,16 +1,12 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../shared/infra/http/app-env.ts'
-import {
-  defineRoute,
-  serverFunctionAuth,
-  serviceContextForTenant,
-} from '../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
-import { acceptedJob } from '../../../shared/services/jobs/jobs.ts'
-import { acceptedJobSchema } from '../../../shared/services/jobs/schema.ts'
-import { triggerScrapeBody } from '../../../shared/services/sources/schema.ts'
-import { scrapeEngine } from '../../../shared/services/sources/scrape.ts'
-import { queueScrape } from '../../../shared/services/sources/sources.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serverFunctionAuth, serviceContextForTenant } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { acceptedJob } from '@shared/services/jobs/jobs.ts'
+import { acceptedJobSchema } from '@shared/services/jobs/schema.ts'
+import { triggerScrapeBody } from '@shared/services/sources/schema.ts'
+import { scrapeEngine } from '@shared/services/sources/scrape.ts'
+import { queueScrape } from '@shared/services/sources/sources.ts'
 
 export const route = defineRoute(serverFunctionAuth, {
   method: 'post',

@@ -1,4 +1,4 @@
-import type { RouteAuth } from '../../../shared/infra/http/authenticate.ts'
+import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 
 /** Destinations and programs are managed by owners and admins; members and content:read keys read. */
 export const readAuth = {

@@ -1,10 +1,10 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../shared/infra/http/app-env.ts'
-import { defineRoute, depsOf } from '../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
-import { queueDueSyncs } from '../../../shared/services/affiliate/destinations.ts'
-import { syncEngine } from '../../../shared/services/affiliate/sync.ts'
-import { scheduledSweepReportSchema } from '../../../shared/services/jobs/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, depsOf } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { queueDueSyncs } from '@shared/services/affiliate/destinations.ts'
+import { syncEngine } from '@shared/services/affiliate/sync.ts'
+import { scheduledSweepReportSchema } from '@shared/services/jobs/schema.ts'
 
 export const route = defineRoute(
   { allow: ['service'] },

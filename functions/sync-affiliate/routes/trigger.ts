@@ -1,16 +1,12 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../shared/infra/http/app-env.ts'
-import {
-  defineRoute,
-  serverFunctionAuth,
-  serviceContextForTenant,
-} from '../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../shared/infra/http/openapi.ts'
-import { queueSync } from '../../../shared/services/affiliate/destinations.ts'
-import { syncBody } from '../../../shared/services/affiliate/schema.ts'
-import { syncEngine } from '../../../shared/services/affiliate/sync.ts'
-import { acceptedJob } from '../../../shared/services/jobs/jobs.ts'
-import { acceptedJobSchema } from '../../../shared/services/jobs/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serverFunctionAuth, serviceContextForTenant } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { queueSync } from '@shared/services/affiliate/destinations.ts'
+import { syncBody } from '@shared/services/affiliate/schema.ts'
+import { syncEngine } from '@shared/services/affiliate/sync.ts'
+import { acceptedJob } from '@shared/services/jobs/jobs.ts'
+import { acceptedJobSchema } from '@shared/services/jobs/schema.ts'
 
 export const route = defineRoute(serverFunctionAuth, {
   method: 'post',

@@ -1,4 +1,4 @@
-import type { RouteAuth } from '../../../shared/infra/http/authenticate.ts'
+import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 
 /** Sign-up, the tenant list, switching and accepting an invitation: any signed-in user, with or without a tenant. */
 export const signedInAuth = { allow: ['user', 'user_without_tenant'] } as const satisfies RouteAuth

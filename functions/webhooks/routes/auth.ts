@@ -1,4 +1,4 @@
-import type { RouteAuth } from '../../../shared/infra/http/authenticate.ts'
+import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 
 /** Subscriptions are managed from the dashboard by signed-in users; members read, owners and admins manage. */
 export const readAuth = { allow: ['user'] } as const satisfies RouteAuth

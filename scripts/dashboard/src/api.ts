@@ -1,5 +1,5 @@
+import { toFunctionPath } from '@shared/infra/http/public-routes.ts'
 import { createClient, FunctionsFetchError, FunctionsHttpError } from '@supabase/supabase-js'
-import { toFunctionPath } from '../../../shared/infra/http/public-routes.ts'
 
 /** The only settings: the Supabase URL and anon key, from config.js beside index.html. */
 export interface DashboardConfig {

@@ -1,8 +1,8 @@
-import { isPgError, pgErrors, privilegeErrorAs, type Queryable } from '../../infra/db.ts'
-import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
-import { invalidField, notFound, ServiceError, validationError } from '../../infra/errors.ts'
-import type { JobRow } from '../../infra/jobs/engine.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import { isPgError, pgErrors, privilegeErrorAs, type Queryable } from '@shared/infra/db.ts'
+import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
+import { invalidField, notFound, ServiceError, validationError } from '@shared/infra/errors.ts'
+import type { JobRow } from '@shared/infra/jobs/engine.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 import { queueDueRuns, queueOrJoin, type ScheduledResource } from '../jobs/scheduled.ts'
 import type { ProgramRow } from './adapters/types.ts'
 import {

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { pageQuery } from '../../infra/pagination.ts'
+import { pageQuery } from '@shared/infra/pagination.ts'
 import { availabilities } from './product.ts'
 
 /** How often a scheduled destination syncs, and its interval in minutes. */

@@ -4,10 +4,11 @@
  * record iterators for CSV (csv-parse's Web Streams API), JSON Lines and Google Merchant XML
  * (saxes). Every one of them runs on Deno and Node alike.
  */
+
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { JobError } from '@shared/infra/jobs/engine.ts'
 import { parse as csvParse } from 'csv-parse/stream'
 import { SaxesParser } from 'saxes'
-import type { FunctionDeps } from '../../infra/deps.ts'
-import { JobError } from '../../infra/jobs/engine.ts'
 
 /** A rejected credential (401/403 from the network): the job fails and the owners are told once. */
 export class CredentialRejectedError extends JobError {

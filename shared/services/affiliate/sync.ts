@@ -4,9 +4,9 @@
  * program completed are the products no program listed this time marked unavailable; a failed
  * or partial sync removes nothing. Skipped rows are counted with their reasons in the result.
  */
-import type { FunctionDeps } from '../../infra/deps.ts'
-import { engineFor, isFinalAttempt, JobError, type JobRun, type Json } from '../../infra/jobs/engine.ts'
-import { tenantAdminEmails } from '../../infra/notifier.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { engineFor, isFinalAttempt, JobError, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
+import { tenantAdminEmails } from '@shared/infra/notifier.ts'
 import { CredentialUnavailableError, useCredential } from '../credentials/use-credential.ts'
 import { adapters } from './adapters/index.ts'
 import type { ProgramRow } from './adapters/types.ts'

@@ -1,11 +1,11 @@
 import type { z } from '@hono/zod-openapi'
-import { privilegeErrorAs, type Tx } from '../../infra/db.ts'
-import type { ServiceContext } from '../../infra/deps.ts'
-import { invalidField, notFound, requireFuture } from '../../infra/errors.ts'
-import { recordEvent } from '../../infra/events.ts'
-import { applyAuthChangesNow } from '../../infra/hot-path.ts'
-import { displayPrefix, generateKey, hashKey } from '../../infra/keys.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import { privilegeErrorAs, type Tx } from '@shared/infra/db.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { invalidField, notFound, requireFuture } from '@shared/infra/errors.ts'
+import { recordEvent } from '@shared/infra/events.ts'
+import { applyAuthChangesNow } from '@shared/infra/hot-path.ts'
+import { displayPrefix, generateKey, hashKey } from '@shared/infra/keys.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 import {
   type ApiKey,
   type CreatedApiKey,

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
-import { scopes } from '../../infra/auth.ts'
-import { isoTimestamp } from '../../infra/schemas.ts'
+import { scopes } from '@shared/infra/auth.ts'
+import { isoTimestamp } from '@shared/infra/schemas.ts'
 
 export const keyKinds = ['platform', 'tool_server'] as const
 

@@ -1,7 +1,7 @@
-import type { Queryable } from '../../infra/db.ts'
-import type { ServiceContext } from '../../infra/deps.ts'
-import { notFound } from '../../infra/errors.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import type { Queryable } from '@shared/infra/db.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { notFound } from '@shared/infra/errors.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 import type {
   AssistantMessage,
   AssistantToolCall,

@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk'
+import type { GuardedFetch } from '@shared/infra/outbound.ts'
 import OpenAI from 'openai'
-import type { GuardedFetch } from '../../infra/outbound.ts'
 import type { AiProvider } from '../generation/schema.ts'
 
 /**

@@ -1,5 +1,5 @@
-import { privilegeErrorAs } from '../../infra/db.ts'
-import type { ServiceContext } from '../../infra/deps.ts'
+import { privilegeErrorAs } from '@shared/infra/db.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
 import type { AssistantSettings, SettingsInput } from './schema.ts'
 import { modelChoice } from './turn.ts'
 

@@ -1,7 +1,7 @@
-import { scopes as allScopes, serviceCallerFor } from '../../infra/auth.ts'
-import { isPgError, pgErrors, type Queryable } from '../../infra/db.ts'
-import { type FunctionDeps, type ServiceContext, serviceContextFor } from '../../infra/deps.ts'
-import { notFound, ServiceError } from '../../infra/errors.ts'
+import { scopes as allScopes, serviceCallerFor } from '@shared/infra/auth.ts'
+import { isPgError, pgErrors, type Queryable } from '@shared/infra/db.ts'
+import { type FunctionDeps, type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
+import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import {
   engineFor,
   enqueueJob,
@@ -9,7 +9,7 @@ import {
   type JobRun,
   type Json,
   runInBackground,
-} from '../../infra/jobs/engine.ts'
+} from '@shared/infra/jobs/engine.ts'
 import { CredentialUnavailableError, useCredential } from '../credentials/use-credential.ts'
 import { providerFailure } from '../generation/providers.ts'
 import { type AiProvider, defaultModels } from '../generation/schema.ts'

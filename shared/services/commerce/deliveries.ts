@@ -1,8 +1,8 @@
 import type { z } from '@hono/zod-openapi'
-import { privilegeErrorAs, readAsTenant } from '../../infra/db.ts'
-import type { ServiceContext } from '../../infra/deps.ts'
-import { notFound, ServiceError } from '../../infra/errors.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import { privilegeErrorAs, readAsTenant } from '@shared/infra/db.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { notFound, ServiceError } from '@shared/infra/errors.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 import type { Delivery, deliveriesQuery, Platform } from './schema.ts'
 
 /** The delivery log as the tenant sees it (never the payload), and replaying dead letters. */

@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi'
-import { readAsTenant } from '../../infra/db.ts'
-import type { ServiceContext } from '../../infra/deps.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import { readAsTenant } from '@shared/infra/db.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 import type { OrderRecord } from './payloads.ts'
 import type { Order, ordersQuery } from './schema.ts'
 

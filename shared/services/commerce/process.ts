@@ -12,8 +12,8 @@
  * cannot help); anything else is retried on the schedule below, then dead-lettered. Dead letters
  * stay visible to the tenant and can be replayed (deliveries.ts).
  */
-import { isPgError, type Tx } from '../../infra/db.ts'
-import type { FunctionDeps } from '../../infra/deps.ts'
+import { isPgError, type Tx } from '@shared/infra/db.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
 import {
   claimLeased,
   finishLeased,
@@ -21,8 +21,8 @@ import {
   type Lease,
   type LeaseColumns,
   released,
-} from '../../infra/leases.ts'
-import { describeError } from '../../infra/logger.ts'
+} from '@shared/infra/leases.ts'
+import { describeError } from '@shared/infra/logger.ts'
 import {
   type CommerceTopic,
   type OrderRecord,

@@ -1,6 +1,6 @@
-import { readAsTenant } from '../../infra/db.ts'
-import type { ServiceContext } from '../../infra/deps.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import { readAsTenant } from '@shared/infra/db.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 import type { Image, Variant } from './payloads.ts'
 import type { Product } from './schema.ts'
 

@@ -6,8 +6,8 @@
  * This is service-role work: the shop is not a tenant caller. The store names the tenant, and
  * every statement scopes by it. An unknown store and a bad signature raise the same error.
  */
-import type { FunctionDeps } from '../../infra/deps.ts'
-import { ServiceError } from '../../infra/errors.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { ServiceError } from '@shared/infra/errors.ts'
 import { normaliseTopic } from './payloads.ts'
 import type { Platform } from './schema.ts'
 import { STORE_SECRET_PURPOSE } from './stores.ts'

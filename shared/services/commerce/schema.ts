@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { isoTimestamp } from '../../infra/schemas.ts'
+import { isoTimestamp } from '@shared/infra/schemas.ts'
 
 export const platforms = ['shopify', 'woocommerce'] as const
 export type Platform = (typeof platforms)[number]

@@ -1,8 +1,8 @@
 import type { z } from '@hono/zod-openapi'
-import { isPgError, pgErrors, privilegeErrorAs } from '../../infra/db.ts'
-import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
-import { invalidField, notFound, ServiceError } from '../../infra/errors.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import { isPgError, pgErrors, privilegeErrorAs } from '@shared/infra/db.ts'
+import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
+import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 import type { createStoreBody, Platform, rotateStoreSecretBody, Store, updateStoreBody } from './schema.ts'
 
 /** Connected shops: create, list, get, update, rotate the signing secret, delete. */

@@ -1,7 +1,7 @@
-import { isPgError, pgErrors, type Tx } from '../../infra/db.ts'
-import type { ServiceContext } from '../../infra/deps.ts'
-import { notFound } from '../../infra/errors.ts'
-import { recordEvent } from '../../infra/events.ts'
+import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { notFound } from '@shared/infra/errors.ts'
+import { recordEvent } from '@shared/infra/events.ts'
 import type { Article, ArticleSource, CreateArticleInput, UpdateArticleInput } from './schema.ts'
 
 /**

@@ -1,6 +1,6 @@
-import { type Queryable, readAsTenant, type TenantRef } from '../../infra/db.ts'
-import type { ServiceContext } from '../../infra/deps.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import { type Queryable, readAsTenant, type TenantRef } from '@shared/infra/db.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 
 export interface ContentRow {
   object: 'site' | 'article'

@@ -1,6 +1,6 @@
-import type { ServiceContext } from '../../infra/deps.ts'
-import { notFound } from '../../infra/errors.ts'
-import { recordEvent } from '../../infra/events.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { notFound } from '@shared/infra/errors.ts'
+import { recordEvent } from '@shared/infra/events.ts'
 import type { CreateSiteInput, Site, SiteDetail, UpdateSiteInput } from './schema.ts'
 
 /**

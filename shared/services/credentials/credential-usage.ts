@@ -1,6 +1,6 @@
-import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
-import { notFound } from '../../infra/errors.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
+import { notFound } from '@shared/infra/errors.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 import type { CredentialUsage } from './schema.ts'
 
 /** A credential's usage history: the tenant's paged read and the daily retention prune. */

@@ -1,8 +1,8 @@
 import type { z } from '@hono/zod-openapi'
-import { isPgError, pgErrors, type Tx } from '../../infra/db.ts'
-import type { ServiceContext } from '../../infra/deps.ts'
-import { invalidField, notFound, requireFuture, ServiceError } from '../../infra/errors.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { invalidField, notFound, requireFuture, ServiceError } from '@shared/infra/errors.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 import { credentialStatus } from './credential-status.ts'
 import { keyHint } from './key-hint.ts'
 import type {

@@ -1,5 +1,5 @@
-import type { FunctionDeps } from '../../infra/deps.ts'
-import { tenantAdminEmails } from '../../infra/notifier.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { tenantAdminEmails } from '@shared/infra/notifier.ts'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 

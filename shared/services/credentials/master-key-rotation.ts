@@ -1,5 +1,5 @@
-import type { Sql } from '../../infra/db.ts'
-import { Vault, VaultError } from '../../infra/vault.ts'
+import type { Sql } from '@shared/infra/db.ts'
+import { Vault, VaultError } from '@shared/infra/vault.ts'
 import { credentialPurpose } from './use-credential.ts'
 
 export interface MasterKeyRotationReport {

@@ -1,4 +1,4 @@
-import type { FunctionDeps } from '../../infra/deps.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
 import type { Provider } from './schema.ts'
 
 /** The provider catalog, shared by every tenant (readable with the anon key too). */

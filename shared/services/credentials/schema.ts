@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
-import { pageQuery } from '../../infra/pagination.ts'
-import { isoTimestamp } from '../../infra/schemas.ts'
+import { pageQuery } from '@shared/infra/pagination.ts'
+import { isoTimestamp } from '@shared/infra/schemas.ts'
 
 /** The spec's 14 provider category names, exactly as written there. */
 export const providerCategories = [

@@ -1,6 +1,6 @@
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { VaultError } from '@shared/infra/vault.ts'
 import { z } from 'zod'
-import type { FunctionDeps } from '../../infra/deps.ts'
-import { VaultError } from '../../infra/vault.ts'
 
 export const environments = ['development', 'staging', 'production'] as const
 export type Environment = (typeof environments)[number]

@@ -1,6 +1,6 @@
-import { serviceCallerFor } from '../../infra/auth.ts'
-import { type ServiceContext, serviceContextFor } from '../../infra/deps.ts'
-import { invalidField, notFound, ServiceError } from '../../infra/errors.ts'
+import { serviceCallerFor } from '@shared/infra/auth.ts'
+import { type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
+import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import {
   engineFor,
   enqueueJob,
@@ -8,7 +8,7 @@ import {
   type JobRow,
   type JobRun,
   type Json,
-} from '../../infra/jobs/engine.ts'
+} from '@shared/infra/jobs/engine.ts'
 import { createArticle } from '../content/articles.ts'
 import { MAX_ARTICLE_BODY } from '../content/schema.ts'
 import { CredentialUnavailableError, useCredential } from '../credentials/use-credential.ts'

@@ -1,6 +1,6 @@
+import type { Config } from '@shared/infra/config.ts'
+import { crc32 } from '@shared/infra/crypto.ts'
 import { z } from 'zod'
-import type { Config } from '../../infra/config.ts'
-import { crc32 } from '../../infra/crypto.ts'
 import { figma } from './providers/figma.ts'
 import { github } from './providers/github.ts'
 import { gmail } from './providers/gmail.ts'

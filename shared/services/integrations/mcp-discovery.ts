@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
-import type { DepsWithoutDatabase, FunctionDeps } from '../../infra/deps.ts'
+import type { DepsWithoutDatabase, FunctionDeps } from '@shared/infra/deps.ts'
 import {
   assertPublicUrl,
   describeNetworkFailure,
@@ -14,7 +14,7 @@ import {
   OutboundError,
   type OutboundPolicy,
   outboundPolicyFrom,
-} from '../../infra/outbound.ts'
+} from '@shared/infra/outbound.ts'
 import { toolAlias } from './catalog.ts'
 
 /**

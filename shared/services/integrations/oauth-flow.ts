@@ -1,6 +1,6 @@
-import { requireRole } from '../../infra/auth.ts'
-import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
-import { notFound, ServiceError } from '../../infra/errors.ts'
+import { requireRole } from '@shared/infra/auth.ts'
+import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
+import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { integrationBySlug, resolveProviders } from './catalog.ts'
 import {
   beginAuthorization,

@@ -1,8 +1,8 @@
-import type { Config } from '../../infra/config.ts'
-import { randomBase62, sha256Hex, toBase64 } from '../../infra/crypto.ts'
-import type { Queryable } from '../../infra/db.ts'
-import type { DepsWithoutDatabase, ServiceContext } from '../../infra/deps.ts'
-import { OutboundBlockedError, OutboundError } from '../../infra/outbound.ts'
+import type { Config } from '@shared/infra/config.ts'
+import { randomBase62, sha256Hex, toBase64 } from '@shared/infra/crypto.ts'
+import type { Queryable } from '@shared/infra/db.ts'
+import type { DepsWithoutDatabase, ServiceContext } from '@shared/infra/deps.ts'
+import { OutboundBlockedError, OutboundError } from '@shared/infra/outbound.ts'
 import { permissionNames, type ResolvedProvider } from './catalog.ts'
 
 /**

@@ -1,5 +1,5 @@
+import type { Queryable } from '@shared/infra/db.ts'
 import { z } from 'zod'
-import type { Queryable } from '../../infra/db.ts'
 import { type CatalogTool, integrationBySlug, toolAlias } from './catalog.ts'
 
 /**

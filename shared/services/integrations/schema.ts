@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { boundedJsonObject } from '../../infra/schemas.ts'
+import { boundedJsonObject } from '@shared/infra/schemas.ts'
 import { categories } from './catalog.ts'
 import { statsPeriods, triggeredByValues } from './usage-log.ts'
 

@@ -1,5 +1,5 @@
-import type { Sql } from '../../infra/db.ts'
-import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
+import type { Sql } from '@shared/infra/db.ts'
+import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import {
   claimLeased,
   type Fragment,
@@ -8,8 +8,8 @@ import {
   type Lease,
   type LeaseColumns,
   released,
-} from '../../infra/leases.ts'
-import { usingSecretsOf } from '../../infra/secret-columns.ts'
+} from '@shared/infra/leases.ts'
+import { usingSecretsOf } from '@shared/infra/secret-columns.ts'
 import { type ResolvedProvider, resolveProviders } from './catalog.ts'
 import { refreshTokens, TokenEndpointError, type TokenSet, vaultPurposes } from './oauth.ts'
 

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../infra/db.ts'
+import type { Queryable } from '@shared/infra/db.ts'
 
 /** The usage log: one record per integration call, and the per-integration statistics. */
 

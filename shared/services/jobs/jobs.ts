@@ -1,7 +1,7 @@
-import type { ServiceContext } from '../../infra/deps.ts'
-import { notFound } from '../../infra/errors.ts'
-import type { JobRow } from '../../infra/jobs/engine.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { notFound } from '@shared/infra/errors.ts'
+import type { JobRow } from '@shared/infra/jobs/engine.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 import type { AcceptedJob, Job } from './schema.ts'
 
 /** The tenant's view of the job engine's rows: list and get, under row-level security. */

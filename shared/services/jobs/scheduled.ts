@@ -1,6 +1,6 @@
-import type { Queryable } from '../../infra/db.ts'
-import type { FunctionDeps } from '../../infra/deps.ts'
-import { enqueueOrJoin, type JobRow } from '../../infra/jobs/engine.ts'
+import type { Queryable } from '@shared/infra/db.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { enqueueOrJoin, type JobRow } from '@shared/infra/jobs/engine.ts'
 
 /**
  * A scheduled resource: a row with `enabled`, `schedule` and `next_run_at` whose run is a job (a

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { pageQuery } from '../../infra/pagination.ts'
+import { pageQuery } from '@shared/infra/pagination.ts'
 
 export const jobStatuses = ['queued', 'running', 'succeeded', 'failed'] as const
 

@@ -1,8 +1,8 @@
 import { sha256 } from '@noble/hashes/sha2.js'
-import { requireRole } from '../../infra/auth.ts'
-import { randomBase62, sha256Hex } from '../../infra/crypto.ts'
-import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
-import { ServiceError } from '../../infra/errors.ts'
+import { requireRole } from '@shared/infra/auth.ts'
+import { randomBase62, sha256Hex } from '@shared/infra/crypto.ts'
+import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
+import { ServiceError } from '@shared/infra/errors.ts'
 
 /**
  * The tool server's OAuth 2.1 authorization server for MCP clients (docs/mcp.md, ADR 0008):

@@ -1,4 +1,4 @@
-import type { FunctionDeps } from '../../infra/deps.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
 
 /** What one prune-retention run removed (rows rolled up into aggregates count as removed). */
 export interface RetentionResult {

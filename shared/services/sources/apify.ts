@@ -1,5 +1,5 @@
-import { JobError } from '../../infra/jobs/engine.ts'
-import type { GuardedFetch } from '../../infra/outbound.ts'
+import { JobError } from '@shared/infra/jobs/engine.ts'
+import type { GuardedFetch } from '@shared/infra/outbound.ts'
 import type { ScrapedItem } from './feed.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { boundedJsonObject } from '../../infra/schemas.ts'
+import { boundedJsonObject } from '@shared/infra/schemas.ts'
 
 export const plans = ['free', 'pro', 'business', 'enterprise'] as const
 export const roles = ['owner', 'admin', 'member'] as const

@@ -1,5 +1,5 @@
+import type { ServiceContext } from '@shared/infra/deps.ts'
 import { z } from 'zod'
-import type { ServiceContext } from '../../infra/deps.ts'
 import { availabilities } from '../affiliate/product.ts'
 import { searchAffiliateProducts } from '../affiliate/products.ts'
 import { createArticle, getArticle, publishArticle } from '../content/articles.ts'

@@ -1,7 +1,7 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv'
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js'
-import type { ServiceContext } from '../../infra/deps.ts'
-import { type FieldIssue, ServiceError } from '../../infra/errors.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { type FieldIssue, ServiceError } from '@shared/infra/errors.ts'
 import {
   integrationBySlug,
   oauthProviderBySlug,

@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi'
-import { isPgError, pgErrors } from '../../infra/db.ts'
-import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
-import { invalidField, notFound, ServiceError } from '../../infra/errors.ts'
+import { isPgError, pgErrors } from '@shared/infra/db.ts'
+import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
+import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { enqueueDueUsageAlerts, type Product, periodOf } from './metering.ts'
 import type { alertSchema, createAlertBody } from './schema.ts'
 

@@ -1,6 +1,6 @@
 import type { z } from '@hono/zod-openapi'
-import type { ServiceContext } from '../../infra/deps.ts'
-import { invalidField } from '../../infra/errors.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { invalidField } from '@shared/infra/errors.ts'
 import { meterUsage, periodOf } from './metering.ts'
 import { type analyticsQuery, type analyticsSchema, MAX_ANALYTICS_DAYS } from './schema.ts'
 

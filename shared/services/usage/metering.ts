@@ -1,8 +1,8 @@
-import type { Queryable, TenantRef } from '../../infra/db.ts'
-import type { FunctionDeps, ServiceContext } from '../../infra/deps.ts'
-import { ServiceError } from '../../infra/errors.ts'
-import { hotPathOf } from '../../infra/hot-path.ts'
-import { ownerAndAdminEmails } from '../../infra/notifier.ts'
+import type { Queryable, TenantRef } from '@shared/infra/db.ts'
+import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
+import { ServiceError } from '@shared/infra/errors.ts'
+import { hotPathOf } from '@shared/infra/hot-path.ts'
+import { ownerAndAdminEmails } from '@shared/infra/notifier.ts'
 
 /**
  * The spec's API products. The ids are fixed in the migration (20261121040000_tenants_usage.sql)

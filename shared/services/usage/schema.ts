@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { isoMonth, isoTimestamp } from '../../infra/schemas.ts'
+import { isoMonth, isoTimestamp } from '@shared/infra/schemas.ts'
 
 export const notificationTypes = ['email'] as const
 

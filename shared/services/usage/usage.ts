@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi'
-import type { ServiceContext } from '../../infra/deps.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
 import { periodOf } from './metering.ts'
 import type { dailyUsageSchema, usageSchema } from './schema.ts'
 

@@ -1,6 +1,6 @@
-import type { ServiceContext } from '../../infra/deps.ts'
-import { notFound, ServiceError } from '../../infra/errors.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { notFound, ServiceError } from '@shared/infra/errors.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 import {
   asPermissionError,
   type DeliveryRow,

@@ -17,11 +17,11 @@
  * holds across dispatchers (two claims racing may overshoot it by one claim's worth).
  * Outcomes are recorded in groups: while one record transaction runs, the next ones queue.
  */
-import { retryWhileUnavailable, type Tx } from '../../infra/db.ts'
-import type { FunctionDeps } from '../../infra/deps.ts'
-import { newLease } from '../../infra/leases.ts'
-import { tenantAdminEmails } from '../../infra/notifier.ts'
-import { OutboundBlockedError, OutboundError } from '../../infra/outbound.ts'
+import { retryWhileUnavailable, type Tx } from '@shared/infra/db.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { newLease } from '@shared/infra/leases.ts'
+import { tenantAdminEmails } from '@shared/infra/notifier.ts'
+import { OutboundBlockedError, OutboundError } from '@shared/infra/outbound.ts'
 import { SECRET_PURPOSE } from './rows.ts'
 import { signBody, signTimestampedBody } from './signature.ts'
 

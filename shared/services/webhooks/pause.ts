@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../infra/deps.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
 import { asPermissionError, findSubscription, present } from './rows.ts'
 import type { Subscription } from './schema.ts'
 

@@ -1,4 +1,4 @@
-import type { ServiceContext } from '../../infra/deps.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
 import { asPermissionError, findSubscription } from './rows.ts'
 
 /** Recovery after an outage: requeue every failed delivery of events created since a time. */

@@ -1,5 +1,5 @@
-import { privilegeErrorAs, type Tx } from '../../infra/db.ts'
-import { notFound } from '../../infra/errors.ts'
+import { privilegeErrorAs, type Tx } from '@shared/infra/db.ts'
+import { notFound } from '@shared/infra/errors.ts'
 import type { Delivery, Subscription } from './schema.ts'
 
 /** The subscription and delivery rows every webhooks operation reads, and how they are presented. */

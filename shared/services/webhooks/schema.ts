@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi'
-import { eventTypes } from '../../infra/events.ts'
-import { pageQuery } from '../../infra/pagination.ts'
-import { isoTimestamp } from '../../infra/schemas.ts'
+import { eventTypes } from '@shared/infra/events.ts'
+import { pageQuery } from '@shared/infra/pagination.ts'
+import { isoTimestamp } from '@shared/infra/schemas.ts'
 
 /** A documented cap: each subscription is polled and signed for; 25 covers real integrations. */
 export const MAX_SUBSCRIPTIONS_PER_TENANT = 25

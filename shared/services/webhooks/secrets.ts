@@ -1,7 +1,7 @@
-import type { ServiceContext } from '../../infra/deps.ts'
-import { notFound } from '../../infra/errors.ts'
-import { generateKey } from '../../infra/keys.ts'
-import { usingSecretsOf } from '../../infra/secret-columns.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { notFound } from '@shared/infra/errors.ts'
+import { generateKey } from '@shared/infra/keys.ts'
+import { usingSecretsOf } from '@shared/infra/secret-columns.ts'
 import { asPermissionError, runningOverlap, SECRET_PURPOSE } from './rows.ts'
 import type { Secret } from './schema.ts'
 

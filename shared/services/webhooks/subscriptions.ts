@@ -1,9 +1,9 @@
 import type { z } from '@hono/zod-openapi'
-import type { ServiceContext } from '../../infra/deps.ts'
-import { notFound, ServiceError } from '../../infra/errors.ts'
-import { generateKey } from '../../infra/keys.ts'
-import { assertPublicUrl, OutboundBlockedError, outboundPolicyFrom } from '../../infra/outbound.ts'
-import { type Cursor, type Page, paginate } from '../../infra/pagination.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { notFound, ServiceError } from '@shared/infra/errors.ts'
+import { generateKey } from '@shared/infra/keys.ts'
+import { assertPublicUrl, OutboundBlockedError, outboundPolicyFrom } from '@shared/infra/outbound.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 import {
   asPermissionError,
   columns,

@@ -1,5 +1,5 @@
-import type { ServiceContext } from '../../infra/deps.ts'
-import { newEventId } from '../../infra/events.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { newEventId } from '@shared/infra/events.ts'
 import {
   asPermissionError,
   type DeliveryRow,

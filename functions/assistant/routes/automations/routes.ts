@@ -1,20 +1,20 @@
 import { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import {
   createAutomation,
   deleteAutomation,
   listAutomationRuns,
   listAutomations,
   updateAutomation,
-} from '../../../../shared/services/assistant/automations.ts'
+} from '@shared/services/assistant/automations.ts'
 import {
   automationBody,
   automationPatchBody,
   automationRunSchema,
   automationSchema,
-} from '../../../../shared/services/assistant/schema.ts'
+} from '@shared/services/assistant/schema.ts'
 import { assistantAuth, managerAuth } from '../auth.ts'
 
 /** Automations: scheduled assistant turns (docs/assistant.md). One file: five small routes. */

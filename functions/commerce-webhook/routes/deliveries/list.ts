@@ -1,10 +1,10 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { decodeCursor, pageQuery } from '../../../../shared/infra/pagination.ts'
-import { listDeliveries } from '../../../../shared/services/commerce/deliveries.ts'
-import { deliveriesQuery, deliveryListSchema } from '../../../../shared/services/commerce/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
+import { listDeliveries } from '@shared/services/commerce/deliveries.ts'
+import { deliveriesQuery, deliveryListSchema } from '@shared/services/commerce/schema.ts'
 import { readAuth } from '../auth.ts'
 
 export const route = defineRoute(readAuth, {

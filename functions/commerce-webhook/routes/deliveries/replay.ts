@@ -1,11 +1,11 @@
 import type { z } from '@hono/zod-openapi'
-import { runAfterResponse } from '../../../../shared/infra/background.ts'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, depsOf, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { replayDelivery } from '../../../../shared/services/commerce/deliveries.ts'
-import { kickProcessing } from '../../../../shared/services/commerce/process.ts'
-import { deliverySchema } from '../../../../shared/services/commerce/schema.ts'
+import { runAfterResponse } from '@shared/infra/background.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, depsOf, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { replayDelivery } from '@shared/services/commerce/deliveries.ts'
+import { kickProcessing } from '@shared/services/commerce/process.ts'
+import { deliverySchema } from '@shared/services/commerce/schema.ts'
 import { writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {

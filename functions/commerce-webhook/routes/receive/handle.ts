@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi'
+import { runAfterResponse } from '@shared/infra/background.ts'
+import { ServiceError } from '@shared/infra/errors.ts'
+import type { AppEnv } from '@shared/infra/http/app-env.ts'
+import { chargeClientAddress } from '@shared/infra/http/authenticate.ts'
+import { depsOf } from '@shared/infra/http/define-route.ts'
+import { kickProcessing } from '@shared/services/commerce/process.ts'
+import { ReceiptRefused, receiveDelivery } from '@shared/services/commerce/receive.ts'
 import type { Context } from 'hono'
-import { runAfterResponse } from '../../../../shared/infra/background.ts'
-import { ServiceError } from '../../../../shared/infra/errors.ts'
-import type { AppEnv } from '../../../../shared/infra/http/app-env.ts'
-import { chargeClientAddress } from '../../../../shared/infra/http/authenticate.ts'
-import { depsOf } from '../../../../shared/infra/http/define-route.ts'
-import { kickProcessing } from '../../../../shared/services/commerce/process.ts'
-import { ReceiptRefused, receiveDelivery } from '../../../../shared/services/commerce/receive.ts'
 
 export const receiptSchema = z
   .object({

@@ -1,6 +1,6 @@
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, publicRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, publicRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { handleReceipt, receiptQuery, receiptSchema, receiveDescription } from './handle.ts'
 
 export const route = defineRoute(publicRoute, {

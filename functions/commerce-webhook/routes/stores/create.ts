@@ -1,9 +1,9 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { createStoreBody, storeSchema } from '../../../../shared/services/commerce/schema.ts'
-import { createStore } from '../../../../shared/services/commerce/stores.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { createStoreBody, storeSchema } from '@shared/services/commerce/schema.ts'
+import { createStore } from '@shared/services/commerce/stores.ts'
 import { writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {

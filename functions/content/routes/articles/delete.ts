@@ -1,9 +1,9 @@
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, idParam } from '../../../../shared/infra/http/openapi.ts'
-import { deleteArticle } from '../../../../shared/services/content/articles.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { deleteArticle } from '@shared/services/content/articles.ts'
 
-import { meterUsage } from '../../../../shared/services/usage/metering.ts'
+import { meterUsage } from '@shared/services/usage/metering.ts'
 import { metered, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {

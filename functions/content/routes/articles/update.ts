@@ -1,10 +1,10 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { updateArticle } from '../../../../shared/services/content/articles.ts'
-import { articleSchema, updateArticleBody } from '../../../../shared/services/content/schema.ts'
-import { meterUsage } from '../../../../shared/services/usage/metering.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { updateArticle } from '@shared/services/content/articles.ts'
+import { articleSchema, updateArticleBody } from '@shared/services/content/schema.ts'
+import { meterUsage } from '@shared/services/usage/metering.ts'
 import { metered, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {

@@ -1,12 +1,12 @@
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { createCredential } from '../../../../shared/services/credentials/credentials.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { createCredential } from '@shared/services/credentials/credentials.ts'
 import {
   type Credential,
   createCredentialBody,
   credentialSchema,
-} from '../../../../shared/services/credentials/schema.ts'
+} from '@shared/services/credentials/schema.ts'
 import { writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {

@@ -1,8 +1,8 @@
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { getCredential } from '../../../../shared/services/credentials/credentials.ts'
-import { type Credential, credentialSchema } from '../../../../shared/services/credentials/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { getCredential } from '@shared/services/credentials/credentials.ts'
+import { type Credential, credentialSchema } from '@shared/services/credentials/schema.ts'
 import { readAuth } from '../auth.ts'
 
 export const route = defineRoute(readAuth, {

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, depsOf } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { pruneCredentialUsage } from '../../../../shared/services/credentials/credential-usage.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, depsOf } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { pruneCredentialUsage } from '@shared/services/credentials/credential-usage.ts'
 import { jobAuth } from '../auth.ts'
 
 const countSchema = z.object({ deleted: z.number().int() })

@@ -1,9 +1,9 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, depsOf } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { listProviders } from '../../../../shared/services/credentials/providers.ts'
-import { providerListSchema, providerQuery } from '../../../../shared/services/credentials/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, depsOf } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { listProviders } from '@shared/services/credentials/providers.ts'
+import { providerListSchema, providerQuery } from '@shared/services/credentials/schema.ts'
 import { catalogAuth } from '../auth.ts'
 
 export const route = defineRoute(catalogAuth, {

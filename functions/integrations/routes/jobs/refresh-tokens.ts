@@ -1,10 +1,10 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
-import { resolveProviders } from '../../../../shared/services/integrations/catalog.ts'
-import { refreshJobResult } from '../../../../shared/services/integrations/schema.ts'
-import { refreshExpiringTokens } from '../../../../shared/services/integrations/token-refresh.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { resolveProviders } from '@shared/services/integrations/catalog.ts'
+import { refreshJobResult } from '@shared/services/integrations/schema.ts'
+import { refreshExpiringTokens } from '@shared/services/integrations/token-refresh.ts'
 import { serviceAuth } from '../auth.ts'
 
 export const route = defineRoute(serviceAuth, {

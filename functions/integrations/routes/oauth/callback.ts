@@ -1,11 +1,11 @@
+import type { App } from '@shared/infra/http/app-env.ts'
+import { limitAnonymous } from '@shared/infra/http/authenticate.ts'
+import { defineRoute, publicRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { bindingCookieName, callbackUrl } from '@shared/services/integrations/oauth.ts'
+import { completeAuthorization } from '@shared/services/integrations/oauth-flow.ts'
+import { callbackQuery } from '@shared/services/integrations/schema.ts'
 import { deleteCookie, getCookie } from 'hono/cookie'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { limitAnonymous } from '../../../../shared/infra/http/authenticate.ts'
-import { defineRoute, publicRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
-import { bindingCookieName, callbackUrl } from '../../../../shared/services/integrations/oauth.ts'
-import { completeAuthorization } from '../../../../shared/services/integrations/oauth-flow.ts'
-import { callbackQuery } from '../../../../shared/services/integrations/schema.ts'
 
 export const route = defineRoute(publicRoute, {
   method: 'get',

@@ -1,8 +1,8 @@
+import { handleMessage, parseMessage } from '@functions/mcp-sse/mcp-server.ts'
 import { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
-import { handleMessage, parseMessage } from '../../mcp-server.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { checkOrigin, toolAuth } from '../tools/auth.ts'
 
 const jsonRpc = z

@@ -1,4 +1,4 @@
-import { errorBody } from '../../../../shared/infra/errors.ts'
+import { errorBody } from '@shared/infra/errors.ts'
 
 /**
  * GET and DELETE at {mcp_url}: the server is stateless (no Mcp-Session-Id, no server-initiated

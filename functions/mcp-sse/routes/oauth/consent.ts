@@ -1,14 +1,14 @@
 import { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import type { RouteAuth } from '../../../../shared/infra/http/authenticate.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import {
   decideRequest,
   describeRequest,
   listConnectedClients,
   revokeConnectedClient,
-} from '../../../../shared/services/mcp-oauth/oauth-server.ts'
+} from '@shared/services/mcp-oauth/oauth-server.ts'
 
 /** The dashboard's side of MCP sign-in: the consent page, and the tenant's connected clients. */
 const signedIn = { allow: ['user'] } as const satisfies RouteAuth

@@ -1,19 +1,19 @@
+import { consentUrl } from '@functions/mcp-sse/oauth/consent-url.ts'
+import { toolScopes } from '@functions/mcp-sse/oauth/scopes.ts'
+import { mcpUrl } from '@functions/mcp-sse/public-url.ts'
 import { z } from '@hono/zod-openapi'
-import type { Context } from 'hono'
-import type { App, AppEnv } from '../../../../shared/infra/http/app-env.ts'
-import { limitAnonymous } from '../../../../shared/infra/http/authenticate.ts'
-import { defineRoute, publicRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
+import type { App, AppEnv } from '@shared/infra/http/app-env.ts'
+import { limitAnonymous } from '@shared/infra/http/authenticate.ts'
+import { defineRoute, publicRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import {
   exchangeToken,
   OAuthError,
   registerClient,
   revokeToken,
   startAuthorization,
-} from '../../../../shared/services/mcp-oauth/oauth-server.ts'
-import { consentUrl } from '../../oauth/consent-url.ts'
-import { toolScopes } from '../../oauth/scopes.ts'
-import { mcpUrl } from '../../public-url.ts'
+} from '@shared/services/mcp-oauth/oauth-server.ts'
+import type { Context } from 'hono'
 
 /**
  * The OAuth endpoints MCP clients call (RFC 6749/7591/7009 with PKCE and RFC 8707). They answer

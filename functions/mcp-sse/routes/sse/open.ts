@@ -1,10 +1,10 @@
-import { errorBody, ServiceError } from '../../../../shared/infra/errors.ts'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { tenantCaller } from '../../../../shared/infra/http/authenticate.ts'
-import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
-import { hashKey } from '../../../../shared/infra/keys.ts'
-import { hubFor } from '../../sse-hub.ts'
+import { hubFor } from '@functions/mcp-sse/sse-hub.ts'
+import { errorBody, ServiceError } from '@shared/infra/errors.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { tenantCaller } from '@shared/infra/http/authenticate.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { hashKey } from '@shared/infra/keys.ts'
 import { checkOrigin, presentedKey, toolAuth } from '../tools/auth.ts'
 
 export const route = defineRoute(toolAuth, {

@@ -1,13 +1,9 @@
+import { ServiceError } from '@shared/infra/errors.ts'
+import type { AppEnv } from '@shared/infra/http/app-env.ts'
+import { MCP_ACCESS_TOKEN_PREFIX, type RouteAuth, tenantCaller } from '@shared/infra/http/authenticate.ts'
+import { parseKey } from '@shared/infra/keys.ts'
+import { type TriggeredBy, triggeredByValues } from '@shared/services/integrations/usage-log.ts'
 import type { Context } from 'hono'
-import { ServiceError } from '../../../../shared/infra/errors.ts'
-import type { AppEnv } from '../../../../shared/infra/http/app-env.ts'
-import {
-  MCP_ACCESS_TOKEN_PREFIX,
-  type RouteAuth,
-  tenantCaller,
-} from '../../../../shared/infra/http/authenticate.ts'
-import { parseKey } from '../../../../shared/infra/keys.ts'
-import { type TriggeredBy, triggeredByValues } from '../../../../shared/services/integrations/usage-log.ts'
 
 /** Tool-server keys only; which tools a key sees depends on its scopes, checked per tool. */
 export const toolAuth = { allow: ['tool_key'] } as const satisfies RouteAuth

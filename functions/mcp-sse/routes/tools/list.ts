@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { listTools } from '../../../../shared/services/tools/tool-set.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { listTools } from '@shared/services/tools/tool-set.ts'
 import { checkOrigin, keyScopes, toolAuth } from './auth.ts'
 
 const toolSchema = z

@@ -1,10 +1,10 @@
+import { toolScopes } from '@functions/mcp-sse/oauth/scopes.ts'
+import { mcpUrl } from '@functions/mcp-sse/public-url.ts'
 import { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { limitAnonymous } from '../../../../shared/infra/http/authenticate.ts'
-import { defineRoute, publicRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { toolScopes } from '../../oauth/scopes.ts'
-import { mcpUrl } from '../../public-url.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { limitAnonymous } from '@shared/infra/http/authenticate.ts'
+import { defineRoute, publicRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 
 const metadataSchema = z
   .object({

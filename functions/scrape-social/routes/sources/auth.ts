@@ -1,4 +1,4 @@
-import type { RouteAuth } from '../../../../shared/infra/http/authenticate.ts'
+import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 
 /** Sources are managed by owners and admins; members and content:read keys read them. */
 export const readAuth = {

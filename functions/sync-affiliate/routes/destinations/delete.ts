@@ -1,7 +1,7 @@
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, idParam } from '../../../../shared/infra/http/openapi.ts'
-import { deleteDestination } from '../../../../shared/services/affiliate/destinations.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { deleteDestination } from '@shared/services/affiliate/destinations.ts'
 import { writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {

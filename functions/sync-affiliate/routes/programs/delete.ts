@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
-import { deleteProgram } from '../../../../shared/services/affiliate/destinations.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { deleteProgram } from '@shared/services/affiliate/destinations.ts'
 import { writeAuth } from '../auth.ts'
 
 const params = z.object({

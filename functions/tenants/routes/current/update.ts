@@ -1,9 +1,9 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { tenantSchema, updateTenantBody } from '../../../../shared/services/tenants/schema.ts'
-import { updateCurrentTenant } from '../../../../shared/services/tenants/tenants.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { tenantSchema, updateTenantBody } from '@shared/services/tenants/schema.ts'
+import { updateCurrentTenant } from '@shared/services/tenants/tenants.ts'
 import { adminAuth } from '../auth.ts'
 
 export const route = defineRoute(adminAuth, {

@@ -1,9 +1,9 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { acceptInvitation } from '../../../../shared/services/tenants/invitations.ts'
-import { acceptedInvitationSchema, acceptInvitationBody } from '../../../../shared/services/tenants/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { acceptInvitation } from '@shared/services/tenants/invitations.ts'
+import { acceptedInvitationSchema, acceptInvitationBody } from '@shared/services/tenants/schema.ts'
 import { signedInAuth } from '../auth.ts'
 
 export const route = defineRoute(signedInAuth, {

@@ -1,9 +1,9 @@
 import { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { listInvitations } from '../../../../shared/services/tenants/invitations.ts'
-import { invitationSchema } from '../../../../shared/services/tenants/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { listInvitations } from '@shared/services/tenants/invitations.ts'
+import { invitationSchema } from '@shared/services/tenants/schema.ts'
 import { memberAuth } from '../auth.ts'
 
 const invitationListSchema = z.object({ data: z.array(invitationSchema) })

@@ -1,13 +1,10 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { limitAnonymous } from '../../../../shared/infra/http/authenticate.ts'
-import { defineRoute, publicRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { previewInvitation } from '../../../../shared/services/tenants/invitations.ts'
-import {
-  invitationPreviewSchema,
-  previewInvitationQuery,
-} from '../../../../shared/services/tenants/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { limitAnonymous } from '@shared/infra/http/authenticate.ts'
+import { defineRoute, publicRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { previewInvitation } from '@shared/services/tenants/invitations.ts'
+import { invitationPreviewSchema, previewInvitationQuery } from '@shared/services/tenants/schema.ts'
 
 /** Public: the invitation link opens this before the invitee signs in; the token is the credential. */
 export const route = defineRoute(publicRoute, {

@@ -1,4 +1,4 @@
-import type { RouteAuth } from '../../../../shared/infra/http/authenticate.ts'
+import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 
 /** Any member sees the tenant's jobs; a platform key needs content:read. */
 export const jobsReadAuth = {

@@ -1,9 +1,9 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { getJob } from '../../../../shared/services/jobs/jobs.ts'
-import { jobSchema } from '../../../../shared/services/jobs/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { getJob } from '@shared/services/jobs/jobs.ts'
+import { jobSchema } from '@shared/services/jobs/schema.ts'
 import { jobsReadAuth } from './auth.ts'
 
 export const route = defineRoute(jobsReadAuth, {

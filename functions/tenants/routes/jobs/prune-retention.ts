@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { pruneRetention } from '../../../../shared/services/retention/retention.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { pruneRetention } from '@shared/services/retention/retention.ts'
 import { jobAuth } from '../auth.ts'
 
 const pruneRetentionResult = z.object({

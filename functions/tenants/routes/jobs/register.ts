@@ -1,4 +1,4 @@
-import type { App } from '../../../../shared/infra/http/app-env.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
 import { registerGetJob } from './get.ts'
 import { registerListJobs } from './list.ts'
 

@@ -1,8 +1,8 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { sendNotificationsResult } from '../../../../shared/services/tenants/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { sendNotificationsResult } from '@shared/services/tenants/schema.ts'
 import { jobAuth } from '../auth.ts'
 
 export const route = defineRoute(jobAuth, {

@@ -1,8 +1,8 @@
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses } from '../../../../shared/infra/http/openapi.ts'
-import { removeMember } from '../../../../shared/services/tenants/members.ts'
-import { userIdParam } from '../../../../shared/services/tenants/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { removeMember } from '@shared/services/tenants/members.ts'
+import { userIdParam } from '@shared/services/tenants/schema.ts'
 import { memberAuth } from '../auth.ts'
 
 /** Members may leave, so the role check (owners and admins remove others) is in the service. */

@@ -1,9 +1,9 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { createTenantBody, tenantSchema } from '../../../../shared/services/tenants/schema.ts'
-import { createTenant } from '../../../../shared/services/tenants/tenants.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { createTenantBody, tenantSchema } from '@shared/services/tenants/schema.ts'
+import { createTenant } from '@shared/services/tenants/tenants.ts'
 import { signedInAuth } from '../auth.ts'
 
 export const route = defineRoute(signedInAuth, {

@@ -1,8 +1,8 @@
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { type Analytics, getAnalytics } from '../../../../shared/services/usage/analytics.ts'
-import { analyticsQuery, analyticsSchema } from '../../../../shared/services/usage/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { type Analytics, getAnalytics } from '@shared/services/usage/analytics.ts'
+import { analyticsQuery, analyticsSchema } from '@shared/services/usage/schema.ts'
 import { analyticsAuth } from '../auth.ts'
 
 export const route = defineRoute(analyticsAuth, {

@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, depsOf } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { checkUsageAlerts } from '../../../../shared/services/usage/alerts.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, depsOf } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { checkUsageAlerts } from '@shared/services/usage/alerts.ts'
 import { jobAuth } from '../auth.ts'
 
 const queuedSchema = z.object({ queued: z.number() })

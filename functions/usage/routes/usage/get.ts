@@ -1,8 +1,8 @@
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { usageQuery, usageSchema } from '../../../../shared/services/usage/schema.ts'
-import { getUsage, type Usage } from '../../../../shared/services/usage/usage.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { usageQuery, usageSchema } from '@shared/services/usage/schema.ts'
+import { getUsage, type Usage } from '@shared/services/usage/usage.ts'
 import { usageAuth } from '../auth.ts'
 
 export const route = defineRoute(usageAuth, {

@@ -1,9 +1,9 @@
 import type { z } from '@hono/zod-openapi'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import type { DispatchResult } from '../../../../shared/services/webhooks/dispatcher.ts'
-import { dispatchResultSchema } from '../../../../shared/services/webhooks/schema.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import type { DispatchResult } from '@shared/services/webhooks/dispatcher.ts'
+import { dispatchResultSchema } from '@shared/services/webhooks/schema.ts'
 import { jobAuth } from '../auth.ts'
 
 export const route = defineRoute(jobAuth, {

@@ -1,10 +1,10 @@
 import type { z } from '@hono/zod-openapi'
-import { MALFORMED_JSON, ServiceError, validationError } from '../../../../shared/infra/errors.ts'
-import type { App } from '../../../../shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '../../../../shared/infra/http/define-route.ts'
-import { errorResponses, idParam, jsonContent } from '../../../../shared/infra/http/openapi.ts'
-import { rotateSecretBody, secretSchema } from '../../../../shared/services/webhooks/schema.ts'
-import { rotateSecret } from '../../../../shared/services/webhooks/secrets.ts'
+import { MALFORMED_JSON, ServiceError, validationError } from '@shared/infra/errors.ts'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { rotateSecretBody, secretSchema } from '@shared/services/webhooks/schema.ts'
+import { rotateSecret } from '@shared/services/webhooks/secrets.ts'
 import { writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {

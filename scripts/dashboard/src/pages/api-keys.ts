@@ -1,6 +1,6 @@
+import { scopes } from '@shared/infra/auth.ts'
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
-import { scopes } from '../../../../shared/infra/auth.ts'
 import { api, type Page } from '../api.ts'
 import { ago, when } from '../format.ts'
 import {

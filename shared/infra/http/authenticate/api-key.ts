@@ -1,8 +1,8 @@
+import type { Scope } from '@shared/infra/auth.ts'
+import { ServiceError } from '@shared/infra/errors.ts'
+import { hotPathOf } from '@shared/infra/hot-path.ts'
+import { rateLimits } from '@shared/infra/rate-limit.ts'
 import type { Context } from 'hono'
-import type { Scope } from '../../auth.ts'
-import { ServiceError } from '../../errors.ts'
-import { hotPathOf } from '../../hot-path.ts'
-import { rateLimits } from '../../rate-limit.ts'
 import type { AppEnv } from '../app-env.ts'
 import { refuseUnauthenticated } from './refusals.ts'
 

@@ -1,6 +1,6 @@
+import type { CallerKind } from '@shared/infra/auth.ts'
+import { matchesPublishableKey, matchesServiceKey } from '@shared/infra/supabase-keys.ts'
 import type { Context } from 'hono'
-import type { CallerKind } from '../../auth.ts'
-import { matchesPublishableKey, matchesServiceKey } from '../../supabase-keys.ts'
 import type { AppEnv } from '../app-env.ts'
 import { chargeClientAddress } from './refusals.ts'
 

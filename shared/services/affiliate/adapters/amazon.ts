@@ -5,8 +5,9 @@
  * (POST {AMAZON_CREATORS_API_URL}/catalog/v1/searchItems, `Authorization: Bearer <token>,
  * Version <version>`), pages 1..max_pages of 10 items. The partner tag is the tracking id.
  */
+
+import { JobError } from '@shared/infra/jobs/engine.ts'
 import { z } from 'zod'
-import { JobError } from '../../../infra/jobs/engine.ts'
 import { entry, type FeedEntry } from '../product.ts'
 import { amazonConfig } from '../schema.ts'
 import { CredentialRejectedError, failForStatus } from '../streams.ts'

@@ -3,7 +3,7 @@
  * Personal Access Token as Bearer (provider cj-affiliate), paged by limit/offset (at most 10,000
  * records per search, CJ's cap). The tracking id is the website id (PID) for linkCode's clickUrl.
  */
-import { JobError } from '../../../infra/jobs/engine.ts'
+import { JobError } from '@shared/infra/jobs/engine.ts'
 import { entry, type FeedEntry } from '../product.ts'
 import { cjConfig } from '../schema.ts'
 import { failForStatus } from '../streams.ts'

@@ -6,7 +6,7 @@
  * detected by content. An `affiliate_link` field wins over `link`; the tracking id, when set, is
  * added to the link as the `tag` query parameter unless the link already has one (docs/affiliate.md).
  */
-import { JobError } from '../../../infra/jobs/engine.ts'
+import { JobError } from '@shared/infra/jobs/engine.ts'
 import { entry, type FeedEntry } from '../product.ts'
 import { feedConfig } from '../schema.ts'
 import { csvRecords, downloadFeed, merchantXmlItems, textLines } from '../streams.ts'

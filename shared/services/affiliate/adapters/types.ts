@@ -1,4 +1,4 @@
-import type { FunctionDeps } from '../../../infra/deps.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
 import type { FeedEntry } from '../product.ts'
 import type { Network } from '../schema.ts'
 

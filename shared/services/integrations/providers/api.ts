@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: provider JSON is read field by field, each checked where it matters
-import type { DepsWithoutDatabase } from '../../../infra/deps.ts'
-import { OutboundBlockedError, OutboundError } from '../../../infra/outbound.ts'
+import type { DepsWithoutDatabase } from '@shared/infra/deps.ts'
+import { OutboundBlockedError, OutboundError } from '@shared/infra/outbound.ts'
 import type { ApiConventions } from './provider.ts'
 
 /**

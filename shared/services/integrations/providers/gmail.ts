@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: provider JSON is read field by field, each checked where it matters
 import { z } from 'zod'
 import { enc, MAX_TEXT, need } from './api.ts'
-import { defineProvider, providerTool } from './provider.ts'
+import { defineProvider, googleOAuth, providerTool } from './provider.ts'
 
 const sendInput = z.strictObject({
   to: z.array(z.string()).min(1).describe('Recipients'),
@@ -65,11 +65,7 @@ export const gmail = defineProvider({
   capabilities: ['send', 'read', 'search'],
   oauth_scopes: ['mail.send', 'mail.readonly'],
   oauth: {
-    authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
-    tokenUrl: 'https://oauth2.googleapis.com/token',
-    revocationUrl: 'https://oauth2.googleapis.com/revoke',
-    apiBaseUrl: 'https://www.googleapis.com',
-    scopeSeparator: ' ',
+    ...googleOAuth,
     scopeNames: {
       'mail.send': 'https://www.googleapis.com/auth/gmail.send',
       'mail.readonly': 'https://www.googleapis.com/auth/gmail.readonly',

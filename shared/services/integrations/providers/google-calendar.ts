@@ -1,7 +1,7 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: provider JSON is read field by field, each checked where it matters
 import { z } from 'zod'
 import { enc, need } from './api.ts'
-import { defineProvider, formatted, providerTool } from './provider.ts'
+import { defineProvider, formatted, googleOAuth, providerTool } from './provider.ts'
 
 const calendarId = z.string().describe('Calendar id; the primary calendar when absent')
 
@@ -16,11 +16,7 @@ export const googleCalendar = defineProvider({
   capabilities: ['read events', 'create events'],
   oauth_scopes: ['calendar.events'],
   oauth: {
-    authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
-    tokenUrl: 'https://oauth2.googleapis.com/token',
-    revocationUrl: 'https://oauth2.googleapis.com/revoke',
-    apiBaseUrl: 'https://www.googleapis.com',
-    scopeSeparator: ' ',
+    ...googleOAuth,
     scopeNames: { 'calendar.events': 'https://www.googleapis.com/auth/calendar.events' },
     pkce: true,
     tokenAuth: 'client_secret_post',

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { enc, need } from './api.ts'
-import { defineProvider, formatted, providerTool } from './provider.ts'
+import { defineProvider, formatted, googleOAuth, providerTool } from './provider.ts'
 
 const fileId = z.string().describe('Drive file id')
 
@@ -15,11 +15,7 @@ export const googleDrive = defineProvider({
   capabilities: ['read files', 'write files', 'share files'],
   oauth_scopes: ['drive.file', 'drive.readonly'],
   oauth: {
-    authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
-    tokenUrl: 'https://oauth2.googleapis.com/token',
-    revocationUrl: 'https://oauth2.googleapis.com/revoke',
-    apiBaseUrl: 'https://www.googleapis.com',
-    scopeSeparator: ' ',
+    ...googleOAuth,
     scopeNames: {
       'drive.file': 'https://www.googleapis.com/auth/drive.file',
       'drive.readonly': 'https://www.googleapis.com/auth/drive.readonly',

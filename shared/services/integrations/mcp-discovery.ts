@@ -265,6 +265,41 @@ export class McpToolError extends Error {
   override name = 'McpToolError'
 }
 
+/**
+ * The tool server's session with a connected MCP server: its stored transport and auth, through
+ * the guarded fetch, under one deadline for connect and request. Connect failures are classified
+ * (McpConnectError) and close the client; otherwise the caller closes it.
+ */
+async function openSession(
+  deps: DepsWithoutDatabase,
+  input: {
+    url: string
+    transport: McpTransportKind
+    authType: McpAuthType
+    token: string
+    timeoutMs: number
+  },
+  configure?: (client: Client) => void,
+): Promise<{ client: Client; deadline: AbortSignal }> {
+  const deadline = AbortSignal.timeout(input.timeoutMs)
+  const fetchImpl = mcpFetch(deps, deadline)
+  const requestInit = { headers: authHeaders(input.authType, input.token) }
+  const url = new URL(input.url)
+  const transport =
+    input.transport === 'sse'
+      ? new SSEClientTransport(url, { fetch: fetchImpl, requestInit })
+      : new StreamableHTTPClientTransport(url, { fetch: fetchImpl, requestInit })
+  const client = new Client({ name: 'tenant-platform-tool-server', version: '1.0.0' })
+  configure?.(client)
+  try {
+    await withDeadline(client.connect(transport, { timeout: input.timeoutMs, signal: deadline }), deadline)
+  } catch (err) {
+    await client.close().catch(() => {})
+    throw classify(err, input.transport)
+  }
+  return { client, deadline }
+}
+
 export async function callMcpTool(
   deps: DepsWithoutDatabase,
   input: {
@@ -278,27 +313,14 @@ export async function callMcpTool(
     onListChanged?: () => void
   },
 ): Promise<{ content: unknown[]; isError?: boolean; structuredContent?: unknown }> {
-  const deadline = AbortSignal.timeout(input.timeoutMs)
-  const fetchImpl = mcpFetch(deps, deadline)
-  const requestInit = { headers: authHeaders(input.authType, input.token) }
-  const url = new URL(input.url)
-  const transport =
-    input.transport === 'sse'
-      ? new SSEClientTransport(url, { fetch: fetchImpl, requestInit })
-      : new StreamableHTTPClientTransport(url, { fetch: fetchImpl, requestInit })
-  const client = new Client({ name: 'tenant-platform-tool-server', version: '1.0.0' })
-  if (input.onListChanged) {
+  const { client, deadline } = await openSession(deps, input, (client) => {
+    if (!input.onListChanged) return
     const notify = input.onListChanged
     client.fallbackNotificationHandler = async (n: { method: string }) => {
       if (n.method === 'notifications/tools/list_changed') notify()
     }
-  }
+  })
   try {
-    try {
-      await withDeadline(client.connect(transport, { timeout: input.timeoutMs, signal: deadline }), deadline)
-    } catch (err) {
-      throw classify(err, input.transport)
-    }
     let result: Awaited<ReturnType<Client['callTool']>>
     try {
       result = await withDeadline(
@@ -352,21 +374,8 @@ export async function requestMcp<T>(
   input: McpSessionInput,
   run: (client: Client, options: { timeout: number; signal: AbortSignal }) => Promise<T>,
 ): Promise<T> {
-  const deadline = AbortSignal.timeout(input.timeoutMs)
-  const fetchImpl = mcpFetch(deps, deadline)
-  const requestInit = { headers: authHeaders(input.authType, input.token) }
-  const url = new URL(input.url)
-  const transport =
-    input.transport === 'sse'
-      ? new SSEClientTransport(url, { fetch: fetchImpl, requestInit })
-      : new StreamableHTTPClientTransport(url, { fetch: fetchImpl, requestInit })
-  const client = new Client({ name: 'tenant-platform-tool-server', version: '1.0.0' })
+  const { client, deadline } = await openSession(deps, input)
   try {
-    try {
-      await withDeadline(client.connect(transport, { timeout: input.timeoutMs, signal: deadline }), deadline)
-    } catch (err) {
-      throw classify(err, input.transport)
-    }
     try {
       return await withDeadline(run(client, { timeout: input.timeoutMs, signal: deadline }), deadline)
     } catch (err) {

@@ -27,6 +27,13 @@ const ACROSS = 'claims due work across every tenant (FOR UPDATE SKIP LOCKED), be
 const ALLOWED: Allowed[] = [
   // Front ends
   {
+    file: 'functions/content/routes/list.ts',
+    fn: 'registerListContent',
+    uses: 1,
+    reason:
+      'the hot read (GET /v1/content) in one statement: private.content_feed_as_tenant sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
+  },
+  {
     file: 'functions/mcp-sse/routes/sse/open.ts',
     fn: 'registerSseOpen',
     uses: 2,

@@ -1,3 +1,5 @@
+import type { TenantCaller } from '@shared/infra/auth.ts'
+import { readContentAsTenant } from '@shared/services/content/feed.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { claimsSetup, type Tx, withTenant } from '../shared/infra/db.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
@@ -282,6 +284,50 @@ describe('row-level security', () => {
       return tx<{ n: number }[]>`select count(*)::int as n from public.articles`
     })
     expect(forged!.n).toBe(0)
+  })
+
+  it('reads the content feed in one statement only under the policies: a member sees its tenant, claims naming another tenant see nothing', async () => {
+    const callerOf = (user: TestTenant, tenantId: string): TenantCaller => ({
+      kind: 'user',
+      role: 'owner',
+      tenantId,
+      userId: user.userId,
+      claims: { sub: user.userId, role: 'authenticated', app_metadata: { tenant_id: tenantId } },
+    })
+    const [owner] = await tp.db.sql<{ n: number }[]>`
+      select (select count(*) from public.sites where tenant_id = ${b.tenantId})
+           + (select count(*) from public.articles where tenant_id = ${b.tenantId}) as n`
+    expect(Number(owner!.n)).toBeGreaterThan(0)
+    const own = await readContentAsTenant(tp.db.sql, callerOf(b, b.tenantId), { limit: 100 })
+    expect(own.length).toBe(Number(owner!.n))
+    // A's user with claims that name B: the function reads for tenant B, the policies refuse every row.
+    const forged = callerOf(a, b.tenantId)
+    expect(await readContentAsTenant(tp.db.sql, forged, { limit: 100 })).toEqual([])
+    // The proof bites: the same function without its switch to role authenticated (the owner
+    // reads past row-level security) returns B's rows to A's claims.
+    const leaked = await inThrowawayTransaction(async (tx) => {
+      const [def] = await tx<{ d: string }[]>`
+        select pg_get_functiondef('private.content_feed_as_tenant(text, uuid, integer, timestamptz, uuid, boolean, text, uuid, text, timestamptz, text[])'::regprocedure) as d`
+      const withoutRole = def!.d.replace(/,\s*pg_catalog\.set_config\('role', 'authenticated', true\)/, '')
+      expect(withoutRole).not.toBe(def!.d)
+      await tx.unsafe(withoutRole)
+      return readContentAsTenant(tx as never, forged, { limit: 100 })
+    })
+    expect(leaked.length).toBe(Number(owner!.n))
+    // Role and settings end with the statement's transaction: the pooled connections keep none.
+    const rows = await Promise.all(
+      Array.from(
+        { length: 8 },
+        () =>
+          tp.db.sql`select current_user as who, current_setting('request.jwt.claims', true) as claims,
+                           current_setting('request.tenant_id', true) as tenant`,
+      ),
+    )
+    for (const r of rows) {
+      expect(r[0]!.who).not.toBe('authenticated')
+      expect(r[0]!.claims || '').toBe('')
+      expect(r[0]!.tenant || '').toBe('')
+    }
   })
 
   it('leaves no role or claims behind on a pooled connection after the transaction', async () => {

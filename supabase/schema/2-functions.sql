@@ -142,6 +142,91 @@ end
 $$;
 
 --
+-- Name: content_feed(uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[]); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.content_feed(p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]) RETURNS TABLE(object text, id uuid, site_id uuid, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+declare
+  -- Status and publication are articles' fields: a filter on them leaves sites out.
+  want_sites boolean := coalesce(p_type = 'site', true) and p_status is null and p_published_since is null;
+  want_articles boolean := coalesce(p_type = 'article', true);
+begin
+  if not p_newest_first then
+    return query
+      select c.* from (
+        (select 'site'::text, s.id, null::uuid, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at
+         from public.sites s
+         where want_sites and s.tenant_id = p_tenant
+           and (s.created_at, s.id) > (coalesce(p_after_at, '-infinity'), coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
+           and (p_site is null or s.id = p_site)
+           and s.name ilike all (p_words)
+         order by s.created_at, s.id
+         limit p_limit + 1)
+        union all
+        (select 'article'::text, a.id, a.site_id, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at
+         from public.articles a
+         where want_articles and a.tenant_id = p_tenant
+           and (a.created_at, a.id) > (coalesce(p_after_at, '-infinity'), coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
+           and (p_site is null or a.site_id = p_site)
+           and (p_status is null or a.status = p_status)
+           and (p_published_since is null or a.published_at >= p_published_since)
+           and a.title ilike all (p_words)
+         order by a.created_at, a.id
+         limit p_limit + 1)
+      ) c (object, id, site_id, name, domain, status, published_at, created_at, updated_at)
+      order by c.created_at, c.id
+      limit p_limit + 1;
+  else
+    return query
+      select c.* from (
+        (select 'site'::text, s.id, null::uuid, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at
+         from public.sites s
+         where want_sites and s.tenant_id = p_tenant
+           and (s.created_at, s.id) < (coalesce(p_after_at, 'infinity'), coalesce(p_after_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
+           and (p_site is null or s.id = p_site)
+           and s.name ilike all (p_words)
+         order by s.created_at desc, s.id desc
+         limit p_limit + 1)
+        union all
+        (select 'article'::text, a.id, a.site_id, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at
+         from public.articles a
+         where want_articles and a.tenant_id = p_tenant
+           and (a.created_at, a.id) < (coalesce(p_after_at, 'infinity'), coalesce(p_after_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
+           and (p_site is null or a.site_id = p_site)
+           and (p_status is null or a.status = p_status)
+           and (p_published_since is null or a.published_at >= p_published_since)
+           and a.title ilike all (p_words)
+         order by a.created_at desc, a.id desc
+         limit p_limit + 1)
+      ) c (object, id, site_id, name, domain, status, published_at, created_at, updated_at)
+      order by c.created_at desc, c.id desc
+      limit p_limit + 1;
+  end if;
+end
+$$;
+
+--
+-- Name: content_feed_as_tenant(text, uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[]); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.content_feed_as_tenant(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]) RETURNS TABLE(object text, id uuid, site_id uuid, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone)
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  -- What claimsSetup sets, in the same order of effect: the tenant and the claims, then the role.
+  perform pg_catalog.set_config('request.tenant_id', p_tenant::text, true),
+          pg_catalog.set_config('request.jwt.claims', p_claims, true),
+          pg_catalog.set_config('role', 'authenticated', true);
+  return query select * from private.content_feed(p_tenant, p_limit, p_after_at, p_after_id,
+    p_newest_first, p_type, p_site, p_status, p_published_since, p_words);
+end
+$$;
+
+--
 -- Name: create_tenant(text, text); Type: FUNCTION; Schema: private
 --
 

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { readAuthenticated } from '@shared/infra/http/authenticate.ts'
+import { tenantCaller } from '@shared/infra/http/authenticate.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
-import { contentPage, queryContent } from '@shared/services/content/feed.ts'
+import { contentPage, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { contentListSchema } from '@shared/services/content/schema.ts'
 import { meterBuffered } from '@shared/services/usage/metering.ts'
 import { metered, readAuth } from './auth.ts'
@@ -53,10 +53,10 @@ export const registerListContent = (app: App) =>
       newestFirst: order === 'newest',
     }
     // The hot path: the key was verified and its rate limit charged from this instance's cache
-    // and lease (no database statement when both are in hand); the claims and the
-    // read go out pipelined in one transaction (readAuthenticated). Metering is buffered
-    // (meterBuffered); a Free tenant's unit is reserved before the read.
+    // and lease (no database statement when both are in hand), metering is buffered
+    // (meterBuffered; a Free tenant's unit is reserved before the read), and the read is one
+    // statement that sets role and claims itself and reads under row-level security.
     if (deps.config.METERING_ENABLED) await meterBuffered(serviceContext(c), 'content')
-    const rows = await readAuthenticated(c, (q, tenant) => queryContent(q, tenant, after, limit, filter))
+    const rows = await readContentAsTenant(deps.sql, tenantCaller(c), { limit, after, filter })
     return c.json(contentPage(rows, limit), 200)
   })

@@ -7,7 +7,6 @@ import {
   serviceCallerFor,
   type TenantCaller,
 } from '../auth.ts'
-import { claimsSetup, onReservedConnection, type Queryable, type TenantRef } from '../db.ts'
 import { ServiceError } from '../errors.ts'
 import { hashKey, parseKey } from '../keys.ts'
 import type { AppEnv } from './app-env.ts'
@@ -139,27 +138,6 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
     if (allow.has('tool_key') && token) return refuseUnauthenticated(c, authMessages.userTokenAtToolServer)
     return refuseUnauthenticated(c, missingCredentialMessage(allow))
   }
-}
-
-/**
- * A tenant read in one round trip, in one transaction: BEGIN; one statement that sets the role
- * and the caller's claims; the read, under row-level security; COMMIT, pipelined on one
- * connection. The caller was authenticated by the middleware (for a cached key, without the
- * database); metering is buffered apart from the read (meterBuffered).
- */
-export async function readAuthenticated<T>(
-  c: Context<AppEnv>,
-  read: (q: Queryable, tenant: TenantRef) => Promise<T>,
-): Promise<T> {
-  const caller = tenantCaller(c)
-  return onReservedConnection(c.get('deps').sql, async (conn) => {
-    const begin = conn`begin`
-    const setup = claimsSetup(conn, caller.claims)
-    const rows = read(conn, caller.tenantId)
-    const commit = conn`commit`
-    await Promise.all([begin, setup, rows, commit])
-    return rows
-  })
 }
 
 /** Charges the caller's address to the unauthenticated bucket: for public routes. */

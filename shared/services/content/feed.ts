@@ -1,4 +1,5 @@
-import { type Queryable, readAsTenant, type TenantRef } from '@shared/infra/db.ts'
+import type { TenantCaller } from '@shared/infra/auth.ts'
+import type { Queryable, Sql } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
 
@@ -29,53 +30,48 @@ export interface ContentFilter {
 const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 /**
- * One feed of a tenant's sites and articles in a stable order (created_at, id), read a page at a
- * time by keyset. Runs inside withTenant, where row-level security also applies; the tenant
- * filter picks the active tenant among the user's tenants. The query itself, for the benchmark's
- * bare route; callers use listContent.
+ * The feed's arguments after the tenant, in private.content_feed's order: a page by keyset, in a
+ * stable order (created_at, id), the filters, and the words as ILIKE patterns that must all match.
+ */
+function feedArguments(db: Queryable, after: Cursor | null, limit: number, filter: ContentFilter) {
+  const words = filter.q?.split(/\s+/).filter(Boolean).map(likePattern) ?? []
+  return db`${limit}::int, ${after?.at ?? null}::timestamptz, ${after?.id ?? null}::uuid,
+    ${filter.newestFirst === true}::boolean, ${filter.type ?? null}::text, ${filter.site_id ?? null}::uuid,
+    ${filter.status ?? null}::text, ${filter.published_since ?? null}::timestamptz, ${words}::text[]`
+}
+
+/**
+ * One page (limit + 1 rows) of a tenant's sites and articles, read with whatever role `db` has:
+ * inside ctx.readAsTenant row-level security applies and the tenant filter picks the active
+ * tenant among the user's; as the database owner it is the benchmark's bare read of the same query.
  */
 export function queryContent(
   db: Queryable,
-  tenantId: TenantRef,
+  tenantId: string,
   after: Cursor | null,
   limit: number,
   filter: ContentFilter = {},
 ): Promise<ContentRow[]> {
-  const articleFilters = filter.status !== undefined || filter.published_since !== undefined
-  const wantSites = filter.type !== 'article' && !articleFilters
-  const wantArticles = filter.type !== 'site'
-  const desc = filter.newestFirst === true
-  const page = after
-    ? desc
-      ? db`and (created_at, id) < (${after.at}, ${after.id})`
-      : db`and (created_at, id) > (${after.at}, ${after.id})`
-    : db``
-  const words = filter.q?.split(/\s+/).filter(Boolean) ?? []
-  const matching = (column: 'name' | 'title') =>
-    words.reduce(
-      (acc, w) =>
-        column === 'name'
-          ? db`${acc} and name ilike ${likePattern(w)}`
-          : db`${acc} and title ilike ${likePattern(w)}`,
-      db``,
-    )
   return db<ContentRow[]>`
-    select * from (
-      select 'site' as object, id, null::uuid as site_id, name, domain, null as status, null::timestamptz as published_at, created_at, updated_at
-      from public.sites
-      where ${wantSites} and tenant_id = ${tenantId} ${filter.site_id ? db`and id = ${filter.site_id}` : db``} ${matching('name')} ${page}
-      union all
-      select 'article', id, site_id, title, null, status, published_at, created_at, updated_at
-      from public.articles
-      where ${wantArticles} and tenant_id = ${tenantId}
-        ${filter.site_id ? db`and site_id = ${filter.site_id}` : db``}
-        ${filter.status ? db`and status = ${filter.status}` : db``}
-        ${filter.published_since ? db`and published_at >= ${filter.published_since}` : db``}
-        ${matching('title')}
-        ${page}
-    ) content
-    ${desc ? db`order by created_at desc, id desc` : db`order by created_at, id`}
-    limit ${limit + 1}`
+    select * from private.content_feed(${tenantId}::uuid, ${feedArguments(db, after, limit, filter)})`
+}
+
+/**
+ * The same page for a signed-in caller in one statement (the hot read, GET /v1/content):
+ * private.content_feed_as_tenant sets role authenticated and the caller's claims and reads under
+ * row-level security, all inside the one statement's transaction. Four pipelined statements
+ * (BEGIN, settings, read, COMMIT) cost the server and the driver a protocol cycle each; see
+ * docs/adr/0004-rate-limits-in-postgres.md. `owner` is the platform's pool: the function is
+ * granted to no API role, since it takes the claims as an argument.
+ */
+export function readContentAsTenant(
+  owner: Sql,
+  caller: TenantCaller,
+  opts: { limit: number; after?: Cursor | null; filter?: ContentFilter },
+): Promise<ContentRow[]> {
+  return owner<ContentRow[]>`
+    select * from private.content_feed_as_tenant(${JSON.stringify(caller.claims)}, ${caller.tenantId}::uuid,
+      ${feedArguments(owner, opts.after ?? null, opts.limit, opts.filter ?? {})})`
 }
 
 export function presentContent(row: ContentRow) {

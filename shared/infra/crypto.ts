@@ -1,27 +1,11 @@
 /**
- * Small crypto building blocks shared by keys and the vault: WebCrypto, and @noble/hashes for
- * SHA-256 (runs the same on Node and Deno). (Webhook signing lives in functions/webhooks/verify.ts,
- * kept self-contained for receivers to copy.)
+ * Small crypto building blocks shared by keys and the vault: WebCrypto, and node:crypto's hash for
+ * SHA-256 (Deno implements node:crypto natively too). (Webhook signing lives in
+ * functions/webhooks/verify.ts, kept self-contained for receivers to copy.)
  */
-import { sha256 } from '@noble/hashes/sha2.js'
+import { createHash } from 'node:crypto'
 
 const encoder = new TextEncoder()
-const decoder = new TextDecoder()
-const HEX_DIGITS = encoder.encode('0123456789abcdef')
-
-/**
- * Lower-case hex of `bytes`, built as one flat string. (@noble/hashes' bytesToHex appends two
- * characters at a time, a rope that V8 flattens again when the hash is first used as a map key,
- * as the verified-key cache does on every request: about 1 µs a hash more.)
- */
-function toHex(bytes: Uint8Array): string {
-  const out = new Uint8Array(bytes.length * 2)
-  for (let i = 0; i < bytes.length; i++) {
-    out[2 * i] = HEX_DIGITS[bytes[i]! >> 4]!
-    out[2 * i + 1] = HEX_DIGITS[bytes[i]! & 15]!
-  }
-  return decoder.decode(out)
-}
 
 export function randomBytes(length: number): Uint8Array {
   return crypto.getRandomValues(new Uint8Array(length))
@@ -85,12 +69,13 @@ export function fromBase64(text: string): Uint8Array {
 }
 
 /**
- * SHA-256 of a short text (a key, a token), synchronously. @noble/hashes rather than
- * crypto.subtle: on Node each subtle.digest is a job handed to the thread pool, a tenth of a
- * millisecond of main-thread time per call (measured on every key-authenticated request).
+ * SHA-256 of a short text (a key, a token) as lower-case hex, synchronously. Not crypto.subtle: on
+ * Node each subtle.digest is a job handed to the thread pool, a tenth of a millisecond of
+ * main-thread time per call; node:crypto's native hash takes about 2 µs where @noble/hashes in
+ * JavaScript took 10 (measured on every key-authenticated request, docs/performance.md).
  */
 export function sha256Hex(text: string): string {
-  return toHex(sha256(encoder.encode(text)))
+  return createHash('sha256').update(text, 'utf8').digest('hex')
 }
 
 /**

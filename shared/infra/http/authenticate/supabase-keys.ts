@@ -1,4 +1,5 @@
 import type { CallerKind } from '@shared/infra/auth.ts'
+import { parseKey } from '@shared/infra/keys.ts'
 import { matchesPublishableKey, matchesServiceKey } from '@shared/infra/supabase-keys.ts'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
@@ -15,6 +16,10 @@ export async function authenticateSupabaseKey(
   token: string | undefined,
   apikey: string | undefined,
 ): Promise<boolean> {
+  // A Bearer in one of the platform's own key formats (svc_live_..., mcp_live_...) is the caller
+  // and can equal no Supabase key (a JWT, sb_secret_..., sb_publishable_...): the comparisons
+  // below would all fail, so they are skipped (a measured cost on every key-authenticated request).
+  if (token !== undefined && parseKey(token) !== null) return false
   const deps = c.get('deps')
   // Service-role and anon keys, legacy or sb_secret_/sb_publishable_ (Supabase convention:
   // `apikey` names the project and the Bearer names the caller). A Bearer that is a user token

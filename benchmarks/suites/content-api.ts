@@ -98,6 +98,9 @@ export default async function contentApiBenchmark(): Promise<void> {
     const nodeCpu = { subject: 0, baseline: 0 }
     let keyedRequests = 0
     let keyedWrites = 0
+    // Writes per 1,000 keyed requests of each round: the first holds each new key's start-up (its
+    // first lease, of one token, and its first last_used_at), the later ones the steady state.
+    const writesByRound: string[] = []
     const writesAtStart = writesByKind()
     const timed = async (side: 'subject' | 'baseline') => {
       const cpuBefore = onServer ? await backendCpuSeconds(tp.db.sql) : 0
@@ -114,6 +117,9 @@ export default async function contentApiBenchmark(): Promise<void> {
         // measure() runs a warm-up of 50 before the timed ones; both count.
         keyedRequests += m.count + Math.min(50, m.count)
         keyedWrites += writes() - writesBefore
+        writesByRound.push(
+          ((1000 * (writes() - writesBefore)) / (m.count + Math.min(50, m.count))).toFixed(1),
+        )
         subject.push(m)
       } else baseline.push(m)
     }
@@ -154,6 +160,7 @@ export default async function contentApiBenchmark(): Promise<void> {
     console.log(
       `  database writes per 1,000 keyed requests: ${per1000(keyedWrites)} (goal <= 20): leases ${per1000(w.leases - writesAtStart.leases)}, usage flushes ${per1000(w.flushes - writesAtStart.flushes)}, last_used_at ${per1000(w.lastUsed - writesAtStart.lastUsed)}; stranded tokens ${w.stranded - writesAtStart.stranded}`,
     )
+    console.log(`  writes per 1,000 keyed requests by round: ${writesByRound.join(' / ')}`)
   }
   const cache = hot.cache
   console.log(`  key cache: ${cache.keys.map.size} keys, ${cache.misses} lookups in the database in all`)

@@ -2,6 +2,25 @@
  * Benchmark helpers. Every figure is reported next to a baseline measured in the same run,
  * as a ratio, so results compare across machines.
  */
+import { readFileSync } from 'node:fs'
+import type { Sql } from '@shared/infra/db.ts'
+
+/** CPU seconds used so far by the backends serving this database (PostgreSQL on this machine). */
+export async function backendCpuSeconds(sql: Sql) {
+  const rows = await sql<
+    { pid: number }[]
+  >`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
+  let ticks = 0
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      ticks += Number(fields[11]) + Number(fields[12]) // utime, stime (fields 14 and 15)
+    } catch {
+      // The backend ended meanwhile.
+    }
+  }
+  return ticks / 100
+}
 
 export interface Measurement {
   label: string

@@ -7,34 +7,15 @@
  * from /proc/<pid>/stat of the pool's backends); at most 20 database writes per 1,000 keyed
  * requests. The two alternate in rounds; percentiles are the worse round's.
  */
-import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
-import type { Sql } from '@shared/infra/db.ts'
 import { hotPathOf } from '@shared/infra/hot-path.ts'
 import { paginate } from '@shared/infra/pagination.ts'
 import { presentContent, queryContent } from '@shared/services/content/feed.ts'
 import { startTestPlatform, TestClock } from '@tests/support/platform.ts'
 import { Hono } from 'hono'
 import { createContentKey, seedContentTenant } from '../content-fixture.ts'
-import { combineRounds, type Measurement, measure, printComparison } from '../lib.ts'
-
-/** CPU seconds used so far by the backends serving this database (PostgreSQL on this machine). */
-async function backendCpuSeconds(sql: Sql) {
-  const rows = await sql<
-    { pid: number }[]
-  >`select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`
-  let ticks = 0
-  for (const { pid } of rows) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-      ticks += Number(fields[11]) + Number(fields[12]) // utime, stime (fields 14 and 15)
-    } catch {
-      // The backend ended meanwhile.
-    }
-  }
-  return ticks / 100
-}
+import { backendCpuSeconds, combineRounds, type Measurement, measure, printComparison } from '../lib.ts'
 
 export default async function contentApiBenchmark(): Promise<void> {
   const clock = new TestClock()

@@ -414,6 +414,40 @@ describe('articles: unpublish and the items a draft came from', () => {
 })
 
 describe('GET /v1/content search and order', () => {
+  it('walks every page of the feed in both orders, each row once, through ties in created_at and across sites and articles', async () => {
+    const t = await tp.createTenant()
+    await tp.db.sql`update public.tenants set plan = 'pro' where id = ${t.tenantId}`
+    // Two sites and 45 articles written in one statement each: whole runs of rows share a
+    // created_at, so only the id orders them, and the page boundaries fall inside those runs.
+    const sites = await tp.db.sql<{ id: string }[]>`
+      insert into public.sites (tenant_id, name) select ${t.tenantId}, 'Site ' || g from generate_series(1, 2) g
+      returning id`
+    await tp.db.sql`
+      insert into public.articles (tenant_id, site_id, title)
+      select ${t.tenantId}, ${sites[0]!.id}, 'Article ' || g from generate_series(1, 45) g`
+    const expected = (
+      await tp.db.sql<{ id: string }[]>`
+        select id from (select id, created_at from public.sites where tenant_id = ${t.tenantId}
+                        union all select id, created_at from public.articles where tenant_id = ${t.tenantId}) c
+        order by created_at, id`
+    ).map((r) => r.id)
+    expect(expected).toHaveLength(47)
+    for (const order of ['oldest', 'newest'] as const) {
+      const seen: string[] = []
+      let cursor: string | null = null
+      for (let page = 0; page < 20; page++) {
+        const res = await tp.json(`/v1/content?limit=7&order=${order}${cursor ? `&cursor=${cursor}` : ''}`, {
+          token: t.token,
+        })
+        expect(res.status).toBe(200)
+        seen.push(...(res.body.data as { id: string }[]).map((r) => r.id))
+        cursor = res.body.next_cursor
+        if (!cursor) break
+      }
+      expect(seen, order).toEqual(order === 'oldest' ? expected : [...expected].reverse())
+    }
+  })
+
   it('finds sites by name and articles by title, every word, literally; newest first on request', async () => {
     const t = await tp.createTenant()
     await tp.db.sql`update public.tenants set plan = 'pro' where id = ${t.tenantId}`

@@ -62,6 +62,26 @@ async function isolationReport(tx: Tx, viewer: TestTenant, seeded: TestTenant, t
   return { unseeded, leaks }
 }
 
+/**
+ * Eight statements at once on the owner pool, so on each of its connections: none runs as
+ * `authenticated`, none carries claims or a tenant.
+ */
+async function expectPoolWithoutTenantSettings() {
+  const rows = await Promise.all(
+    Array.from(
+      { length: 8 },
+      () =>
+        tp.db.sql`select current_user as who, current_setting('request.jwt.claims', true) as claims,
+                           current_setting('request.tenant_id', true) as tenant`,
+    ),
+  )
+  for (const r of rows) {
+    expect(r[0]!.who).not.toBe('authenticated')
+    expect(r[0]!.claims || '').toBe('')
+    expect(r[0]!.tenant || '').toBe('')
+  }
+}
+
 class Rollback extends Error {}
 
 /** Runs fn in an owner transaction that is always rolled back (for planting a policy). */
@@ -315,35 +335,11 @@ describe('row-level security', () => {
     })
     expect(leaked.length).toBe(Number(owner!.n))
     // Role and settings end with the statement's transaction: the pooled connections keep none.
-    const rows = await Promise.all(
-      Array.from(
-        { length: 8 },
-        () =>
-          tp.db.sql`select current_user as who, current_setting('request.jwt.claims', true) as claims,
-                           current_setting('request.tenant_id', true) as tenant`,
-      ),
-    )
-    for (const r of rows) {
-      expect(r[0]!.who).not.toBe('authenticated')
-      expect(r[0]!.claims || '').toBe('')
-      expect(r[0]!.tenant || '').toBe('')
-    }
+    await expectPoolWithoutTenantSettings()
   })
 
   it('leaves no role or claims behind on a pooled connection after the transaction', async () => {
     await withTenant(tp.db.sql, claimsOf(a), (tx) => tx`select 1`)
-    const rows = await Promise.all(
-      Array.from(
-        { length: 8 },
-        () =>
-          tp.db.sql`select current_user as who, current_setting('request.jwt.claims', true) as claims,
-                           current_setting('request.tenant_id', true) as tenant`,
-      ),
-    )
-    for (const r of rows) {
-      expect(r[0]!.who).not.toBe('authenticated')
-      expect(r[0]!.claims || '').toBe('')
-      expect(r[0]!.tenant || '').toBe('')
-    }
+    await expectPoolWithoutTenantSettings()
   })
 })

@@ -154,6 +154,8 @@ declare
   want_sites boolean := coalesce(p_type = 'site', true) and p_status is null and p_published_since is null;
   want_articles boolean := coalesce(p_type = 'article', true);
 begin
+  -- One static query per direction: ORDER BY and the keyset comparison cannot take the direction
+  -- as a parameter and still walk the index in order (EXECUTE would plan on every call).
   if not p_newest_first then
     return query
       select c.* from (

@@ -436,11 +436,12 @@ describe('GET /v1/content search and order', () => {
       const seen: string[] = []
       let cursor: string | null = null
       for (let page = 0; page < 20; page++) {
-        const res = await tp.json(`/v1/content?limit=7&order=${order}${cursor ? `&cursor=${cursor}` : ''}`, {
-          token: t.token,
-        })
+        const res: { status: number; body: { data: { id: string }[]; next_cursor: string | null } } =
+          await tp.json(`/v1/content?limit=7&order=${order}${cursor ? `&cursor=${cursor}` : ''}`, {
+            token: t.token,
+          })
         expect(res.status).toBe(200)
-        seen.push(...(res.body.data as { id: string }[]).map((r) => r.id))
+        seen.push(...res.body.data.map((r) => r.id))
         cursor = res.body.next_cursor
         if (!cursor) break
       }

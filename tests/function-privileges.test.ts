@@ -26,8 +26,6 @@ const executable: Record<'anon' | 'authenticated', string[]> = {
     'private.record_event',
     // The hot tables' policies (sites, articles) call it as the requesting user.
     'private.request_tenant_id',
-    // The content feed, run as its caller: under row-level security for a member.
-    'private.content_feed',
     'private.set_active_tenant',
     'private.tenant_member_list',
   ],

@@ -31,7 +31,7 @@ const ALLOWED: Allowed[] = [
     fn: 'registerListContent',
     uses: 1,
     reason:
-      'the hot read (GET /v1/content) in one statement: private.content_feed_as_tenant sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
+      'the hot read (GET /v1/content) in one statement: private.content_feed sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
   },
   {
     file: 'functions/mcp-sse/routes/sse/open.ts',
@@ -150,6 +150,14 @@ const ALLOWED: Allowed[] = [
     uses: 1,
     reason:
       'stores an inbound webhook delivery: no signed-in caller, the tenant comes from the verified store',
+  },
+  // Content
+  {
+    file: 'shared/services/content/feed.ts',
+    fn: 'listContent',
+    uses: 1,
+    reason:
+      'the MCP content reads in one statement, as GET /v1/content: private.content_feed sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
   },
   // Credentials
   {

@@ -1,5 +1,5 @@
 import type { TenantCaller } from '@shared/infra/auth.ts'
-import { readContentAsTenant } from '@shared/services/content/feed.ts'
+import { queryContent, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { claimsSetup, type Tx, withTenant } from '../shared/infra/db.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
@@ -323,11 +323,19 @@ describe('row-level security', () => {
     // A's user with claims that name B: the function reads for tenant B, the policies refuse every row.
     const forged = callerOf(a, b.tenantId)
     expect(await readContentAsTenant(tp.db.sql, forged, { limit: 100 })).toEqual([])
+    // A plan made for the owner is not reused for the tenant: on one connection, the bare read
+    // (no claims, as the owner) and then A's claims naming B, in the same transaction.
+    const afterOwner = await inThrowawayTransaction(async (tx) => {
+      const bare = await queryContent(tx as never, null, b.tenantId, { limit: 100 })
+      expect(bare.length).toBe(Number(owner!.n))
+      return readContentAsTenant(tx as never, forged, { limit: 100 })
+    })
+    expect(afterOwner).toEqual([])
     // The proof bites: the same function without its switch to role authenticated (the owner
     // reads past row-level security) returns B's rows to A's claims.
     const leaked = await inThrowawayTransaction(async (tx) => {
       const [def] = await tx<{ d: string }[]>`
-        select pg_get_functiondef('private.content_feed_as_tenant(text, uuid, integer, timestamptz, uuid, boolean, text, uuid, text, timestamptz, text[])'::regprocedure) as d`
+        select pg_get_functiondef('private.content_feed(text, uuid, integer, timestamptz, uuid, boolean, text, uuid, text, timestamptz, text[])'::regprocedure) as d`
       const withoutRole = def!.d.replace(/,\s*pg_catalog\.set_config\('role', 'authenticated', true\)/, '')
       expect(withoutRole).not.toBe(def!.d)
       await tx.unsafe(withoutRole)

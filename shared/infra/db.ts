@@ -90,7 +90,7 @@ export async function withTenant<T>(sql: Sql, claims: RequestClaims, fn: (tx: Tx
  * One read as the tenant, in a single network round trip: BEGIN, the claims, the query and
  * COMMIT are pipelined on one reserved connection; use withTenant when a step depends on an
  * earlier one. (The hottest read, GET /v1/content, goes one step further: a database function
- * sets role and claims and reads in one statement, private.content_feed_as_tenant.)
+ * sets role and claims and reads in one statement, private.content_feed.)
  */
 export async function readAsTenant<T>(
   sql: Sql,

@@ -142,11 +142,11 @@ end
 $$;
 
 --
--- Name: content_feed(uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[]); Type: FUNCTION; Schema: private
+-- Name: content_feed(text, uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[]); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.content_feed(p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]) RETURNS TABLE(object text, id uuid, site_id uuid, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone)
-    LANGUAGE plpgsql STABLE
+CREATE FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]) RETURNS TABLE(object text, id uuid, site_id uuid, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone)
+    LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
 declare
@@ -154,6 +154,14 @@ declare
   want_sites boolean := coalesce(p_type = 'site', true) and p_status is null and p_published_since is null;
   want_articles boolean := coalesce(p_type = 'article', true);
 begin
+  if p_claims is not null then
+    -- What claimsSetup sets: the tenant and the claims, then the role. Transaction-local; the
+    -- queries below are planned after the switch, so row-level security applies to them (a plan
+    -- made for the owner is not reused: a plan that depends on the role is replanned for another).
+    perform pg_catalog.set_config('request.tenant_id', p_tenant::text, true),
+            pg_catalog.set_config('request.jwt.claims', p_claims, true),
+            pg_catalog.set_config('role', 'authenticated', true);
+  end if;
   -- One static query per direction: ORDER BY and the keyset comparison cannot take the direction
   -- as a parameter and still walk the index in order (EXECUTE would plan on every call).
   if not p_newest_first then
@@ -207,24 +215,6 @@ begin
       order by c.created_at desc, c.id desc
       limit p_limit + 1;
   end if;
-end
-$$;
-
---
--- Name: content_feed_as_tenant(text, uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[]); Type: FUNCTION; Schema: private
---
-
-CREATE FUNCTION private.content_feed_as_tenant(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]) RETURNS TABLE(object text, id uuid, site_id uuid, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone)
-    LANGUAGE plpgsql
-    SET search_path TO ''
-    AS $$
-begin
-  -- What claimsSetup sets, in the same order of effect: the tenant and the claims, then the role.
-  perform pg_catalog.set_config('request.tenant_id', p_tenant::text, true),
-          pg_catalog.set_config('request.jwt.claims', p_claims, true),
-          pg_catalog.set_config('role', 'authenticated', true);
-  return query select * from private.content_feed(p_tenant, p_limit, p_after_at, p_after_id,
-    p_newest_first, p_type, p_site, p_status, p_published_since, p_words);
 end
 $$;
 

@@ -42,17 +42,10 @@ REVOKE ALL ON FUNCTION private.authorize_mcp_token(p_token_hash text, p_ip_bucke
 REVOKE ALL ON FUNCTION private.commerce_store_leaves_shared_address() FROM PUBLIC;
 
 --
--- Name: FUNCTION content_feed(p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]); Type: ACL; Schema: private
+-- Name: FUNCTION content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]); Type: ACL; Schema: private
 --
 
-REVOKE ALL ON FUNCTION private.content_feed(p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION private.content_feed(p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]) TO authenticated;
-
---
--- Name: FUNCTION content_feed_as_tenant(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]); Type: ACL; Schema: private
---
-
-REVOKE ALL ON FUNCTION private.content_feed_as_tenant(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]) FROM PUBLIC;
 
 --
 -- Name: FUNCTION create_tenant(p_name text, p_plan text); Type: ACL; Schema: private

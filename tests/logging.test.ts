@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { pathnameOf } from '../shared/infra/http/function-app.ts'
 import { createLogger } from '../shared/infra/logger.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 
@@ -83,5 +84,20 @@ describe('a quiet local platform', () => {
     expect(out[1]).toMatch(
       /^\d\d:\d\d:\d\d WARN {2}scheduled job failed job=webhooks\/jobs\/dispatch error=boom$/,
     )
+  })
+})
+
+describe('the logged path', () => {
+  it('is the URL path as new URL() has it, without the query (the frame does not parse the URL)', () => {
+    const urls = [
+      'http://a/',
+      'http://a',
+      'http://a:80/x/y?z=1',
+      'http://127.0.0.1:5/v1/content?q=a%2Fb',
+      'https://h/p%20q?',
+      'http://[::1]:3/a?b/c?d',
+      'http://u:p@h/x//y',
+    ]
+    for (const url of urls) expect(pathnameOf(url), url).toBe(new URL(url).pathname)
   })
 })

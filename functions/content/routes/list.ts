@@ -42,7 +42,7 @@ export type ListContentResponse = z.infer<typeof contentListSchema>
 export const registerListContent = (app: App) =>
   app.openapi(route, async (c) => {
     const { limit, cursor, type, site_id, status, published_since, q, order } = c.req.valid('query')
-    const deps = c.var.deps
+    const deps = c.get('deps')
     const after = decodeCursor(cursor)
     const filter = {
       type,

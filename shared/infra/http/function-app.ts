@@ -182,9 +182,8 @@ export function createFunctionApp(
     ])
     // Scheduled job calls arrive every second locally and every minute on pg_cron: a successful
     // one is routine (debug); a job that did something says so in its own log line.
-    const pathname = new URL(c.req.url).pathname
-    const routine =
-      caller?.kind === 'service' && c.res.status < 400 && functionPath(name, pathname).startsWith('/jobs/')
+    const pathname = pathnameOf(c.req.url)
+    const routine = caller?.kind === 'service' && c.res.status < 400 && c.req.path.startsWith('/jobs/')
     deps.logger[routine ? 'debug' : 'info']('request', {
       fn: name,
       request_id: requestId,
@@ -210,19 +209,24 @@ export function createFunctionApp(
   // Text PostgreSQL cannot store (NUL, a lone UTF-16 surrogate) and absurd nesting are refused
   // once, here, for every route: in the query string, the path and any JSON body.
   app.use('*', async (c, next) => {
-    const url = new URL(c.req.url)
-    for (const [k, v] of url.searchParams) {
-      if (hasUnstorableText(k) || hasUnstorableText(v)) throw unstorable(k || '(query)')
+    // A request URL is serialized: a NUL or any character outside ASCII in its path or query is
+    // percent-encoded there, so a URL without '%' holds nothing to refuse (and need not be parsed,
+    // on the hot read path either).
+    if (c.req.url.includes('%')) {
+      const url = new URL(c.req.url)
+      for (const [k, v] of url.searchParams) {
+        if (hasUnstorableText(k) || hasUnstorableText(v)) throw unstorable(k || '(query)')
+      }
+      let path: string
+      try {
+        path = decodeURIComponent(url.pathname)
+      } catch {
+        throw new ServiceError('VALIDATION_ERROR', 'The path is not valid percent-encoded UTF-8')
+      }
+      if (hasUnstorableText(path)) throw unstorable('(path)')
     }
-    let path: string
-    try {
-      path = decodeURIComponent(url.pathname)
-    } catch {
-      throw new ServiceError('VALIDATION_ERROR', 'The path is not valid percent-encoded UTF-8')
-    }
-    if (hasUnstorableText(path)) throw unstorable('(path)')
     const type = c.req.header('content-type') ?? ''
-    const ownsBody = options.ownsBody?.(functionPath(name, url.pathname), c.req.method) ?? false
+    const ownsBody = options.ownsBody?.(c.req.path, c.req.method) ?? false
     if (!ownsBody && /\bjson\b/i.test(type) && c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       // A copy: the route reads the body again (validation, or a handler of its own).
       const text = await c.req.raw.clone().text()
@@ -278,6 +282,14 @@ export function createFunctionApp(
     servers: [{ url: `/functions/v1/${name}` }],
   })
   return app
+}
+
+/** The path of a serialized absolute URL, as `new URL(url).pathname` has it, without parsing it. */
+export function pathnameOf(url: string): string {
+  const start = url.indexOf('/', url.indexOf('//') + 2)
+  if (start === -1) return '/'
+  const query = url.indexOf('?', start)
+  return url.slice(start, query === -1 ? undefined : query)
 }
 
 /**

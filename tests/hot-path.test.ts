@@ -177,6 +177,32 @@ describe('rate-limit leases', () => {
     expect(leases.stats.leases - before).toBe(3)
     expect(leases.held(`key:${key.id}`)).toBe(0)
   })
+
+  it('writes one row version a lease, and none for a lease that grants nothing', async () => {
+    // pg_stat_xact_user_tables counts this transaction's row versions as they are written.
+    const writesOf = await tp.db.sql.begin(async (tx) => {
+      const written = async () => {
+        const [row] = await tx<{ n: number }[]>`
+          select coalesce(sum(n_tup_ins + n_tup_upd + n_tup_del), 0)::int as n
+          from pg_stat_xact_user_tables where schemaname = 'private' and relname = 'rate_limit_buckets'`
+        return row!.n
+      }
+      const bucket = `test:${crypto.randomUUID()}`
+      const lease = async (want: number) => {
+        const before = await written()
+        const [row] = await tx<{ granted: number }[]>`
+          select granted from private.lease_rate_limit(${bucket}, 10, ${want}, '0 seconds'::interval, ${clock.now()})`
+        return { granted: row!.granted, rows: (await written()) - before }
+      }
+      // A new bucket, the same bucket again, and the same bucket with its 10 tokens gone.
+      return [await lease(4), await lease(6), await lease(1)]
+    })
+    expect(writesOf).toEqual([
+      { granted: 4, rows: 1 },
+      { granted: 6, rows: 1 },
+      { granted: 0, rows: 0 },
+    ])
+  })
 })
 
 describe('buffered metering', () => {

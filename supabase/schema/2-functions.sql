@@ -385,10 +385,21 @@ declare
   v_base timestamptz;
   v_granted integer;
 begin
-  insert into private.rate_limit_buckets as b (bucket, tat)
-  values (p_bucket, p_now)
-  on conflict (bucket) do update set tat = b.tat
-  returning b.tat into v_old;
+  select b.tat into v_old from private.rate_limit_buckets b where b.bucket = p_bucket for update;
+  if not found then
+    -- A full bucket: base is now. Insert the tat after this lease; done unless another lease
+    -- inserted the bucket first.
+    v_granted := greatest(0, least(p_want,
+      floor(extract(epoch from (v_horizon - p_now)) / extract(epoch from v_step) + 1e-9)::integer));
+    insert into private.rate_limit_buckets (bucket, tat)
+    values (p_bucket, p_now + v_step * v_granted)
+    on conflict (bucket) do nothing;
+    if found then
+      return query select v_granted, p_now, p_now + v_step * v_granted;
+      return;
+    end if;
+    select b.tat into v_old from private.rate_limit_buckets b where b.bucket = p_bucket for update;
+  end if;
   v_base := case when v_old > p_now + interval '60 seconds' or v_old < p_now then p_now else v_old end;
   v_granted := greatest(0, least(p_want,
     floor(extract(epoch from (v_horizon - v_base)) / extract(epoch from v_step) + 1e-9)::integer));

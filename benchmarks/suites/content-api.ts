@@ -15,7 +15,7 @@ import { presentContent, queryContent } from '@shared/services/content/feed.ts'
 import { startTestPlatform, TestClock } from '@tests/support/platform.ts'
 import { Hono } from 'hono'
 import { createContentKey, seedContentTenant } from '../content-fixture.ts'
-import { backendCpuSeconds, combineRounds, type Measurement, measure, printComparison } from '../lib.ts'
+import { backendCpuDuring, combineRounds, type Measurement, measure, printComparison } from '../lib.ts'
 
 export default async function contentApiBenchmark(): Promise<void> {
   const clock = new TestClock()
@@ -85,16 +85,21 @@ export default async function contentApiBenchmark(): Promise<void> {
     const writesByRound: string[] = []
     const writesAtStart = writesByKind()
     const timed = async (side: 'subject' | 'baseline') => {
-      const cpuBefore = onServer ? await backendCpuSeconds(tp.db.sql) : 0
-      const nodeBefore = process.cpuUsage()
       const writesBefore = writes()
-      const m =
-        side === 'subject'
-          ? await measure(`GET /v1/content, ${using}, ${concurrency} client(s)`, keyed, each)
-          : await measure(`bare route, same query, ${concurrency} client(s)`, bareRead, each)
-      const nodeUsed = process.cpuUsage(nodeBefore)
-      nodeCpu[side] += (nodeUsed.user + nodeUsed.system) / 1e6
-      if (onServer) cpu[side] += (await backendCpuSeconds(tp.db.sql)) - cpuBefore
+      const run = async () => {
+        const nodeBefore = process.cpuUsage()
+        const m =
+          side === 'subject'
+            ? await measure(`GET /v1/content, ${using}, ${concurrency} client(s)`, keyed, each)
+            : await measure(`bare route, same query, ${concurrency} client(s)`, bareRead, each)
+        const nodeUsed = process.cpuUsage(nodeBefore)
+        nodeCpu[side] += (nodeUsed.user + nodeUsed.system) / 1e6
+        return m
+      }
+      const { result: m, seconds } = onServer
+        ? await backendCpuDuring(tp.db.sql, run)
+        : { result: await run(), seconds: 0 }
+      cpu[side] += seconds
       if (side === 'subject') {
         // measure() runs a warm-up of 50 before the timed ones; both count.
         keyedRequests += m.count + Math.min(50, m.count)

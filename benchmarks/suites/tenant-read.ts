@@ -18,7 +18,7 @@ import type { TenantCaller } from '@shared/infra/auth.ts'
 import { queryContent, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { startTestPlatform } from '@tests/support/platform.ts'
 import { seedContentTenant } from '../content-fixture.ts'
-import { backendCpuSeconds, combineRounds, type Measurement, measure, printMeasurement } from '../lib.ts'
+import { backendCpuDuring, combineRounds, type Measurement, measure, printMeasurement } from '../lib.ts'
 
 export default async function tenantReadBenchmark(): Promise<void> {
   const tp = await startTestPlatform()
@@ -42,14 +42,21 @@ export default async function tenantReadBenchmark(): Promise<void> {
       const order = Object.entries(sides)
       if (round % 2 === 1) order.reverse()
       for (const [name, read] of order) {
-        const backendBefore = onServer ? await backendCpuSeconds(tp.db.sql) : 0
-        const nodeBefore = process.cpuUsage()
-        const m = await measure(`${name}, ${concurrency} caller(s)`, read, { total: 2000, concurrency })
-        const node = process.cpuUsage(nodeBefore)
+        let node = 0
+        const timed = async () => {
+          const nodeBefore = process.cpuUsage()
+          const m = await measure(`${name}, ${concurrency} caller(s)`, read, { total: 2000, concurrency })
+          const used = process.cpuUsage(nodeBefore)
+          node = (used.user + used.system) / 1e6
+          return m
+        }
+        const { result: m, seconds } = onServer
+          ? await backendCpuDuring(tp.db.sql, timed)
+          : { result: await timed(), seconds: 0 }
         const run = runs.get(name) ?? { m: [], backend: 0, node: 0, count: 0 }
         run.m.push(m)
-        run.node += (node.user + node.system) / 1e6
-        if (onServer) run.backend += (await backendCpuSeconds(tp.db.sql)) - backendBefore
+        run.node += node
+        run.backend += seconds
         // measure() runs a warm-up of 50 before the timed ones; the CPU counts both.
         run.count += m.count + 50
         runs.set(name, run)
@@ -57,7 +64,7 @@ export default async function tenantReadBenchmark(): Promise<void> {
     }
     console.log(`\nThe feed read as the tenant, ${concurrency} caller(s)`)
     const bare = runs.get('bare (owner)')!
-    for (const [name, run] of runs) {
+    for (const run of runs.values()) {
       printMeasurement(combineRounds(run.m[0]!.label, run.m))
       const perRead = (seconds: number, count: number) => (seconds / count) * 1e6
       const node = `Node CPU ${perRead(run.node, run.count).toFixed(0)} µs (${(run.node / bare.node).toFixed(2)}x bare)`

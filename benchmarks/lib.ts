@@ -32,6 +32,19 @@ async function backendCpu(sql: Sql): Promise<Map<number, number>> {
 }
 
 /**
+ * Rows this database has inserted, updated and deleted so far, as PostgreSQL counts them
+ * (pg_stat_database): a check on the benchmark's own count of write statements. A backend reports
+ * its counts when it has been idle 10 s at the latest, so this waits 11 s first.
+ */
+export async function rowsWrittenSettled(sql: Sql): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 11_000))
+  const [row] = await sql<{ n: string }[]>`
+    select (tup_inserted + tup_updated + tup_deleted)::text as n
+    from pg_stat_database where datname = current_database()`
+  return Number(row!.n)
+}
+
+/**
  * A process's CPU time so far: from /proc/<pid>/schedstat (nanoseconds on the CPU) where the
  * kernel has it, else utime + stime from /proc/<pid>/stat. The latter counts in ticks of 10 ms:
  * over a round of 1,000 reads at about 100 µs each, a tick per backend is an error of 10 µs a

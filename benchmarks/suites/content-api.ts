@@ -15,7 +15,14 @@ import { presentContent, queryContent } from '@shared/services/content/feed.ts'
 import { startTestPlatform, TestClock } from '@tests/support/platform.ts'
 import { Hono } from 'hono'
 import { createContentKey, seedContentTenant } from '../content-fixture.ts'
-import { backendCpuDuring, combineRounds, type Measurement, measure, printComparison } from '../lib.ts'
+import {
+  backendCpuDuring,
+  combineRounds,
+  type Measurement,
+  measure,
+  printComparison,
+  rowsWrittenSettled,
+} from '../lib.ts'
 
 export default async function contentApiBenchmark(): Promise<void> {
   const clock = new TestClock()
@@ -45,11 +52,13 @@ export default async function contentApiBenchmark(): Promise<void> {
   const writesByKind = () => ({
     leases: hot.leases.stats.leases,
     flushes: hot.usage.stats.statements,
-    lastUsed: hot.stats.lastUsedWrites,
+    lastUsed: hot.lastUsed.stats.statements,
     stranded: hot.leases.stats.stranded,
   })
-  const writes = () => hot.leases.stats.leases + hot.usage.stats.statements + hot.stats.lastUsedWrites
+  const writes = () => hot.leases.stats.leases + hot.usage.stats.statements + hot.lastUsed.stats.statements
 
+  // Rows written as PostgreSQL counts them, settled between cases (the bare read writes none).
+  let rowsAtCaseStart = onServer ? await rowsWrittenSettled(tp.db.sql) : 0
   for (const [concurrency, total, keys] of [
     [1, 2000, [key]],
     [50, 4000, [key]],
@@ -148,6 +157,13 @@ export default async function contentApiBenchmark(): Promise<void> {
       `  database writes per 1,000 keyed requests: ${per1000(keyedWrites)} (goal <= 20): leases ${per1000(w.leases - writesAtStart.leases)}, usage flushes ${per1000(w.flushes - writesAtStart.flushes)}, last_used_at ${per1000(w.lastUsed - writesAtStart.lastUsed)}; stranded tokens ${w.stranded - writesAtStart.stranded}`,
     )
     console.log(`  writes per 1,000 keyed requests by round: ${writesByRound.join(' / ')}`)
+    if (onServer) {
+      const rowsAtCaseEnd = await rowsWrittenSettled(tp.db.sql)
+      console.log(
+        `  rows written per 1,000 keyed requests as PostgreSQL counts them (pg_stat_database, every table): ${per1000(rowsAtCaseEnd - rowsAtCaseStart)}`,
+      )
+      rowsAtCaseStart = rowsAtCaseEnd
+    }
   }
   const cache = hot.cache
   console.log(`  key cache: ${cache.keys.map.size} keys, ${cache.misses} lookups in the database in all`)

@@ -205,6 +205,29 @@ describe('rate-limit leases', () => {
   })
 })
 
+describe('last_used_at', () => {
+  it("writes the first uses of several new keys in one statement, each key's time in it", async () => {
+    const t = await tp.createTenant()
+    const keys = await Promise.all(Array.from({ length: 5 }, () => createKey(t.token)))
+    const lastUsed = hotPathOf(tp.instances[0]!.platform.deps).lastUsed
+    await lastUsed.flush()
+    const before = { ...lastUsed.stats }
+    for (const key of keys) {
+      clock.advance(1000)
+      expect(await statusOn(0, key.key)).toBe(200)
+    }
+    await lastUsed.flush()
+    expect(lastUsed.stats.keys - before.keys).toBe(5)
+    // One statement, unless the flush timer fell between two of the requests.
+    expect(lastUsed.stats.statements - before.statements).toBeLessThanOrEqual(2)
+    const rows = await tp.db.sql<{ id: string; last_used_at: Date }[]>`
+      select id, last_used_at from public.api_keys where id in ${tp.db.sql(keys.map((k) => k.id))}`
+    const at = new Map(rows.map((r) => [r.id, r.last_used_at.getTime()]))
+    const first = at.get(keys[0]!.id)!
+    expect(keys.map((k) => at.get(k.id)! - first)).toEqual([0, 1000, 2000, 3000, 4000])
+  })
+})
+
 describe('buffered metering', () => {
   const contentProduct = '0f3c6a52-6f0e-4c51-9a10-000000000001'
   const counted = async (tenantId: string) => {

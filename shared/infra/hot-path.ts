@@ -1,6 +1,7 @@
 import { AuthCache } from './auth-cache.ts'
 import { AuthChangeFollower } from './auth-changes.ts'
 import type { FunctionDeps, ServiceContext } from './deps.ts'
+import { LastUsedBuffer } from './last-used.ts'
 import { RateLeases } from './rate-leases.ts'
 import { UsageBuffer } from './usage-buffer.ts'
 
@@ -15,8 +16,8 @@ export interface HotPath {
   cache: AuthCache
   leases: RateLeases
   usage: UsageBuffer
-  /** last_used_at updates sent (one row write each), for the benchmark's write count. */
-  stats: { lastUsedWrites: number }
+  /** Keys' last_used_at, written in batches at most a second after a use. */
+  lastUsed: LastUsedBuffer
   /**
    * When this instance last sent a key's last_used_at (key id -> ms), apart from the cache entry,
    * which a reload replaces with the database's value (possibly older than an update in flight).
@@ -45,7 +46,7 @@ export function hotPathOf(deps: PoolHolder): HotPath {
       cache: new AuthCache(sql, follower),
       leases: new RateLeases(sql),
       usage,
-      stats: { lastUsedWrites: 0 },
+      lastUsed: new LastUsedBuffer(sql, deps.logger),
       lastUsedSent: new Map(),
     }
     hotPaths.set(sql, hot)
@@ -53,11 +54,11 @@ export function hotPathOf(deps: PoolHolder): HotPath {
   return hot
 }
 
-/** Writes the buffered usage and stops the change feed (before the pool closes). */
+/** Writes the buffered usage and last uses and stops the change feed (before the pool closes). */
 export async function closeHotPath(deps: FunctionDeps): Promise<void> {
   const hot = hotPaths.get(deps.sql)
   if (!hot) return
-  await hot.usage.close()
+  await Promise.all([hot.usage.close(), hot.lastUsed.close()])
   await hot.follower.stop()
 }
 

@@ -1,15 +1,13 @@
 import type { Scope } from '@shared/infra/auth.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { hotPathOf } from '@shared/infra/hot-path.ts'
+import { LAST_USED_RESOLUTION_MS } from '@shared/infra/last-used.ts'
 import { rateLimits } from '@shared/infra/rate-limit.ts'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { refuseUnauthenticated } from './refusals.ts'
 
 /** Platform keys (svc_) and tool-server keys (mcp_, srv_): verified by hash, rate-limited per key. */
-
-/** last_used_at is kept at minute resolution: one write per key (or grant) per minute. */
-export const LAST_USED_RESOLUTION_MS = 60_000
 
 /** A key as the request presented it, before it has been verified. */
 export interface PresentedKey {
@@ -41,7 +39,8 @@ export async function authorizeKey(c: Context<AppEnv>, presented: PresentedKey, 
     throw new ServiceError('RATE_LIMITED', 'Rate limit exceeded', { retryAfter: rl.retryAfter })
   if (scope && !key.scopes.includes(scope))
     throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${scope}`)
-  // Keep last_used_at at minute resolution: one write per key per minute, off the request path.
+  // Keep last_used_at at minute resolution: noted once per key per minute, written in a batch
+  // with the other keys' at most a second later (LastUsedBuffer), off the request path.
   const sent = hot.lastUsedSent.get(key.keyId)
   if (sent !== undefined && (key.lastUsedAt === null || sent > key.lastUsedAt)) key.lastUsedAt = sent
   if (key.lastUsedAt === null || now.getTime() - key.lastUsedAt > LAST_USED_RESOLUTION_MS) {
@@ -49,11 +48,7 @@ export async function authorizeKey(c: Context<AppEnv>, presented: PresentedKey, 
     hot.lastUsedSent.delete(key.keyId)
     hot.lastUsedSent.set(key.keyId, key.lastUsedAt)
     if (hot.lastUsedSent.size > 100_000) hot.lastUsedSent.delete(hot.lastUsedSent.keys().next().value!)
-    hot.stats.lastUsedWrites++
-    deps.sql`update public.api_keys set last_used_at = ${now}
-             where id = ${key.keyId} and (last_used_at is null or last_used_at < ${new Date(now.getTime() - LAST_USED_RESOLUTION_MS)})`.catch(
-      (e) => deps.logger.warn('last_used_at update failed', { key_id: key.keyId, error: String(e) }),
-    )
+    hot.lastUsed.note(key.keyId, key.lastUsedAt)
   }
   c.set('caller', {
     kind: presented.kind,

@@ -1,9 +1,9 @@
 import { ServiceError } from '@shared/infra/errors.ts'
 import { hashKey } from '@shared/infra/keys.ts'
+import { LAST_USED_RESOLUTION_MS } from '@shared/infra/last-used.ts'
 import { rateLimitDecision, rateLimits } from '@shared/infra/rate-limit.ts'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
-import { LAST_USED_RESOLUTION_MS } from './api-key.ts'
 import { addressBucket } from './refusals.ts'
 
 /** OAuth access tokens the tool server issues to MCP clients (functions/mcp-sse/oauth). */

@@ -1,0 +1,80 @@
+import type { Sql } from './db.ts'
+import type { Logger } from './logger.ts'
+import { FLUSH_MS } from './usage-buffer.ts'
+
+/** last_used_at is kept at minute resolution: noted once per key (or grant) per minute. */
+export const LAST_USED_RESOLUTION_MS = 60_000
+
+/**
+ * Keys' last_used_at, written in batches (docs/adr/0004-rate-limits-in-postgres.md): the request
+ * path notes a key's use (at most once a minute per key, api-key.ts) and this writes every key noted
+ * since the last flush in one statement, at most FLUSH_MS later and at shutdown. A write
+ * transaction's cost is mostly its commit (a WAL flush), so fifty new keys in a second cost one
+ * commit instead of fifty. A crash loses at most the uses noted since the last flush: last_used_at
+ * then stays up to a minute older than it should, which is its resolution anyway.
+ */
+export class LastUsedBuffer {
+  /** Key id -> the latest use noted (ms), not yet written. */
+  private readonly pending = new Map<string, number>()
+  private timer: ReturnType<typeof setTimeout> | null = null
+  private flushing: Promise<void> | null = null
+  /** Statements sent and the keys written by those that succeeded, for the benchmark's write count. */
+  readonly stats = { statements: 0, keys: 0 }
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly logger: Logger,
+  ) {}
+
+  note(keyId: string, at: number): void {
+    this.pending.set(keyId, Math.max(at, this.pending.get(keyId) ?? 0))
+    this.scheduleFlush()
+  }
+
+  private scheduleFlush(): void {
+    if (this.timer) return
+    this.timer = setTimeout(() => {
+      this.timer = null
+      void this.flush()
+    }, FLUSH_MS)
+    ;(this.timer as { unref?: () => void }).unref?.()
+    // On the edge runtime, keep the worker alive until the uses are written.
+    const edge = (globalThis as { EdgeRuntime?: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime
+    edge?.waitUntil(new Promise((resolve) => setTimeout(resolve, FLUSH_MS + 50)).then(() => this.flushing))
+  }
+
+  /** Writes every noted use in one statement; a failed write keeps them for the next. */
+  flush(): Promise<void> {
+    if (this.flushing) return this.flushing.then(() => this.flush())
+    if (this.pending.size === 0) return Promise.resolve()
+    const batch = [...this.pending]
+    this.pending.clear()
+    this.flushing = (async () => {
+      try {
+        this.stats.statements++
+        // Only rows whose value is a resolution older: another instance may have written a newer one.
+        await this.sql`
+          update public.api_keys k set last_used_at = u.at
+          from unnest(${batch.map(([id]) => id)}::uuid[], ${batch.map(([, at]) => new Date(at).toISOString())}::timestamptz[]) as u (id, at)
+          where k.id = u.id
+            and (k.last_used_at is null or k.last_used_at < u.at - ${`${LAST_USED_RESOLUTION_MS} milliseconds`}::interval)`
+        this.stats.keys += batch.length
+      } catch (err) {
+        // Kept for the next flush (a newer use noted meanwhile wins), which is scheduled now.
+        for (const [id, at] of batch) this.pending.set(id, Math.max(at, this.pending.get(id) ?? 0))
+        this.logger.warn('last_used_at update failed', { keys: batch.length, error: String(err) })
+        this.scheduleFlush()
+      }
+    })().finally(() => {
+      this.flushing = null
+    })
+    return this.flushing
+  }
+
+  /** Writes what is noted (shutdown). */
+  async close(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    await this.flush()
+  }
+}

@@ -7,3 +7,41 @@ export function runAfterResponse(task: Promise<void>): void {
   const runtime = (globalThis as { EdgeRuntime?: { waitUntil?: (p: Promise<unknown>) => void } }).EdgeRuntime
   runtime?.waitUntil?.(task)
 }
+
+/**
+ * Runs `flush` once, `delayMs` after the first schedule() since the last run (further calls meanwhile
+ * change nothing): for writes buffered in memory. The timer does not keep a Node process alive; on
+ * the edge runtime the worker stays alive until that flush has settled. `flush` must not reject.
+ */
+export class FlushTimer {
+  private timer: ReturnType<typeof setTimeout> | null = null
+  private settle: (() => void) | null = null
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly flush: () => Promise<void>,
+  ) {}
+
+  schedule(): void {
+    if (this.timer) return
+    const done = new Promise<void>((resolve) => {
+      this.settle = resolve
+    })
+    this.timer = setTimeout(() => {
+      this.timer = null
+      const settle = this.settle
+      this.settle = null
+      void this.flush().finally(() => settle?.())
+    }, this.delayMs)
+    ;(this.timer as { unref?: () => void }).unref?.()
+    runAfterResponse(done)
+  }
+
+  /** Drops a pending run (the caller flushes itself, at shutdown). */
+  cancel(): void {
+    if (this.timer) clearTimeout(this.timer)
+    this.timer = null
+    this.settle?.()
+    this.settle = null
+  }
+}

@@ -1,3 +1,4 @@
+import { FlushTimer } from './background.ts'
 import type { Sql } from './db.ts'
 import type { Logger } from './logger.ts'
 import { FLUSH_MS } from './usage-buffer.ts'
@@ -16,7 +17,7 @@ export const LAST_USED_RESOLUTION_MS = 60_000
 export class LastUsedBuffer {
   /** Key id -> the latest use noted (ms), not yet written. */
   private readonly pending = new Map<string, number>()
-  private timer: ReturnType<typeof setTimeout> | null = null
+  private readonly timer = new FlushTimer(FLUSH_MS, () => this.flush())
   private flushing: Promise<void> | null = null
   /** Statements sent and the keys written by those that succeeded, for the benchmark's write count. */
   readonly stats = { statements: 0, keys: 0 }
@@ -28,19 +29,7 @@ export class LastUsedBuffer {
 
   note(keyId: string, at: number): void {
     this.pending.set(keyId, Math.max(at, this.pending.get(keyId) ?? 0))
-    this.scheduleFlush()
-  }
-
-  private scheduleFlush(): void {
-    if (this.timer) return
-    this.timer = setTimeout(() => {
-      this.timer = null
-      void this.flush()
-    }, FLUSH_MS)
-    ;(this.timer as { unref?: () => void }).unref?.()
-    // On the edge runtime, keep the worker alive until the uses are written.
-    const edge = (globalThis as { EdgeRuntime?: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime
-    edge?.waitUntil(new Promise((resolve) => setTimeout(resolve, FLUSH_MS + 50)).then(() => this.flushing))
+    this.timer.schedule()
   }
 
   /** Writes every noted use in one statement; a failed write keeps them for the next. */
@@ -63,7 +52,7 @@ export class LastUsedBuffer {
         // Kept for the next flush (a newer use noted meanwhile wins), which is scheduled now.
         for (const [id, at] of batch) this.pending.set(id, Math.max(at, this.pending.get(id) ?? 0))
         this.logger.warn('last_used_at update failed', { keys: batch.length, error: String(err) })
-        this.scheduleFlush()
+        this.timer.schedule()
       }
     })().finally(() => {
       this.flushing = null
@@ -73,8 +62,7 @@ export class LastUsedBuffer {
 
   /** Writes what is noted (shutdown). */
   async close(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
+    this.timer.cancel()
     await this.flush()
   }
 }

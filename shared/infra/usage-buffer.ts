@@ -1,3 +1,4 @@
+import { FlushTimer } from './background.ts'
 import type { Sql } from './db.ts'
 import type { Logger } from './logger.ts'
 
@@ -58,7 +59,7 @@ interface ReserveRow {
 
 export class UsageBuffer {
   private readonly counters = new Map<string, Counter>()
-  private timer: ReturnType<typeof setTimeout> | null = null
+  private readonly timer = new FlushTimer(FLUSH_MS, () => this.flush())
   private flushing: Promise<void> | null = null
   private stopped = false
   /** Statements run (each one write), for the benchmark. */
@@ -181,15 +182,7 @@ export class UsageBuffer {
   }
 
   private scheduleFlush(): void {
-    if (this.timer || this.stopped) return
-    this.timer = setTimeout(() => {
-      this.timer = null
-      void this.flush()
-    }, FLUSH_MS)
-    ;(this.timer as { unref?: () => void }).unref?.()
-    // On the edge runtime, keep the worker alive until the counts are written.
-    const edge = (globalThis as { EdgeRuntime?: { waitUntil(p: Promise<unknown>): void } }).EdgeRuntime
-    edge?.waitUntil(new Promise((resolve) => setTimeout(resolve, FLUSH_MS + 50)).then(() => this.flushing))
+    if (!this.stopped) this.timer.schedule()
   }
 
   /** Writes every pending count, one statement per counter. A failed one is kept for the next. */
@@ -222,8 +215,7 @@ export class UsageBuffer {
   /** Flushes and stops buffering (shutdown). */
   async close(): Promise<void> {
     this.stopped = true
-    if (this.timer) clearTimeout(this.timer)
-    this.timer = null
+    this.timer.cancel()
     await this.flush()
   }
 }

@@ -19,8 +19,8 @@ export interface HotPath {
   /** Keys' last_used_at, written in batches at most a second after a use. */
   lastUsed: LastUsedBuffer
   /**
-   * When this instance last sent a key's last_used_at (key id -> ms), apart from the cache entry,
-   * which a reload replaces with the database's value (possibly older than an update in flight).
+   * When this instance last noted a key's use for last_used_at (key id -> ms), apart from the cache
+   * entry, which a reload replaces with the database's value (older than a write still buffered).
    */
   lastUsedSent: Map<string, number>
 }

@@ -596,6 +596,17 @@ describe('delivery log and replay', () => {
     await tp.json('/api/api-keys', { token: t.token, body: keyBody })
     await waitFor(() => r.received.length === 1, 3000, 'first delivery')
     const eventId = r.received[0]!.body.id
+    // The receiver has the body before the dispatcher records the attempt and releases the
+    // delivery; until then a redelivery is refused as in flight (409).
+    await waitFor(
+      async () =>
+        (
+          await tp.db.sql<{ status: string }[]>`
+            select status from public.webhook_deliveries where subscription_id = ${sub.id} and event_id = ${eventId}`
+        )[0]?.status === 'succeeded',
+      3000,
+      'first attempt recorded',
+    )
     clock.advance(1000)
     const again = await tp.json<RedeliverEventResponse>(`/api/webhooks/${sub.id}/redeliver`, {
       token: t.token,

@@ -172,7 +172,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByRole('button', { name: 'Create site' }).click()
     await page.getByRole('heading', { name: 'Tech blog' }).waitFor()
     expect(await page.locator('main').textContent()).toContain('blog.example.com')
-    expect(await page.locator('main').textContent()).toContain('No articles yet')
+    // The site's articles are read after its heading is shown ("Loading…" until then).
+    await expect.poll(() => page.locator('main').textContent()).toContain('No articles yet')
 
     await go('#/sites')
     await page.locator('tr[data-site]').first().waitFor()

@@ -345,9 +345,9 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await dialog.getByRole('button', { name: 'Cancel' }).click()
     expect(await page.locator('tr[data-site]').count()).toBe(2)
     await page.getByRole('button', { name: 'Delete Recipes' }).click()
-    expect(await dialog.textContent()).toContain(
-      'This also deletes 0 articles, 0 sources, 0 affiliate destinations.',
-    )
+    await expect
+      .poll(() => dialog.textContent())
+      .toContain('This also deletes 0 articles, 0 sources, 0 affiliate destinations.')
     await dialog.getByRole('button', { name: 'Delete site' }).click()
     await expect.poll(() => page.locator('tr[data-site]').count()).toBe(1)
   })

@@ -18,11 +18,6 @@ export interface HotPath {
   usage: UsageBuffer
   /** Keys' last_used_at, written in batches at most a second after a use. */
   lastUsed: LastUsedBuffer
-  /**
-   * When this instance last noted a key's use for last_used_at (key id -> ms), apart from the cache
-   * entry, which a reload replaces with the database's value (older than a write still buffered).
-   */
-  lastUsedSent: Map<string, number>
 }
 
 // By the pool: a ServiceContext carries its FunctionDeps' pool as asOwner, the same object.
@@ -47,7 +42,6 @@ export function hotPathOf(deps: PoolHolder): HotPath {
       leases: new RateLeases(sql),
       usage,
       lastUsed: new LastUsedBuffer(sql, deps.logger),
-      lastUsedSent: new Map(),
     }
     hotPaths.set(sql, hot)
   }

@@ -8,8 +8,8 @@ export const LAST_USED_RESOLUTION_MS = 60_000
 
 /**
  * Keys' last_used_at, written in batches (docs/adr/0004-rate-limits-in-postgres.md): the request
- * path notes a key's use (at most once a minute per key, api-key.ts) and this writes every key noted
- * since the last flush in one statement, at most FLUSH_MS later and at shutdown. A write
+ * path reports each use (api-key.ts), a key's use is noted at most once a minute, and one statement
+ * writes every key noted since the last flush, at most FLUSH_MS later and at shutdown. A write
  * transaction's cost is mostly its commit (a WAL flush), so fifty new keys in a second cost one
  * commit instead of fifty. A crash loses at most the uses noted since the last flush: last_used_at
  * then stays up to a minute older than it should, which is its resolution anyway.
@@ -17,6 +17,8 @@ export const LAST_USED_RESOLUTION_MS = 60_000
 export class LastUsedBuffer {
   /** Key id -> the latest use noted (ms), not yet written. */
   private readonly pending = new Map<string, number>()
+  /** Key id -> the latest use noted (ms), written or not; the oldest dropped past 100,000 keys. */
+  private readonly noted = new Map<string, number>()
   private readonly timer = new FlushTimer(FLUSH_MS, () => this.flush())
   private flushing: Promise<void> | null = null
   /** Statements sent and the keys written by those that succeeded, for the benchmark's write count. */
@@ -27,8 +29,21 @@ export class LastUsedBuffer {
     private readonly logger: Logger,
   ) {}
 
-  note(keyId: string, at: number): void {
-    this.pending.set(keyId, Math.max(at, this.pending.get(keyId) ?? 0))
+  /**
+   * A use of `key` at `now` (ms): noted, and written within FLUSH_MS, when the key's last_used_at
+   * is a resolution older. `key` is the cache entry, whose lastUsedAt is kept current here.
+   */
+  used(key: { keyId: string; lastUsedAt: number | null }, now: number): void {
+    // A reload of the entry brings the database's value, older than a use noted and not yet
+    // written (or written after the reload read): what this instance noted wins.
+    const noted = this.noted.get(key.keyId)
+    if (noted !== undefined && (key.lastUsedAt === null || noted > key.lastUsedAt)) key.lastUsedAt = noted
+    if (key.lastUsedAt !== null && now - key.lastUsedAt <= LAST_USED_RESOLUTION_MS) return
+    key.lastUsedAt = now
+    this.noted.delete(key.keyId)
+    this.noted.set(key.keyId, now)
+    if (this.noted.size > 100_000) this.noted.delete(this.noted.keys().next().value!)
+    this.pending.set(key.keyId, Math.max(now, this.pending.get(key.keyId) ?? 0))
     this.timer.schedule()
   }
 

@@ -1,7 +1,6 @@
 import type { Scope } from '@shared/infra/auth.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { hotPathOf } from '@shared/infra/hot-path.ts'
-import { LAST_USED_RESOLUTION_MS } from '@shared/infra/last-used.ts'
 import { rateLimits } from '@shared/infra/rate-limit.ts'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
@@ -39,17 +38,8 @@ export async function authorizeKey(c: Context<AppEnv>, presented: PresentedKey, 
     throw new ServiceError('RATE_LIMITED', 'Rate limit exceeded', { retryAfter: rl.retryAfter })
   if (scope && !key.scopes.includes(scope))
     throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${scope}`)
-  // Keep last_used_at at minute resolution: noted once per key per minute, written in a batch
-  // with the other keys' at most a second later (LastUsedBuffer), off the request path.
-  const sent = hot.lastUsedSent.get(key.keyId)
-  if (sent !== undefined && (key.lastUsedAt === null || sent > key.lastUsedAt)) key.lastUsedAt = sent
-  if (key.lastUsedAt === null || now.getTime() - key.lastUsedAt > LAST_USED_RESOLUTION_MS) {
-    key.lastUsedAt = now.getTime()
-    hot.lastUsedSent.delete(key.keyId)
-    hot.lastUsedSent.set(key.keyId, key.lastUsedAt)
-    if (hot.lastUsedSent.size > 100_000) hot.lastUsedSent.delete(hot.lastUsedSent.keys().next().value!)
-    hot.lastUsed.note(key.keyId, key.lastUsedAt)
-  }
+  // last_used_at at minute resolution, written in a batch with other keys' (off the request path).
+  hot.lastUsed.used(key, now.getTime())
   c.set('caller', {
     kind: presented.kind,
     keyId: key.keyId,

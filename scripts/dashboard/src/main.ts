@@ -9,6 +9,7 @@ import { CommercePage } from './pages/commerce.ts'
 import { ArticlePage, SitePage, SitesPage } from './pages/content.ts'
 import { CredentialsPage } from './pages/credentials.ts'
 import { HomePage } from './pages/home.ts'
+import { FramedRefusal, isFramed } from './framed.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
 import { InvitationPage } from './pages/invitation.ts'
 import { JobsPage } from './pages/jobs.ts'
@@ -256,4 +257,4 @@ function App(): VNode {
 
 const root = document.getElementById('app')!
 root.textContent = ''
-render(html`<${App} />`, root)
+render(isFramed() ? html`<${FramedRefusal} />` : html`<${App} />`, root)

@@ -75,6 +75,11 @@ describe('security headers over HTTP', () => {
     expect(dashboard.headers.get('content-security-policy')).toContain("style-src 'self';")
     // The reference page: its start-up script by hash.
     expect(docs.headers.get('content-security-policy')).toMatch(/script-src 'self' 'sha256-[\w+/=]+'/)
+    // An SVG opened on its own is a page too (it can hold script): the same headers.
+    const svg = await tp.request('/dashboard/favicon.svg')
+    expect(svg.headers.get('content-type')).toMatch(/^image\/svg\+xml/)
+    expect(svg.headers.get('x-frame-options')).toBe('DENY')
+    expect(svg.headers.get('content-security-policy')).toContain("default-src 'none'")
     // The script-less pages: no script at all.
     expect(index.headers.get('content-security-policy')).toContain("default-src 'none'")
     expect(mailbox.headers.get('content-security-policy')).toContain("default-src 'none'")
@@ -131,8 +136,8 @@ describe('security headers over HTTP', () => {
         expect(fromVercel[name]).toBe(served.headers.get(name))
       }
       // The served policy with the Supabase project added to connect-src.
-      const hosted = served
-        .headers.get('content-security-policy')!
+      const hosted = served.headers
+        .get('content-security-policy')!
         .replace("connect-src 'self'", "connect-src 'self' https://abcd.supabase.co")
       expect(file).toContain(`\n  Content-Security-Policy: ${hosted}\n`)
       expect(fromVercel['Content-Security-Policy']).toBe(hosted)
@@ -154,7 +159,12 @@ async function startPageServer(body: (path: string) => string): Promise<{ server
 
 /** The dashboard's build folder on a host that sends no security headers at all. */
 async function startBareStaticHost(dir: string): Promise<{ server: Server; origin: string }> {
-  const types: Record<string, string> = { html: 'text/html', js: 'text/javascript', css: 'text/css', svg: 'image/svg+xml' }
+  const types: Record<string, string> = {
+    html: 'text/html',
+    js: 'text/javascript',
+    css: 'text/css',
+    svg: 'image/svg+xml',
+  }
   const server = createServer((req, res) => {
     const name = new URL(req.url ?? '/', 'http://x').pathname.slice(1) || 'index.html'
     if (!/^[\w-]+\.(html|js|css|svg)$/.test(name) || !existsSync(join(dir, name))) {
@@ -197,12 +207,18 @@ describe.skipIf(browserMissing)('in a browser', () => {
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--no-first-run',
+      ],
     })
   }, 60_000)
   // A shared machine's browser can be slow to render a page: each wait may take a minute.
   const newContext = async () => {
-    const context = await newContext()
+    const context = await browser.newContext()
     context.setDefaultTimeout(60_000)
     return context
   }
@@ -216,7 +232,7 @@ describe.skipIf(browserMissing)('in a browser', () => {
     await page.getByLabel('E-mail').fill(owner.email)
     await page.getByLabel('Password').fill(PASSWORD)
     await page.getByRole('form', { name: 'Sign in' }).getByRole('button', { name: 'Sign in' }).click()
-    await page.locator('main h1').first().waitFor()
+    await page.getByRole('button', { name: 'Sign out' }).waitFor()
   }
 
   /** Console lines where the browser refused something under a Content-Security-Policy. */
@@ -250,7 +266,8 @@ describe.skipIf(browserMissing)('in a browser', () => {
       await page.waitForTimeout(500)
       expect(codeSent).toBe(false)
       // The request is still undecided: no code was made.
-      const [request] = await tp.db.sql`select code_hash from private.mcp_oauth_requests where id = ${requestId}`
+      const [request] = await tp.db
+        .sql`select code_hash from private.mcp_oauth_requests where id = ${requestId}`
       expect(request).toEqual({ code_hash: null })
     } finally {
       await context.close()

@@ -1,6 +1,6 @@
 /**
  * The security headers of every HTML answer, in one place: the function frame and the local
- * platform apply them to each text/html response they send, and the dashboard's build writes the
+ * platform apply them to each page they send (HTML, or SVG, which runs script when opened), and the dashboard's build writes the
  * same values into the headers files of static hosts (_headers, vercel.json).
  *
  * - No page may be framed (`frame-ancestors 'none'`, and X-Frame-Options for browsers without
@@ -65,16 +65,20 @@ export const DOCUMENT_HEADERS: readonly (readonly [string, string])[] = [
 export const isHtml = (contentType: string | null | undefined): boolean =>
   /^\s*text\/html\b/i.test(contentType ?? '')
 
+/** A type a browser opens as a page that can run script: HTML, XHTML, SVG. */
+export const isDocument = (contentType: string | null | undefined): boolean =>
+  /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml)\b/i.test(contentType ?? '')
+
 /**
  * The security headers a response needs, given its content type and any policy its route set:
- * nosniff always; for HTML the document headers and a policy (the route's own, else the
- * script-less page's).
+ * nosniff always; for a document (HTML, or SVG opened on its own) the document headers and a
+ * policy (the route's own, else the script-less page's).
  */
 export function securityHeadersFor(
   contentType: string | null | undefined,
   routePolicy: string | null | undefined,
 ): [string, string][] {
-  if (!isHtml(contentType)) return [['X-Content-Type-Options', 'nosniff']]
+  if (!isDocument(contentType)) return [['X-Content-Type-Options', 'nosniff']]
   return [...DOCUMENT_HEADERS, ['Content-Security-Policy', routePolicy || STATIC_PAGE_CSP]] as [
     string,
     string,
@@ -86,7 +90,10 @@ export function securityHeadersFor(
  * fetch()) is copied once. Returns the response to send.
  */
 export function withSecurityHeaders(res: Response): Response {
-  const headers = securityHeadersFor(res.headers.get('content-type'), res.headers.get('content-security-policy'))
+  const headers = securityHeadersFor(
+    res.headers.get('content-type'),
+    res.headers.get('content-security-policy'),
+  )
   try {
     for (const [name, value] of headers) res.headers.set(name, value)
     return res

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { dashboardCsp } from '@shared/infra/http/security-headers.ts'
 import type { Hono } from 'hono'
 import { compress } from 'hono/compress'
 
@@ -47,6 +48,8 @@ export function serveDashboard(app: Hono, opts: { anonKey: string; dir?: string 
     return c.body(body, 200, {
       'content-type': type,
       'cache-control': name === 'index.html' ? 'no-cache' : 'public, max-age=300',
+      // Served beside the API, the dashboard calls only its own origin.
+      ...(type === types['.html'] ? { 'content-security-policy': dashboardCsp() } : {}),
     })
   })
 }

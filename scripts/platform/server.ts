@@ -9,6 +9,12 @@ import { errorBody } from '@shared/infra/errors.ts'
 import { closeHotPath } from '@shared/infra/hot-path.ts'
 import { allowedMethodsOf, unmatchedResponse } from '@shared/infra/http/allowed-methods.ts'
 import { toFunctionPath } from '@shared/infra/http/public-routes.ts'
+import {
+  contentSecurityPolicy,
+  inlineScriptHashes,
+  isHtml,
+  withSecurityHeaders,
+} from '@shared/infra/http/security-headers.ts'
 import { scheduledJobs } from '@shared/infra/jobs/schedule.ts'
 import { Hono } from 'hono'
 import { getPath } from 'hono/utils/url'
@@ -58,6 +64,12 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
   root.use('*', async (c, next) => {
     await next()
     if (!c.res.headers.has('x-request-id')) c.res.headers.set('X-Request-Id', crypto.randomUUID())
+  })
+  // The platform's own answers get the security headers the function frame gives functions'
+  // (shared/infra/http/security-headers.ts): every HTML page here passes this one place.
+  root.use('*', async (c, next) => {
+    await next()
+    c.res = withSecurityHeaders(c.res)
   })
   // One request line for the local Supabase Auth endpoints, as the function frame writes for
   // function requests (method, path, status, time; never headers or bodies).
@@ -125,6 +137,25 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     if (!handler) return c.json(errorBody(404, 'NOT_FOUND', `No function named ${fn}`), 404)
     const res = await handler(new Request(`http://platform.local/functions/v1/${fn}/openapi.json`))
     return c.json(withPublicPaths(fn, await res.json()))
+  })
+  // The reference page's inline start-up script is allowed by its hash; the page is made from
+  // this platform's configuration alone (no request input), so its scripts are exactly ours.
+  // Scalar adds its own <style> elements at run time, hence inline style.
+  root.use('/docs', async (c, next) => {
+    await next()
+    if (!isHtml(c.res.headers.get('content-type'))) return
+    const html = await c.res.clone().text()
+    c.res.headers.set(
+      'Content-Security-Policy',
+      contentSecurityPolicy({
+        'default-src': ["'self'"],
+        'script-src': ["'self'", ...(await inlineScriptHashes(html))],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'font-src': ["'self'", 'data:'],
+        'form-action': ["'none'"],
+      }),
+    )
   })
   root.get(
     '/docs',

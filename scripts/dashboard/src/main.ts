@@ -2,6 +2,7 @@ import type { Session as AuthSession } from '@supabase/supabase-js'
 import { render, type VNode } from 'preact'
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import { api, config, supabase } from './api.ts'
+import { FramedRefusal, isFramed } from './framed.ts'
 import { AffiliatePage } from './pages/affiliate.ts'
 import { ApiKeysPage } from './pages/api-keys.ts'
 import { AssistantPage } from './pages/assistant.ts'
@@ -256,4 +257,4 @@ function App(): VNode {
 
 const root = document.getElementById('app')!
 root.textContent = ''
-render(html`<${App} />`, root)
+render(isFramed() ? html`<${FramedRefusal} />` : html`<${App} />`, root)

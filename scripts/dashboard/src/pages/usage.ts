@@ -61,7 +61,7 @@ export function UsagePage(): VNode {
       </div>
       <${DailyUsageCharts} period=${period} />
       <h2>Alerts</h2>
-      <p class="muted">An e-mail when a product's use passes a share of its quota (besides the built-in 80% and 100%).</p>
+      <p class="muted">An e-mail when a product's use passes a share of its quota (besides the built-in 80%, 90% and 100%).</p>
       ${
         write
           ? html`<${Form} label="Add a usage alert" submitLabel="Add alert" class="inline" submit=${async (
@@ -102,7 +102,7 @@ export function UsagePage(): VNode {
                   : null
               }</td></tr>`,
           )}</tbody></table>`
-          : html`<p class="muted">No alerts of your own: owners and admins are e-mailed at 80% and 100% anyway.</p>`}<//>
+          : html`<p class="muted">No alerts of your own: owners and admins are e-mailed at 80%, 90% and 100% anyway.</p>`}<//>
     `}<//>
   </section>`
 }

@@ -67,7 +67,12 @@ export function WebhooksPage(): VNode {
   return html`<section>
     <h1>Webhooks</h1>
     <p class="muted">Signed POSTs to your endpoints when events happen in <strong>${session.tenantName}</strong>.</p>
-    ${created ? html`<${SecretOnce} title="Signing secret of the new webhook" value=${created.secret} onDone=${() => setCreated(undefined)} />` : null}
+    ${
+      created
+        ? html`<${SecretOnce} title="Signing secret of the new webhook" value=${created.secret}
+      notice="Copy it into your endpoint, which checks each delivery's signature with it. You can see it again with Reveal secret on the subscription's page, and replace it there with Rotate secret." onDone=${() => setCreated(undefined)} />`
+        : null
+    }
     ${
       write
         ? html`<details class="card" open=${!hooks.data?.data.length}><summary>Add a subscription</summary>

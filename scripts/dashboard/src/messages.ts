@@ -15,8 +15,19 @@ export interface Explanation {
   link?: { href: string; label: string }
 }
 
-const seconds = (n: number | undefined) =>
-  n === undefined ? 'a moment' : n < 90 ? `${n} second${n === 1 ? '' : 's'}` : `${Math.ceil(n / 60)} minutes`
+/** A wait as people say it: "30 seconds", "5 minutes", "3 hours", "4 days". */
+function seconds(n: number | undefined): string {
+  if (n === undefined) return 'a moment'
+  const [value, unit] =
+    n < 90
+      ? [n, 'second']
+      : n < 5400
+        ? [Math.ceil(n / 60), 'minute']
+        : n < 172_800
+          ? [Math.ceil(n / 3600), 'hour']
+          : [Math.ceil(n / 86_400), 'day']
+  return `${value} ${unit}${value === 1 ? '' : 's'}`
+}
 
 export function explain(e: ApiError): Explanation {
   switch (e.code) {
@@ -53,7 +64,7 @@ export function explain(e: ApiError): Explanation {
     case 'QUOTA_EXCEEDED':
       return {
         sentence: 'This workspace has used up its monthly quota on its plan.',
-        next: `To go on this month, move the workspace to a larger plan: plans are changed by billing, so ask whoever pays for the platform. Otherwise the quota starts again in ${seconds(e.retryAfter)}, on the 1st (UTC). Usage shows the plan and every quota.`,
+        next: `To go on this month, move the workspace to a larger plan: plans are changed by billing, so ask whoever pays for the platform. Otherwise the quota starts again on the 1st (UTC), in ${seconds(e.retryAfter)}. Usage shows the plan and every quota.`,
         link: { href: '#/usage', label: 'Usage' },
       }
     case 'PAYLOAD_TOO_LARGE':

@@ -70,7 +70,7 @@ export function WebhooksPage(): VNode {
     ${
       created
         ? html`<${SecretOnce} title="Signing secret of the new webhook" value=${created.secret}
-      notice="Copy it into your endpoint, which checks each delivery's signature with it. You can see it again with Reveal secret on the subscription's page, and replace it there with Rotate secret." onDone=${() => setCreated(undefined)} />`
+      notice="Copy it into your endpoint, which checks each delivery's signature with it. Owners and admins can see it again with Reveal secret on the subscription's page, and replace it there with Rotate secret." onDone=${() => setCreated(undefined)} />`
         : null
     }
     ${

@@ -220,8 +220,8 @@ export function SitePage({ id }: { id: string }): VNode {
           })
           location.hash = `#/articles/${created.id}`
         }}>
-          <${Field} label="Title"><input name="title" required maxlength="500" /><//>
-          <${Field} label="Body (Markdown)"><textarea name="body" rows="6"></textarea><//>
+          <${Field} label="Title" hint="1 to 500 characters"><input name="title" required maxlength="500" /><//>
+          <${Field} label="Body (Markdown)" hint="Markdown, up to 200,000 characters"><textarea name="body" rows="6" maxlength="200000"></textarea><//>
         <//>
       </details>`}<//>
     <div class="row wrap">
@@ -285,9 +285,9 @@ function Editor({ article, saved }: { article: Article; saved: () => void }): VN
     await api<Article>('PATCH', `/v1/content/articles/${article.id}`, { title: title.trim(), body })
     saved()
   }}>
-    <${Field} label="Title"><input name="title" required maxlength="500" value=${title}
+    <${Field} label="Title" hint="1 to 500 characters"><input name="title" required maxlength="500" value=${title}
       onInput=${(e: Event) => setTitle((e.target as HTMLInputElement).value)} /><//>
-    <${Field} label="Body (Markdown)"><textarea name="body" rows="16" class="editor" value=${body}
+    <${Field} label="Body (Markdown)" hint="Markdown, up to 200,000 characters"><textarea name="body" rows="16" maxlength="200000" class="editor" value=${body}
       onInput=${(e: Event) => setBody((e.target as HTMLTextAreaElement).value)}></textarea><//>
   <//>`
 }

@@ -126,8 +126,8 @@ export function CredentialsPage(): VNode {
               setRotating(undefined)
               list.reload()
             }}>
-              <${Field} label="New secret"><input name="credential" type="password" required autocomplete="off" class="mono" /><//>
-              <${Field} label="New expiry (optional)"><input name="expires_at" type="datetime-local" /><//>
+              <${Field} label="New secret" hint="Kept exactly as typed, up to 16,384 characters"><input name="credential" type="password" required maxlength="16384" autocomplete="off" class="mono" /><//>
+              <${Field} label="New expiry (optional)" hint="A future date"><input name="expires_at" type="datetime-local" /><//>
             <//></td></tr>`
               : null
           }`,

@@ -71,7 +71,7 @@ export function AcceptInvitation({ onAccepted }: { onAccepted: () => Promise<voi
       await api('POST', '/api/invitations/accept', { token })
       await onAccepted()
     }}>
-      <${Field} label="Invitation link or token"><input name="token" required maxlength="2000" class="mono" /><//>
+      <${Field} label="Invitation link or token" hint="The link from the invitation e-mail, or the inv_… token in it"><input name="token" required maxlength="2000" class="mono" /><//>
     <//>
   </section>`
 }
@@ -127,7 +127,7 @@ export function TeamPage(): VNode {
         f.reset()
         invitations.reload()
       }}>
-        <${Field} label="E-mail"><input name="email" type="email" required /><//>
+        <${Field} label="E-mail" hint="The invitation link goes there; it works once, for 7 days"><input name="email" type="email" required /><//>
         <${Field} label="Role"><select name="role">${roles.map((r) => html`<option value=${r}>${r}</option>`)}</select><//>
       <//>
       <${Loaded} state=${invitations}>${(i: { data: Invitation[] }) =>

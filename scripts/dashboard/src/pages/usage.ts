@@ -78,8 +78,8 @@ export function UsagePage(): VNode {
               alerts.reload()
             }}>
           <${Field} label="Product"><select name="product_id">${u.products.map((p) => html`<option value=${p.product_id}>${p.name}</option>`)}</select><//>
-          <${Field} label="Threshold %"><input name="threshold_percent" type="number" min="1" max="100" value="75" required /><//>
-          <${Field} label="E-mail"><input name="target" type="email" required value=${session.email} /><//>
+          <${Field} label="Threshold %" hint="A whole number from 1 to 100: the share of the monthly quota"><input name="threshold_percent" type="number" min="1" max="100" value="75" required /><//>
+          <${Field} label="E-mail" hint="Where this alert is sent"><input name="target" type="email" required value=${session.email} /><//>
         <//>`
           : html`<${ReadOnly} what="the alerts" />`
       }

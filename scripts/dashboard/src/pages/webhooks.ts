@@ -92,8 +92,8 @@ export function WebhooksPage(): VNode {
         hooks.reload()
       }}>
         <div class="grid2">
-          <${Field} label="Endpoint URL"><input name="url" type="url" required placeholder="https://example.com/hooks" /><//>
-          <${Field} label="Description (optional)"><input name="description" maxlength="200" /><//>
+          <${Field} label="Endpoint URL" hint="An absolute https:// address, up to 2,048 characters (plain http and loopback only on a local platform)"><input name="url" type="url" required placeholder="https://example.com/hooks" /><//>
+          <${Field} label="Description (optional)" hint="Up to 500 characters, for you"><input name="description" maxlength="500" /><//>
         </div>
         <fieldset class="scopes"><legend>Events</legend>
           ${eventTypes.map((e) => html`<label class="check"><input type="checkbox" name="events" value=${e} checked=${e === 'content.published'} /> <code>${e}</code></label>`)}

@@ -518,6 +518,9 @@ describe('metering, failures and concurrency', () => {
     const refused = await say(t, id, 'hello')
     expect([refused.status, refused.body.code]).toEqual([429, 'QUOTA_EXCEEDED'])
     expect(refused.body.retryAfter).toBeGreaterThan(0)
+    expect(refused.body.message).toBe(
+      "The free plan's monthly quota for the assistant API is used up (10,000 of 10,000 tokens this month)",
+    )
     expect(llm.requests.length).toBe(calls)
     const [stored] = await tp.db.sql<{ count: number }[]>`
       select count(*)::int as count from public.assistant_messages where conversation_id = ${id}`

@@ -340,6 +340,43 @@ describe('OAuth failures store nothing', () => {
     expect(await connectionCount()).toBe(count)
   })
 
+  it('checks the RFC 9207 iss of the strict server: another issuer is refused and its code never exchanged', async () => {
+    const count = await connectionCount()
+    const providerRedirect = await oauth.authorize((await authorizeUrl(a)).toString(), {
+      approve: 'acct-iss',
+    })
+    // The strict server names itself in every authorization response.
+    expect(providerRedirect.searchParams.get('iss')).toBe(oauth.issuer)
+    const mixedUp = new URL(providerRedirect)
+    mixedUp.searchParams.set('iss', 'http://127.0.0.1:1')
+    const back = await callback(mixedUp)
+    expect(back.searchParams.get('status')).toBe('error')
+    expect(back.searchParams.get('error')).toBe('issuer_mismatch')
+    expect(await connectionCount()).toBe(count)
+    const code = await oauth.provider.AuthorizationCode.find(providerRedirect.searchParams.get('code')!)
+    expect(code, 'the code is still unredeemed at the provider').toBeDefined()
+    expect(code!.consumed).toBeUndefined()
+
+    // An error response is judged by its issuer first, too.
+    const denied = await oauth.authorize((await authorizeUrl(a)).toString(), { deny: true })
+    denied.searchParams.set('iss', `${oauth.issuer}/`)
+    expect((await callback(denied)).searchParams.get('error')).toBe('issuer_mismatch')
+  })
+
+  it('requires iss when the provider metadata says it sends it', async () => {
+    const count = await connectionCount()
+    const metadata = await (await fetch(`${oauth.issuer}/.well-known/openid-configuration`)).json()
+    expect(metadata.authorization_response_iss_parameter_supported).toBe(true)
+    const providerRedirect = await oauth.authorize((await authorizeUrl(a)).toString(), {
+      approve: 'acct-iss',
+    })
+    const stripped = new URL(providerRedirect)
+    stripped.searchParams.delete('iss')
+    const back = await callback(stripped)
+    expect(back.searchParams.get('error')).toBe('issuer_missing')
+    expect(await connectionCount()).toBe(count)
+  })
+
   it('answers 400 for a callback without a state and refuses members and anonymous callers at authorize', async () => {
     const res = await tp.json('/api/integrations/callback?code=abc')
     expect(res.status).toBe(400)

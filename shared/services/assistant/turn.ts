@@ -235,6 +235,12 @@ export async function startTurn(
         maxAttempts: 2,
         now,
       })
+      // A turn someone typed is their job (queued through the owner handle, it would name no creator
+      // and read as scheduled); an automation's turn stays the schedule's.
+      if (opts.triggeredBy === 'assistant') {
+        await tx`update public.jobs set created_by = ${caller.userId} where id = ${job.id}`
+        job.created_by = caller.userId
+      }
       await tx`update public.assistant_turns set job_id = ${job.id} where id = ${turn!.id}`
       // The first message names a conversation that has no title of its own.
       const title = content.trim().replace(/\s+/g, ' ').slice(0, 80)
@@ -693,6 +699,8 @@ export async function decideApproval(
       maxAttempts: 2,
       now,
     })
+    // Resumed by the approver's decision: theirs, like a typed turn.
+    await tx`update public.jobs set created_by = ${caller.userId} where id = ${job.id}`
     await tx`update public.assistant_turns set job_id = ${job.id} where id = ${turn.id}`
     return { turnId: turn.id, job }
   })

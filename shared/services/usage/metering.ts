@@ -17,6 +17,35 @@ export const productIds = {
 } as const
 export type Product = keyof typeof productIds
 
+/** What each product counts, for messages (the same words as public.api_products). */
+const productUnit: Record<Product, string> = {
+  content: 'request',
+  assistant: 'token',
+  analytics: 'request',
+  distribution: 'request',
+  identity: 'request',
+}
+
+/**
+ * The refusal past a Free quota, naming the product, the use and the quota, so the person who
+ * meets it knows what ran out and how much there was. `used` is unknown when a statement refused
+ * several units at once.
+ */
+function quotaExceeded(plan: string, product: Product, quota: bigint | null, used: bigint | null, now: Date) {
+  const unit = productUnit[product]
+  const figures =
+    quota === null
+      ? ''
+      : used === null
+        ? ` (the quota is ${quota.toLocaleString('en-US')} ${unit}s a month)`
+        : ` (${used.toLocaleString('en-US')} of ${quota.toLocaleString('en-US')} ${unit}s this month)`
+  return new ServiceError(
+    'QUOTA_EXCEEDED',
+    `The ${plan} plan's monthly quota for the ${product} API is used up${figures}`,
+    { retryAfter: secondsToNextPeriod(now) },
+  )
+}
+
 /** Alerts every tenant gets, to its owners and admins (the spec's 80%, 90%, 100%). */
 export const defaultAlertThresholds = [80, 90, 100] as const
 
@@ -155,11 +184,8 @@ export async function settleUsage(
 ): Promise<void> {
   const result = 'allowed' in usage ? usage : toUsageResult(usage)
   if (!result.allowed) {
-    throw new ServiceError(
-      'QUOTA_EXCEEDED',
-      `The ${result.plan} plan's monthly quota for the ${product} API is used up`,
-      { retryAfter: secondsToNextPeriod(now) },
-    )
+    // On a plan that refuses overage the count never passes the quota, so one refused unit means all are used.
+    throw quotaExceeded(result.plan, product, result.quota, units === 1 ? result.quota : null, now)
   }
   if (crossedThresholds(result, units).length > 0) {
     // Awaited (a few calls per product and month): an edge runtime may stop after the response.
@@ -182,23 +208,15 @@ export async function assertWithinQuota(deps: ServiceContext, product: Product):
   const now = deps.clock.now()
   // As the caller: the plan, the quotas and the counters are all visible to members under RLS.
   const [row] = await deps.readAsTenant(
-    (q) => q<{ plan: string; over: boolean }[]>`
-    select t.plan, coalesce(c.units, 0) >= pq.monthly_quota as over
+    (q) => q<{ plan: string; used: string; quota: string }[]>`
+    select t.plan, coalesce(c.units, 0) as used, pq.monthly_quota as quota
     from public.tenants t
     join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = ${productIds[product]}
     left join public.usage_counters c on c.tenant_id = t.id and c.product_id = pq.product_id
       and c.period = ${periodOf(now)}
-    where t.id = ${deps.caller.tenantId} and t.plan = 'free'`,
+    where t.id = ${deps.caller.tenantId} and t.plan = 'free' and coalesce(c.units, 0) >= pq.monthly_quota`,
   )
-  if (row?.over) {
-    throw new ServiceError(
-      'QUOTA_EXCEEDED',
-      `The ${row.plan} plan's monthly quota for the ${product} API is used up`,
-      {
-        retryAfter: secondsToNextPeriod(now),
-      },
-    )
-  }
+  if (row) throw quotaExceeded(row.plan, product, BigInt(row.quota), BigInt(row.used), now)
 }
 
 interface DueAlert {

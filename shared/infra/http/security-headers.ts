@@ -56,7 +56,7 @@ export function dashboardCsp(apiOrigins: string[] = []): string {
 }
 
 /** The headers every HTML answer carries besides its Content-Security-Policy. */
-export const DOCUMENT_HEADERS: readonly (readonly [string, string])[] = [
+export const DOCUMENT_HEADERS: readonly [string, string][] = [
   ['X-Frame-Options', 'DENY'],
   ['X-Content-Type-Options', 'nosniff'],
   ['Referrer-Policy', 'no-referrer'],
@@ -79,10 +79,7 @@ export function securityHeadersFor(
   routePolicy: string | null | undefined,
 ): [string, string][] {
   if (!isDocument(contentType)) return [['X-Content-Type-Options', 'nosniff']]
-  return [...DOCUMENT_HEADERS, ['Content-Security-Policy', routePolicy || STATIC_PAGE_CSP]] as [
-    string,
-    string,
-  ][]
+  return [...DOCUMENT_HEADERS, ['Content-Security-Policy', routePolicy || STATIC_PAGE_CSP]]
 }
 
 /**

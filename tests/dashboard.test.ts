@@ -548,6 +548,7 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Save credential' }).click()
     const credential = page.locator('tr', { hasText: 'OpenAI production' })
     await credential.waitFor()
+    expect(await page.getByLabel('Environment', { exact: true }).inputValue()).toBe('production')
     expect(await credential.textContent()).toContain('...abcdef')
     expect(await page.content()).not.toContain('sk-test-1234567890abcdef')
     await credential.getByRole('button', { name: 'Rotate' }).click()

@@ -26,6 +26,8 @@ interface Credential {
 }
 
 const environments = ['development', 'staging', 'production'] as const
+/** The form's order: production first, so it is the default, also after the form resets. */
+const formEnvironments = ['production', 'staging', 'development'] as const
 
 function byCategory(providers: Provider[]): [string, Provider[]][] {
   const groups = new Map<string, Provider[]>()
@@ -75,7 +77,7 @@ export function CredentialsPage(): VNode {
             )}
           </select><//>
           <${Field} label="Name" hint="1 to 100 characters, unique per provider and environment"><input name="name" required maxlength="100" /><//>
-          <${Field} label="Environment" hint="The assistant uses production keys unless its settings choose another"><select name="environment">${environments.map((e) => html`<option selected=${e === 'production'}>${e}</option>`)}</select><//>
+          <${Field} label="Environment" hint="The assistant uses production keys unless its settings choose another"><select name="environment">${formEnvironments.map((e) => html`<option>${e}</option>`)}</select><//>
           <${Field} label="Expires (optional)" hint="A future date; owners and admins are e-mailed 7 days and 1 day before"><input name="expires_at" type="datetime-local" /><//>
         </div>
         <${Field} label="Secret" hint="Kept exactly as typed, up to 16,384 characters"><input name="credential" type="password" required maxlength="16384" autocomplete="off" class="mono" /><//>

@@ -657,6 +657,17 @@ describe('approvals', () => {
       'platform:list_content',
     ])
     expect(events.at(-1)!.data.turn.status).toBe('awaiting_approval')
+    // Subscribers hear that the turn waits, with the call that waits (not the one that ran).
+    const waiting = await tp.db.sql`
+      select data from public.event_outbox where tenant_id = ${t.tenantId} and type = 'assistant.approval_required'`
+    expect(waiting.map((e) => e.data)).toEqual([
+      {
+        turn_id: events.at(-1)!.data.turn.id,
+        conversation_id: id,
+        triggered_by: 'assistant',
+        tool_calls: [{ tool_call_id: pending.id, tool: 'slack:post_message' }],
+      },
+    ])
     expect(slackPosts().length).toBe(before)
     expect((await say(t, id, 'Anything else?')).status).toBe(409)
 

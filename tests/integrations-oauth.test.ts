@@ -479,6 +479,20 @@ describe('the refresh job under concurrency and failure', () => {
       .sql`select recipient from public.notifications where tenant_id = ${t.tenantId} and kind = 'integration.needs_reauth'`
     expect(notes.map((n) => n.recipient).sort()).toEqual([t.email, coOwner.email].sort())
     expect(notes.map((n) => n.recipient)).not.toContain(admin.email)
+    // Subscribers hear of it once, whichever instance saw the refusal.
+    const events = await tp.db.sql`
+      select data from public.event_outbox where tenant_id = ${t.tenantId} and type = 'connection.reauthorization_required'`
+    expect(events.map((e) => e.data)).toEqual([
+      {
+        connection_id: id,
+        integration_id: notion.integration_id,
+        integration_slug: 'notion',
+        display_name: null,
+        external_account_name: 'Workspace of acct-revoked',
+        reason: 'invalid_grant',
+        reconnect_path: '/api/integrations/notion/authorize',
+      },
+    ])
 
     // Reconnecting the same account makes it active again.
     const back = await connect(t, 'acct-revoked')

@@ -1112,7 +1112,7 @@ CREATE TABLE public.webhook_subscriptions (
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     CONSTRAINT webhook_subscriptions_description_check CHECK ((length(description) <= 500)),
-    CONSTRAINT webhook_subscriptions_events_check CHECK (((cardinality(events) >= 1) AND (cardinality(events) <= 10))),
+    CONSTRAINT webhook_subscriptions_events_check CHECK (((cardinality(events) >= 1) AND (cardinality(events) <= 50))),
     CONSTRAINT webhook_subscriptions_paused_reason_check CHECK ((paused_reason = ANY (ARRAY['failures'::text, 'manual'::text]))),
     CONSTRAINT webhook_subscriptions_status_check CHECK ((status = ANY (ARRAY['active'::text, 'paused'::text]))),
     CONSTRAINT webhook_subscriptions_url_check CHECK (((length(url) >= 1) AND (length(url) <= 2048)))

@@ -15,6 +15,7 @@ import { providerFailure } from '../generation/providers.ts'
 import { type AiProvider, defaultModels } from '../generation/schema.ts'
 import { callTool, listTools, type ToolEntry } from '../tools/tool-set.ts'
 import { assertWithinQuota, meterUsage, periodOf, productIds } from '../usage/metering.ts'
+import { awaitApproval } from './approval-required.ts'
 import {
   conversationRecords,
   DEFAULT_TITLE,
@@ -639,8 +640,7 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
     // Parallel calls run in parallel; each is stored as it ends.
     await Promise.all(runNow.map((c) => runToolCall(ctx, turn, c, byAlias(c.name))))
     if (stored.some((c) => c.status === 'awaiting_approval')) {
-      await deps.sql`update public.assistant_turns set status = 'awaiting_approval', updated_at = ${now()}
-                     where id = ${turn.id} and status = 'running'`
+      await awaitApproval(deps, turn, stored, now())
       return
     }
     // A tool may have changed the tool set (a connection re-authorized, a tool list refreshed).

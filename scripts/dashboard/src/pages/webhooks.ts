@@ -53,6 +53,11 @@ const eventTypes = [
   'user.joined',
   'api_key.created',
   'api_key.revoked',
+  'connection.reauthorization_required',
+  'assistant.approval_required',
+  'job.failed',
+  'order.created',
+  'order.updated',
 ]
 
 function StatusPill({ w }: { w: Webhook }): VNode {

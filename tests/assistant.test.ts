@@ -593,10 +593,10 @@ describe('metering, failures and concurrency', () => {
     const id = await conversation(t)
     // What a dead instance leaves: a turn whose job was claimed (lease) and a tool call mid-way.
     const deps = tp.instances[0]!.platform.deps
-    const { serviceCallerFor } = await import('../shared/infra/auth.ts')
+    const { actingCallerFor } = await import('../shared/infra/auth.ts')
     const { serviceContextFor } = await import('../shared/infra/deps.ts')
     const { startTurn } = await import('../shared/services/assistant/turn.ts')
-    const ctx = serviceContextFor(deps, await serviceCallerFor(deps.sql, t.tenantId, t.userId))
+    const ctx = serviceContextFor(deps, await actingCallerFor(deps.sql, t.tenantId, t.userId))
     const started = await startTurn(ctx, id, 'Post to Slack', { triggeredBy: 'assistant' })
     await tp.db.sql`
       update public.jobs set status = 'running', attempts = 1, lease_until = ${new Date(clock.now().getTime() + 360_000)}

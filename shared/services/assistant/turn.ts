@@ -1,4 +1,4 @@
-import { scopes as allScopes, serviceCallerFor } from '@shared/infra/auth.ts'
+import { actingCallerFor, scopes as allScopes, requireRole, type TenantCaller } from '@shared/infra/auth.ts'
 import { isPgError, pgErrors, type Queryable } from '@shared/infra/db.ts'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
@@ -41,6 +41,8 @@ import type { StreamEventName, TurnResult } from './schema.ts'
  */
 
 export const TURN_JOB_KIND = 'assistant.turn'
+/** Who approves tool calls, and whose automations run: owners and admins. */
+export const managerRoles = ['owner', 'admin'] as const
 /** Model calls per turn (each followed by its tool calls). */
 export const MAX_STEPS = 8
 /** Tool calls the model may ask for in one step; the rest are refused. */
@@ -460,7 +462,23 @@ export async function runTurnJob({ deps, job }: JobRun): Promise<Json> {
   const turnId = String(job.input.turn_id)
   const turn = await loadTurn(deps.sql, turnId)
   if (turn?.status !== 'running') return { turn_id: turnId, status: turn?.status ?? 'deleted' }
-  const ctx = serviceContextFor(deps, await serviceCallerFor(deps.sql, turn.tenant_id, turn.created_by))
+  // As its creator with their role now, never as anyone else: a member who left ends their turns,
+  // and an automation's turn needs its creator to still be an owner or admin.
+  let caller: TenantCaller
+  try {
+    if (!turn.created_by) throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'The turn has no creator')
+    caller = await actingCallerFor(
+      deps.sql,
+      turn.tenant_id,
+      turn.created_by,
+      turn.triggered_by === 'automation' ? managerRoles : undefined,
+    )
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err
+    await finishTurn(deps, turn, 'failed', `Not resumed: ${err.message}`)
+    return { turn_id: turnId, status: 'failed' }
+  }
+  const ctx = serviceContextFor(deps, caller)
   try {
     await continueTurn(deps, ctx, turn)
   } catch (err) {
@@ -657,6 +675,7 @@ export async function decideApproval(
   decision: { approve: boolean; reason?: string },
 ): Promise<{ turnId: string; job: JobRow | null }> {
   const { caller } = ctx
+  requireRole(caller, managerRoles)
   const [visible] = await ctx.asTenant(
     (tx) => tx<{ turn_id: string; status: string }[]>`
       select turn_id, status from public.assistant_tool_calls

@@ -1,4 +1,4 @@
-import { serviceCallerFor } from '@shared/infra/auth.ts'
+import { actingCallerFor, serviceCallerFor } from '@shared/infra/auth.ts'
 import { type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import {
@@ -130,7 +130,14 @@ export async function queueGeneration(ctx: ServiceContext, input: GenerateArticl
  */
 export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
   const input = job.input as unknown as GenerateJobInput
-  const ctx = serviceContextFor(deps, await serviceCallerFor(deps.sql, job.tenant_id, job.created_by))
+  // As the member who asked for it, while still a member; a job with no person behind it (the
+  // service-role key) as the tenant's owner.
+  const caller = job.created_by
+    ? await actingCallerFor(deps.sql, job.tenant_id, job.created_by).catch((err) => {
+        throw err instanceof ServiceError ? new JobError(err.message) : err
+      })
+    : await serviceCallerFor(deps.sql, job.tenant_id)
+  const ctx = serviceContextFor(deps, caller)
   // A retry after the article was made (the worker died before finishing) returns that article.
   const [done] = await deps.sql<{ article_id: string }[]>`
     select article_id from public.article_source_items where job_id = ${job.id} and tenant_id = ${job.tenant_id} limit 1`

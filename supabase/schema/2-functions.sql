@@ -670,6 +670,34 @@ end
 $$;
 
 --
+-- Name: reserve_call_usage(uuid, uuid, bigint, date); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.reserve_call_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date) RETURNS TABLE(allowed boolean, reserved bigint, plan text)
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with q as (
+    select t.plan, case when t.plan = 'free' then pq.monthly_quota end as hard_cap
+    from public.tenants t
+    left join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = p_product
+    where t.id = p_tenant
+  ), counted as (
+    insert into public.usage_counters as c (tenant_id, product_id, period, units)
+    select p_tenant, p_product, p_period, p_units
+    from q where q.hard_cap is not null and p_units <= q.hard_cap
+    on conflict (tenant_id, product_id, period) do update
+      set units = c.units + excluded.units
+      where c.units + excluded.units <= (select hard_cap from q)
+    returning c.units
+  )
+  select q.hard_cap is null or exists (select 1 from counted),
+         case when q.hard_cap is not null and exists (select 1 from counted) then p_units else 0 end,
+         q.plan
+  from q
+$$;
+
+--
 -- Name: reserve_usage(uuid, uuid, bigint, date); Type: FUNCTION; Schema: private
 --
 
@@ -739,6 +767,29 @@ begin
     on conflict (user_id) do update set tenant_id = excluded.tenant_id, updated_at = now();
   return true;
 end
+$$;
+
+--
+-- Name: settle_call_usage(uuid, uuid, bigint, bigint, date); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.settle_call_usage(p_tenant uuid, p_product uuid, p_reserved bigint, p_units bigint, p_period date) RETURNS TABLE(plan text, quota text, units text, alert_thresholds integer[])
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with counted as (
+    insert into public.usage_counters as c (tenant_id, product_id, period, units)
+    values (p_tenant, p_product, p_period, greatest(0, p_units - p_reserved))
+    on conflict (tenant_id, product_id, period) do update
+      set units = greatest(0, c.units + p_units - p_reserved)
+    returning c.units
+  )
+  select t.plan, pq.monthly_quota::text, (select units::text from counted),
+         (select array_agg(distinct a.threshold_percent) from public.usage_alerts a
+          where a.tenant_id = p_tenant and a.product_id = p_product)
+  from public.tenants t
+  left join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = p_product
+  where t.id = p_tenant
 $$;
 
 --

@@ -169,6 +169,12 @@ REVOKE ALL ON FUNCTION private.request_tenant_id() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.request_tenant_id() TO authenticated;
 
 --
+-- Name: FUNCTION reserve_call_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.reserve_call_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date) FROM PUBLIC;
+
+--
 -- Name: FUNCTION reserve_usage(p_tenant uuid, p_product uuid, p_want bigint, p_period date); Type: ACL; Schema: private
 --
 
@@ -186,6 +192,12 @@ REVOKE ALL ON FUNCTION private.schedule_job(job_name text, schedule text, job_pa
 
 REVOKE ALL ON FUNCTION private.set_active_tenant(p_tenant uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.set_active_tenant(p_tenant uuid) TO authenticated;
+
+--
+-- Name: FUNCTION settle_call_usage(p_tenant uuid, p_product uuid, p_reserved bigint, p_units bigint, p_period date); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.settle_call_usage(p_tenant uuid, p_product uuid, p_reserved bigint, p_units bigint, p_period date) FROM PUBLIC;
 
 --
 -- Name: FUNCTION take_rate_limit(p_bucket text, p_limit integer, p_now timestamp with time zone); Type: ACL; Schema: private

@@ -14,7 +14,14 @@ import { CredentialUnavailableError, useCredential } from '../credentials/use-cr
 import { providerFailure } from '../generation/providers.ts'
 import { type AiProvider, defaultModels } from '../generation/schema.ts'
 import { callTool, listTools, type ToolEntry } from '../tools/tool-set.ts'
-import { assertWithinQuota, meterUsage, periodOf, productIds } from '../usage/metering.ts'
+import {
+  assertWithinQuota,
+  periodOf,
+  productIds,
+  type Reservation,
+  reserveUsage,
+  settleReservation,
+} from '../usage/metering.ts'
 import {
   conversationRecords,
   DEFAULT_TITLE,
@@ -311,6 +318,16 @@ async function approvalRequired(db: Queryable, tenantId: string): Promise<Set<st
   return new Set(rows.map((r) => `${r.connection_id}|${r.tool_name}`))
 }
 
+/**
+ * A bound on a model call's input tokens before it is made: a third of the request's UTF-8 bytes
+ * (the system prompt, the history and the tools' schemas). Ordinary text takes about four bytes a
+ * token and code or JSON about three, so this over-reserves, and the settlement returns the
+ * difference (docs/tenants-and-usage.md says where it can fall short).
+ */
+export function inputTokenBound(request: { system: string; history: HistoryItem[]; tools: ModelTool[] }): number {
+  return Math.ceil(new TextEncoder().encode(JSON.stringify(request)).length / 3)
+}
+
 /** A tool result as the model sees it: JSON, cut to MAX_TOOL_RESULT_CHARS. */
 export function boundResult(value: unknown): string {
   let text: string
@@ -526,9 +543,9 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
       await finishTurn(deps, turn, 'stopped', `The turn reached its limit of ${MAX_STEPS} model calls`)
       return
     }
-    // Before every model call, at once (they are independent): the quota (a turn stops once the
-    // month's quota is spent; Free refuses overage), the credential (first step), the history,
-    // the tenant's instructions, and which tools need approval.
+    // Before every model call, at once (they are independent): the credential (first step), the
+    // history, the tenant's instructions, and which tools need approval. The quota follows, as a
+    // reservation of the call's most tokens.
     const credentialPromise: Promise<string> = credentialKey
       ? Promise.resolve(credentialKey)
       : useCredential(deps, {
@@ -538,22 +555,13 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
           callerKind: turn.triggered_by === 'automation' ? 'automation' : 'assistant',
           functionName: 'assistant',
         }).then((c): string => c.secret)
-    const [quota, credential, records, settingsRows, approvals] = await Promise.allSettled([
-      assertWithinQuota(ctx, 'assistant'),
+    const [credential, records, settingsRows, approvals] = await Promise.allSettled([
       credentialPromise,
       conversationRecords(deps.sql, tenantId, turn.conversation_id),
       deps.sql<{ instructions: string | null }[]>`
         select instructions from public.assistant_settings where tenant_id = ${tenantId}`,
       approvalRequired(deps.sql, tenantId),
     ])
-    if (quota.status === 'rejected') {
-      const err = quota.reason
-      if (err instanceof ServiceError && err.code === 'QUOTA_EXCEEDED') {
-        await finishTurn(deps, turn, 'stopped', `Stopped: ${err.message}`)
-        return
-      }
-      throw err
-    }
     if (credential.status === 'rejected') {
       const err = credential.reason
       if (!(err instanceof CredentialUnavailableError)) throw err
@@ -570,6 +578,24 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
     const system = settings?.instructions
       ? `${SYSTEM_PROMPT}\n\nThe tenant's instructions:\n${settings.instructions}`
       : SYSTEM_PROMPT
+    const history = historyFrom(messages, calls)
+    const offered = modelTools(tools)
+    // The quota holds under concurrent turns and automations: the call's most tokens are reserved
+    // before it (a turn stops once they do not fit; Free refuses overage) and settled after it.
+    let reservation: Reservation
+    try {
+      reservation = await reserveUsage(
+        ctx,
+        'assistant',
+        inputTokenBound({ system, history, tools: offered }) + MAX_OUTPUT_TOKENS,
+      )
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'QUOTA_EXCEEDED') {
+        await finishTurn(deps, turn, 'stopped', `Stopped: ${err.message}`)
+        return
+      }
+      throw err
+    }
     let answer: Awaited<ReturnType<typeof streamModel>>
     try {
       answer = await streamModel({
@@ -578,14 +604,16 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
         apiKey: credentialKey,
         model: turn.model,
         system,
-        history: historyFrom(messages, calls),
-        tools: modelTools(tools),
+        history,
+        tools: offered,
         maxOutputTokens: MAX_OUTPUT_TOKENS,
         timeoutMs: PROVIDER_TIMEOUT_MS,
         fetch: deps.fetch,
         onText: (text) => emit(turn.id, 'text.delta', { text }),
       })
     } catch (err) {
+      // A refused or broken call reports no usage: nothing is counted, the reservation goes back.
+      await settleReservation(ctx, reservation, 0)
       const failure = providerFailure(turn.provider, err)
       const reason =
         failure?.reason ?? `The model's answer broke off: ${err instanceof Error ? err.message : String(err)}`
@@ -594,9 +622,8 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
     }
     steps++
 
-    // The provider has spent the tokens: counted even past a Free quota (the next call is refused).
-    const tokens = answer.inputTokens + answer.outputTokens
-    if (tokens > 0) await meterUsage(ctx, 'assistant', tokens, { incurred: true })
+    // What the provider reports it spent replaces the reservation.
+    await settleReservation(ctx, reservation, answer.inputTokens + answer.outputTokens)
     turnInput += answer.inputTokens
     turnOutput += answer.outputTokens
     const toolCalls = answer.toolCalls.slice(0, MAX_CALLS_PER_STEP)

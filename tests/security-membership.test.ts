@@ -224,7 +224,7 @@ describe('automations end with their creator’s role', () => {
 })
 
 describe('automations are bounded per tenant and swept fairly', () => {
-  it(`refuses the ${MAX_AUTOMATIONS + 1}th automation, also when created at once on two instances`, async () => {
+  it(`refuses automations past ${MAX_AUTOMATIONS} a tenant, also when created at once on two instances`, async () => {
     const t = await tp.createTenant()
     const results = await Promise.all(
       Array.from({ length: MAX_AUTOMATIONS + 5 }, (_, i) =>

@@ -122,9 +122,10 @@ describe('a key acts with its creator’s current role', () => {
       { toolCalls: [{ name: 'slack__post_message', arguments: { channel: 'C012AB3CD', text: 'Ship it' } }] },
       { text: 'Posted.' },
     ])
-    const id = await conversation(owner.token)
+    // The key's own conversation: its creator sees it whatever their role.
+    const id = await conversation(key)
     const paused = await tp.json(`/v1/assistant/conversations/${id}/messages`, {
-      token: owner.token,
+      token: key,
       body: { content: 'Post "Ship it"' },
     })
     expect(paused.body.turn.status).toBe('awaiting_approval')

@@ -446,7 +446,8 @@ describe('tools', () => {
   })
 
   it('calls an MCP server’s tool through Anthropic and bounds a large tool result', async () => {
-    const t = await tenantWith({ provider: 'anthropic' })
+    // Pro: two 16,000-character results take the next call's reservation past the Free quota.
+    const t = await tenantWith({ provider: 'anthropic', plan: 'pro' })
     const connected = await tp.json('/api/integrations/connect', {
       token: t.token,
       body: {
@@ -523,15 +524,33 @@ describe('metering, failures and concurrency', () => {
       select count(*)::int as count from public.assistant_messages where conversation_id = ${id}`
     expect(stored!.count).toBe(0)
 
-    await setUsed(t, 9_999)
+    // Each step reserves its most tokens (its input's bound and the 2,000-token maximum output)
+    // before the provider is called, and settles to what the provider reports. Seen while the first
+    // call is held: the counter holds the reservation; the tenant is then put where the next
+    // step's reservation cannot fit, and the turn stops before calling the provider again.
+    await setUsed(t, 0)
+    let release = () => {}
+    const hold = new Promise<void>((r) => {
+      release = r
+    })
     llm.reset([
-      { toolCalls: [{ name: 'platform__list_content', arguments: {} }], usage: { input: 100, output: 20 } },
+      { toolCalls: [{ name: 'platform__list_content', arguments: {} }], usage: { input: 100, output: 1_900 }, hold },
+      { text: 'Never sent.' },
     ])
-    const stopped = await say(t, id, 'hello')
+    const pending = say(t, id, 'hello')
+    await llm.waitForRequests(calls + 1)
+    const [held] = await tp.db.sql<{ units: string }[]>`
+      select units from public.usage_counters
+      where tenant_id = ${t.tenantId} and product_id = ${productIds.assistant} and period = ${periodOf(clock.now())}`
+    const reserved = Number(held!.units)
+    expect(reserved).toBeGreaterThan(2_000)
+    await setUsed(t, 10_000)
+    release()
+    const stopped = await pending
     expect(stopped.status).toBe(200)
     expect(stopped.body.turn).toMatchObject({ status: 'stopped', steps: 1 })
     expect(stopped.body.turn.error).toContain('quota for the assistant API is used up')
-    expect(stopped.body.quota).toEqual({ used: 10_119, limit: 10_000 })
+    expect(stopped.body.quota).toEqual({ used: 10_000 - reserved + 2_000, limit: 10_000 })
     expect(llm.requests.length).toBe(calls + 1)
     expect(stopped.body.tool_calls[0].status).toBe('ok')
   })

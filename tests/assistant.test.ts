@@ -534,7 +534,11 @@ describe('metering, failures and concurrency', () => {
       release = r
     })
     llm.reset([
-      { toolCalls: [{ name: 'platform__list_content', arguments: {} }], usage: { input: 100, output: 1_900 }, hold },
+      {
+        toolCalls: [{ name: 'platform__list_content', arguments: {} }],
+        usage: { input: 100, output: 1_900 },
+        hold,
+      },
       { text: 'Never sent.' },
     ])
     const pending = say(t, id, 'hello')

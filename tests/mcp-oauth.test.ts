@@ -276,7 +276,11 @@ describe('OAuth sign-in for MCP clients', () => {
     const refresh = (refresh_token: string) =>
       tp.json('/mcp/oauth/token', {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token, client_id: clientId }).toString(),
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token,
+          client_id: clientId,
+        }).toString(),
       })
     const call = (access: string, instance = 0) =>
       tp.request('/mcp/tools/list', { headers: { authorization: `Bearer ${access}` }, instance })
@@ -295,7 +299,8 @@ describe('OAuth sign-in for MCP clients', () => {
     expect(grants.map((g) => g.revoked_at !== null)).toEqual([true])
 
     // Invited back, the old client is still out: it needs a new consent.
-    await tp.db.sql`insert into public.tenant_members (tenant_id, user_id, role) values (${owner.tenantId}, ${admin.userId}, 'admin')`
+    await tp.db
+      .sql`insert into public.tenant_members (tenant_id, user_id, role) values (${owner.tenantId}, ${admin.userId}, 'admin')`
     expect((await call(first.access_token, 1)).status).toBe(401)
     const again = await refresh(first.refresh_token!)
     expect([again.status, again.body.error]).toEqual([400, 'invalid_grant'])
@@ -322,7 +327,9 @@ describe('OAuth sign-in for MCP clients', () => {
     })
     expect([refused.status, refused.body.error]).toEqual([400, 'invalid_grant'])
     expect(refused.body.error_description).toContain('no longer an owner or admin')
-    const access = await tp.request('/mcp/tools/list', { headers: { authorization: `Bearer ${tokens.access_token}` } })
+    const access = await tp.request('/mcp/tools/list', {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    })
     expect(access.status).toBe(401)
   })
 

@@ -72,7 +72,11 @@ async function conversation(token: string): Promise<string> {
 }
 
 const setRole = (owner: TestTenant, user: TestTenant, role: 'admin' | 'member') =>
-  tp.json(`/api/tenants/current/members/${user.userId}`, { method: 'PATCH', token: owner.token, body: { role } })
+  tp.json(`/api/tenants/current/members/${user.userId}`, {
+    method: 'PATCH',
+    token: owner.token,
+    body: { role },
+  })
 
 const remove = (owner: TestTenant, user: TestTenant) =>
   tp.request(`/api/tenants/current/members/${user.userId}`, { method: 'DELETE', token: owner.token })
@@ -80,7 +84,13 @@ const remove = (owner: TestTenant, user: TestTenant) =>
 async function platformKey(user: TestTenant, scopes: string[]) {
   const res = await tp.json('/api/api-keys', {
     token: user.token,
-    body: { name: 'server app', kind: 'platform', environment: 'production', scopes, rate_limit_per_minute: 100 },
+    body: {
+      name: 'server app',
+      kind: 'platform',
+      environment: 'production',
+      scopes,
+      rate_limit_per_minute: 100,
+    },
   })
   expect(res.status, JSON.stringify(res.body)).toBe(201)
   return res.body.key as string
@@ -105,7 +115,11 @@ async function seedSlack(t: TestTenant) {
 const slackPosts = () => slack.received.filter((r) => r.path === '/api/chat.postMessage')
 const sweep = (i = 0) => tp.instances[i]!.platform.runJob('assistant/jobs/sweep').then((r) => r.json())
 
-const everyMinute = (name: string) => ({ name, instruction: 'Post the time to #general', schedule: '* * * * *' })
+const everyMinute = (name: string) => ({
+  name,
+  instruction: 'Post the time to #general',
+  schedule: '* * * * *',
+})
 
 describe('a key acts with its creator’s current role', () => {
   it('a demoted admin’s key cannot approve an awaiting tool call, and the tool does not run', async () => {
@@ -183,7 +197,11 @@ describe('automations end with their creator’s role', () => {
 
     const listed = await tp.json('/v1/assistant/automations', { token: owner.token })
     const byName = (n: string) => listed.body.data.find((a: { name: string }) => a.name === n)
-    expect(byName('Leaver')).toMatchObject({ enabled: false, disabled_reason: 'creator_removed', next_run_at: null })
+    expect(byName('Leaver')).toMatchObject({
+      enabled: false,
+      disabled_reason: 'creator_removed',
+      next_run_at: null,
+    })
     expect(byName('Demoted')).toMatchObject({ enabled: false, disabled_reason: 'creator_demoted' })
     expect(byName('Owner')).toMatchObject({ enabled: true, disabled_reason: null })
 
@@ -250,15 +268,20 @@ describe('automations are bounded per tenant and swept fairly', () => {
     const busy = await tp.createTenant()
     const quiet = await tp.createTenant()
     for (let i = 0; i < MAX_AUTOMATIONS; i++) {
-      const res = await tp.json('/v1/assistant/automations', { token: busy.token, body: everyMinute(`Busy ${i}`) })
+      const res = await tp.json('/v1/assistant/automations', {
+        token: busy.token,
+        body: everyMinute(`Busy ${i}`),
+      })
       expect(res.status).toBe(201)
     }
     const q = await tp.json('/v1/assistant/automations', { token: quiet.token, body: everyMinute('Quiet') })
     expect(q.status).toBe(201)
     // The busy tenant's are the most overdue.
-    await tp.db.sql`update public.assistant_automations set next_run_at = ${new Date(clock.now().getTime() - 3_600_000)}
+    await tp.db
+      .sql`update public.assistant_automations set next_run_at = ${new Date(clock.now().getTime() - 3_600_000)}
       where tenant_id = ${busy.tenantId}`
-    await tp.db.sql`update public.assistant_automations set next_run_at = ${clock.now()} where tenant_id = ${quiet.tenantId}`
+    await tp.db
+      .sql`update public.assistant_automations set next_run_at = ${clock.now()} where tenant_id = ${quiet.tenantId}`
     const report = await sweep(0)
     expect(report.scheduled).toBe(20)
     const ran = await tp.db.sql<{ tenant_id: string; n: number }[]>`
@@ -268,7 +291,8 @@ describe('automations are bounded per tenant and swept fairly', () => {
       [busy.tenantId]: 19,
       [quiet.tenantId]: 1,
     })
-    await tp.db.sql`delete from public.assistant_automations where tenant_id in ${tp.db.sql([busy.tenantId, quiet.tenantId])}`
+    await tp.db
+      .sql`delete from public.assistant_automations where tenant_id in ${tp.db.sql([busy.tenantId, quiet.tenantId])}`
   })
 })
 
@@ -285,7 +309,11 @@ describe('the assistant quota under concurrency', () => {
     const content = 'Summarise this: '.padEnd(9000, 'lorem ipsum ')
     const n = llm.requests.length
     const turns = ids.map((id, i) =>
-      tp.json(`/v1/assistant/conversations/${id}/messages`, { token: t.token, body: { content }, instance: i % 2 }),
+      tp.json(`/v1/assistant/conversations/${id}/messages`, {
+        token: t.token,
+        body: { content },
+        instance: i % 2,
+      }),
     )
     // Every turn either reached the provider or was refused before it; then they all finish.
     const settled = Promise.all(turns)

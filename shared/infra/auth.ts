@@ -78,7 +78,10 @@ export async function actingCallerFor(
   const [row] = await db<{ role: MemberRole }[]>`
     select role from public.tenant_members where tenant_id = ${tenantId} and user_id = ${userId}`
   if (!row)
-    throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'The member who asked for this work has left the tenant')
+    throw new ServiceError(
+      'INSUFFICIENT_PERMISSIONS',
+      'The member who asked for this work has left the tenant',
+    )
   const caller = serviceCaller(tenantId, userId, row.role)
   if (roles) requireRole(caller, roles)
   return caller
@@ -103,7 +106,8 @@ export function requireRole(caller: Caller | undefined, roles: readonly MemberRo
   if (!caller || !('tenantId' in caller))
     throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This action needs the role ${roles.join(' or ')}`)
   if (!roles.includes(caller.role)) {
-    const whose = caller.kind === 'user' ? '' : caller.kind === 'service' ? ' (its creator)' : " (the key's creator)"
+    const whose =
+      caller.kind === 'user' ? '' : caller.kind === 'service' ? ' (its creator)' : " (the key's creator)"
     throw new ServiceError(
       'INSUFFICIENT_PERMISSIONS',
       `This action needs the role ${roles.join(' or ')}${whose}`,

@@ -324,7 +324,11 @@ async function approvalRequired(db: Queryable, tenantId: string): Promise<Set<st
  * token and code or JSON about three, so this over-reserves, and the settlement returns the
  * difference (docs/tenants-and-usage.md says where it can fall short).
  */
-export function inputTokenBound(request: { system: string; history: HistoryItem[]; tools: ModelTool[] }): number {
+export function inputTokenBound(request: {
+  system: string
+  history: HistoryItem[]
+  tools: ModelTool[]
+}): number {
   return Math.ceil(new TextEncoder().encode(JSON.stringify(request)).length / 3)
 }
 

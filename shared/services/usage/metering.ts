@@ -218,7 +218,11 @@ export interface Reservation {
  * quota; 429 QUOTA_EXCEEDED when they do not fit. Paid plans reserve nothing. A reservation that is
  * never settled (the instance died) stays counted: it can only under-admit (docs/tenants-and-usage.md).
  */
-export async function reserveUsage(ctx: ServiceContext, product: Product, units: number): Promise<Reservation> {
+export async function reserveUsage(
+  ctx: ServiceContext,
+  product: Product,
+  units: number,
+): Promise<Reservation> {
   const now = ctx.clock.now()
   const period = periodOf(now)
   if (!ctx.config.METERING_ENABLED) return { product, period, units: 0 }

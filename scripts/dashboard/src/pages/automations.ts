@@ -30,7 +30,8 @@ interface Automation {
 
 /** Why the platform turned an automation off: it runs as its creator, never as anyone else. */
 const stoppedBecause: Record<NonNullable<Automation['disabled_reason']>, string> = {
-  creator_removed: 'Stopped: the member who created it left the tenant. Create a new one to run it as yourself.',
+  creator_removed:
+    'Stopped: the member who created it left the tenant. Create a new one to run it as yourself.',
   creator_demoted:
     'Stopped: the member who created it is no longer an owner or admin. Create a new one to run it as yourself.',
 }

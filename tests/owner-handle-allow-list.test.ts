@@ -338,6 +338,18 @@ const ALLOWED: Allowed[] = [
   },
   {
     file: 'shared/services/usage/metering.ts',
+    fn: 'reserveUsage',
+    uses: 1,
+    reason: 'reserves tokens in usage_counters (SELECT-only for API roles) through a private function',
+  },
+  {
+    file: 'shared/services/usage/metering.ts',
+    fn: 'settleReservation',
+    uses: 1,
+    reason: 'settles a token reservation in usage_counters (SELECT-only for API roles) through a private function',
+  },
+  {
+    file: 'shared/services/usage/metering.ts',
     fn: 'settleUsage',
     uses: 1,
     reason: 'enqueues usage alert notifications (no write grant for API roles)',

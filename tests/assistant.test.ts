@@ -446,7 +446,8 @@ describe('tools', () => {
   })
 
   it('calls an MCP server’s tool through Anthropic and bounds a large tool result', async () => {
-    const t = await tenantWith({ provider: 'anthropic' })
+    // Pro: two 16,000-character results take the next call's reservation past the Free quota.
+    const t = await tenantWith({ provider: 'anthropic', plan: 'pro' })
     const connected = await tp.json('/api/integrations/connect', {
       token: t.token,
       body: {
@@ -526,15 +527,37 @@ describe('metering, failures and concurrency', () => {
       select count(*)::int as count from public.assistant_messages where conversation_id = ${id}`
     expect(stored!.count).toBe(0)
 
-    await setUsed(t, 9_999)
+    // Each step reserves its most tokens (its input's bound and the 2,000-token maximum output)
+    // before the provider is called, and settles to what the provider reports. Seen while the first
+    // call is held: the counter holds the reservation; the tenant is then put where the next
+    // step's reservation cannot fit, and the turn stops before calling the provider again.
+    await setUsed(t, 0)
+    let release = () => {}
+    const hold = new Promise<void>((r) => {
+      release = r
+    })
     llm.reset([
-      { toolCalls: [{ name: 'platform__list_content', arguments: {} }], usage: { input: 100, output: 20 } },
+      {
+        toolCalls: [{ name: 'platform__list_content', arguments: {} }],
+        usage: { input: 100, output: 1_900 },
+        hold,
+      },
+      { text: 'Never sent.' },
     ])
-    const stopped = await say(t, id, 'hello')
+    const pending = say(t, id, 'hello')
+    await llm.waitForRequests(calls + 1)
+    const [held] = await tp.db.sql<{ units: string }[]>`
+      select units from public.usage_counters
+      where tenant_id = ${t.tenantId} and product_id = ${productIds.assistant} and period = ${periodOf(clock.now())}`
+    const reserved = Number(held!.units)
+    expect(reserved).toBeGreaterThan(2_000)
+    await setUsed(t, 10_000)
+    release()
+    const stopped = await pending
     expect(stopped.status).toBe(200)
     expect(stopped.body.turn).toMatchObject({ status: 'stopped', steps: 1 })
     expect(stopped.body.turn.error).toContain('quota for the assistant API is used up')
-    expect(stopped.body.quota).toEqual({ used: 10_119, limit: 10_000 })
+    expect(stopped.body.quota).toEqual({ used: 10_000 - reserved + 2_000, limit: 10_000 })
     expect(llm.requests.length).toBe(calls + 1)
     expect(stopped.body.tool_calls[0].status).toBe('ok')
   })
@@ -596,10 +619,10 @@ describe('metering, failures and concurrency', () => {
     const id = await conversation(t)
     // What a dead instance leaves: a turn whose job was claimed (lease) and a tool call mid-way.
     const deps = tp.instances[0]!.platform.deps
-    const { serviceCallerFor } = await import('../shared/infra/auth.ts')
+    const { actingCallerFor } = await import('../shared/infra/auth.ts')
     const { serviceContextFor } = await import('../shared/infra/deps.ts')
     const { startTurn } = await import('../shared/services/assistant/turn.ts')
-    const ctx = serviceContextFor(deps, await serviceCallerFor(deps.sql, t.tenantId, t.userId))
+    const ctx = serviceContextFor(deps, await actingCallerFor(deps.sql, t.tenantId, t.userId))
     const started = await startTurn(ctx, id, 'Post to Slack', { triggeredBy: 'assistant' })
     await tp.db.sql`
       update public.jobs set status = 'running', attempts = 1, lease_until = ${new Date(clock.now().getTime() + 360_000)}

@@ -269,4 +269,26 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
     expect(await refusal.getByRole('link', { name: 'Usage' }).getAttribute('href')).toBe('#/usage')
     await shot('assistant-quota')
   })
+
+  it('shows why the platform stopped an automation: its creator left the tenant', async () => {
+    const { addMember } = await import('./support/platform.ts')
+    const admin = await addMember(tp, tenantId, 'admin')
+    const made = await tp.json('/v1/assistant/automations', {
+      token: admin.token,
+      body: { name: 'Leaver digest', instruction: 'Summarise the week.', schedule: '0 9 * * 1' },
+    })
+    expect(made.status).toBe(201)
+    await tp.db
+      .sql`delete from public.tenant_members where tenant_id = ${tenantId} and user_id = ${admin.userId}`
+    await page.reload()
+    const row = page.locator('.automations tbody tr').filter({ hasText: 'Leaver digest' })
+    await row.waitFor()
+    const schedule = row.locator('[data-label="Schedule"]')
+    expect(await schedule.locator('.pill').textContent()).toBe('stopped')
+    expect(await schedule.getByRole('note').textContent()).toContain(
+      'the member who created it left the tenant',
+    )
+    expect(await row.getByRole('button', { name: 'Turn on' }).count()).toBe(0)
+    await shot('assistant-automation-stopped')
+  })
 })

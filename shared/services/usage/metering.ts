@@ -219,6 +219,59 @@ export async function assertWithinQuota(deps: ServiceContext, product: Product):
   if (row) throw quotaExceeded(row.plan, product, BigInt(row.quota), BigInt(row.used), now)
 }
 
+/**
+ * Units counted ahead of metered work whose size is known only afterwards (a model call's tokens),
+ * to be settled with settleReservation. `units` is 0 where the plan reserves nothing.
+ */
+export interface Reservation {
+  product: Product
+  period: string
+  units: number
+}
+
+/**
+ * Reserves `units` (a model call's input estimate plus its maximum output) before the work: on a
+ * plan that refuses overage (Free) they are counted now, within the quota, in one statement under
+ * the counter's row lock, so concurrent calls on any number of instances cannot together pass the
+ * quota; 429 QUOTA_EXCEEDED when they do not fit. Paid plans reserve nothing. A reservation that is
+ * never settled (the instance died) stays counted: it can only under-admit (docs/tenants-and-usage.md).
+ */
+export async function reserveUsage(
+  ctx: ServiceContext,
+  product: Product,
+  units: number,
+): Promise<Reservation> {
+  const now = ctx.clock.now()
+  const period = periodOf(now)
+  if (!ctx.config.METERING_ENABLED) return { product, period, units: 0 }
+  const [row] = await ctx.asOwner<{ allowed: boolean; reserved: string; plan: string }[]>`
+    select * from private.reserve_call_usage(${ctx.caller.tenantId}, ${productIds[product]}, ${Math.ceil(units)}, ${period})`
+  if (!row?.allowed)
+    throw new ServiceError(
+      'QUOTA_EXCEEDED',
+      `The ${row?.plan ?? 'current'} plan's monthly quota for the ${product} API is used up`,
+      { retryAfter: secondsToNextPeriod(now) },
+    )
+  return { product, period, units: Number(row.reserved) }
+}
+
+/**
+ * Settles a reservation to what the work spent (`units`, counted even past a Free quota: the
+ * provider has spent them); the unused part goes back. Sends the usage alerts it crosses.
+ */
+export async function settleReservation(
+  ctx: ServiceContext,
+  reservation: Reservation,
+  units: number,
+): Promise<void> {
+  if (!ctx.config.METERING_ENABLED) return
+  if (units === 0 && reservation.units === 0) return
+  const [row] = await ctx.asOwner<UsageRow[]>`
+    select * from private.settle_call_usage(${ctx.caller.tenantId}, ${productIds[reservation.product]},
+      ${reservation.units}, ${units}, ${reservation.period})`
+  if (row) await settleUsage(ctx, reservation.product, units, row, ctx.clock.now())
+}
+
 interface DueAlert {
   tenant_id: string
   tenant_name: string

@@ -88,7 +88,10 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
   // Supabase Auth's password endpoints, for the dashboard and any supabase-js app.
   root.route('/auth/v1', createLocalAuth(deps, opts.localEnv))
   // The tenant dashboard (built by `npm run build:dashboard`), same origin as the API.
-  serveDashboard(root, { anonKey: deps.config.SUPABASE_ANON_KEY ?? opts.localEnv.anonKey })
+  serveDashboard(root, {
+    anonKey: deps.config.SUPABASE_ANON_KEY ?? opts.localEnv.anonKey,
+    publicOrigin: new URL(deps.config.DASHBOARD_URL).origin,
+  })
   // The platform's front door: where the dashboard, the API reference and the health checks are.
   root.get('/', (c) => {
     const origin = new URL(c.req.url).origin

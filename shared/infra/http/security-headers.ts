@@ -40,17 +40,19 @@ export const STATIC_PAGE_CSP = contentSecurityPolicy({
 
 /**
  * The dashboard: its own script and style files only (no inline script, no eval); it calls the
- * API at `apiOrigins` (the platform's own origin locally, the Supabase project when hosted).
- * Inline `style` properties set from script (progress bars) are CSSOM writes, which style-src
- * does not govern.
+ * API at `apiOrigins` (the Supabase project when hosted). `servedFrom` names the origin that
+ * serves its files where that can differ from the page's own ('self'): the local platform behind
+ * a front-end server on another origin. Inline `style` properties set from script (progress
+ * bars) are CSSOM writes, which style-src does not govern.
  */
-export function dashboardCsp(apiOrigins: string[] = []): string {
+export function dashboardCsp(apiOrigins: string[] = [], servedFrom: string[] = []): string {
+  const own = ["'self'", ...servedFrom]
   return contentSecurityPolicy({
-    'default-src': ["'self'"],
-    'script-src': ["'self'"],
-    'style-src': ["'self'"],
-    'img-src': ["'self'", 'data:'],
-    'connect-src': ["'self'", ...apiOrigins],
+    'default-src': own,
+    'script-src': own,
+    'style-src': own,
+    'img-src': [...own, 'data:'],
+    'connect-src': [...own, ...apiOrigins.filter((o) => !servedFrom.includes(o))],
     'form-action': ["'self'"],
   })
 }

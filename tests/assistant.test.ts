@@ -322,6 +322,14 @@ describe('a turn', () => {
       ['assistant', 'Hello there, how can I help?'],
     ])
     expect(detail.body.usage).toEqual({ input_tokens: 321, output_tokens: 45 })
+    // The turn's job is the member's who typed it (the Jobs page does not call it scheduled).
+    const jobs = await tp.json('/api/jobs?kind=assistant.turn', { token: t.token })
+    expect(
+      jobs.body.data.map((j: { created_by: string | null; input: { conversation_id: string } }) => [
+        j.created_by,
+        j.input.conversation_id,
+      ]),
+    ).toEqual([[t.userId, id]])
   })
 
   it('streams from Anthropic: turn.started, text deltas, usage, turn.ended; the history goes back next turn', async () => {
@@ -817,6 +825,10 @@ describe('automations', () => {
       triggered_by: 'automation',
       status: 'awaiting_approval',
     })
+    // An automation's turn is the schedule's: its job names no creator.
+    const [turnJob] = await tp.db.sql<{ created_by: string | null }[]>`
+      select created_by from public.jobs where kind = 'assistant.turn' and input->>'conversation_id' = ${run.conversation_id}`
+    expect(turnJob!.created_by).toBeNull()
     expect(
       conversation.body.messages[1].tool_calls.map((c: { tool: string; status: string }) => [
         c.tool,

@@ -569,7 +569,7 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
         onText: (text) => emit(turn.id, 'text.delta', { text }),
       })
     } catch (err) {
-      const failure = providerFailure(turn.provider, err)
+      const failure = providerFailure(turn.provider, err, credentialKey)
       const reason =
         failure?.reason ?? `The model's answer broke off: ${err instanceof Error ? err.message : String(err)}`
       await finishTurn(deps, turn, 'failed', reason.slice(0, 1000))

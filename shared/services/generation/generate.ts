@@ -174,7 +174,7 @@ export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
       fetch: deps.fetch,
     })
   } catch (err) {
-    const failure = providerFailure(input.provider, err)
+    const failure = providerFailure(input.provider, err, apiKey)
     if (!failure) throw err
     throw new JobError(failure.reason, {
       transient: failure.transient,

@@ -196,6 +196,19 @@ describe('generate-article', () => {
     const rejected = await finished(f, (await generate(f, { item_ids: [f.items[0]] })).body.job_id)
     expect([rejected.status, rejected.attempts]).toEqual(['failed', 1])
     expect(rejected.error).toMatch(/rejected the API key \(401\)/)
+    // A provider that repeats the request's key in its refusal: the job, and the job.failed event
+    // a subscriber receives, carry the message without the key.
+    llm.echoAuthorization = true
+    try {
+      const echoed = await finished(f, (await generate(f, { item_ids: [f.items[0]] })).body.job_id)
+      expect(echoed.error).toContain('Request refused for Bearer [redacted]')
+      expect(echoed.error).not.toContain(llm.key)
+      const [event] = await tp.db.sql`
+        select data from public.event_outbox where type = 'job.failed' and data->>'job_id' = ${echoed.id}`
+      expect(event!.data.error).toBe(echoed.error)
+    } finally {
+      llm.echoAuthorization = false
+    }
 
     llm.mode = 'rate_limited'
     const limited = await generate(f, { item_ids: [f.items[0]], provider: 'anthropic' })
@@ -238,7 +251,7 @@ describe('generate-article', () => {
           timeoutMs: 200,
           fetch: tp.instances[0]!.platform.deps.fetch,
         }).catch((e: unknown) => e)
-        expect(providerFailure(provider, err)).toMatchObject({
+        expect(providerFailure(provider, err, llm.key)).toMatchObject({
           transient: true,
           reason: expect.stringMatching(/timed out/),
         })

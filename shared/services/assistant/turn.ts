@@ -625,7 +625,7 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
     } catch (err) {
       // A refused or broken call reports no usage: nothing is counted, the reservation goes back.
       await settleReservation(ctx, reservation, 0)
-      const failure = providerFailure(turn.provider, err)
+      const failure = providerFailure(turn.provider, err, credentialKey)
       const reason =
         failure?.reason ?? `The model's answer broke off: ${err instanceof Error ? err.message : String(err)}`
       await finishTurn(deps, turn, 'failed', reason.slice(0, 1000))

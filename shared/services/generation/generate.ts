@@ -184,7 +184,7 @@ export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
     })
   } catch (err) {
     await settleReservation(ctx, reservation, 0)
-    const failure = providerFailure(input.provider, err)
+    const failure = providerFailure(input.provider, err, apiKey)
     if (!failure) throw err
     throw new JobError(failure.reason, {
       transient: failure.transient,

@@ -2,7 +2,8 @@
 -- docs/mcp.md):
 --   - an MCP client's access token carries its user's current role (private.authorize_mcp_token
 --     returns it), as a platform key carries its creator's;
---   - removing a member revokes their MCP OAuth grants in that tenant;
+--   - removing a member revokes their MCP OAuth grants and their API keys in that tenant, so
+--     inviting them back does not bring either back;
 --   - an automation whose creator is removed or demoted to member is disabled at once, with the
 --     reason (disabled_reason), and never runs as anyone else (the sweep checks again);
 --   - a tenant has at most 20 automations.
@@ -77,6 +78,8 @@ begin
   if tg_op = 'DELETE' then
     update public.mcp_oauth_grants set revoked_at = now()
     where tenant_id = old.tenant_id and user_id = old.user_id and revoked_at is null;
+    update public.api_keys set revoked_at = now()
+    where tenant_id = old.tenant_id and created_by = old.user_id and revoked_at is null;
     update public.assistant_automations set enabled = false, disabled_reason = 'creator_removed',
       updated_at = date_trunc('milliseconds', now())
     where tenant_id = old.tenant_id and created_by = old.user_id and enabled;

@@ -346,7 +346,8 @@ const ALLOWED: Allowed[] = [
     file: 'shared/services/usage/metering.ts',
     fn: 'settleReservation',
     uses: 1,
-    reason: 'settles a token reservation in usage_counters (SELECT-only for API roles) through a private function',
+    reason:
+      'settles a token reservation in usage_counters (SELECT-only for API roles) through a private function',
   },
   {
     file: 'shared/services/usage/metering.ts',

@@ -175,6 +175,26 @@ describe('a key acts with its creator’s current role', () => {
     expect(approved.status, JSON.stringify(approved.body)).toBe(200)
     expect(slackPosts().length).toBe(before + 1)
   })
+
+  it('a removed member’s keys stay revoked when they are invited back', async () => {
+    const owner = await tp.createTenant()
+    const admin = await addMember(tp, owner.tenantId, 'admin')
+    const key = await platformKey(admin, ['content:read'])
+    expect((await tp.json('/v1/content', { token: key })).status).toBe(200)
+    expect((await remove(owner, admin)).status).toBe(204)
+    expect((await tp.json('/v1/content', { token: key, instance: 1 })).status).toBe(401)
+    await tp.db.sql`insert into public.tenant_members (tenant_id, user_id, role)
+      values (${owner.tenantId}, ${admin.userId}, 'admin')`
+    // Within the change feed's second on the other instance, and at once here.
+    const since = performance.now()
+    let res = await tp.json('/v1/content', { token: key, instance: 1 })
+    while (res.status === 401 && performance.now() - since < 1500) {
+      await new Promise((r) => setTimeout(r, 50))
+      res = await tp.json('/v1/content', { token: key, instance: 1 })
+    }
+    expect(res.status).toBe(401)
+    expect((await tp.json('/v1/content', { token: key })).status).toBe(401)
+  })
 })
 
 describe('automations end with their creator’s role', () => {

@@ -289,6 +289,8 @@ begin
   if tg_op = 'DELETE' then
     update public.mcp_oauth_grants set revoked_at = now()
     where tenant_id = old.tenant_id and user_id = old.user_id and revoked_at is null;
+    update public.api_keys set revoked_at = now()
+    where tenant_id = old.tenant_id and created_by = old.user_id and revoked_at is null;
     update public.assistant_automations set enabled = false, disabled_reason = 'creator_removed',
       updated_at = date_trunc('milliseconds', now())
     where tenant_id = old.tenant_id and created_by = old.user_id and enabled;

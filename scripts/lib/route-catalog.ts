@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { CallerKind, MemberRole, Scope } from '@shared/infra/auth.ts'
 import { createDeps } from '@shared/infra/create-deps.ts'
 import { AUTH_EXTENSION } from '@shared/infra/http/define-route.ts'
-import { publicRoutes } from '@shared/infra/http/public-routes.ts'
+import { toPublicPath } from '@shared/infra/http/public-routes.ts'
 import { functionModules } from '../platform/functions.ts'
 
 /**
@@ -44,18 +44,8 @@ export function routesOf(fn: string, doc: OpenApiDocument): RouteAuthEntry[] {
   return entries
 }
 
-/** The reverse of the public route table: the public address of a function path. */
-export function publicPathOf(fn: string, path: string): string {
-  let best: (typeof publicRoutes)[number] | undefined
-  for (const route of publicRoutes) {
-    if (route.fn !== fn) continue
-    const inside = route.path === '' || path === route.path || path.startsWith(`${route.path}/`)
-    if (inside && (!best || route.path.length > best.path.length)) best = route
-  }
-  if (!best || path.startsWith('/jobs/')) return `/functions/v1/${fn}${path === '/' ? '' : path}`
-  const rest = path.slice(best.path.length)
-  return `${best.prefix}${rest === '/' ? '' : rest}`
-}
+/** The public address of a function path (see toPublicPath in the route table). */
+export const publicPathOf = toPublicPath
 
 /** Every function's OpenAPI document, built from the apps themselves (nothing is connected). */
 export async function openApiDocuments(): Promise<Map<string, OpenApiDocument>> {

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url'
 import type { CallerKind, MemberRole, Scope } from '@shared/infra/auth.ts'
 import { createDeps } from '@shared/infra/create-deps.ts'
 import { AUTH_EXTENSION } from '@shared/infra/http/define-route.ts'
+import { apiReferenceDocument } from '@shared/infra/http/openapi.ts'
 import { toPublicPath } from '@shared/infra/http/public-routes.ts'
 import { functionModules } from '../platform/functions.ts'
 
@@ -58,14 +59,23 @@ export async function openApiDocuments(): Promise<Map<string, OpenApiDocument>> 
   })
   const docs = new Map<string, OpenApiDocument>()
   for (const m of functionModules) {
-    const app = m.createApp(deps)
-    docs.set(
-      m.functionName,
-      app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: m.functionName, version: '1' } }),
-    )
+    // The document the function serves, as the local platform and a deployment answer it.
+    const res = await m
+      .createApp(deps)
+      .fetch(new Request(`http://platform.local/functions/v1/${m.functionName}/openapi.json`))
+    docs.set(m.functionName, (await res.json()) as OpenApiDocument)
   }
   await deps.sql.end()
   return docs
+}
+
+/** The API reference's one document (/docs/openapi.json), built from the apps as openApiDocuments is. */
+export async function apiReference(): Promise<Record<string, unknown>> {
+  const docs = await openApiDocuments()
+  return apiReferenceDocument(
+    [...docs].map(([name, document]) => ({ name, document })),
+    toPublicPath,
+  )
 }
 
 const callerNames: Record<CallerKind, string> = {

@@ -61,8 +61,8 @@ describe('the client in Node', () => {
     const neverCalled = () => [
       // @ts-expect-error no such path
       asUser.GET('/api/no-such-thing'),
-      // @ts-expect-error rate_limit_per_minute is required
       asUser.POST('/api/api-keys', {
+        // @ts-expect-error rate_limit_per_minute is required
         body: { name: 'x', environment: 'production', scopes: ['content:read'] },
       }),
       asUser.POST('/v1/content/sites', {

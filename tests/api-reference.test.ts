@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname } from 'node:path'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -127,14 +127,14 @@ describe.skipIf(browserMissing)('the API reference in a browser', () => {
     await page.getByText('Revoke an API key').first().waitFor()
     await search.fill('usage alert')
     await expect(page.getByRole('option').filter({ hasText: /alert/i }).count()).resolves.toBeGreaterThan(0)
+    const shot = process.env.API_REFERENCE_SCREENSHOT
+    if (shot) {
+      mkdirSync(dirname(shot), { recursive: true })
+      await page.screenshot({ path: shot })
+    }
     await page.keyboard.press('Escape')
     await page.waitForTimeout(1500) // anything the page starts late (fonts, telemetry) is asked by now
 
-    const shot = process.env.API_REFERENCE_SCREENSHOT
-    if (shot) {
-      mkdirSync(join(shot, '..'), { recursive: true })
-      await page.screenshot({ path: shot })
-    }
     const origin = new URL(tp.baseUrl).origin
     const offsite = requests.filter((url) => !url.startsWith('data:') && new URL(url).origin !== origin)
     expect(offsite).toEqual([])

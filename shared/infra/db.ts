@@ -59,6 +59,8 @@ export interface RequestClaims {
   app_metadata: { tenant_id: string }
   /** Set when the caller is a key rather than a signed-in user. */
   api_key_id?: string
+  /** A published-only key: row-level security shows it published articles only. */
+  published_only?: true
 }
 
 /**

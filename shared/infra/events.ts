@@ -1,12 +1,14 @@
 import { randomBase62 } from './crypto.ts'
 import type { Queryable } from './db.ts'
 
-/** The spec's event types. */
+/** The spec's event types, and the platform's own beside them (content.scheduled, content.unpublished). */
 export const eventTypes = [
   'tenant.created',
   'tenant.updated',
   'content.published',
   'content.updated',
+  'content.scheduled',
+  'content.unpublished',
   'site.created',
   'site.deleted',
   'user.invited',

@@ -46,11 +46,14 @@ export async function authorizeKey(c: Context<AppEnv>, presented: PresentedKey, 
     tenantId: key.tenantId,
     userId: key.userId,
     scopes: key.scopes,
+    ...(key.publishedOnly && { publishedOnly: true, allowedOrigins: key.allowedOrigins }),
     claims: {
       sub: key.userId,
       role: 'authenticated',
       app_metadata: { tenant_id: key.tenantId },
       api_key_id: key.keyId,
+      // Row-level security shows such a caller published articles only (restrictive policies).
+      ...(key.publishedOnly && { published_only: true as const }),
     },
   })
 }

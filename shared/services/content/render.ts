@@ -53,10 +53,21 @@ export function renderHtml(source: string): string {
 
 type Token = ReturnType<MarkdownIt['parse']>[number]
 
+/** Raw HTML elements whose text is no text a reader sees. */
+const HIDDEN_ELEMENT = /^<(script|style|textarea|noscript|template|iframe|object)\b/i
+
 function inlineText(token: Token): string {
   let text = ''
+  let hiddenUntil: string | null = null
   for (const child of token.children ?? []) {
-    if (child.type === 'text' || child.type === 'code_inline') text += child.content
+    if (child.type === 'html_inline') {
+      if (hiddenUntil && child.content.toLowerCase().startsWith(hiddenUntil)) hiddenUntil = null
+      else if (!hiddenUntil) {
+        const hidden = HIDDEN_ELEMENT.exec(child.content)
+        if (hidden) hiddenUntil = `</${hidden[1]!.toLowerCase()}`
+      }
+    } else if (hiddenUntil) continue
+    else if (child.type === 'text' || child.type === 'code_inline') text += child.content
     else if (child.type === 'softbreak' || child.type === 'hardbreak') text += '\n'
     else if (child.type === 'image') text += child.content
   }

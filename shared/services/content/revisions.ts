@@ -39,17 +39,23 @@ const presentRevision = (r: RevisionRow): ArticleRevision => ({
   ...r.fields,
 })
 
+/** Revisions hold drafts: a published-only key finds none (row-level security hides them too). */
+function refusePublishedOnly(ctx: ServiceContext): void {
+  if (ctx.caller.kind === 'platform_key' && ctx.caller.publishedOnly) throw notFound('Revision')
+}
+
 async function requireArticle(tx: Tx, tenantId: string, id: string): Promise<void> {
   const [found] = await tx`select 1 from public.articles where id = ${id} and tenant_id = ${tenantId}`
   if (!found) throw notFound('Article')
 }
 
-/** The article's revisions, newest first (keyset pages by number). */
+/** The article's revisions, newest first (keyset pages by number; the cursor names a revision). */
 export async function listRevisions(
   ctx: ServiceContext,
   articleId: string,
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<ArticleRevisionSummary>> {
+  refusePublishedOnly(ctx)
   const { caller } = ctx
   const rows = await ctx.asTenant(async (tx) => {
     await requireArticle(tx, caller.tenantId, articleId)
@@ -57,8 +63,8 @@ export async function listRevisions(
       select id, article_id, number, title, '' as body, fields, reason, created_by, created_at
       from public.article_revisions
       where article_id = ${articleId} and tenant_id = ${caller.tenantId}
-        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
-      order by created_at desc, id desc
+        ${page.after ? tx`and number < (select r.number from public.article_revisions r where r.id = ${page.after.id})` : tx``}
+      order by number desc
       limit ${page.limit + 1}`
   })
   return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), summaryOf)
@@ -72,6 +78,7 @@ async function readRevision(tx: Tx, tenantId: string, articleId: string, id: str
 }
 
 export async function getRevision(ctx: ServiceContext, articleId: string, id: string): Promise<ArticleRevision> {
+  refusePublishedOnly(ctx)
   const row = await ctx.asTenant((tx) => readRevision(tx, ctx.caller.tenantId, articleId, id))
   if (!row) throw notFound('Revision')
   return presentRevision(row)

@@ -31,6 +31,20 @@ export function secondsToNextPeriod(now: Date): number {
   return Math.max(1, Math.ceil((next - now.getTime()) / 1000))
 }
 
+/**
+ * 429 QUOTA_EXCEEDED saying which product, the month's use against the quota, when it resets and
+ * how to get more, so a developer reading it (or the dashboard showing it) needs nothing else.
+ */
+export function quotaExceeded(plan: string, product: Product, quota: bigint | null, now: Date): ServiceError {
+  const next = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10)
+  const use = quota === null ? '' : ` (${quota} of ${quota} requests in ${periodOf(now).slice(0, 7)})`
+  return new ServiceError(
+    'QUOTA_EXCEEDED',
+    `The ${plan} plan's monthly quota for the ${product} API is used up${use}. It resets on ${next}; an owner can move the tenant to a larger plan (Usage in the dashboard lists the plans) to continue now.`,
+    { retryAfter: secondsToNextPeriod(now) },
+  )
+}
+
 export interface UsageResult {
   /** False when the tenant's plan refuses calls over quota (Free) and this one would pass it. */
   allowed: boolean
@@ -154,13 +168,7 @@ export async function settleUsage(
   now: Date,
 ): Promise<void> {
   const result = 'allowed' in usage ? usage : toUsageResult(usage)
-  if (!result.allowed) {
-    throw new ServiceError(
-      'QUOTA_EXCEEDED',
-      `The ${result.plan} plan's monthly quota for the ${product} API is used up`,
-      { retryAfter: secondsToNextPeriod(now) },
-    )
-  }
+  if (!result.allowed) throw quotaExceeded(result.plan, product, result.quota, now)
   if (crossedThresholds(result, units).length > 0) {
     // Awaited (a few calls per product and month): an edge runtime may stop after the response.
     // The check-usage-alerts job is the backstop should this fail.
@@ -200,15 +208,7 @@ export async function assertWithinQuota(deps: ServiceContext, product: Product):
       and c.period = ${periodOf(now)}
     where t.id = ${deps.caller.tenantId} and t.plan = 'free'`,
   )
-  if (row?.over) {
-    throw new ServiceError(
-      'QUOTA_EXCEEDED',
-      `The ${row.plan} plan's monthly quota for the ${product} API is used up`,
-      {
-        retryAfter: secondsToNextPeriod(now),
-      },
-    )
-  }
+  if (row?.over) throw quotaExceeded(row.plan, product, null, now)
 }
 
 interface DueAlert {

@@ -76,7 +76,9 @@ describe('article fields and slugs', () => {
   it('keeps excerpt, feature image, tags, author and SEO fields, each validated, and nothing is half-written', async () => {
     const tag = await tp.json('/v1/content/tags', { token: writer, body: { name: 'Garden Tips' } })
     expect(tag.body).toMatchObject({ object: 'tag', name: 'Garden Tips', slug: 'garden-tips' })
-    expect((await tp.json('/v1/content/tags', { token: writer, body: { name: 'x', slug: 'garden-tips' } })).status).toBe(409)
+    expect(
+      (await tp.json('/v1/content/tags', { token: writer, body: { name: 'x', slug: 'garden-tips' } })).status,
+    ).toBe(409)
     const made = await create({
       title: 'Spring',
       body: 'The first paragraph, with **bold** text.\n\nThe second.',
@@ -125,7 +127,11 @@ describe('article fields and slugs', () => {
   it('a published article answers at its old slug with 301 and redirect_to', async () => {
     const made = (await create({ title: 'Moving Day' })).body
     await tp.json(`/v1/content/articles/${made.id}/publish`, { method: 'POST', token: writer })
-    await tp.json(`/v1/content/articles/${made.id}`, { method: 'PATCH', token: writer, body: { slug: 'moved' } })
+    await tp.json(`/v1/content/articles/${made.id}`, {
+      method: 'PATCH',
+      token: writer,
+      body: { slug: 'moved' },
+    })
     const old = await fetch(`${tp.baseUrl}/v1/content/sites/${siteId}/articles/moving-day`, {
       headers: { authorization: `Bearer ${publicKey}` },
       redirect: 'manual',
@@ -149,13 +155,23 @@ describe('states and scheduling', () => {
     expect(past.body.details[0].field).toBe('publish_at')
     const at1 = new Date(clock.now().getTime() + 60_000).toISOString()
     const at2 = new Date(clock.now().getTime() + 120_000).toISOString()
-    const scheduled = await tp.json(`/v1/content/articles/${made.id}/schedule`, { token: writer, body: { publish_at: at1 } })
+    const scheduled = await tp.json(`/v1/content/articles/${made.id}/schedule`, {
+      token: writer,
+      body: { publish_at: at1 },
+    })
     expect(scheduled.body).toMatchObject({ status: 'scheduled', publish_at: at1 })
     await tp.json(`/v1/content/articles/${made.id}/schedule`, { token: writer, body: { publish_at: at2 } })
-    const cancelled = await tp.json(`/v1/content/articles/${made.id}/schedule`, { method: 'DELETE', token: writer })
+    const cancelled = await tp.json(`/v1/content/articles/${made.id}/schedule`, {
+      method: 'DELETE',
+      token: writer,
+    })
     expect(cancelled.body).toMatchObject({ status: 'draft', publish_at: null })
     await tp.json(`/v1/content/articles/${made.id}/schedule`, { token: writer, body: { publish_at: at2 } })
-    expect((await eventsOf('content.scheduled', made.id)).map((e) => e.data.rescheduled)).toEqual([false, true, false])
+    expect((await eventsOf('content.scheduled', made.id)).map((e) => e.data.rescheduled)).toEqual([
+      false,
+      true,
+      false,
+    ])
     expect(await eventsOf('content.unpublished', made.id)).toHaveLength(1)
 
     const runJob = () =>
@@ -171,7 +187,12 @@ describe('states and scheduling', () => {
     await runJob()
     const published = await eventsOf('content.published', made.id)
     expect(published).toHaveLength(1)
-    expect(published[0]!.data).toEqual({ article_id: made.id, title: 'Scheduled piece', site_id: siteId, published_at: at2 })
+    expect(published[0]!.data).toEqual({
+      article_id: made.id,
+      title: 'Scheduled piece',
+      site_id: siteId,
+      published_at: at2,
+    })
     const after = (await tp.json(`/v1/content/articles/${made.id}`, { token: writer })).body
     expect(after).toMatchObject({ status: 'published', published_at: at2, publish_at: null })
     expect(after.published_revision_id).toBe(after.revision_id)
@@ -200,12 +221,17 @@ describe('revisions', () => {
       [2, 'updated'],
       [1, 'created'],
     ])
-    const first = await tp.json(`/v1/content/articles/${made.id}/revisions/${list.body.data[1].id}`, { token: writer })
-    expect(first.body).toMatchObject({ title: 'Rev one', body: 'first', slug: 'rev-one' })
-    const restored = await tp.json(`/v1/content/articles/${made.id}/revisions/${list.body.data[1].id}/restore`, {
-      method: 'POST',
+    const first = await tp.json(`/v1/content/articles/${made.id}/revisions/${list.body.data[1].id}`, {
       token: writer,
     })
+    expect(first.body).toMatchObject({ title: 'Rev one', body: 'first', slug: 'rev-one' })
+    const restored = await tp.json(
+      `/v1/content/articles/${made.id}/revisions/${list.body.data[1].id}/restore`,
+      {
+        method: 'POST',
+        token: writer,
+      },
+    )
     expect(restored.body).toMatchObject({ title: 'Rev one', body: 'first' })
     const after = await tp.json(`/v1/content/articles/${made.id}/revisions`, { token: writer })
     expect(after.body.data[0]).toMatchObject({ number: 3, reason: 'restored', created_by: a.userId })
@@ -216,7 +242,11 @@ describe('revisions', () => {
   it('keeps at most 50 revisions per article, pruning the oldest', async () => {
     const made = (await create({ title: 'Many', body: '0' })).body
     for (let i = 1; i <= 52; i++)
-      await tp.json(`/v1/content/articles/${made.id}`, { method: 'PATCH', token: writer, body: { body: String(i) } })
+      await tp.json(`/v1/content/articles/${made.id}`, {
+        method: 'PATCH',
+        token: writer,
+        body: { body: String(i) },
+      })
     const [row] = await tp.db.sql<{ n: number; min: number }[]>`
       select count(*)::int as n, min(number) as min from public.article_revisions where article_id = ${made.id}`
     expect(row).toEqual({ n: 50, min: 4 })
@@ -225,7 +255,8 @@ describe('revisions', () => {
 
 describe('formats', () => {
   it('answers markdown by default, and html and plaintext on request; formats=pdf is refused', async () => {
-    const made = (await create({ title: 'Formatted', body: '# Hi\n\nSome *text* <script>alert(1)</script>' })).body
+    const made = (await create({ title: 'Formatted', body: '# Hi\n\nSome *text* <script>alert(1)</script>' }))
+      .body
     const def = await tp.json(`/v1/content/articles/${made.id}`, { token: reader })
     expect(def.body.body).toContain('# Hi')
     expect(def.body.html).toBeUndefined()
@@ -265,7 +296,8 @@ describe('published-only keys', () => {
     })
     const live = (await create({ title: 'Live one', slug: 'live-one', tags: ['shared-tag'] })).body
     await tp.json(`/v1/content/articles/${live.id}/publish`, { method: 'POST', token: writer })
-    const liveRevision = (await tp.json(`/v1/content/articles/${live.id}/revisions`, { token: writer })).body.data[0].id
+    const liveRevision = (await tp.json(`/v1/content/articles/${live.id}/revisions`, { token: writer })).body
+      .data[0].id
 
     const get = (path: string) => tp.json(path, { token: publicKey })
     for (const hidden of [draft, scheduled]) {
@@ -278,34 +310,60 @@ describe('published-only keys', () => {
     expect((await get(`/v1/content/articles/${live.id}/revisions`)).status).toBe(404)
     expect((await get(`/v1/content/articles/${live.id}/revisions/${liveRevision}`)).status).toBe(404)
     expect((await get(`/v1/content/articles/${live.id}/sources`)).status).toBe(404)
-    expect((await get(`/v1/content/articles/${live.id}`)).body).toMatchObject({ title: 'Live one', status: 'published' })
+    expect((await get(`/v1/content/articles/${live.id}`)).body).toMatchObject({
+      title: 'Live one',
+      status: 'published',
+    })
     expect((await get(`/v1/content/sites/${siteId}/articles/live-one`)).status).toBe(200)
 
     // Every page of the feed, every filter: published articles only.
-    for (const query of ['', '?type=article', '?status=draft', '?status=scheduled', '?tag=shared-tag', `?site_id=${siteId}`, '?order=newest', '?q=secret']) {
+    for (const query of [
+      '',
+      '?type=article',
+      '?status=draft',
+      '?status=scheduled',
+      '?tag=shared-tag',
+      `?site_id=${siteId}`,
+      '?order=newest',
+      '?q=secret',
+    ]) {
       let cursor: string | null = null
       do {
         const sep: string = query ? '&' : '?'
-        const page = await get(`/v1/content${query}${cursor ? `${sep}cursor=${cursor}&limit=100` : `${query ? '&' : '?'}limit=100`}`)
+        const page = await get(
+          `/v1/content${query}${cursor ? `${sep}cursor=${cursor}&limit=100` : `${query ? '&' : '?'}limit=100`}`,
+        )
         expect(page.status).toBe(200)
         for (const item of page.body.data)
           if (item.object === 'article') expect(item.status, `${query}: ${item.title}`).toBe('published')
-        expect(page.body.data.some((i: { id: string }) => i.id === draft.id || i.id === scheduled.id)).toBe(false)
+        expect(page.body.data.some((i: { id: string }) => i.id === draft.id || i.id === scheduled.id)).toBe(
+          false,
+        )
         cursor = page.body.next_cursor
       } while (cursor)
     }
     const siteRead = await get(`/v1/content/sites/${siteId}`)
     expect(siteRead.status).toBe(200)
     expect(siteRead.body.counts).toBeUndefined()
-    expect((await get('/v1/content/tags')).body.data.map((t: { slug: string }) => t.slug)).toContain('shared-tag')
+    expect((await get('/v1/content/tags')).body.data.map((t: { slug: string }) => t.slug)).toContain(
+      'shared-tag',
+    )
     // Writes: the key has content:read only.
     expect((await tp.json('/v1/content/tags', { token: publicKey, body: { name: 'nope' } })).status).toBe(403)
-    expect((await tp.json(`/v1/content/articles/${draft.id}/publish`, { method: 'POST', token: publicKey })).status).toBe(403)
+    expect(
+      (await tp.json(`/v1/content/articles/${draft.id}/publish`, { method: 'POST', token: publicKey }))
+        .status,
+    ).toBe(403)
     // The tool server (MCP content resources and tools) takes no platform key at all.
     const mcp = await tp.json('/mcp', {
       token: publicKey,
       headers: { accept: 'application/json, text/event-stream' },
-      body: { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: `content://articles/${draft.id}` } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'resources/read',
+        params: { uri: `content://articles/${draft.id}` },
+      },
     })
     expect(mcp.status).toBe(401)
     // A content:read key that is not published-only still reads the draft.
@@ -324,13 +382,22 @@ describe('published-only keys', () => {
     expect(preflight.status).toBe(204)
     expect(preflight.headers.get('access-control-allow-origin')).toBe('https://blog.example.com')
     expect(preflight.headers.get('access-control-allow-credentials')).toBeNull()
-    const allowed = await tp.request('/v1/content', { token: publicKey, headers: { origin: 'https://blog.example.com' } })
+    const allowed = await tp.request('/v1/content', {
+      token: publicKey,
+      headers: { origin: 'https://blog.example.com' },
+    })
     expect(allowed.headers.get('access-control-allow-origin')).toBe('https://blog.example.com')
     expect(allowed.headers.get('cache-control')).toBe('public, max-age=60')
-    const other = await tp.request('/v1/content', { token: publicKey, headers: { origin: 'https://evil.example.com' } })
+    const other = await tp.request('/v1/content', {
+      token: publicKey,
+      headers: { origin: 'https://evil.example.com' },
+    })
     expect(other.headers.get('access-control-allow-origin')).toBeNull()
     // A key that can read drafts never gets CORS for an origin, nor public caching.
-    const privateRead = await tp.request('/v1/content', { token: reader, headers: { origin: 'https://blog.example.com' } })
+    const privateRead = await tp.request('/v1/content', {
+      token: reader,
+      headers: { origin: 'https://blog.example.com' },
+    })
     expect(privateRead.headers.get('access-control-allow-origin')).toBeNull()
     expect(privateRead.headers.get('cache-control')).toBe('private, no-cache')
   })
@@ -360,8 +427,14 @@ describe('ETag and 304', () => {
     }
     const bySlug = `/v1/content/sites/${siteId}/articles/tagged`
     const etag = (await tp.request(bySlug, { token: publicKey })).headers.get('etag')!
-    await tp.json(`/v1/content/articles/${made.id}`, { method: 'PATCH', token: writer, body: { title: 'Tagged, edited' } })
-    expect((await tp.request(bySlug, { token: publicKey, headers: { 'if-none-match': etag } })).status).toBe(200)
+    await tp.json(`/v1/content/articles/${made.id}`, {
+      method: 'PATCH',
+      token: writer,
+      body: { title: 'Tagged, edited' },
+    })
+    expect((await tp.request(bySlug, { token: publicKey, headers: { 'if-none-match': etag } })).status).toBe(
+      200,
+    )
   })
 })
 

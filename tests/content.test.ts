@@ -366,7 +366,10 @@ describe('articles: unpublish and the items a draft came from', () => {
       (e) => e.data.article_id === art.id && e.data.change === 'updated',
     )
     expect(updates).toHaveLength(1)
-    expect(updates[0]!.data).toMatchObject({ status: 'draft', changed_fields: ['status', 'published_at', 'publish_at'] })
+    expect(updates[0]!.data).toMatchObject({
+      status: 'draft',
+      changed_fields: ['status', 'published_at', 'publish_at'],
+    })
     // Published again: a second content.published.
     await tp.json(`/v1/content/articles/${art.id}/publish`, { method: 'POST', token: writer })
     expect(

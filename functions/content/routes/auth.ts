@@ -1,10 +1,10 @@
 import { z } from '@hono/zod-openapi'
-import type { Context } from 'hono'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 import { serviceContext } from '@shared/infra/http/define-route.ts'
 import { type ContentFormat, contentFormats } from '@shared/services/content/articles.ts'
 import { meterContentRequest } from '@shared/services/usage/metering.ts'
+import type { Context } from 'hono'
 
 export const readAuth = {
   allow: ['user', 'platform_key'],
@@ -37,10 +37,16 @@ export const formatsQuery = z
   .max(100)
   .default('markdown')
   .transform((s, ctx) => {
-    const wanted = s.split(',').map((f) => f.trim()).filter(Boolean)
+    const wanted = s
+      .split(',')
+      .map((f) => f.trim())
+      .filter(Boolean)
     const unknown = wanted.filter((f) => !(contentFormats as readonly string[]).includes(f))
     if (unknown.length > 0 || wanted.length === 0) {
-      ctx.addIssue({ code: 'custom', message: `one or more of ${contentFormats.join(', ')}, comma-separated` })
+      ctx.addIssue({
+        code: 'custom',
+        message: `one or more of ${contentFormats.join(', ')}, comma-separated`,
+      })
       return z.NEVER
     }
     return [...new Set(wanted)] as ContentFormat[]

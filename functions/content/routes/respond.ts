@@ -1,5 +1,5 @@
-import type { Context } from 'hono'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
+import type { Context } from 'hono'
 
 /**
  * A content read's answer: JSON with a strong ETag (a hash of the body), or 304 Not Modified

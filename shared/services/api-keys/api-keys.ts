@@ -81,7 +81,11 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
   }
   if (input.published_only) {
     if (input.kind !== 'platform')
-      throw invalidField('published_only', 'only platform keys are published-only', 'A published-only key is a platform key')
+      throw invalidField(
+        'published_only',
+        'only platform keys are published-only',
+        'A published-only key is a platform key',
+      )
     if (input.scopes.length !== 1 || input.scopes[0] !== 'content:read')
       throw invalidField(
         'scopes',

@@ -55,7 +55,8 @@ export const createApiKeyBody = z
       .refine((o) => new Set(o).size === o.length, 'origins must not repeat')
       .default([])
       .openapi({
-        description: 'Published-only keys: browser origins answered with CORS (scheme, host and port, such as https://blog.example.com)',
+        description:
+          'Published-only keys: browser origins answered with CORS (scheme, host and port, such as https://blog.example.com)',
         example: ['https://blog.example.com'],
       }),
   })

@@ -76,7 +76,9 @@ export function presentArticle(r: ArticleRow, formats: readonly ContentFormat[] 
     revision_id: r.revision_id,
     published_revision_id: r.published_revision_id,
     edited_since_published:
-      r.status === 'published' && r.published_revision_id !== null && r.revision_id !== r.published_revision_id,
+      r.status === 'published' &&
+      r.published_revision_id !== null &&
+      r.revision_id !== r.published_revision_id,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
   }
@@ -97,7 +99,12 @@ function fieldsOf(r: ArticleRow) {
 }
 
 /** content.updated: what changed in which article, with its fields as they now are (never the body). */
-export function updatedEvent(r: ArticleRow, change: 'created' | 'updated' | 'deleted', fields: string[], at: Date) {
+export function updatedEvent(
+  r: ArticleRow,
+  change: 'created' | 'updated' | 'deleted',
+  fields: string[],
+  at: Date,
+) {
   return {
     article_id: r.id,
     site_id: r.site_id,
@@ -267,7 +274,13 @@ export async function createArticle(ctx: ServiceContext, input: CreateArticleInp
       await setTags(tx, caller.tenantId, id, tagIds)
       // A live article takes its slug back from a redirect left by another one.
       await tx`delete from public.article_slug_redirects where site_id = ${input.site_id} and slug = ${slug}`
-      const article = await saveRevision(tx, caller, (await readArticle(tx, caller.tenantId, id))!, 'created', now)
+      const article = await saveRevision(
+        tx,
+        caller,
+        (await readArticle(tx, caller.tenantId, id))!,
+        'created',
+        now,
+      )
       await recordEvent(tx, {
         tenantId: caller.tenantId,
         type: 'content.updated',
@@ -300,13 +313,20 @@ const updatableFields = [
 ] as const
 
 /** Whether `field` in `input` differs from the article as it is. */
-function differs(field: (typeof updatableFields)[number], input: UpdateArticleInput, before: ArticleRow): boolean {
+function differs(
+  field: (typeof updatableFields)[number],
+  input: UpdateArticleInput,
+  before: ArticleRow,
+): boolean {
   const value = input[field]
   if (value === undefined) return false
   switch (field) {
     case 'feature_image': {
       const image = input.feature_image
-      return (image?.url ?? null) !== before.feature_image_url || (image ? image.alt : null) !== before.feature_image_alt
+      return (
+        (image?.url ?? null) !== before.feature_image_url ||
+        (image ? image.alt : null) !== before.feature_image_alt
+      )
     }
     case 'tags':
       return (input.tags ?? []).join(',') !== before.tags.map((t) => t.slug).join(',')
@@ -368,7 +388,8 @@ export async function applyFields(
         values (${tenantId}, ${before.site_id}, ${before.slug}, ${before.id}, ${now})
         on conflict (site_id, slug) do update set article_id = excluded.article_id, created_at = excluded.created_at`
   }
-  if (input.tags !== undefined) await setTags(tx, tenantId, before.id, await resolveTags(tx, tenantId, input.tags))
+  if (input.tags !== undefined)
+    await setTags(tx, tenantId, before.id, await resolveTags(tx, tenantId, input.tags))
   if (input.author_id) await requireMember(tx, tenantId, input.author_id)
   const pick = <K extends keyof UpdateArticleInput & keyof ArticleRow>(k: K) =>
     (input[k] === undefined ? before[k] : input[k]) as ArticleRow[K]

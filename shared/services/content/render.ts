@@ -20,9 +20,38 @@ const alignment = { 'text-align': [/^(left|right|center)$/] }
 
 const sanitizeOptions: sanitizeHtml.IOptions = {
   allowedTags: [
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'blockquote', 'pre', 'code', 'em', 'strong', 'del',
-    's', 'sub', 'sup', 'kbd', 'ul', 'ol', 'li', 'a', 'img', 'figure', 'figcaption', 'table', 'thead',
-    'tbody', 'tr', 'th', 'td',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'p',
+    'br',
+    'hr',
+    'blockquote',
+    'pre',
+    'code',
+    'em',
+    'strong',
+    'del',
+    's',
+    'sub',
+    'sup',
+    'kbd',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'img',
+    'figure',
+    'figcaption',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
   ],
   allowedAttributes: {
     a: ['href', 'title'],
@@ -96,7 +125,9 @@ export const EXCERPT_LENGTH = 300
  * with an ellipsis). Empty for an empty body.
  */
 export function excerptOf(source: string, max = EXCERPT_LENGTH): string {
-  const first = markdown.parse(source, {}).find((t, i, all) => t.type === 'inline' && all[i - 1]?.type === 'paragraph_open')
+  const first = markdown
+    .parse(source, {})
+    .find((t, i, all) => t.type === 'inline' && all[i - 1]?.type === 'paragraph_open')
   const text = (first ? inlineText(first) : (blocks(source)[0] ?? '')).replace(/\s+/g, ' ').trim()
   if (text.length <= max) return text
   const cut = text.slice(0, max - 1)

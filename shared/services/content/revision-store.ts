@@ -40,7 +40,6 @@ export type RevisionFields = {
   canonical_url: string | null
 }
 
-
 /**
  * Keeps the article as it now is as its newest revision and points the article at it; prunes
  * past MAX_REVISIONS. Runs in the transaction that saved the article (its row lock orders the
@@ -78,4 +77,3 @@ export async function saveRevision<T extends SavedArticle>(
       and id is distinct from ${article.published_revision_id}`
   return { ...article, revision_id: revision!.id }
 }
-

@@ -9,7 +9,6 @@ import type { Article, ArticleRevision, ArticleRevisionSummary } from './schema.
 
 /** Revisions of an article: list, read, and restore (a restore is a new revision). */
 
-
 interface RevisionRow {
   id: string
   article_id: string
@@ -77,7 +76,11 @@ async function readRevision(tx: Tx, tenantId: string, articleId: string, id: str
   return row
 }
 
-export async function getRevision(ctx: ServiceContext, articleId: string, id: string): Promise<ArticleRevision> {
+export async function getRevision(
+  ctx: ServiceContext,
+  articleId: string,
+  id: string,
+): Promise<ArticleRevision> {
   refusePublishedOnly(ctx)
   const row = await ctx.asTenant((tx) => readRevision(tx, ctx.caller.tenantId, articleId, id))
   if (!row) throw notFound('Revision')

@@ -19,7 +19,9 @@ export async function publishDueArticles(deps: Pick<FunctionDeps, 'sql' | 'clock
   let published = 0
   for (;;) {
     const rows = await deps.sql.begin(async (tx) => {
-      const due = await tx<{ id: string; tenant_id: string; title: string; site_id: string; published_at: Date }[]>`
+      const due = await tx<
+        { id: string; tenant_id: string; title: string; site_id: string; published_at: Date }[]
+      >`
         with due as (
           select id from public.articles
           where status = 'scheduled' and publish_at <= ${now}

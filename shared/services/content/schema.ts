@@ -70,7 +70,8 @@ export const updateSiteBody = z
 /** The fields of an article a client writes, beside its site: each optional, each bounded. */
 const articleFields = {
   slug: slugField().openapi({
-    description: 'Unique in the site; made from the title when absent. A published article keeps answering at its old slugs.',
+    description:
+      'Unique in the site; made from the title when absent. A published article keeps answering at its old slugs.',
     example: 'spring-deals',
   }),
   excerpt: z
@@ -154,15 +155,16 @@ export const siteSchema = z
 /** A site with what it holds: what deleting it would take with it. */
 export const siteDetailSchema = siteSchema
   .extend({
-    counts: z.object({
-      articles: z.number().int(),
-      drafts: z.number().int(),
-      scheduled: z.number().int(),
-      published: z.number().int(),
-      sources: z.number().int().openapi({ description: 'scrape-social sources feeding the site' }),
-      source_items: z.number().int().openapi({ description: 'items those sources collected' }),
-      affiliate_destinations: z.number().int(),
-    })
+    counts: z
+      .object({
+        articles: z.number().int(),
+        drafts: z.number().int(),
+        scheduled: z.number().int(),
+        published: z.number().int(),
+        sources: z.number().int().openapi({ description: 'scrape-social sources feeding the site' }),
+        source_items: z.number().int().openapi({ description: 'items those sources collected' }),
+        affiliate_destinations: z.number().int(),
+      })
       .optional()
       .openapi({ description: 'Absent for a published-only key' }),
   })
@@ -245,7 +247,9 @@ export const tagListSchema = z
 export const createTagBody = z
   .object({
     name: z.string().trim().min(1).max(100).openapi({ example: 'Garden' }),
-    slug: slugField().optional().openapi({ description: 'Unique in the tenant; made from the name when absent' }),
+    slug: slugField()
+      .optional()
+      .openapi({ description: 'Unique in the tenant; made from the name when absent' }),
   })
   .strict()
   .openapi('CreateTag', { example: { name: 'Garden' } })
@@ -268,7 +272,9 @@ export const articleSchema = z
     body: z.string().optional().openapi({ description: 'Markdown (formats=markdown, the default)' }),
     html: z.string().optional().openapi({ description: 'Sanitized HTML (formats=html)' }),
     plaintext: z.string().optional().openapi({ description: 'Text without markup (formats=plaintext)' }),
-    excerpt: z.string().openapi({ description: "Given, or the body's first paragraph as text (at most 300 characters)" }),
+    excerpt: z
+      .string()
+      .openapi({ description: "Given, or the body's first paragraph as text (at most 300 characters)" }),
     custom_excerpt: z.string().nullable().openapi({ description: 'The excerpt as given; null when derived' }),
     feature_image: z.object({ url: z.string(), alt: z.string() }).nullable(),
     tags: z.array(z.object({ id: z.uuid(), name: z.string(), slug: z.string() })),
@@ -279,7 +285,10 @@ export const articleSchema = z
     status: z.enum(articleStatuses),
     publish_at: z.string().nullable().openapi({ description: 'When a scheduled article goes live' }),
     published_at: z.string().nullable(),
-    revision_id: z.uuid().nullable().openapi({ description: 'The revision the article is at (every save makes one)' }),
+    revision_id: z
+      .uuid()
+      .nullable()
+      .openapi({ description: 'The revision the article is at (every save makes one)' }),
     published_revision_id: z
       .uuid()
       .nullable()
@@ -310,7 +319,10 @@ export const articleRevisionSummarySchema = z
     number: z.number().int().openapi({ description: '1 for the first save, then one more per save' }),
     title: z.string(),
     reason: z.enum(['created', 'updated', 'restored']),
-    created_by: z.uuid().nullable().openapi({ description: 'The user who saved (a key saves as its creator)' }),
+    created_by: z
+      .uuid()
+      .nullable()
+      .openapi({ description: 'The user who saved (a key saves as its creator)' }),
     created_at: z.string(),
   })
   .openapi('ArticleRevisionSummary')
@@ -344,7 +356,11 @@ export const contentItemSchema = z
     site_id: z.uuid().nullable().optional().openapi({ description: 'articles' }),
     title: z.string().optional().openapi({ description: 'articles' }),
     slug: z.string().optional().openapi({ description: 'sites and articles' }),
-    status: z.string().nullable().optional().openapi({ description: 'articles: draft, scheduled or published' }),
+    status: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: 'articles: draft, scheduled or published' }),
     published_at: z.string().nullable().optional().openapi({ description: 'articles' }),
   })
   .openapi('ContentItem')

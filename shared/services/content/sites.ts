@@ -42,7 +42,9 @@ async function requireFreeSlug(tx: Tx, tenantId: string, slug: string, exceptId:
 const slugTaken = (slug: string, holder?: { id: string; name: string }) =>
   new ServiceError(
     'CONFLICT',
-    holder ? `The site slug "${slug}" is taken by the site ${holder.id} ("${holder.name}")` : `The site slug "${slug}" is taken`,
+    holder
+      ? `The site slug "${slug}" is taken by the site ${holder.id} ("${holder.name}")`
+      : `The site slug "${slug}" is taken`,
     { details: [{ field: 'slug', message: holder ? `taken by the site ${holder.id}` : 'taken' }] },
   )
 
@@ -70,21 +72,23 @@ export async function createSite(ctx: ServiceContext, input: CreateSiteInput): P
   const { caller } = ctx
   const now = ctx.clock.now()
   let slug = input.slug ?? ''
-  const row = await ctx.asTenant(async (tx) => {
-    if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, null)
-    else slug = await freeSlugFor(tx, caller.tenantId, input.name)
-    const [site] = await tx<SiteRow[]>`
+  const row = await ctx
+    .asTenant(async (tx) => {
+      if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, null)
+      else slug = await freeSlugFor(tx, caller.tenantId, input.name)
+      const [site] = await tx<SiteRow[]>`
       insert into public.sites (tenant_id, slug, name, domain, created_at, updated_at)
       values (${caller.tenantId}, ${slug}, ${input.name}, ${input.domain ?? null}, ${now}, ${now})
       returning ${tx.unsafe(siteColumns)}`
-    await recordEvent(tx, {
-      tenantId: caller.tenantId,
-      type: 'site.created',
-      at: now,
-      data: { site_id: site!.id, name: site!.name, domain: site!.domain, created_at: now.toISOString() },
+      await recordEvent(tx, {
+        tenantId: caller.tenantId,
+        type: 'site.created',
+        at: now,
+        data: { site_id: site!.id, name: site!.name, domain: site!.domain, created_at: now.toISOString() },
+      })
+      return site!
     })
-    return site!
-  }).catch(raceAsConflict(slug))
+    .catch(raceAsConflict(slug))
   ctx.onOutboxCommitted?.()
   return presentSite(row)
 }
@@ -131,9 +135,10 @@ export async function getSiteDetail(ctx: ServiceContext, id: string): Promise<Si
 export async function updateSite(ctx: ServiceContext, id: string, input: UpdateSiteInput): Promise<Site> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const [row] = await ctx.asTenant(async (tx) => {
-    if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, id)
-    return tx<SiteRow[]>`
+  const [row] = await ctx
+    .asTenant(async (tx) => {
+      if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, id)
+      return tx<SiteRow[]>`
       update public.sites set
         name = coalesce(${input.name ?? null}::text, name),
         slug = coalesce(${input.slug ?? null}::text, slug),
@@ -141,7 +146,8 @@ export async function updateSite(ctx: ServiceContext, id: string, input: UpdateS
         updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
       returning ${tx.unsafe(siteColumns)}`
-  }).catch(raceAsConflict(input.slug ?? ''))
+    })
+    .catch(raceAsConflict(input.slug ?? ''))
   if (!row) throw notFound('Site')
   return presentSite(row)
 }

@@ -39,7 +39,9 @@ async function requireFreeSlug(tx: Tx, tenantId: string, slug: string, exceptId:
 const slugTaken = (slug: string, holder?: { id: string; name: string }) =>
   new ServiceError(
     'CONFLICT',
-    holder ? `The tag slug "${slug}" is taken by the tag ${holder.id} ("${holder.name}")` : `The tag slug "${slug}" is taken`,
+    holder
+      ? `The tag slug "${slug}" is taken by the tag ${holder.id} ("${holder.name}")`
+      : `The tag slug "${slug}" is taken`,
     { details: [{ field: 'slug', message: holder ? `taken by the tag ${holder.id}` : 'taken' }] },
   )
 

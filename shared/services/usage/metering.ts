@@ -184,7 +184,10 @@ export async function settleUsage(
  * The Content API quota counts requests made with API keys (platform keys, published-only ones
  * included): a signed-in member working in the dashboard is not a Content API request.
  */
-export async function meterContentRequest(ctx: ServiceContext, opts: { buffered?: boolean } = {}): Promise<void> {
+export async function meterContentRequest(
+  ctx: ServiceContext,
+  opts: { buffered?: boolean } = {},
+): Promise<void> {
   if (ctx.caller.kind !== 'platform_key') return
   if (opts.buffered) await meterBuffered(ctx, 'content')
   else await meterUsage(ctx, 'content')

@@ -4,7 +4,7 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { getArticleBySlug } from '@shared/services/content/articles.ts'
 import { articleSchema, slugField } from '@shared/services/content/schema.ts'
-import { cached, formatsQuery, meteredContext, metered, readAuth } from '../auth.ts'
+import { cached, formatsQuery, metered, meteredContext, readAuth } from '../auth.ts'
 import { respondCached } from '../respond.ts'
 
 const params = z.object({
@@ -22,12 +22,13 @@ const movedSchema = z
 export const route = defineRoute(readAuth, {
   method: 'get',
   path: '/sites/{site_id}/articles/{slug}',
-  summary: "One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one",
+  summary:
+    'One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one',
   description: `${metered}${cached} A published-only key sees published articles only: anything else is 404.`,
   request: { params, query: z.object({ formats: formatsQuery }) },
   responses: {
     200: jsonContent(articleSchema, 'The article'),
-    301: jsonContent(movedSchema, 'The slug was this published article\'s: Location gives its address now'),
+    301: jsonContent(movedSchema, "The slug was this published article's: Location gives its address now"),
     304: { description: 'Not modified (If-None-Match)' },
     ...errorResponses(400, 401, 403, 404, 429),
   },

@@ -4,12 +4,13 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { createArticle } from '@shared/services/content/articles.ts'
 import { articleSchema, createArticleBody } from '@shared/services/content/schema.ts'
-import { meteredContext, metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'post',
   path: '/articles',
-  summary: "Create a draft article in a site (content:write); event content.updated. The slug is made from the title when absent; a slug another article of the site holds is 409 naming it",
+  summary:
+    'Create a draft article in a site (content:write); event content.updated. The slug is made from the title when absent; a slug another article of the site holds is 409 naming it',
   description: metered,
   request: { body: { content: { 'application/json': { schema: createArticleBody } }, required: true } },
   responses: {

@@ -3,7 +3,7 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
 import { deleteArticle } from '@shared/services/content/articles.ts'
 
-import { meteredContext, metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'delete',

@@ -4,7 +4,7 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { getArticle } from '@shared/services/content/articles.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { cached, formatsQuery, meteredContext, metered, readAuth } from '../auth.ts'
+import { cached, formatsQuery, metered, meteredContext, readAuth } from '../auth.ts'
 import { respondCached } from '../respond.ts'
 
 export const route = defineRoute(readAuth, {

@@ -4,7 +4,7 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { listArticleSources } from '@shared/services/content/articles.ts'
 import { articleSourcesSchema } from '@shared/services/content/schema.ts'
-import { meteredContext, metered, readAuth } from '../auth.ts'
+import { metered, meteredContext, readAuth } from '../auth.ts'
 
 export const route = defineRoute(readAuth, {
   method: 'get',

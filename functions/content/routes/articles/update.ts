@@ -4,12 +4,13 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { updateArticle } from '@shared/services/content/articles.ts'
 import { articleSchema, updateArticleBody } from '@shared/services/content/schema.ts'
-import { meteredContext, metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'patch',
   path: '/articles/{id}',
-  summary: "Change any of an article's fields (content:write); event content.updated and a new revision when something changed. A slug another article of the site holds is 409 naming it",
+  summary:
+    "Change any of an article's fields (content:write); event content.updated and a new revision when something changed. A slug another article of the site holds is 409 naming it",
   description: metered,
   request: {
     params: idParam,

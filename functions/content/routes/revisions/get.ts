@@ -4,7 +4,7 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { getRevision } from '@shared/services/content/revisions.ts'
 import { articleRevisionSchema } from '@shared/services/content/schema.ts'
-import { cached, meteredContext, metered, readAuth } from '../auth.ts'
+import { cached, metered, meteredContext, readAuth } from '../auth.ts'
 import { respondCached } from '../respond.ts'
 import { revisionParams } from './params.ts'
 

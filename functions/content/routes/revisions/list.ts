@@ -6,7 +6,7 @@ import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { MAX_REVISIONS } from '@shared/services/content/revision-store.ts'
 import { listRevisions } from '@shared/services/content/revisions.ts'
 import { articleRevisionListSchema } from '@shared/services/content/schema.ts'
-import { cached, meteredContext, metered, readAuth } from '../auth.ts'
+import { cached, metered, meteredContext, readAuth } from '../auth.ts'
 import { respondCached } from '../respond.ts'
 
 export const route = defineRoute(readAuth, {
@@ -28,5 +28,8 @@ export const registerListRevisions = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = await meteredContext(c)
     const { limit, cursor } = c.req.valid('query')
-    return respondCached(c, await listRevisions(ctx, c.req.valid('param').id, { limit, after: decodeCursor(cursor) }))
+    return respondCached(
+      c,
+      await listRevisions(ctx, c.req.valid('param').id, { limit, after: decodeCursor(cursor) }),
+    )
   })

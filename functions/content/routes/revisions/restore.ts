@@ -4,7 +4,7 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { restoreRevision } from '@shared/services/content/revisions.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { meteredContext, metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 import { revisionParams } from './params.ts'
 
 export const route = defineRoute(writeAuth, {

@@ -4,12 +4,13 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { createSiteBody, siteSchema } from '@shared/services/content/schema.ts'
 import { createSite } from '@shared/services/content/sites.ts'
-import { meteredContext, metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'post',
   path: '/sites',
-  summary: 'Add a site (content:write); event site.created. The slug is made from the name when absent; a taken slug is 409',
+  summary:
+    'Add a site (content:write); event site.created. The slug is made from the name when absent; a taken slug is 409',
   description: metered,
   request: { body: { content: { 'application/json': { schema: createSiteBody } }, required: true } },
   responses: {

@@ -4,12 +4,13 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { siteSchema, updateSiteBody } from '@shared/services/content/schema.ts'
 import { updateSite } from '@shared/services/content/sites.ts'
-import { meteredContext, metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'patch',
   path: '/sites/{id}',
-  summary: "Change a site's name, slug or domain (content:write; domain null removes it); a slug another site of the tenant holds is 409",
+  summary:
+    "Change a site's name, slug or domain (content:write; domain null removes it); a slug another site of the tenant holds is 409",
   description: metered,
   request: {
     params: idParam,

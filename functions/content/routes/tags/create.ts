@@ -4,12 +4,13 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { createTagBody, tagSchema } from '@shared/services/content/schema.ts'
 import { createTag } from '@shared/services/content/tags.ts'
-import { meteredContext, metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'post',
   path: '/tags',
-  summary: 'Create a tag (content:write); its slug is made from the name when absent. 409 when the slug is taken',
+  summary:
+    'Create a tag (content:write); its slug is made from the name when absent. 409 when the slug is taken',
   description: metered,
   request: { body: { content: { 'application/json': { schema: createTagBody } }, required: true } },
   responses: {

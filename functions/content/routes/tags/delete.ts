@@ -2,7 +2,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
 import { deleteTag } from '@shared/services/content/tags.ts'
-import { meteredContext, metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'delete',

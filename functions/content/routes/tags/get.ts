@@ -4,7 +4,7 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { tagSchema } from '@shared/services/content/schema.ts'
 import { getTag } from '@shared/services/content/tags.ts'
-import { cached, meteredContext, metered, readAuth } from '../auth.ts'
+import { cached, metered, meteredContext, readAuth } from '../auth.ts'
 import { respondCached } from '../respond.ts'
 
 export const route = defineRoute(readAuth, {

@@ -5,7 +5,7 @@ import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { tagListSchema } from '@shared/services/content/schema.ts'
 import { listTags } from '@shared/services/content/tags.ts'
-import { cached, meteredContext, metered, readAuth } from '../auth.ts'
+import { cached, metered, meteredContext, readAuth } from '../auth.ts'
 import { respondCached } from '../respond.ts'
 
 export const route = defineRoute(readAuth, {

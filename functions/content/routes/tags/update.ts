@@ -4,12 +4,12 @@ import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { tagSchema, updateTagBody } from '@shared/services/content/schema.ts'
 import { updateTag } from '@shared/services/content/tags.ts'
-import { meteredContext, metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'patch',
   path: '/tags/{id}',
-  summary: "Rename a tag or change its slug (content:write); 409 when the slug is taken",
+  summary: 'Rename a tag or change its slug (content:write); 409 when the slug is taken',
   description: metered,
   request: {
     params: idParam,

@@ -114,7 +114,7 @@ const UUID_PARAM = /\{(\w*id)\}/g
 function pathOf(e: RouteAuthEntry, ids: Record<string, string> = {}): string {
   const path = e.path
     .replace(UUID_PARAM, (_, name) => ids[name] ?? crypto.randomUUID())
-    .replace(/\{\w+\}/g, 'x')
+    .replace(/\{(\w+)\}/g, (_, name) => ids[name] ?? 'x')
   return `/functions/v1/${e.fn}${path === '/' ? '' : path}`
 }
 
@@ -170,6 +170,9 @@ describe('security matrix', () => {
             program_id: ownIds.affiliateProgram!,
             // A finished call: deciding it again is a 409, never a 404.
             call_id: ownIds.assistantToolCall!,
+            site_id: ownIds.site!,
+            slug: 'fixture',
+            revision_id: ownIds.articleRevision!,
           })
         : pathOf(e)
       let deleted = false
@@ -241,7 +244,13 @@ describe('security matrix', () => {
       const fixture = fixtureFor(e)!
       if (fixture === 'global') continue
       const res = await call(e, credentials.user, {
-        path: pathOf(e, { id: otherIds[fixture]!, user_id: otherIds[fixture]! }),
+        path: pathOf(e, {
+          id: otherIds[fixture]!,
+          user_id: otherIds[fixture]!,
+          site_id: otherIds.site!,
+          slug: 'fixture',
+          revision_id: otherIds.articleRevision!,
+        }),
         body: validBodies[label(e)],
       })
       expect([res.status, res.body?.code], `${label(e)}: ${JSON.stringify(res.body)}`).toEqual([
@@ -279,6 +288,8 @@ function fixtureFor(e: RouteAuthEntry): string | undefined {
 const fixturePatterns: [string, string][] = [
   ['api-keys/{id}', 'apiKey'],
   ['content/sites/{id}', 'site'],
+  ['content/sites/{site_id}/articles/{slug}', 'site'],
+  ['content/tags/{id}', 'tag'],
   ['content/articles/{id}', 'article'],
   ['credentials/{id}', 'credential'],
   ['webhooks/{id}', 'webhook'],
@@ -306,6 +317,8 @@ const fixturePatterns: [string, string][] = [
 const validBodies: Record<string, unknown> = {
   'PATCH content/articles/{id}': { title: 'Renamed' },
   'PATCH content/sites/{id}': { name: 'Renamed' },
+  'PATCH content/tags/{id}': { name: 'Renamed' },
+  'POST content/articles/{id}/schedule': { publish_at: '2100-01-01T00:00:00Z' },
   'PATCH credentials/{id}': { name: 'Renamed' },
   'POST credentials/{id}/rotate': { credential: 'sk-rotated-secret-0123456789' },
   'PATCH webhooks/{id}': { description: 'Renamed' },

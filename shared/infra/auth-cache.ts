@@ -27,6 +27,10 @@ export interface VerifiedKey {
   rateLimit: number
   expiresAt: number | null
   lastUsedAt: number | null
+  /** Reads published content only (row-level security sees the claim). */
+  publishedOnly: boolean
+  /** Browser origins a published-only key answers CORS for. */
+  allowedOrigins: string[]
 }
 
 /** How long an entry lives without a change (real time): a backstop for a change the feed missed. */
@@ -115,10 +119,12 @@ export class AuthCache {
                 rate_limit_per_minute: number
                 expires_at: Date | null
                 last_used_at: Date | null
+                published_only: boolean
+                allowed_origins: string[]
               }[]
             >`
               select ak.id, ak.tenant_id, ak.created_by, m.role as creator_role, ak.family, ak.scopes, ak.rate_limit_per_minute,
-                     ak.expires_at, ak.last_used_at
+                     ak.expires_at, ak.last_used_at, ak.published_only, ak.allowed_origins
               from public.api_keys ak
               join public.tenant_members m on m.tenant_id = ak.tenant_id and m.user_id = ak.created_by
               where ak.key_hash = ${hash} and ak.revoked_at is null`
@@ -133,6 +139,8 @@ export class AuthCache {
               rateLimit: row.rate_limit_per_minute,
               expiresAt: row.expires_at?.getTime() ?? null,
               lastUsedAt: row.last_used_at?.getTime() ?? null,
+              publishedOnly: row.published_only,
+              allowedOrigins: row.allowed_origins,
             }
           })
     if (!key || key.family !== family) return null

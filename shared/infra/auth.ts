@@ -33,7 +33,15 @@ interface TenantCallerBase {
 
 export type Caller =
   | (TenantCallerBase & { kind: 'user'; email?: string })
-  | (TenantCallerBase & { kind: 'platform_key' | 'tool_key'; keyId: string; scopes: string[] })
+  | (TenantCallerBase & {
+      kind: 'platform_key' | 'tool_key'
+      keyId: string
+      scopes: string[]
+      /** A published-only key: reads published articles, their sites and tags, nothing more. */
+      publishedOnly?: boolean
+      /** Browser origins a published-only key answers CORS for. */
+      allowedOrigins?: readonly string[]
+    })
   /**
    * The service-role key acting for one named tenant (scheduled and internal calls, jobs): the
    * work runs under row-level security as the tenant's acting user (see serviceCallerFor).

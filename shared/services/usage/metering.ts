@@ -199,6 +199,19 @@ export async function settleUsage(
 }
 
 /**
+ * The Content API quota counts requests made with API keys (platform keys, published-only ones
+ * included): a signed-in member working in the dashboard is not a Content API request.
+ */
+export async function meterContentRequest(
+  ctx: ServiceContext,
+  opts: { buffered?: boolean } = {},
+): Promise<void> {
+  if (ctx.caller.kind !== 'platform_key') return
+  if (opts.buffered) await meterBuffered(ctx, 'content')
+  else await meterUsage(ctx, 'content')
+}
+
+/**
  * Refuses (429 QUOTA_EXCEEDED) a tenant whose plan refuses overage (Free) and whose count for the
  * month is at or over the quota: for metered work whose size is known only afterwards (a model
  * call's tokens), checked before the work and metered with `incurred` after it.

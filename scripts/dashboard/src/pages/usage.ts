@@ -23,6 +23,24 @@ interface Usage {
   products: ProductUsage[]
   total_overage_cost: string
 }
+/**
+ * What a used-up quota means, in place of a bare QUOTA_EXCEEDED: which product, the month's use
+ * against the quota, what is refused until when, and how to get more. Only the Free plan refuses
+ * calls past its quota; the others bill the overage.
+ */
+function QuotaNotice({ usage, product }: { usage: Usage; product: ProductUsage }): VNode {
+  const [year, month] = usage.period.split('-').map(Number) as [number, number]
+  const resets = new Date(Date.UTC(year, month, 1)).toISOString().slice(0, 10)
+  return html`<div class="note warn" role="status" data-quota=${product.product}>
+    <strong>${product.name}: the ${usage.plan} plan's quota is used up</strong>
+    <p>${num(product.used)} of ${num(product.quota ?? 0)} ${product.unit}s in ${usage.period}. Requests made with API keys
+      get 429 QUOTA_EXCEEDED until the quota resets on ${resets}; working here in the dashboard is not counted and goes on.</p>
+    <p>To continue now, move the tenant to a larger plan: Pro, Business and Enterprise raise the quota and bill use past it
+      instead of refusing it. Plans are changed through billing (on the local platform:
+      <code>npm run plan -- --tenant "your tenant" pro</code>).</p>
+  </div>`
+}
+
 interface Alert {
   id: string
   product_id: string
@@ -48,6 +66,7 @@ export function UsagePage(): VNode {
     </div>
     <${Loaded} state=${usage}>${(u: Usage) => html`
       <p class="muted">Plan <strong>${u.plan}</strong> · ${u.period}</p>
+      ${u.products.filter((p) => u.plan === 'free' && p.quota !== null && p.used >= p.quota).map((p) => html`<${QuotaNotice} usage=${u} product=${p} />`)}
       <div class="card usage">
         ${u.products.map(
           (p) => html`<div class="product">

@@ -50,11 +50,14 @@ export async function authorizeKey(
     userId: key.userId,
     role: key.creatorRole,
     scopes: key.scopes,
+    ...(key.publishedOnly && { publishedOnly: true, allowedOrigins: key.allowedOrigins }),
     claims: {
       sub: key.userId,
       role: 'authenticated' as const,
       app_metadata: { tenant_id: key.tenantId },
       api_key_id: key.keyId,
+      // Row-level security shows such a caller published articles only (restrictive policies).
+      ...(key.publishedOnly && { published_only: true as const }),
     },
   }
   // A key acts as its creator: a route that needs a role needs it of the creator, as they are now.

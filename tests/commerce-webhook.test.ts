@@ -93,6 +93,14 @@ const processed = async (receipt: { delivery_id: string | null }) => {
   return waitForDelivery(tp, a.token, receipt.delivery_id!)
 }
 
+/** The order events of one shop order, oldest first. */
+const orderEvents = async (externalId: string) =>
+  tp.db.sql<{ type: string; data: Record<string, unknown> }[]>`
+    select type, data from public.event_outbox
+    where type like 'order.%' and data->>'external_id' = ${externalId} order by seq`.then((rows) =>
+    rows.map((r) => ({ type: r.type, data: r.data })),
+  )
+
 describe('Shopify deliveries', () => {
   it('syncs orders/create and orders/updated: exact 64-bit ids, decimal totals, no personal data', async () => {
     const created = await sendShopify(
@@ -155,6 +163,34 @@ describe('Shopify deliveries', () => {
     expect(payloads.every((p) => p.payload === null)).toBe(true)
     const [numeric] = await tp.db.sql`select pg_typeof(total_price)::text as t from public.commerce_orders`
     expect(numeric!.t).toBe('numeric')
+
+    // Subscribers hear order.created, then order.updated, with the order's id and state, nothing personal.
+    const events = await orderEvents('820982911946154508')
+    expect(events).toEqual([
+      {
+        type: 'order.created',
+        data: {
+          order_id: order.id,
+          store_id: shopifyStore,
+          platform: 'shopify',
+          external_id: '820982911946154508',
+          order_number: '#9999',
+          currency: 'USD',
+          total_price: '403.00',
+          financial_status: 'pending',
+          fulfillment_status: null,
+          source_updated_at: '2022-01-01T00:00:00.000Z',
+        },
+      },
+      {
+        type: 'order.updated',
+        data: expect.objectContaining({
+          order_id: order.id,
+          financial_status: 'paid',
+          source_updated_at: '2022-01-02T15:00:00.000Z',
+        }),
+      },
+    ])
   })
 
   it('syncs products/create, products/update and products/delete (a tombstone)', async () => {
@@ -257,6 +293,10 @@ describe('Shopify deliveries', () => {
     const [order] = await tp.db
       .sql`select financial_status from public.commerce_orders where external_id = ${oid}`
     expect(order!.financial_status).toBe('refunded')
+    // Only the version that changed the order is an event: the late create is none.
+    expect((await orderEvents(oid)).map((e) => [e.type, e.data.financial_status])).toEqual([
+      ['order.created', 'refunded'],
+    ])
 
     // A delete that arrives before the create: the late create stays deleted.
     const did = '2000000000000000002'

@@ -340,6 +340,43 @@ describe('OAuth failures store nothing', () => {
     expect(await connectionCount()).toBe(count)
   })
 
+  it('checks the RFC 9207 iss of the strict server: another issuer is refused and its code never exchanged', async () => {
+    const count = await connectionCount()
+    const providerRedirect = await oauth.authorize((await authorizeUrl(a)).toString(), {
+      approve: 'acct-iss',
+    })
+    // The strict server names itself in every authorization response.
+    expect(providerRedirect.searchParams.get('iss')).toBe(oauth.issuer)
+    const mixedUp = new URL(providerRedirect)
+    mixedUp.searchParams.set('iss', 'http://127.0.0.1:1')
+    const back = await callback(mixedUp)
+    expect(back.searchParams.get('status')).toBe('error')
+    expect(back.searchParams.get('error')).toBe('issuer_mismatch')
+    expect(await connectionCount()).toBe(count)
+    const code = await oauth.provider.AuthorizationCode.find(providerRedirect.searchParams.get('code')!)
+    expect(code, 'the code is still unredeemed at the provider').toBeDefined()
+    expect(code!.consumed).toBeUndefined()
+
+    // An error response is judged by its issuer first, too.
+    const denied = await oauth.authorize((await authorizeUrl(a)).toString(), { deny: true })
+    denied.searchParams.set('iss', `${oauth.issuer}/`)
+    expect((await callback(denied)).searchParams.get('error')).toBe('issuer_mismatch')
+  })
+
+  it('requires iss when the provider metadata says it sends it', async () => {
+    const count = await connectionCount()
+    const metadata = await (await fetch(`${oauth.issuer}/.well-known/openid-configuration`)).json()
+    expect(metadata.authorization_response_iss_parameter_supported).toBe(true)
+    const providerRedirect = await oauth.authorize((await authorizeUrl(a)).toString(), {
+      approve: 'acct-iss',
+    })
+    const stripped = new URL(providerRedirect)
+    stripped.searchParams.delete('iss')
+    const back = await callback(stripped)
+    expect(back.searchParams.get('error')).toBe('issuer_missing')
+    expect(await connectionCount()).toBe(count)
+  })
+
   it('answers 400 for a callback without a state and refuses members and anonymous callers at authorize', async () => {
     const res = await tp.json('/api/integrations/callback?code=abc')
     expect(res.status).toBe(400)
@@ -442,6 +479,20 @@ describe('the refresh job under concurrency and failure', () => {
       .sql`select recipient from public.notifications where tenant_id = ${t.tenantId} and kind = 'integration.needs_reauth'`
     expect(notes.map((n) => n.recipient).sort()).toEqual([t.email, coOwner.email].sort())
     expect(notes.map((n) => n.recipient)).not.toContain(admin.email)
+    // Subscribers hear of it once, whichever instance saw the refusal.
+    const events = await tp.db.sql`
+      select data from public.event_outbox where tenant_id = ${t.tenantId} and type = 'connection.reauthorization_required'`
+    expect(events.map((e) => e.data)).toEqual([
+      {
+        connection_id: id,
+        integration_id: notion.integration_id,
+        integration_slug: 'notion',
+        display_name: null,
+        external_account_name: 'Workspace of acct-revoked',
+        reason: 'invalid_grant',
+        reconnect_path: '/api/integrations/notion/authorize',
+      },
+    ])
 
     // Reconnecting the same account makes it active again.
     const back = await connect(t, 'acct-revoked')

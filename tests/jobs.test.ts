@@ -26,6 +26,12 @@ const engines = (kind: string, handler: JobHandler, leaseSeconds?: number) =>
 const enqueue = (kind: string, input: Record<string, unknown> = {}, maxAttempts?: number) =>
   enqueueJob(tp.db.sql, { tenantId: a.tenantId, kind, input, maxAttempts, now: clock.now() })
 const jobRow = async (id: string) => (await tp.db.sql`select * from public.jobs where id = ${id}`)[0]!
+/** The tenant's job.failed events of one job (the webhook event a subscriber receives). */
+const failedEvents = async (id: string) =>
+  (
+    await tp.db.sql<{ tenant_id: string; data: Record<string, unknown> }[]>`
+      select tenant_id, data from public.event_outbox where type = 'job.failed' and data->>'job_id' = ${id}`
+  ).map((e) => ({ tenant_id: e.tenant_id, ...e.data }))
 
 describe('job engine', () => {
   it('runs a job claimed from two instances at once exactly once', async (ctx) => {
@@ -91,6 +97,28 @@ describe('job engine', () => {
     clock.advance(60_000)
     await transient!.runDue()
     expect(await jobRow(down.id)).toMatchObject({ status: 'failed', attempts: 2, error: 'time-out' })
+
+    // Each failed for good once, with one job.failed event for the tenant; a retried attempt has none.
+    expect(await failedEvents(bad.id)).toEqual([
+      {
+        tenant_id: a.tenantId,
+        job_id: bad.id,
+        kind: 'test.bad',
+        attempts: 1,
+        max_attempts: 5,
+        reason: 'permanent_error',
+        error: 'feed answered 404 Not Found',
+        failed_at: expect.any(String),
+      },
+    ])
+    expect(await failedEvents(down.id)).toEqual([
+      expect.objectContaining({
+        attempts: 2,
+        max_attempts: 2,
+        reason: 'retries_exhausted',
+        error: 'time-out',
+      }),
+    ])
   })
 
   it('takes over a job whose lease ran out, and the stale worker cannot overwrite the outcome', async () => {
@@ -125,6 +153,9 @@ describe('job engine', () => {
     clock.advance(1000)
     expect((await engine!.runDue()).failed).toBe(1)
     expect((await jobRow(job.id)).error).toMatch(/stopped without finishing 1 times/)
+    expect(await failedEvents(job.id)).toEqual([
+      expect.objectContaining({ kind: 'test.crash', reason: 'stalled', attempts: 1, max_attempts: 1 }),
+    ])
   })
 
   it('kicks a job in process after enqueueing', async () => {
@@ -166,5 +197,20 @@ describe('GET /api/jobs', () => {
     expect((await tp.json(`/api/jobs/${job.id}`, { token: b.token })).status).toBe(404)
     expect((await tp.json('/api/jobs', { token: b.token })).body.data).toEqual([])
     expect((await tp.json('/api/jobs?status=bogus', { token: a.token })).status).toBe(400)
+  })
+})
+
+describe('GET /api/jobs?kind=a,b', () => {
+  it('lists the jobs of any of several kinds, and refuses a kind list it cannot read', async () => {
+    const [scrape, article] = [await enqueue('test.scrape'), await enqueue('test.article')]
+    await enqueue('test.turn')
+    const list = await tp.json('/api/jobs?kind=test.scrape,test.article', { token: a.token })
+    expect(list.status).toBe(200)
+    expect(list.body.data.map((j: { id: string }) => j.id).sort()).toEqual([scrape.id, article.id].sort())
+    const refused = await tp.json('/api/jobs?kind=test.scrape,,x', { token: a.token })
+    expect(refused.status).toBe(400)
+    expect(refused.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'kind' }] })
+    const tooMany = Array.from({ length: 11 }, (_, i) => `k${i}`).join(',')
+    expect((await tp.json(`/api/jobs?kind=${tooMany}`, { token: a.token })).status).toBe(400)
   })
 })

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import {
+  CallToolRequestSchema,
   GetPromptRequestSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -370,14 +371,33 @@ async function startLeakyServer(): Promise<{ url: string; close(): Promise<void>
         capabilities: { tools: {}, resources: {}, prompts: {} },
       },
     )
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [] }))
+    const echo = `request had ${auth} for ${url}`
     const leak = () => {
       throw new McpError(-32603, `backend failed for ${auth} at ${url}`)
     }
-    server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-      resources: [{ uri: 'leaky://one', name: 'one' }],
+    const anything = { type: 'object' as const, properties: {} }
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({
+      tools: ['echo_error', 'echo_is_error', 'echo_ok'].map((name) => ({ name, inputSchema: anything })),
     }))
-    server.setRequestHandler(ReadResourceRequestSchema, leak)
+    server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      if (request.params.name === 'echo_error') leak()
+      if (request.params.name === 'echo_is_error')
+        return { isError: true, content: [{ type: 'text', text: echo }] }
+      return {
+        content: [{ type: 'text', text: echo }],
+        structuredContent: { echo, headers: { authorization: auth } },
+      }
+    })
+    server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+      resources: [
+        { uri: 'leaky://one', name: 'one' },
+        { uri: 'leaky://echo', name: 'echo' },
+      ],
+    }))
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      if (request.params.uri !== 'leaky://echo') leak()
+      return { contents: [{ uri: 'leaky://echo', text: echo }] }
+    })
     server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: [{ name: 'p' }] }))
     server.setRequestHandler(GetPromptRequestSchema, leak)
     const transport = new StreamableHTTPServerTransport({
@@ -424,7 +444,55 @@ describe("a connected server's failures", () => {
         expect(err?.message).not.toContain(token)
         expect(err?.message).not.toContain('leaky-query-secret')
       }
+      // A successful read that echoes the request is redacted as well.
+      const read = await client.readResource({ uri: 'custom-mcp+leaky://echo' })
+      expect(read.contents[0]).toMatchObject({ text: 'request had Bearer [redacted] for [redacted]' })
       await client.close()
+    } finally {
+      await leaky.close()
+    }
+  })
+
+  it("tool errors and results carry neither the connection's credential nor its address, over MCP and REST", async () => {
+    const leaky = await startLeakyServer()
+    try {
+      const d = await tp.createTenant()
+      const token = 'leaky-bearer-token-9876543210'
+      await connectMcp(d, leaky.url, token)
+      const key = await toolKey(d)
+      const { port } = new URL(leaky.url)
+      const leaked = (text: string) =>
+        [token, 'leaky-query-secret', `127.0.0.1:${port}`].filter((secret) => text.includes(secret))
+
+      const client = await mcpClient(key)
+      const thrown = await client.callTool({ name: 'custom-mcp__echo_error', arguments: {} })
+      expect(thrown.isError).toBe(true)
+      expect(JSON.stringify(thrown.content)).toContain('backend failed for Bearer [redacted] at [redacted]')
+      const reported = await client.callTool({ name: 'custom-mcp__echo_is_error', arguments: {} })
+      expect(reported).toMatchObject({
+        isError: true,
+        content: [{ type: 'text', text: 'request had Bearer [redacted] for [redacted]' }],
+      })
+      const answered = await client.callTool({ name: 'custom-mcp__echo_ok', arguments: {} })
+      expect(answered).toMatchObject({
+        content: [{ type: 'text', text: 'request had Bearer [redacted] for [redacted]' }],
+        structuredContent: {
+          echo: 'request had Bearer [redacted] for [redacted]',
+          headers: { authorization: 'Bearer [redacted]' },
+        },
+      })
+      for (const answer of [thrown, reported, answered]) expect(leaked(JSON.stringify(answer))).toEqual([])
+      await client.close()
+
+      for (const tool of ['custom-mcp:echo_error', 'custom-mcp:echo_is_error', 'custom-mcp:echo_ok']) {
+        const res = await tp.json('/mcp/tools/execute', {
+          headers: { 'x-api-key': key },
+          body: { tool, params: {} },
+        })
+        expect(res.status, tool).toBe(tool === 'custom-mcp:echo_ok' ? 200 : 422)
+        expect(JSON.stringify(res.body)).toContain('[redacted]')
+        expect(leaked(JSON.stringify(res.body)), tool).toEqual([])
+      }
     } finally {
       await leaky.close()
     }

@@ -25,8 +25,9 @@ import { fixtureEventId, seedEveryTenantTable, tenantFixtures } from './support/
  *   - 401 AUTH_REQUIRED without credentials;
  *   - 401 for every caller kind the route does not allow; for every kind it does, an answer below
  *     500, never 401, 403 or 429, and never 404 for the caller's own record;
- *   - 403 INSUFFICIENT_PERMISSIONS for a key without the route's scope, and for a member where
- *     the route needs owner or admin;
+ *   - 403 INSUFFICIENT_PERMISSIONS for a key without the route's scope, for a member where the
+ *     route needs owner or admin, and for a key whose creator was an admin when they made it and
+ *     is a member now (a key acts with its creator's current role);
  *   - 404 NOT_FOUND for another tenant's ids (tests/support/tenant-fixtures.ts makes them).
  * A new route is covered by being registered; one with an id and no fixture fails here.
  */
@@ -38,6 +39,8 @@ let other: TestTenant
 const entries: RouteAuthEntry[] = []
 const credentials = {} as Record<Exclude<CallerKind, 'user_without_tenant'>, Record<string, string>>
 const scopeless = {} as Record<'platform_key' | 'tool_key', Record<string, string>>
+/** Keys with every scope, made by an admin who was then demoted to member. */
+const demotedCreators = {} as Record<'platform_key' | 'tool_key', Record<string, string>>
 let otherIds: Record<string, string>
 let ownIds: Record<string, string>
 let clientCounter = 0
@@ -49,10 +52,10 @@ beforeAll(async () => {
   owner = await tp.createTenant()
   member = await addMember(tp, owner.tenantId, 'member')
   other = await tp.createTenant()
-  const key = async (kind: 'platform' | 'tool_server', scopes: string[]) => {
+  const key = async (kind: 'platform' | 'tool_server', scopes: string[], token = owner.token) => {
     const environment = kind === 'platform' ? 'production' : 'development'
     const res = await tp.json('/api/api-keys', {
-      token: owner.token,
+      token,
       body: { name: `matrix ${kind}`, kind, environment, scopes, rate_limit_per_minute: 100 },
     })
     expect(res.status, JSON.stringify(res.body)).toBe(201)
@@ -74,6 +77,15 @@ beforeAll(async () => {
   credentials.anon = { apikey: tp.anonKey }
   scopeless.platform_key = { authorization: `Bearer ${await key('platform', ['users:read'])}` }
   scopeless.tool_key = { 'x-api-key': await key('tool_server', ['users:read']) }
+  const admin = await addMember(tp, owner.tenantId, 'admin')
+  demotedCreators.platform_key = { authorization: `Bearer ${await key('platform', allScopes, admin.token)}` }
+  demotedCreators.tool_key = { 'x-api-key': await key('tool_server', allScopes, admin.token) }
+  const demoted = await tp.json(`/api/tenants/current/members/${admin.userId}`, {
+    method: 'PATCH',
+    token: owner.token,
+    body: { role: 'member' },
+  })
+  expect(demoted.status, JSON.stringify(demoted.body)).toBe(200)
   otherIds = await tenantFixtures(tp, other)
   ownIds = await seedEveryTenantTable(tp, owner)
   const catalog = (await tp.json('/api/integrations', { token: owner.token })).body.data
@@ -183,9 +195,19 @@ describe('security matrix', () => {
     // Every route times every caller kind, one after another: over 600 requests.
   }, 90_000)
 
-  it('answers 403 for a key without the scope and a member without the role', async () => {
+  it('answers 403 for a key without the scope, a member without the role, and a demoted creator’s key', async () => {
     let checked = 0
+    let demotedChecked = 0
     for (const e of entries) {
+      for (const kind of ['platform_key', 'tool_key'] as const) {
+        if (!e.roles || e.roles.includes('member') || !e.allow.includes(kind)) continue
+        const res = await call(e, demotedCreators[kind], { body: validBodies[label(e)] })
+        expect([res.status, res.body?.code], `${label(e)} as ${kind} of a demoted admin`).toEqual([
+          403,
+          'INSUFFICIENT_PERMISSIONS',
+        ])
+        demotedChecked++
+      }
       for (const kind of ['platform_key', 'tool_key'] as const) {
         if (!e.scope || !e.allow.includes(kind)) continue
         const res = await call(e, scopeless[kind])
@@ -205,6 +227,8 @@ describe('security matrix', () => {
       }
     }
     expect(checked).toBeGreaterThan(0)
+    // The assistant's approvals and settings, sources' and affiliate destinations' writes.
+    expect(demotedChecked).toBeGreaterThan(5)
   })
 
   it("answers 404 for another tenant's ids", async () => {

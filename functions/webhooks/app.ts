@@ -1,5 +1,6 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { createFunctionApp } from '@shared/infra/http/function-app.ts'
+import { registerEventWebhooks } from '@shared/infra/http/openapi-webhooks.ts'
 import { createDispatcher } from '@shared/services/webhooks/dispatcher.ts'
 import { registerListDeliveryAttempts } from './routes/deliveries/list.ts'
 import { registerRecoverDeliveries } from './routes/deliveries/recover.ts'
@@ -41,6 +42,8 @@ export function createApp(deps: FunctionDeps) {
     registerSendTestEvent,
   ])
     register(app)
+  // The event catalog: what each subscribed event's delivery carries (the document's `webhooks`).
+  registerEventWebhooks(app.openAPIRegistry)
   // The one use of deps here: the dispatcher's in-flight slots belong to the app instance, so they
   // must outlive a request. Every trigger of the job route (the in-process kick after an outbox
   // commit, the poll, pg_cron) shares them; runs never queue behind each other.

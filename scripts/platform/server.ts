@@ -6,6 +6,12 @@ import { errorBody } from '@shared/infra/errors.ts'
 import { closeHotPath } from '@shared/infra/hot-path.ts'
 import { allowedMethodsOf, unmatchedResponse } from '@shared/infra/http/allowed-methods.ts'
 import { toFunctionPath } from '@shared/infra/http/public-routes.ts'
+import {
+  contentSecurityPolicy,
+  inlineScriptHashes,
+  isHtml,
+  withSecurityHeaders,
+} from '@shared/infra/http/security-headers.ts'
 import { scheduledJobs } from '@shared/infra/jobs/schedule.ts'
 import { Hono } from 'hono'
 import { getPath } from 'hono/utils/url'
@@ -54,6 +60,12 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     await next()
     if (!c.res.headers.has('x-request-id')) c.res.headers.set('X-Request-Id', crypto.randomUUID())
   })
+  // The platform's own answers get the security headers the function frame gives functions'
+  // (shared/infra/http/security-headers.ts): every HTML page here passes this one place.
+  root.use('*', async (c, next) => {
+    await next()
+    c.res = withSecurityHeaders(c.res)
+  })
   // One request line for the local Supabase Auth endpoints, as the function frame writes for
   // function requests (method, path, status, time; never headers or bodies).
   root.use('/auth/v1/*', async (c, next) => {
@@ -71,7 +83,10 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
   // Supabase Auth's password endpoints, for the dashboard and any supabase-js app.
   root.route('/auth/v1', createLocalAuth(deps, opts.localEnv))
   // The tenant dashboard (built by `npm run build:dashboard`), same origin as the API.
-  serveDashboard(root, { anonKey: deps.config.SUPABASE_ANON_KEY ?? opts.localEnv.anonKey })
+  serveDashboard(root, {
+    anonKey: deps.config.SUPABASE_ANON_KEY ?? opts.localEnv.anonKey,
+    publicOrigin: new URL(deps.config.DASHBOARD_URL).origin,
+  })
   // The platform's front door: where the dashboard, the API reference and the health checks are.
   root.get('/', (c) => {
     const origin = new URL(c.req.url).origin
@@ -102,6 +117,25 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
       return c.html(renderMailbox(rows as unknown as MailboxRow[], to))
     }
     return c.json({ data: rows })
+  })
+  // The reference page loads its scripts from this origin (its configuration too, /docs/config.js);
+  // any inline script would be allowed by its hash. Scalar adds its own <style> elements at run
+  // time, hence inline style.
+  root.use('/docs', async (c, next) => {
+    await next()
+    if (!isHtml(c.res.headers.get('content-type'))) return
+    const html = await c.res.clone().text()
+    c.res.headers.set(
+      'Content-Security-Policy',
+      contentSecurityPolicy({
+        'default-src': ["'self'"],
+        'script-src': ["'self'", ...(await inlineScriptHashes(html))],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'font-src': ["'self'", 'data:'],
+        'form-action': ["'none'"],
+      }),
+    )
   })
   serveApiReference(root, handlers)
   // Each app maps the public form of its paths itself (functionPath), so the request goes on

@@ -17,6 +17,11 @@ export interface VerifiedKey {
   tenantId: string
   /** The creator, who is a member of the tenant (else the key is no credential). */
   userId: string
+  /**
+   * The creator's current role, read with the key (the same join that checks membership, so no
+   * extra statement); a role change drops the entry like a removal does.
+   */
+  creatorRole: MemberRole
   family: 'platform' | 'tool_server'
   scopes: string[]
   rateLimit: number
@@ -104,6 +109,7 @@ export class AuthCache {
                 id: string
                 tenant_id: string
                 created_by: string
+                creator_role: MemberRole
                 family: VerifiedKey['family']
                 scopes: string[]
                 rate_limit_per_minute: number
@@ -111,7 +117,7 @@ export class AuthCache {
                 last_used_at: Date | null
               }[]
             >`
-              select ak.id, ak.tenant_id, ak.created_by, ak.family, ak.scopes, ak.rate_limit_per_minute,
+              select ak.id, ak.tenant_id, ak.created_by, m.role as creator_role, ak.family, ak.scopes, ak.rate_limit_per_minute,
                      ak.expires_at, ak.last_used_at
               from public.api_keys ak
               join public.tenant_members m on m.tenant_id = ak.tenant_id and m.user_id = ak.created_by
@@ -121,6 +127,7 @@ export class AuthCache {
               keyId: row.id,
               tenantId: row.tenant_id,
               userId: row.created_by,
+              creatorRole: row.creator_role,
               family: row.family,
               scopes: row.scopes,
               rateLimit: row.rate_limit_per_minute,

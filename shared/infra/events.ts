@@ -1,7 +1,10 @@
 import { randomBase62 } from './crypto.ts'
 import type { Queryable } from './db.ts'
 
-/** The spec's event types. */
+/**
+ * The event types a subscription may name: the spec's ten, then the platform's own. Each has its
+ * `data` schema and an example in event-catalog.ts.
+ */
 export const eventTypes = [
   'tenant.created',
   'tenant.updated',
@@ -13,6 +16,11 @@ export const eventTypes = [
   'user.joined',
   'api_key.created',
   'api_key.revoked',
+  'connection.reauthorization_required',
+  'assistant.approval_required',
+  'job.failed',
+  'order.created',
+  'order.updated',
 ] as const
 export type EventType = (typeof eventTypes)[number]
 

@@ -366,6 +366,8 @@ CREATE TABLE public.assistant_automations (
     created_by uuid,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    disabled_reason text,
+    CONSTRAINT assistant_automations_disabled_reason_check CHECK ((disabled_reason = ANY (ARRAY['creator_removed'::text, 'creator_demoted'::text]))),
     CONSTRAINT assistant_automations_instruction_check CHECK (((length(instruction) >= 1) AND (length(instruction) <= 32000))),
     CONSTRAINT assistant_automations_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
     CONSTRAINT assistant_automations_schedule_check CHECK (((length(schedule) >= 9) AND (length(schedule) <= 100)))
@@ -1112,7 +1114,7 @@ CREATE TABLE public.webhook_subscriptions (
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     CONSTRAINT webhook_subscriptions_description_check CHECK ((length(description) <= 500)),
-    CONSTRAINT webhook_subscriptions_events_check CHECK (((cardinality(events) >= 1) AND (cardinality(events) <= 10))),
+    CONSTRAINT webhook_subscriptions_events_check CHECK (((cardinality(events) >= 1) AND (cardinality(events) <= 50))),
     CONSTRAINT webhook_subscriptions_paused_reason_check CHECK ((paused_reason = ANY (ARRAY['failures'::text, 'manual'::text]))),
     CONSTRAINT webhook_subscriptions_status_check CHECK ((status = ANY (ARRAY['active'::text, 'paused'::text]))),
     CONSTRAINT webhook_subscriptions_url_check CHECK (((length(url) >= 1) AND (length(url) <= 2048)))

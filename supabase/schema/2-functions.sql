@@ -91,7 +91,7 @@ $$;
 -- Name: authorize_mcp_token(text, text, integer, integer, timestamp with time zone); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.authorize_mcp_token(p_token_hash text, p_ip_bucket text, p_ip_limit integer, p_tool_limit integer, p_now timestamp with time zone) RETURNS TABLE(grant_id uuid, tenant_id uuid, user_id uuid, scopes text[], client_name text, last_used_at timestamp with time zone, allowed boolean, tat timestamp with time zone, rate_limit integer)
+CREATE FUNCTION private.authorize_mcp_token(p_token_hash text, p_ip_bucket text, p_ip_limit integer, p_tool_limit integer, p_now timestamp with time zone) RETURNS TABLE(grant_id uuid, tenant_id uuid, user_id uuid, member_role text, scopes text[], client_name text, last_used_at timestamp with time zone, allowed boolean, tat timestamp with time zone, rate_limit integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -101,7 +101,7 @@ declare
   v_allowed boolean;
   v_tat timestamptz;
 begin
-  select gr.id, gr.tenant_id, gr.user_id, gr.scopes, gr.client_name, gr.last_used_at
+  select gr.id, gr.tenant_id, gr.user_id, m.role, gr.scopes, gr.client_name, gr.last_used_at
   into g
   from private.mcp_oauth_tokens t
   join public.mcp_oauth_grants gr on gr.id = t.grant_id
@@ -121,7 +121,8 @@ begin
     'app_metadata', json_build_object('tenant_id', g.tenant_id)
   )::text else '' end, true);
 
-  return query select g.id, g.tenant_id, g.user_id, g.scopes, g.client_name, g.last_used_at, v_allowed, v_tat, v_limit;
+  return query select g.id, g.tenant_id, g.user_id, g.role, g.scopes, g.client_name, g.last_used_at,
+    v_allowed, v_tat, v_limit;
 end
 $$;
 
@@ -274,6 +275,35 @@ end
 $$;
 
 --
+-- Name: follow_membership_change(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.follow_membership_change() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (select 1 from public.tenants where id = old.tenant_id) then
+    return null;
+  end if;
+  if tg_op = 'DELETE' then
+    update public.mcp_oauth_grants set revoked_at = now()
+    where tenant_id = old.tenant_id and user_id = old.user_id and revoked_at is null;
+    update public.api_keys set revoked_at = now()
+    where tenant_id = old.tenant_id and created_by = old.user_id and revoked_at is null;
+    update public.assistant_automations set enabled = false, disabled_reason = 'creator_removed',
+      updated_at = date_trunc('milliseconds', now())
+    where tenant_id = old.tenant_id and created_by = old.user_id and enabled;
+  elsif new.role = 'member' and old.role <> 'member' then
+    update public.assistant_automations set enabled = false, disabled_reason = 'creator_demoted',
+      updated_at = date_trunc('milliseconds', now())
+    where tenant_id = old.tenant_id and created_by = old.user_id and enabled;
+  end if;
+  return null;
+end
+$$;
+
+--
 -- Name: has_tenant_role(uuid, text[]); Type: FUNCTION; Schema: private
 --
 
@@ -407,6 +437,23 @@ begin
     update private.rate_limit_buckets b set tat = v_base + v_step * v_granted where b.bucket = p_bucket;
   end if;
   return query select v_granted, v_base, v_base + v_step * v_granted;
+end
+$$;
+
+--
+-- Name: limit_automations(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.limit_automations() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform 1 from public.tenants where id = new.tenant_id for update;
+  if (select count(*) from public.assistant_automations where tenant_id = new.tenant_id) >= 20 then
+    raise exception 'a tenant has at most 20 automations' using errcode = 'P0001', hint = 'automation_limit';
+  end if;
+  return new;
 end
 $$;
 
@@ -625,6 +672,34 @@ end
 $$;
 
 --
+-- Name: reserve_call_usage(uuid, uuid, bigint, date); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.reserve_call_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date) RETURNS TABLE(allowed boolean, reserved bigint, plan text)
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with q as (
+    select t.plan, case when t.plan = 'free' then pq.monthly_quota end as hard_cap
+    from public.tenants t
+    left join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = p_product
+    where t.id = p_tenant
+  ), counted as (
+    insert into public.usage_counters as c (tenant_id, product_id, period, units)
+    select p_tenant, p_product, p_period, p_units
+    from q where q.hard_cap is not null and p_units <= q.hard_cap
+    on conflict (tenant_id, product_id, period) do update
+      set units = c.units + excluded.units
+      where c.units + excluded.units <= (select hard_cap from q)
+    returning c.units
+  )
+  select q.hard_cap is null or exists (select 1 from counted),
+         case when q.hard_cap is not null and exists (select 1 from counted) then p_units else 0 end,
+         q.plan
+  from q
+$$;
+
+--
 -- Name: reserve_usage(uuid, uuid, bigint, date); Type: FUNCTION; Schema: private
 --
 
@@ -694,6 +769,29 @@ begin
     on conflict (user_id) do update set tenant_id = excluded.tenant_id, updated_at = now();
   return true;
 end
+$$;
+
+--
+-- Name: settle_call_usage(uuid, uuid, bigint, bigint, date); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.settle_call_usage(p_tenant uuid, p_product uuid, p_reserved bigint, p_units bigint, p_period date) RETURNS TABLE(plan text, quota text, units text, alert_thresholds integer[])
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with counted as (
+    insert into public.usage_counters as c (tenant_id, product_id, period, units)
+    values (p_tenant, p_product, p_period, greatest(0, p_units - p_reserved))
+    on conflict (tenant_id, product_id, period) do update
+      set units = greatest(0, c.units + p_units - p_reserved)
+    returning c.units
+  )
+  select t.plan, pq.monthly_quota::text, (select units::text from counted),
+         (select array_agg(distinct a.threshold_percent) from public.usage_alerts a
+          where a.tenant_id = p_tenant and a.product_id = p_product)
+  from public.tenants t
+  left join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = p_product
+  where t.id = p_tenant
 $$;
 
 --

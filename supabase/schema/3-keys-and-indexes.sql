@@ -777,6 +777,12 @@ CREATE INDEX assistant_automation_runs_tenant_idx ON public.assistant_automation
 CREATE INDEX assistant_automations_due_idx ON public.assistant_automations USING btree (next_run_at) WHERE enabled;
 
 --
+-- Name: assistant_automations_tenant_due_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_automations_tenant_due_idx ON public.assistant_automations USING btree (tenant_id, next_run_at, id) WHERE enabled;
+
+--
 -- Name: assistant_automations_tenant_idx; Type: INDEX; Schema: public
 --
 

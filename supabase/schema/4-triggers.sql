@@ -9,6 +9,12 @@
 CREATE TRIGGER api_keys_auth_change AFTER DELETE OR UPDATE OF revoked_at, expires_at, scopes, rate_limit_per_minute, family, created_by, tenant_id, key_hash ON public.api_keys FOR EACH ROW EXECUTE FUNCTION private.note_auth_change();
 
 --
+-- Name: assistant_automations assistant_automations_limit; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER assistant_automations_limit BEFORE INSERT ON public.assistant_automations FOR EACH ROW EXECUTE FUNCTION private.limit_automations();
+
+--
 -- Name: commerce_stores commerce_stores_leave_shared_address; Type: TRIGGER; Schema: public
 --
 
@@ -25,6 +31,12 @@ CREATE TRIGGER event_outbox_webhook_fan_out AFTER INSERT ON public.event_outbox 
 --
 
 CREATE TRIGGER tenant_members_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.tenant_members FOR EACH ROW EXECUTE FUNCTION private.note_auth_change();
+
+--
+-- Name: tenant_members tenant_members_follow_change; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER tenant_members_follow_change AFTER DELETE OR UPDATE OF role ON public.tenant_members FOR EACH ROW EXECUTE FUNCTION private.follow_membership_change();
 
 --
 -- Name: tenant_members tenant_members_keep_last_owner; Type: TRIGGER; Schema: public

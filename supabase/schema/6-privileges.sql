@@ -68,6 +68,12 @@ REVOKE ALL ON FUNCTION private.enqueue_job(job_tenant uuid, job_kind text, job_i
 GRANT ALL ON FUNCTION private.enqueue_job(job_tenant uuid, job_kind text, job_input jsonb, job_max_attempts integer, job_run_after timestamp with time zone, job_at timestamp with time zone) TO authenticated;
 
 --
+-- Name: FUNCTION follow_membership_change(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.follow_membership_change() FROM PUBLIC;
+
+--
 -- Name: FUNCTION has_tenant_role(target_tenant uuid, roles text[]); Type: ACL; Schema: private
 --
 
@@ -104,6 +110,12 @@ REVOKE ALL ON FUNCTION private.kick_webhook_dispatch() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.lease_rate_limit(p_bucket text, p_limit integer, p_want integer, p_grace interval, p_now timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION limit_automations(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.limit_automations() FROM PUBLIC;
 
 --
 -- Name: FUNCTION note_auth_change(); Type: ACL; Schema: private
@@ -157,6 +169,12 @@ REVOKE ALL ON FUNCTION private.request_tenant_id() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.request_tenant_id() TO authenticated;
 
 --
+-- Name: FUNCTION reserve_call_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.reserve_call_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date) FROM PUBLIC;
+
+--
 -- Name: FUNCTION reserve_usage(p_tenant uuid, p_product uuid, p_want bigint, p_period date); Type: ACL; Schema: private
 --
 
@@ -174,6 +192,12 @@ REVOKE ALL ON FUNCTION private.schedule_job(job_name text, schedule text, job_pa
 
 REVOKE ALL ON FUNCTION private.set_active_tenant(p_tenant uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.set_active_tenant(p_tenant uuid) TO authenticated;
+
+--
+-- Name: FUNCTION settle_call_usage(p_tenant uuid, p_product uuid, p_reserved bigint, p_units bigint, p_period date); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.settle_call_usage(p_tenant uuid, p_product uuid, p_reserved bigint, p_units bigint, p_period date) FROM PUBLIC;
 
 --
 -- Name: FUNCTION take_rate_limit(p_bucket text, p_limit integer, p_now timestamp with time zone); Type: ACL; Schema: private
@@ -410,6 +434,12 @@ GRANT UPDATE(next_run_at) ON TABLE public.assistant_automations TO authenticated
 --
 
 GRANT UPDATE(updated_at) ON TABLE public.assistant_automations TO authenticated;
+
+--
+-- Name: COLUMN assistant_automations.disabled_reason; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(disabled_reason) ON TABLE public.assistant_automations TO authenticated;
 
 --
 -- Name: TABLE assistant_conversations; Type: ACL; Schema: public

@@ -18,6 +18,8 @@ export interface LlmServer {
   mode: LlmMode
   /** Added to each answer (ms): for measuring the provider call alone. */
   delayMs: number
+  /** A careless OpenAI-compatible proxy: its 401 message repeats the Authorization header it got. */
+  echoAuthorization: boolean
   usage: { input: number; output: number }
   requests: { path: string; headers: IncomingMessage['headers']; body: Record<string, any> }[]
   close(): Promise<void>
@@ -41,6 +43,7 @@ export async function startLlmServer(key = 'sk-test-provider-key-0123456789'): P
     key,
     mode: 'ok',
     delayMs: 0,
+    echoAuthorization: false,
     usage: { input: 120, output: 80 },
     requests: [],
     close: async () => {},
@@ -58,8 +61,9 @@ export async function startLlmServer(key = 'sk-test-provider-key-0123456789'): P
       if (!authorized)
         return json(res, 401, {
           error: {
-            message:
-              'Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.',
+            message: state.echoAuthorization
+              ? `Request refused for ${req.headers.authorization}`
+              : 'Incorrect API key provided: sk-***. You can find your API key at https://platform.openai.com/account/api-keys.',
             type: 'invalid_request_error',
             param: null,
             code: 'invalid_api_key',

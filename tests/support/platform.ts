@@ -6,6 +6,7 @@ import { createPlatform, type Platform } from '@scripts/platform/server.ts'
 import type { Clock } from '@shared/infra/deps.ts'
 import type { GuardedFetch } from '@shared/infra/outbound.ts'
 import { createTestDatabase, type TestDatabase } from './database.ts'
+import { assertEmittedEventsMatchCatalog } from './emitted-events.ts'
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
@@ -154,7 +155,12 @@ export async function startTestPlatform(
     async close() {
       for (const s of servers) s.close()
       for (const i of instances) await i.platform.close()
-      await db.close()
+      try {
+        // Every event the platform emitted in this file matches its published schema.
+        await assertEmittedEventsMatchCatalog(db.sql)
+      } finally {
+        await db.close()
+      }
     },
   }
 }

@@ -10,6 +10,7 @@ import { allowedMethodsOf, unmatchedResponse } from './allowed-methods.ts'
 import type { App, AppEnv } from './app-env.ts'
 import { toErrorResponse } from './error-response.ts'
 import { toFunctionPath } from './public-routes.ts'
+import { securityHeadersFor } from './security-headers.ts'
 
 const REQUEST_ID = /^[\w.-]{8,128}$/
 /** Nesting allowed in any JSON body; free-form fields have tighter caps (boundedJsonObject). */
@@ -171,6 +172,8 @@ export function createFunctionApp(
     const caller = c.get('caller')
     setResponseHeaders(c, [
       ['X-Request-Id', requestId],
+      // nosniff on every answer; the frame, CSP and referrer headers on an HTML one.
+      ...securityHeadersFor(c.res.headers.get('content-type'), c.res.headers.get('content-security-policy')),
       ...(open ? OPEN_CORS_HEADERS : corsHeaders(allowedOrigin)),
       ...(rl
         ? ([

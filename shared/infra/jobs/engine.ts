@@ -17,10 +17,19 @@
  * and stalled jobs; after enqueueing, the request kicks the new job in process, on Supabase as a
  * background task (EdgeRuntime.waitUntil) so it continues after the response.
  */
-import type { Queryable } from '../db.ts'
+import { type Queryable, retryWhileUnavailable } from '../db.ts'
 import type { FunctionDeps } from '../deps.ts'
 import { ServiceError } from '../errors.ts'
-import { claimLeased, finishLeased, type Lease, type LeaseColumns } from '../leases.ts'
+import { recordEvent } from '../events.ts'
+import {
+  claimLeased,
+  finishLeased,
+  heldBy,
+  type Lease,
+  type LeaseColumns,
+  recordBudgetMs,
+  released,
+} from '../leases.ts'
 import { OutboundBlockedError, OutboundError } from '../outbound.ts'
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
@@ -240,15 +249,43 @@ export function createJobEngine(
     return { lease: claimed, jobs: rows }
   }
 
+  /** The tenant's job.failed event for a job that failed for good, in the transaction that fails it. */
+  function recordJobFailed(
+    tx: Queryable,
+    job: Pick<JobRow, 'id' | 'tenant_id' | 'kind' | 'attempts' | 'max_attempts' | 'error'>,
+    reason: 'permanent_error' | 'retries_exhausted' | 'stalled',
+    now: Date,
+  ) {
+    return recordEvent(tx, {
+      tenantId: job.tenant_id,
+      type: 'job.failed',
+      at: now,
+      data: {
+        job_id: job.id,
+        kind: job.kind,
+        attempts: job.attempts,
+        max_attempts: job.max_attempts,
+        reason,
+        error: job.error,
+        failed_at: now.toISOString(),
+      },
+    })
+  }
+
   /** Jobs whose last attempt's lease ran out with no attempts left: the worker died each time. */
   async function failStalled(): Promise<number> {
     const now = clock.now()
-    const rows = await sql`
-      update public.jobs set status = 'failed', finished_at = ${now}, updated_at = ${now}, lease_until = null, lease_id = null,
-        error = 'the job stopped without finishing ' || attempts || ' times (worker crash or time-out)'
-      where kind in ${sql(names)} and status = 'running' and lease_until < ${now}
-        and attempts >= max_attempts
-      returning id, tenant_id, kind, error`
+    const rows = await sql.begin(async (tx) => {
+      const failed = await tx<JobRow[]>`
+        update public.jobs set status = 'failed', finished_at = ${now}, updated_at = ${now}, lease_until = null, lease_id = null,
+          error = 'the job stopped without finishing ' || attempts || ' times (worker crash or time-out)'
+        where kind in ${tx(names)} and status = 'running' and lease_until < ${now}
+          and attempts >= max_attempts
+        returning id, tenant_id, kind, attempts, max_attempts, error`
+      for (const row of failed) await recordJobFailed(tx, row, 'stalled', now)
+      return failed
+    })
+    if (rows.length > 0) deps.onOutboxCommitted?.()
     for (const row of rows)
       logger.warn('job failed', {
         tenant_id: row.tenant_id,
@@ -312,12 +349,28 @@ export function createJobEngine(
       )
       report.retried++
     } else {
-      await finishLeased(
-        sql,
-        lease,
-        job.id,
-        sql`status = 'failed', error = ${error}, finished_at = ${now}, updated_at = ${now}`,
+      // Failed for good: the status and the tenant's job.failed event commit together, and only
+      // while this attempt still owns the job.
+      const failed = await retryWhileUnavailable(
+        () =>
+          sql.begin(async (tx) => {
+            const [row] = await tx`
+              update public.jobs set status = 'failed', error = ${error}, finished_at = ${now}, updated_at = ${now},
+                ${released(tx, lease)}
+              where id = ${job.id} and ${heldBy(tx, lease)}
+              returning id`
+            if (!row) return false
+            await recordJobFailed(
+              tx,
+              { ...job, error },
+              transient ? 'retries_exhausted' : 'permanent_error',
+              now,
+            )
+            return true
+          }),
+        recordBudgetMs(lease),
       )
+      if (failed) deps.onOutboxCommitted?.()
       report.failed++
     }
   }

@@ -14,6 +14,7 @@
  */
 import { isPgError, type Tx } from '@shared/infra/db.ts'
 import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { recordEvent } from '@shared/infra/events.ts'
 import {
   claimLeased,
   finishLeased,
@@ -114,8 +115,28 @@ async function upsertOrder(tx: Tx, d: ClaimedDelivery, o: OrderRecord, now: Date
       line_items = excluded.line_items, source_created_at = coalesce(excluded.source_created_at, o.source_created_at),
       source_updated_at = excluded.source_updated_at, synced_at = excluded.synced_at
     where o.tenant_id = excluded.tenant_id and o.source_updated_at < excluded.source_updated_at
-    returning o.id`
-  return rows.length ? 'applied' : 'stale'
+    returning o.id, (o.xmax = 0) as inserted`
+  const [applied] = rows as unknown as { id: string; inserted: boolean }[]
+  if (!applied) return 'stale'
+  // Only a version that changed the stored order is an event: a stale or repeated one is not.
+  await recordEvent(tx, {
+    tenantId: d.tenant_id,
+    type: applied.inserted ? 'order.created' : 'order.updated',
+    at: now,
+    data: {
+      order_id: applied.id,
+      store_id: d.store_id,
+      platform: d.platform,
+      external_id: o.external_id,
+      order_number: o.order_number,
+      currency: o.currency,
+      total_price: o.total_price,
+      financial_status: o.financial_status,
+      fulfillment_status: o.fulfillment_status,
+      source_updated_at: o.source_updated_at.toISOString(),
+    },
+  })
+  return 'applied'
 }
 
 async function upsertProduct(tx: Tx, d: ClaimedDelivery, p: ProductRecord, now: Date): Promise<Outcome> {
@@ -256,6 +277,7 @@ async function applyTogether(deps: FunctionDeps, planned: Planned[], lease: Leas
       returning d.id`
     if (done.length !== planned.length) throw new LeaseLost()
   })
+  deps.onOutboxCommitted?.()
 }
 
 /**

@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk'
 import type { GuardedFetch } from '@shared/infra/outbound.ts'
+import { Redactor } from '@shared/infra/redaction.ts'
 import OpenAI from 'openai'
 import type { AiProvider } from './schema.ts'
 
@@ -77,6 +78,16 @@ export async function callModel(call: ModelCall): Promise<ModelAnswer> {
 
 /** An SDK error as the job's reason, transient or not (a rejected key is not; a 429, 5xx or time-out is). */
 export function providerFailure(
+  provider: AiProvider,
+  err: unknown,
+  /** The key the call was made with: a provider's message that repeats it does not pass it on. */
+  apiKey: string | null,
+): { reason: string; transient: boolean; retryAfterMs?: number } | null {
+  const failure = readProviderFailure(provider, err)
+  return failure && { ...failure, reason: new Redactor().add(apiKey).text(failure.reason) }
+}
+
+function readProviderFailure(
   provider: AiProvider,
   err: unknown,
 ): { reason: string; transient: boolean; retryAfterMs?: number } | null {

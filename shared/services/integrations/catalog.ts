@@ -113,6 +113,7 @@ export function toolAlias(name: string): string {
 
 const overrideEntry = z
   .object({
+    issuer: z.url(),
     authorize_url: z.url(),
     token_url: z.url(),
     revocation_url: z.url().nullable(),
@@ -179,6 +180,7 @@ export function resolveProviders(config: Pick<Config, 'OAUTH_ENV'>): Map<string,
       integration_id: entry.integration_id,
       scopes: entry.oauth_scopes,
       providerScopes: entry.oauth_scopes.map((s) => base.scopeNames?.[s] ?? s),
+      issuer: o.issuer ?? base.issuer,
       authorizeUrl: o.authorize_url ?? base.authorizeUrl,
       tokenUrl: o.token_url ?? base.tokenUrl,
       revocationUrl: o.revocation_url === null ? undefined : (o.revocation_url ?? base.revocationUrl),

@@ -12,6 +12,7 @@ import {
   TokenEndpointError,
   vaultPurposes,
 } from './oauth.ts'
+import { checkResponseIssuer } from './oauth-issuer.ts'
 
 /** The OAuth connection flow: start (tenant owner/admin), and the provider's callback (public). */
 
@@ -59,7 +60,7 @@ export async function startAuthorization(
  */
 export async function completeAuthorization(
   deps: FunctionDeps,
-  query: { state: string; code?: string; error?: string },
+  query: { state: string; code?: string; error?: string; iss?: string },
   /** The value of the state's binding cookie in the browser that came back, if it sent one. */
   browserBinding: string | undefined,
 ): Promise<Record<string, string>> {
@@ -82,6 +83,23 @@ export async function completeAuthorization(
   const slug = state.integration_slug
   const provider = resolveProviders(deps.config).get(slug)
   if (!provider?.clientId) return fail(slug, 'integration_unavailable', 'The integration is not configured.')
+  // Before anything in the response is believed (its error or its code): it must come from the
+  // server the flow started with.
+  const issuer = await checkResponseIssuer(deps, provider, query.iss)
+  if (issuer !== 'ok') {
+    deps.logger.warn('oauth authorization response from an unexpected issuer', {
+      integration: slug,
+      tenant_id: state.tenant_id,
+      reason: issuer,
+    })
+    return fail(
+      slug,
+      issuer,
+      issuer === 'issuer_missing'
+        ? 'The provider did not say which authorization server answered, though it announces that it does.'
+        : 'The authorization response came from another authorization server than the one the flow started with.',
+    )
+  }
   if (query.error) {
     const code = /^[a-z_]{1,64}$/.test(query.error) ? query.error : 'authorization_failed'
     return fail(

@@ -232,6 +232,8 @@ export const callbackQuery = z
     code: z.string().min(1).max(4096).optional(),
     error: z.string().max(200).optional(),
     error_description: z.string().max(1000).optional(),
+    /** RFC 9207: the authorization server that answered. */
+    iss: z.string().max(2048).optional(),
   })
   .loose()
 

@@ -1,5 +1,6 @@
 import type { Sql } from '@shared/infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
+import { recordEvent } from '@shared/infra/events.ts'
 import {
   claimLeased,
   type Fragment,
@@ -202,16 +203,35 @@ async function recordFailure(deps: FunctionDeps, row: Claimed, lease: Lease, mes
 
 /** invalid_grant: the connection needs re-authorization; the tenant's owners hear about it once. */
 async function markNeedsReauth(deps: FunctionDeps, row: Claimed, lease: Lease): Promise<void> {
-  await deps.sql.begin(async (tx) => {
+  const marked = await deps.sql.begin(async (tx) => {
     const [updated] = await tx<
-      { integration_slug: string; display_name: string | null; external_account_name: string | null }[]
+      {
+        integration_id: string
+        integration_slug: string
+        display_name: string | null
+        external_account_name: string | null
+      }[]
     >`
       update public.integration_connections set
         status = 'needs_reauth', last_refresh_error = 'invalid_grant', ${released(tx, lease)},
         updated_at = ${deps.clock.now()}
       where id = ${row.id} and ${heldBy(tx, lease)}
-      returning integration_slug, display_name, external_account_name`
-    if (!updated) return
+      returning integration_id, integration_slug, display_name, external_account_name`
+    if (!updated) return false
+    await recordEvent(tx, {
+      tenantId: row.tenant_id,
+      type: 'connection.reauthorization_required',
+      at: deps.clock.now(),
+      data: {
+        connection_id: row.id,
+        integration_id: updated.integration_id,
+        integration_slug: updated.integration_slug,
+        display_name: updated.display_name,
+        external_account_name: updated.external_account_name,
+        reason: 'invalid_grant',
+        reconnect_path: `/api/integrations/${updated.integration_slug}/authorize`,
+      },
+    })
     const owners = await tx<{ email: string }[]>`
       select u.email from public.tenant_members m join auth.users u on u.id = m.user_id
       where m.tenant_id = ${row.tenant_id} and m.role = 'owner' and u.email is not null`
@@ -227,7 +247,9 @@ async function markNeedsReauth(deps: FunctionDeps, row: Claimed, lease: Lease): 
         dedupeKey: `integration.needs_reauth:${row.id}:${row.token_version}:${email}`,
       })
     }
+    return true
   })
+  if (marked) deps.onOutboxCommitted?.()
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
+import { Redactor } from '@shared/infra/redaction.ts'
 import { z } from 'zod'
 import { type ConnectionWithTools, listActiveConnectionsWithTools } from '../integrations/connections.ts'
 import { McpConnectError, McpRequestError, requestMcp } from '../integrations/mcp-discovery.ts'
@@ -94,13 +95,6 @@ function decide(ctx: ServiceContext, source: Source, feature: ConnectionFeature)
   )
 }
 
-/** Removes the connection's credential and address from a message that leaves the server. */
-function redact(message: string, secrets: (string | null | undefined)[]): string {
-  let out = message
-  for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('[redacted]')
-  return out.slice(0, 500)
-}
-
 /**
  * One request to a connected server: the permission, the connection's credential, the request,
  * one usage record. A refusal is INSUFFICIENT_PERMISSIONS; the server's failures are MCP errors
@@ -133,9 +127,13 @@ async function request<T>(
     await log(false)
     throw new ServiceError('INSUFFICIENT_PERMISSIONS', `${source.prefix}: ${decision.reason}`)
   }
-  let token: string | undefined
+  // What the server answers (contents, messages, errors) may echo the request it got: the
+  // credential and its own address are removed from it.
+  const redactor = new Redactor().addUrl(connection.mcp_server_url)
+  const message = (text: string) => redactor.text(text).slice(0, 500)
   try {
-    token = (await connectionToken(ctx, connection.id)).token
+    const { token } = await connectionToken(ctx, connection.id)
+    redactor.add(token)
     const result = await requestMcp(
       ctx,
       {
@@ -148,17 +146,17 @@ async function request<T>(
       run,
     )
     await log(true)
-    return result
+    // Lists name what can be asked for (URIs, names), which may rightly hold the server's address.
+    return method.endsWith('/list') ? result : redactor.value(result)
   } catch (err) {
     await log(false)
-    const secrets = [token, connection.mcp_server_url]
     if (err instanceof McpConnectError)
-      throw new McpError(ErrorCode.InternalError, redact(`${source.prefix}: ${err.message}`, secrets))
+      throw new McpError(ErrorCode.InternalError, message(`${source.prefix}: ${err.message}`))
     if (err instanceof McpRequestError) {
       const callers = [ErrorCode.InvalidParams, RESOURCE_NOT_FOUND] as number[]
       throw new McpError(
         callers.includes(err.code) ? err.code : ErrorCode.InternalError,
-        redact(`${source.prefix}: the MCP server answered: ${err.message}`, secrets),
+        message(`${source.prefix}: the MCP server answered: ${err.message}`),
       )
     }
     throw err

@@ -2,6 +2,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { type FieldIssue, ServiceError } from '@shared/infra/errors.ts'
+import { Redactor } from '@shared/infra/redaction.ts'
 import {
   integrationBySlug,
   oauthProviderBySlug,
@@ -291,18 +292,21 @@ async function callIntegrationTool(
   }
 
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
+  // A provider or MCP server may echo the request it got (the credential, its own address) in an
+  // error or a result: everything it answered passes through the redactor of that request.
+  const redactor = new Redactor().addUrl(connection.mcp_server_url)
   let outcome: ToolOutcome
   try {
     outcome =
       connection.connection_type === 'oauth'
-        ? await runOAuthTool(ctx, entry, args, timeoutMs)
-        : await runMcpTool(ctx, entry, args, timeoutMs)
+        ? await runOAuthTool(ctx, entry, args, timeoutMs, redactor)
+        : await runMcpTool(ctx, entry, args, timeoutMs, redactor)
   } catch (err) {
     await log(false)
     throw err
   }
   await log(outcome.status === 'ok')
-  return outcome
+  return redactor.value(outcome)
 }
 
 async function runOAuthTool(
@@ -310,6 +314,7 @@ async function runOAuthTool(
   entry: ToolEntry,
   args: Record<string, unknown>,
   timeoutMs: number,
+  redactor: Redactor,
 ): Promise<ToolOutcome> {
   const connection = entry.connection!
   const impl = toolImplementation(entry.toolName!)
@@ -318,6 +323,7 @@ async function runOAuthTool(
   if (!impl || !conventions || !provider)
     return { status: 'failed', message: `${entry.name} has no implementation` }
   const run = async (token: string) => {
+    redactor.add(token)
     try {
       // args passed validateArgs against the JSON Schema generated from impl.input.
       return await impl.run(providerApi(ctx, conventions, provider.apiBaseUrl, token, timeoutMs), args)
@@ -357,9 +363,11 @@ async function runMcpTool(
   entry: ToolEntry,
   args: Record<string, unknown>,
   timeoutMs: number,
+  redactor: Redactor,
 ): Promise<ToolOutcome> {
   const connection = entry.connection!
   const { token } = await connectionToken(ctx, connection.id)
+  redactor.add(token)
   const upstreamName = entry.toolName!.slice(entry.toolName!.indexOf(':') + 1)
   let listChanged = false
   try {

@@ -23,7 +23,7 @@ import { newLease } from '@shared/infra/leases.ts'
 import { tenantAdminEmails } from '@shared/infra/notifier.ts'
 import { OutboundBlockedError, OutboundError } from '@shared/infra/outbound.ts'
 import { SECRET_PURPOSE } from './rows.ts'
-import { signBody, signTimestampedBody } from './signature.ts'
+import { signBody, signStandardWebhook, signTimestampedBody } from './signature.ts'
 
 /** Delays before attempts 2..5 (the spec's retry policy); attempt 1 is immediate. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000] as const
@@ -208,8 +208,12 @@ async function sendAttempt(
       : null
     const body = payloadText(d)
     const timestamp = Math.floor(started.getTime() / 1000)
-    const timestamped = [await signTimestampedBody(current, timestamp, body)]
-    if (previous) timestamped.push(await signTimestampedBody(previous, timestamp, body))
+    // Every active secret signs both timestamped schemes, the current one first.
+    const activeSecrets = previous ? [current, previous] : [current]
+    const timestamped = await Promise.all(activeSecrets.map((s) => signTimestampedBody(s, timestamp, body)))
+    const standard = await Promise.all(
+      activeSecrets.map((s) => signStandardWebhook(s, d.event_id, timestamp, body)),
+    )
     const res = await deps.fetch(d.url, {
       method: 'POST',
       // 3xx is a failure, not something to follow: the subscriber must register the final URL.
@@ -228,6 +232,9 @@ async function sendAttempt(
         'x-service-event-type': d.event_type,
         'x-service-delivery-id': d.id,
         'x-service-delivery-attempt': String(attempt),
+        'webhook-id': d.event_id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': standard.join(' '),
       },
       body,
     })

@@ -8,6 +8,14 @@
  *   x-service-timestamp-signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>[,sha256=...]
  *     Binds the timestamp to the body, so a captured request cannot be replayed later with a new
  *     timestamp. During a secret rotation it lists one signature per active secret.
+ *
+ * Beside them, the Standard Webhooks headers (https://www.standardwebhooks.com), which the
+ * `standardwebhooks` and `svix` libraries verify as they are:
+ *   webhook-id: <the event id, evt_...>
+ *   webhook-timestamp: <unix seconds, the same as x-service-timestamp>
+ *   webhook-signature: v1,<base64 HMAC-SHA256(key, "<id>.<timestamp>.<raw body>")>[ v1,...]
+ *     The key is the base64 decoding of the secret's part after `whsec_`, as those libraries read
+ *     it. During a secret rotation it lists one signature per active secret, space-separated.
  */
 
 const encoder = new TextEncoder()
@@ -35,6 +43,55 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   out.set(a)
   out.set(b, a.length)
   return out
+}
+
+async function hmacBytes(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
+  const cryptoKey = await crypto.subtle.importKey(
+    'raw',
+    key as BufferSource,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign'],
+  )
+  return new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKey, data as BufferSource))
+}
+
+function toBase64(bytes: Uint8Array): string {
+  let binary = ''
+  for (const b of bytes) binary += String.fromCharCode(b)
+  return btoa(binary)
+}
+
+/** The fewest key bytes the Standard Webhooks spec accepts. */
+const MIN_STANDARD_KEY_BYTES = 24
+
+/**
+ * The Standard Webhooks key of a `whsec_` secret: the base64 decoding of the part after the
+ * prefix. Our secrets' part after `whsec_` is 36 base62 characters, which is also valid base64
+ * of 27 bytes, so every secret ever issued has a key the libraries derive the same way.
+ */
+export function standardWebhooksKey(secret: string): Uint8Array {
+  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret
+  let binary: string
+  try {
+    if (encoded.length % 4 !== 0) throw new Error('unpadded')
+    binary = atob(encoded)
+  } catch {
+    throw new Error('the webhook secret is not base64 after whsec_')
+  }
+  if (binary.length < MIN_STANDARD_KEY_BYTES) throw new Error('the webhook secret is shorter than 24 bytes')
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0))
+}
+
+/** `v1,<base64>` over `<id>.<timestamp>.<body bytes>` (Standard Webhooks). */
+export async function signStandardWebhook(
+  secret: string,
+  id: string,
+  timestamp: number,
+  rawBody: string | Uint8Array,
+): Promise<string> {
+  const signed = concat(encoder.encode(`${id}.${timestamp}.`), toBytes(rawBody))
+  return `v1,${toBase64(await hmacBytes(standardWebhooksKey(secret), signed))}`
 }
 
 /** Compares every byte whatever the first difference, so timing reveals nothing of the expected value. */

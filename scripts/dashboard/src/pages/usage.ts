@@ -61,7 +61,7 @@ export function UsagePage(): VNode {
       </div>
       <${DailyUsageCharts} period=${period} />
       <h2>Alerts</h2>
-      <p class="muted">An e-mail when a product's use passes a share of its quota (besides the built-in 80% and 100%).</p>
+      <p class="muted">An e-mail when a product's use passes a share of its quota (besides the built-in 80%, 90% and 100%).</p>
       ${
         write
           ? html`<${Form} label="Add a usage alert" submitLabel="Add alert" class="inline" submit=${async (
@@ -78,8 +78,8 @@ export function UsagePage(): VNode {
               alerts.reload()
             }}>
           <${Field} label="Product"><select name="product_id">${u.products.map((p) => html`<option value=${p.product_id}>${p.name}</option>`)}</select><//>
-          <${Field} label="Threshold %"><input name="threshold_percent" type="number" min="1" max="100" value="75" required /><//>
-          <${Field} label="E-mail"><input name="target" type="email" required value=${session.email} /><//>
+          <${Field} label="Threshold %" hint="A whole number from 1 to 100: the share of the monthly quota"><input name="threshold_percent" type="number" min="1" max="100" value="75" required /><//>
+          <${Field} label="E-mail" hint="Where this alert is sent"><input name="target" type="email" required value=${session.email} /><//>
         <//>`
           : html`<${ReadOnly} what="the alerts" />`
       }
@@ -102,7 +102,7 @@ export function UsagePage(): VNode {
                   : null
               }</td></tr>`,
           )}</tbody></table>`
-          : html`<p class="muted">No alerts of your own: owners and admins are e-mailed at 80% and 100% anyway.</p>`}<//>
+          : html`<p class="muted">No alerts of your own: owners and admins are e-mailed at 80%, 90% and 100% anyway.</p>`}<//>
     `}<//>
   </section>`
 }

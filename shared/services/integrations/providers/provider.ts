@@ -39,6 +39,11 @@ export interface CatalogTool {
 }
 
 export interface OAuthProvider {
+  /**
+   * The authorization server's issuer identifier (RFC 8414), what an RFC 9207 `iss` in its
+   * authorization responses must equal. Without one, the authorize URL's origin stands for it.
+   */
+  issuer?: string
   authorizeUrl: string
   tokenUrl: string
   /** RFC 7009 revocation endpoint, where the provider has one. */

@@ -23,7 +23,7 @@ let doc: any
 beforeAll(async () => {
   tp = await startTestPlatform()
   doc = (await tp.json('/docs/openapi.json')).body
-}, 60_000)
+}, 120_000)
 
 afterAll(async () => {
   await tp?.close()

@@ -38,14 +38,14 @@ const payloadSchema = (doc: Document, type: string) =>
 
 describe('the event catalog in the OpenAPI documents', () => {
   it('lists every event type (and the test event) in an OpenAPI 3.1 webhooks section, at both addresses', async () => {
-    for (const path of ['/functions/v1/webhooks/openapi.json', '/docs/public/webhooks.json']) {
+    for (const path of ['/functions/v1/webhooks/openapi.json', '/docs/openapi.json']) {
       const doc = await documentAt(path)
       expect(doc.openapi).toBe('3.1.0')
       expect(Object.keys(doc.webhooks ?? {}).sort()).toEqual([...eventTypes, 'webhook.test'].sort())
     }
-    const page = await tp.request('/docs')
+    const page = await tp.request('/docs/config.js')
     expect(page.status).toBe(200)
-    expect(await page.text()).toContain('/docs/public/webhooks.json')
+    expect(await page.text()).toContain('/docs/openapi.json')
   })
 
   it('gives every type a schema whose example is valid, and refuses data the emitter does not write', async () => {
@@ -101,8 +101,7 @@ describe('deliveries against the published schemas', () => {
     const t = await tp.createTenant()
     expect(await emittedEventMismatches(tp.db.sql)).toEqual([])
     // As a careless emitter would: a field the catalog does not list, written through the outbox.
-    await tp.db
-      .sql`select private.record_event('evt_Stray0123456789abcdefghi', ${t.tenantId}, 'site.created',
+    await tp.db.sql`select private.record_event('evt_Stray0123456789abcdefghi', ${t.tenantId}, 'site.created',
       ${tp.db.sql.json({ site_id: crypto.randomUUID(), name: 'x', domain: null, created_at: new Date().toISOString(), owner: 'x' })},
       now())`
     expect(await emittedEventMismatches(tp.db.sql)).toEqual([

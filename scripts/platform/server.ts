@@ -6,12 +6,7 @@ import { errorBody } from '@shared/infra/errors.ts'
 import { closeHotPath } from '@shared/infra/hot-path.ts'
 import { allowedMethodsOf, unmatchedResponse } from '@shared/infra/http/allowed-methods.ts'
 import { toFunctionPath } from '@shared/infra/http/public-routes.ts'
-import {
-  contentSecurityPolicy,
-  inlineScriptHashes,
-  isHtml,
-  withSecurityHeaders,
-} from '@shared/infra/http/security-headers.ts'
+import { withSecurityHeaders } from '@shared/infra/http/security-headers.ts'
 import { scheduledJobs } from '@shared/infra/jobs/schedule.ts'
 import { Hono } from 'hono'
 import { getPath } from 'hono/utils/url'

@@ -2510,7 +2510,7 @@ export interface paths {
                     limit?: number;
                     /** @description next_cursor from the previous page */
                     cursor?: string;
-                    /** @description Only jobs of this kind */
+                    /** @description Only jobs of this kind, or of any of up to 10 kinds separated by commas (e.g. scrape-social.source,generate-article.article) */
                     kind?: string;
                     status?: "queued" | "running" | "succeeded" | "failed";
                 };
@@ -6623,6 +6623,7 @@ export interface paths {
                     code?: string;
                     error?: string;
                     error_description?: string;
+                    iss?: string;
                 };
                 header?: never;
                 path?: never;
@@ -11523,7 +11524,1459 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "tenant.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new tenant signs up
+         * @description Sent to each subscription whose `events` include `tenant.created`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "tenant.created";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "tenant_id": "5a1e6c2b-3d4f-4a8e-9b7c-1e2d3f4a5b6c",
+                         *       "name": "Ada's team",
+                         *       "plan": "free",
+                         *       "owner_user_id": "7c9e2a1b-4d3f-4e5a-8b6c-2d1e3f4a5b7c"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            tenant_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            plan: "free" | "pro" | "business" | "enterprise";
+                            /** Format: uuid */
+                            owner_user_id: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "tenant.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The tenant's settings change (name, plan or settings)
+         * @description Sent to each subscription whose `events` include `tenant.updated`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "tenant.updated";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "tenant_id": "5a1e6c2b-3d4f-4a8e-9b7c-1e2d3f4a5b6c",
+                         *       "name": "Ada & co",
+                         *       "plan": "free",
+                         *       "changed": [
+                         *         "name"
+                         *       ],
+                         *       "previous": {
+                         *         "name": "Ada's team"
+                         *       },
+                         *       "updated_by": "7c9e2a1b-4d3f-4e5a-8b6c-2d1e3f4a5b7c"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            tenant_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            plan: "free" | "pro" | "business" | "enterprise";
+                            changed: ("name" | "plan" | "settings")[];
+                            /** @description The former value of each changed field (settings are not repeated) */
+                            previous: {
+                                name?: string;
+                                /** @enum {string} */
+                                plan?: "free" | "pro" | "business" | "enterprise";
+                            };
+                            /**
+                             * Format: uuid
+                             * @description null when billing changed the plan
+                             */
+                            updated_by: string | null;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "content.published": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An article is published
+         * @description Sent to each subscription whose `events` include `content.published`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "content.published";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "article_id": "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                         *       "title": "Hello world",
+                         *       "site_id": "6a7b8c9d-0e1f-4a2b-8c4d-5e6f7a8b9c0d",
+                         *       "published_at": "2026-11-21T12:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            article_id: string;
+                            title: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            /** Format: date-time */
+                            published_at: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "content.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An article is created, modified or deleted
+         * @description Sent to each subscription whose `events` include `content.updated`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "content.updated";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "article_id": "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                         *       "site_id": "6a7b8c9d-0e1f-4a2b-8c4d-5e6f7a8b9c0d",
+                         *       "title": "Hello world",
+                         *       "status": "draft",
+                         *       "change": "updated",
+                         *       "changed_fields": [
+                         *         "title"
+                         *       ],
+                         *       "updated_at": "2026-11-21T12:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            article_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            title: string;
+                            /** @enum {string} */
+                            status: "draft" | "published";
+                            /** @enum {string} */
+                            change: "created" | "updated" | "deleted";
+                            changed_fields: string[];
+                            /** Format: date-time */
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "site.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A site is added
+         * @description Sent to each subscription whose `events` include `site.created`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "site.created";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "site_id": "6a7b8c9d-0e1f-4a2b-8c4d-5e6f7a8b9c0d",
+                         *       "name": "Blog",
+                         *       "domain": "blog.example.com",
+                         *       "created_at": "2026-11-21T12:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            site_id: string;
+                            name: string;
+                            domain: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "site.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A site is removed, with its articles
+         * @description Sent to each subscription whose `events` include `site.deleted`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "site.deleted";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "site_id": "6a7b8c9d-0e1f-4a2b-8c4d-5e6f7a8b9c0d",
+                         *       "name": "Blog",
+                         *       "domain": null,
+                         *       "articles_deleted": 3,
+                         *       "deleted_at": "2026-11-21T12:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            site_id: string;
+                            name: string;
+                            domain: string | null;
+                            articles_deleted: number;
+                            /** Format: date-time */
+                            deleted_at: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A team invitation is sent
+         * @description Sent to each subscription whose `events` include `user.invited`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "user.invited";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "invitation_id": "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f",
+                         *       "email": "grace@example.com",
+                         *       "role": "member",
+                         *       "invited_by": "7c9e2a1b-4d3f-4e5a-8b6c-2d1e3f4a5b7c",
+                         *       "expires_at": "2026-11-28T12:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            invitation_id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            /** Format: uuid */
+                            invited_by: string;
+                            /** Format: date-time */
+                            expires_at: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "user.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A user accepts an invitation
+         * @description Sent to each subscription whose `events` include `user.joined`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "user.joined";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "user_id": "8d9e0f1a-2b3c-4d4e-9f6a-7b8c9d0e1f2a",
+                         *       "email": "grace@example.com",
+                         *       "role": "member",
+                         *       "invitation_id": "2c3d4e5f-6a7b-4c8d-9e0f-1a2b3c4d5e6f"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            user_id: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            /** Format: uuid */
+                            invitation_id: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "api_key.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key (platform or tool-server) is created; never the key itself
+         * @description Sent to each subscription whose `events` include `api_key.created`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "api_key.created";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "api_key_id": "3f0c1d52-8a43-4f4e-9a0e-2b6f1c7d9e11",
+                         *       "name": "server",
+                         *       "kind": "platform",
+                         *       "environment": "production",
+                         *       "key_prefix": "svc_live_AbCd",
+                         *       "scopes": [
+                         *         "content:read"
+                         *       ]
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            api_key_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "platform" | "tool_server";
+                            /** @enum {string} */
+                            environment: "production" | "sandbox" | "development" | "service";
+                            key_prefix: string;
+                            scopes: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "api_key.revoked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An API key is revoked
+         * @description Sent to each subscription whose `events` include `api_key.revoked`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "api_key.revoked";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "api_key_id": "3f0c1d52-8a43-4f4e-9a0e-2b6f1c7d9e11",
+                         *       "name": "server",
+                         *       "kind": "platform",
+                         *       "environment": "production",
+                         *       "key_prefix": "svc_live_AbCd",
+                         *       "scopes": [
+                         *         "content:read"
+                         *       ],
+                         *       "revoked_at": "2026-11-21T12:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            api_key_id: string;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "platform" | "tool_server";
+                            /** @enum {string} */
+                            environment: "production" | "sandbox" | "development" | "service";
+                            key_prefix: string;
+                            scopes: string[];
+                            /** Format: date-time */
+                            revoked_at: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "connection.reauthorization_required": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An integration connection can no longer refresh its access (the provider refused the grant): its tools refuse calls until an owner or admin reconnects it
+         * @description Sent to each subscription whose `events` include `connection.reauthorization_required`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "connection.reauthorization_required";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "connection_id": "4e5f6a7b-8c9d-4e0f-8a2b-3c4d5e6f7a8b",
+                         *       "integration_id": "b1a2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d",
+                         *       "integration_slug": "notion",
+                         *       "display_name": null,
+                         *       "external_account_name": "Acme Workspace",
+                         *       "reason": "invalid_grant",
+                         *       "reconnect_path": "/api/integrations/notion/authorize"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            connection_id: string;
+                            /** Format: uuid */
+                            integration_id: string;
+                            integration_slug: string;
+                            display_name: string | null;
+                            external_account_name: string | null;
+                            /**
+                             * @description The provider's answer that ended the access
+                             * @enum {string}
+                             */
+                            reason: "invalid_grant";
+                            /** @description Where an owner or admin starts the reconnection */
+                            reconnect_path: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "assistant.approval_required": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An assistant turn waits for an owner's or admin's approval of one or more tool calls
+         * @description Sent to each subscription whose `events` include `assistant.approval_required`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "assistant.approval_required";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "turn_id": "5f6a7b8c-9d0e-4f1a-8b3c-4d5e6f7a8b9c",
+                         *       "conversation_id": "6a7b8c9d-0e1f-4a2b-9c4d-5e6f7a8b9c0d",
+                         *       "triggered_by": "assistant",
+                         *       "tool_calls": [
+                         *         {
+                         *           "tool_call_id": "7b8c9d0e-1f2a-4b3c-8d5e-6f7a8b9c0d1e",
+                         *           "tool": "slack:post_message"
+                         *         }
+                         *       ]
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            turn_id: string;
+                            /** Format: uuid */
+                            conversation_id: string;
+                            /** @enum {string} */
+                            triggered_by: "assistant" | "automation";
+                            /** @description The calls that wait (their arguments are in the conversation) */
+                            tool_calls: {
+                                /** Format: uuid */
+                                tool_call_id: string;
+                                tool: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A background job (scrape, article generation, affiliate sync, assistant turn) failed for good: a permanent error, or its retries are used up
+         * @description Sent to each subscription whose `events` include `job.failed`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "job.failed";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "job_id": "8c9d0e1f-2a3b-4c4d-9e6f-7a8b9c0d1e2f",
+                         *       "kind": "scrape-social.source",
+                         *       "attempts": 5,
+                         *       "max_attempts": 5,
+                         *       "reason": "retries_exhausted",
+                         *       "error": "feed.example.com did not answer within 10000 ms (time-out)",
+                         *       "failed_at": "2026-11-21T12:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            job_id: string;
+                            /** @example scrape-social.source */
+                            kind: string;
+                            attempts: number;
+                            max_attempts: number;
+                            /** @enum {string} */
+                            reason: "permanent_error" | "retries_exhausted" | "stalled";
+                            error: string | null;
+                            /** Format: date-time */
+                            failed_at: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A shop's order reaches the platform for the first time (commerce-webhook)
+         * @description Sent to each subscription whose `events` include `order.created`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "order.created";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "order_id": "9d2b7f0e-5c1a-4b8e-8f3d-6a4e2c1b0a99",
+                         *       "store_id": "0b8e6a3c-2d4f-4e1a-9c7b-5f3e1d2a4b6c",
+                         *       "platform": "shopify",
+                         *       "external_id": "820982911946154508",
+                         *       "order_number": "1001",
+                         *       "currency": "EUR",
+                         *       "total_price": "59.90",
+                         *       "financial_status": "paid",
+                         *       "fulfillment_status": null,
+                         *       "source_updated_at": "2026-11-21T12:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description The order's id on this platform
+                             */
+                            order_id: string;
+                            /** Format: uuid */
+                            store_id: string;
+                            /** @enum {string} */
+                            platform: "shopify" | "woocommerce";
+                            /** @description The shop's own id of the order */
+                            external_id: string;
+                            order_number: string | null;
+                            currency: string;
+                            /** @description A decimal number, as the shop wrote it */
+                            total_price: string;
+                            financial_status: string | null;
+                            fulfillment_status: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the shop last changed the order
+                             */
+                            source_updated_at: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "order.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A synced order changes at the shop (a newer version arrives)
+         * @description Sent to each subscription whose `events` include `order.updated`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "order.updated";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "order_id": "9d2b7f0e-5c1a-4b8e-8f3d-6a4e2c1b0a99",
+                         *       "store_id": "0b8e6a3c-2d4f-4e1a-9c7b-5f3e1d2a4b6c",
+                         *       "platform": "shopify",
+                         *       "external_id": "820982911946154508",
+                         *       "order_number": "1001",
+                         *       "currency": "EUR",
+                         *       "total_price": "59.90",
+                         *       "financial_status": "paid",
+                         *       "fulfillment_status": "fulfilled",
+                         *       "source_updated_at": "2026-11-22T09:30:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /**
+                             * Format: uuid
+                             * @description The order's id on this platform
+                             */
+                            order_id: string;
+                            /** Format: uuid */
+                            store_id: string;
+                            /** @enum {string} */
+                            platform: "shopify" | "woocommerce";
+                            /** @description The shop's own id of the order */
+                            external_id: string;
+                            order_number: string | null;
+                            currency: string;
+                            /** @description A decimal number, as the shop wrote it */
+                            total_price: string;
+                            financial_status: string | null;
+                            fulfillment_status: string | null;
+                            /**
+                             * Format: date-time
+                             * @description When the shop last changed the order
+                             */
+                            source_updated_at: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test delivery to one subscription, sent on request
+         * @description Sent by `POST /api/webhooks/{id}/test` to that subscription only: one attempt, no retries.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "webhook.test";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "subscription_id": "9d0e1f2a-3b4c-4d5e-8f7a-8b9c0d1e2f3a",
+                         *       "message": "A test event: your endpoint received and can verify this delivery."
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            subscription_id: string;
+                            message: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         CreatedApiKey: components["schemas"]["ApiKey"] & {
@@ -12368,13 +13821,13 @@ export interface components {
              */
             url: string;
             /**
-             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked
+             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated
              * @example [
              *       "content.published",
              *       "api_key.created"
              *     ]
              */
-            events: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked")[];
+            events: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated")[];
             description?: string;
         };
         /**
@@ -12393,13 +13846,13 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked
+             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated
              * @example [
              *       "content.published",
              *       "api_key.created"
              *     ]
              */
-            events?: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked")[];
+            events?: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated")[];
             description?: string | null;
         };
         WebhookSecret: {
@@ -13305,6 +14758,11 @@ export interface components {
             instruction: string;
             schedule: string;
             enabled: boolean;
+            /**
+             * @description Why the platform turned it off: its creator left the tenant (creator_removed) or is no longer an owner or admin (creator_demoted). It runs as its creator, never as anyone else. Null while enabled or when a person turned it off.
+             * @enum {string|null}
+             */
+            disabled_reason: "creator_removed" | "creator_demoted" | null;
             next_run_at: string | null;
             last_run_at: string | null;
             last_run: components["schemas"]["AutomationRun"];

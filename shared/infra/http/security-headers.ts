@@ -102,18 +102,3 @@ export function withSecurityHeaders(res: Response): Response {
     return copy
   }
 }
-
-/** SHA-256 source expressions for the inline scripts of a page whose HTML no request shapes. */
-export async function inlineScriptHashes(html: string): Promise<string[]> {
-  const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)]
-    .filter(([, attributes]) => !/\bsrc\s*=/i.test(attributes ?? ''))
-    .map(([, , body]) => body ?? '')
-  return Promise.all(
-    scripts.map(async (body) => {
-      const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body))
-      let binary = ''
-      for (const byte of new Uint8Array(digest)) binary += String.fromCharCode(byte)
-      return `'sha256-${btoa(binary)}'`
-    }),
-  )
-}

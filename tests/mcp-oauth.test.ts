@@ -92,7 +92,12 @@ async function connect(provider: MemoryProvider, instance = 0) {
 }
 
 /** The browser's part, as the dashboard does it: follow the authorization URL to the consent page, decide. */
-async function consent(provider: MemoryProvider, user: TestTenant, approve = true) {
+async function consent(
+  provider: MemoryProvider,
+  user: TestTenant,
+  approve = true,
+  extra: Record<string, unknown> = {},
+) {
   const res = await fetch(provider.authorizationUrl!, { redirect: 'manual' })
   expect(res.status).toBe(302)
   const consentPage = new URL(res.headers.get('location')!)
@@ -102,15 +107,15 @@ async function consent(provider: MemoryProvider, user: TestTenant, approve = tru
   expect(shown.status).toBe(200)
   const decided = await tp.json(`/mcp/oauth/requests/${requestId}/decision`, {
     token: user.token,
-    body: { approve },
+    body: { approve, ...extra },
   })
   return { shown: shown.body, decided }
 }
 
-async function signIn(provider = new MemoryProvider(), user = owner) {
+async function signIn(provider = new MemoryProvider(), user = owner, decision: Record<string, unknown> = {}) {
   const first = await connect(provider).catch((e: Error) => e)
   expect(first).toBeInstanceOf(UnauthorizedError)
-  const { shown, decided } = await consent(provider, user)
+  const { shown, decided } = await consent(provider, user, true, decision)
   expect(decided.status).toBe(200)
   const back = new URL(decided.body.redirect_to)
   expect(back.searchParams.get('state')).toBe('state-123')
@@ -146,6 +151,20 @@ describe('OAuth sign-in for MCP clients', () => {
     ])
     const elsewhere = await tp.json('/api/mcp-clients', { token: other.token })
     expect(elsewhere.body.data).toEqual([])
+  })
+
+  it('limits a grant to the tool subset chosen at consent', async () => {
+    const { provider } = await signIn(new MemoryProvider(), owner, {
+      tool_subset: { tools: ['platform:list_content'] },
+    })
+    const client = await connect(provider)
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['platform__list_content'])
+    const outside = await client.callTool({ name: 'platform__create_draft', arguments: {} })
+    expect(outside.isError).toBe(true)
+    expect(JSON.stringify(outside.content)).toContain('tool subset')
+    await client.close()
+    const clients = (await tp.json('/api/mcp-clients', { token: owner.token })).body.data
+    expect(clients[0].tool_subset).toEqual({ connections: [], tools: ['platform:list_content'] })
   })
 
   it('refreshes with rotation, and a reused refresh token ends the grant', async () => {

@@ -352,6 +352,12 @@ GRANT SELECT(revoked_at),UPDATE(revoked_at) ON TABLE public.api_keys TO authenti
 GRANT SELECT(created_at) ON TABLE public.api_keys TO authenticated;
 
 --
+-- Name: COLUMN api_keys.tool_subset; Type: ACL; Schema: public
+--
+
+GRANT SELECT(tool_subset) ON TABLE public.api_keys TO authenticated;
+
+--
 -- Name: TABLE article_source_items; Type: ACL; Schema: public
 --
 

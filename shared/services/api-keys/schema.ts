@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { scopes } from '@shared/infra/auth.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
+import { toolSubsetSchema } from '@shared/services/tools/tool-subset.ts'
 
 export const keyKinds = ['platform', 'tool_server'] as const
 
@@ -45,6 +46,10 @@ export const createApiKeyBody = z
       .enum(keyKinds)
       .default('platform')
       .openapi({ description: 'platform (Bearer at /v1) or tool_server (X-API-Key at the tool server)' }),
+    tool_subset: toolSubsetSchema.nullable().optional().openapi({
+      description:
+        'Tool-server keys only: limits the key to these connections and tools (docs/mcp.md); absent or null: every tool',
+    }),
   })
   .strict()
   .openapi('CreateApiKey', {
@@ -70,6 +75,7 @@ export const apiKeySchema = z
     last_used_at: z.string().nullable(),
     revoked_at: z.string().nullable(),
     created_at: z.string(),
+    tool_subset: toolSubsetSchema.nullable(),
   })
   .openapi('ApiKey')
 

@@ -3,6 +3,7 @@ import { requireRole } from '@shared/infra/auth.ts'
 import { randomBase62, sha256Hex } from '@shared/infra/crypto.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
+import { requireOwnConnections, type ToolSubset } from '../tools/tool-subset.ts'
 
 /**
  * The tool server's OAuth 2.1 authorization server for MCP clients (docs/mcp.md, ADR 0008):
@@ -201,7 +202,12 @@ export async function describeRequest(ctx: ServiceContext, id: string) {
  * admin: who may create a tool-server key) and gives it a single-use code; either way the answer
  * is where the browser goes next, the client's redirect URI.
  */
-export async function decideRequest(ctx: ServiceContext, id: string, approve: boolean) {
+export async function decideRequest(
+  ctx: ServiceContext,
+  id: string,
+  approve: boolean,
+  opts: { toolSubset?: ToolSubset | null } = {},
+) {
   const request = await pendingRequest(ctx, id)
   const url = new URL(request.redirect_uri)
   if (request.state) url.searchParams.set('state', request.state)
@@ -212,10 +218,14 @@ export async function decideRequest(ctx: ServiceContext, id: string, approve: bo
     return { redirect_to: url.toString() }
   }
   requireRole(ctx.caller, ['owner', 'admin'])
+  const toolSubset = opts.toolSubset ?? null
+  if (toolSubset)
+    await ctx.readAsTenant((q) => requireOwnConnections(q, ctx.caller.tenantId, toolSubset.connections))
   const code = `${CODE_PREFIX}${randomBase62(TOKEN_RANDOM)}`
   const [updated] = await ctx.asOwner`
     update private.mcp_oauth_requests
     set tenant_id = ${ctx.caller.tenantId}, user_id = ${ctx.caller.userId}, code_hash = ${sha256Hex(code)},
+        tool_subset = ${toolSubset ? JSON.stringify(toolSubset) : null}::text::jsonb,
         expires_at = ${new Date(ctx.clock.now().getTime() + 60_000)}
     where id = ${id} and code_hash is null returning id`
   if (!updated) throw new ServiceError('NOT_FOUND', 'No such authorization request, or it has expired')
@@ -278,9 +288,10 @@ export async function exchangeToken(deps: FunctionDeps, params: TokenParams, res
         tenant_id: string
         user_id: string
         expires_at: Date
+        tool_subset: ToolSubset | null
       }[]
     >`delete from private.mcp_oauth_requests where code_hash = ${sha256Hex(params.code)}
-      returning client_id, redirect_uri, code_challenge, scopes, resource, tenant_id, user_id, expires_at`
+      returning client_id, redirect_uri, code_challenge, scopes, resource, tenant_id, user_id, expires_at, tool_subset`
     if (!request || request.expires_at <= now || request.client_id !== client.client_id)
       throw new OAuthError('invalid_grant', 'The code is unknown, used, expired or not this client’s')
     if (params.redirect_uri !== undefined && params.redirect_uri !== request.redirect_uri)
@@ -289,8 +300,9 @@ export async function exchangeToken(deps: FunctionDeps, params: TokenParams, res
     if (challenge !== request.code_challenge)
       throw new OAuthError('invalid_grant', 'PKCE verification failed')
     const [grant] = await deps.sql<{ id: string }[]>`
-      insert into public.mcp_oauth_grants (tenant_id, user_id, client_id, client_name, scopes, resource)
-      values (${request.tenant_id}, ${request.user_id}, ${client.client_id}, ${client.client_name}, ${request.scopes}, ${request.resource})
+      insert into public.mcp_oauth_grants (tenant_id, user_id, client_id, client_name, scopes, resource, tool_subset)
+      values (${request.tenant_id}, ${request.user_id}, ${client.client_id}, ${client.client_name}, ${request.scopes}, ${request.resource},
+              ${request.tool_subset ? deps.sql.json(request.tool_subset) : null})
       returning id`
     return issueTokens(deps, grant!.id, request.scopes)
   }
@@ -338,6 +350,7 @@ export interface ConnectedClient {
   client_name: string
   user_id: string
   scopes: string[]
+  tool_subset: ToolSubset | null
   created_at: string
   last_used_at: string | null
   revoked_at: string | null
@@ -353,11 +366,12 @@ export async function listConnectedClients(ctx: ServiceContext): Promise<Connect
         client_name: string
         user_id: string
         scopes: string[]
+        tool_subset: ToolSubset | null
         created_at: Date
         last_used_at: Date | null
         revoked_at: Date | null
       }[]
-    >`select id, client_id, client_name, user_id, scopes, created_at, last_used_at, revoked_at
+    >`select id, client_id, client_name, user_id, scopes, tool_subset, created_at, last_used_at, revoked_at
     from public.mcp_oauth_grants where tenant_id = ${ctx.caller.tenantId}
     order by created_at desc, id limit 200`,
   )

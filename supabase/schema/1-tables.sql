@@ -91,7 +91,8 @@ CREATE TABLE private.mcp_oauth_requests (
     user_id uuid,
     code_hash text,
     expires_at timestamp with time zone NOT NULL,
-    tool_subset jsonb
+    tool_subset jsonb,
+    client_name text
 );
 
 --

@@ -4,10 +4,16 @@ import { randomBase62, sha256Hex } from '@shared/infra/crypto.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { requireOwnConnections, type ToolSubset } from '../tools/tool-subset.ts'
+import {
+  clientFromMetadataDocument,
+  isMetadataDocumentClientId,
+  MetadataDocumentError,
+} from './client-metadata-document.ts'
 
 /**
  * The tool server's OAuth 2.1 authorization server for MCP clients (docs/mcp.md, ADR 0008):
- * dynamic client registration (RFC 7591, public clients only), authorization requests with PKCE
+ * dynamic client registration (RFC 7591, public clients only) and, beside it, clients named by
+ * the URL of their metadata document (client-metadata-document.ts), authorization requests with PKCE
  * (S256 only) and a resource indicator (RFC 8707: the tool server), a consent step decided by a
  * signed-in owner or admin of the tenant, single-use codes, access tokens of one hour and
  * rotating refresh tokens of 30 days, and revocation (RFC 7009). Tokens are random and stored
@@ -97,7 +103,13 @@ export async function registerClient(deps: FunctionDeps, input: ClientRegistrati
   }
 }
 
+/**
+ * A registered client (mcpc_ id), or one named by the URL of its metadata document. Throws
+ * MetadataDocumentError when such a document cannot be used.
+ */
 async function findClient(deps: FunctionDeps, clientId: string) {
+  if (isMetadataDocumentClientId(clientId))
+    return clientFromMetadataDocument(deps, clientId, acceptableRedirectUri)
   const [client] = await deps.sql<{ client_id: string; client_name: string; redirect_uris: string[] }[]>`
     select client_id, client_name, redirect_uris from private.mcp_oauth_clients where client_id = ${clientId}`
   return client
@@ -126,7 +138,13 @@ export async function startAuthorization(
   resource: string,
   allowedScopes: readonly string[],
 ): Promise<{ fatal: string } | { redirect: string } | { requestId: string }> {
-  const client = params.client_id ? await findClient(deps, params.client_id) : undefined
+  let client: Awaited<ReturnType<typeof findClient>>
+  try {
+    client = params.client_id ? await findClient(deps, params.client_id) : undefined
+  } catch (err) {
+    if (err instanceof MetadataDocumentError) return { fatal: `client_id: ${err.message}` }
+    throw err
+  }
   if (!client) return { fatal: 'Unknown client_id: register the client first' }
   const redirectUri =
     params.redirect_uri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined)
@@ -155,8 +173,8 @@ export async function startAuthorization(
   if (params.state && params.state.length > 500) return back('invalid_request', 'state is too long')
   const id = crypto.randomUUID()
   await deps.sql`
-    insert into private.mcp_oauth_requests (id, client_id, redirect_uri, state, code_challenge, scopes, resource, expires_at)
-    values (${id}, ${client.client_id}, ${redirectUri}, ${params.state ?? null}, ${params.code_challenge},
+    insert into private.mcp_oauth_requests (id, client_id, client_name, redirect_uri, state, code_challenge, scopes, resource, expires_at)
+    values (${id}, ${client.client_id}, ${client.client_name}, ${redirectUri}, ${params.state ?? null}, ${params.code_challenge},
       ${scopes}, ${resource}, ${new Date(deps.clock.now().getTime() + REQUEST_SECONDS * 1000)})`
   return { requestId: id }
 }
@@ -173,8 +191,8 @@ interface PendingRequest {
 
 async function pendingRequest(ctx: ServiceContext, id: string): Promise<PendingRequest> {
   const [row] = await ctx.asOwner<PendingRequest[]>`
-    select r.id, r.client_id, c.client_name, r.redirect_uri, r.state, r.scopes, r.resource
-    from private.mcp_oauth_requests r join private.mcp_oauth_clients c using (client_id)
+    select r.id, r.client_id, coalesce(r.client_name, c.client_name) as client_name, r.redirect_uri, r.state, r.scopes, r.resource
+    from private.mcp_oauth_requests r left join private.mcp_oauth_clients c using (client_id)
     where r.id = ${id} and r.code_hash is null and r.expires_at > ${ctx.clock.now()}`
   if (!row) throw new ServiceError('NOT_FOUND', 'No such authorization request, or it has expired')
   return row
@@ -269,7 +287,10 @@ export interface TokenParams {
 /** The token endpoint: a code (with its PKCE verifier) or a refresh token, for tokens. */
 export async function exchangeToken(deps: FunctionDeps, params: TokenParams, resource: string) {
   if (!params.client_id) throw new OAuthError('invalid_client', 'client_id is required', 401)
-  const client = await findClient(deps, params.client_id)
+  const client = await findClient(deps, params.client_id).catch((err) => {
+    if (err instanceof MetadataDocumentError) throw new OAuthError('invalid_client', err.message, 401)
+    throw err
+  })
   if (!client) throw new OAuthError('invalid_client', 'Unknown client', 401)
   if (params.resource !== undefined && params.resource.replace(/\/+$/, '') !== resource)
     throw new OAuthError('invalid_grant', `resource must be ${resource}`)

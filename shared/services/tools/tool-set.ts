@@ -100,6 +100,16 @@ export interface CallOptions {
   triggeredBy: TriggeredBy
   /** Per-call time-out of a provider or MCP server (ms). */
   timeoutMs?: number
+  /**
+   * Where a connected MCP server's progress and log notifications go while its tool runs (the
+   * calling MCP client's response stream). Without it they are dropped.
+   */
+  relay?: NotificationRelay
+}
+
+export interface NotificationRelay {
+  progress(p: { progress: number; total?: number; message?: string }): void
+  log(l: { level: string; logger?: string; data?: unknown }): void
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000
@@ -353,7 +363,7 @@ async function callIntegrationTool(
     outcome =
       connection.connection_type === 'oauth'
         ? await runOAuthTool(ctx, entry, args, timeoutMs)
-        : await runMcpTool(ctx, entry, args, timeoutMs)
+        : await runMcpTool(ctx, entry, args, timeoutMs, opts.relay)
   } catch (err) {
     await log(false)
     throw err
@@ -414,9 +424,15 @@ async function runMcpTool(
   entry: ToolEntry,
   args: Record<string, unknown>,
   timeoutMs: number,
+  relay: NotificationRelay | undefined,
 ): Promise<ToolOutcome> {
   const connection = entry.connection!
   const { token } = await connectionToken(ctx, connection.id)
+  // The connection's credential never reaches the caller, whatever the server puts in its logs.
+  const withoutToken = (data: unknown): unknown => {
+    const text = JSON.stringify(data ?? null)
+    return text.includes(token) ? JSON.parse(text.split(token).join('[redacted]')) : data
+  }
   const upstreamName = entry.toolName!.slice(entry.toolName!.indexOf(':') + 1)
   let listChanged = false
   try {
@@ -431,6 +447,11 @@ async function runMcpTool(
       onListChanged: () => {
         listChanged = true
       },
+      ...(relay && {
+        onProgress: (p) =>
+          relay.progress(p.message === undefined ? p : { ...p, message: String(withoutToken(p.message)) }),
+        onLog: (l) => relay.log({ ...l, data: withoutToken(l.data) }),
+      }),
     })
     const content = Array.isArray(result.content) ? result.content : []
     if (result.isError) {

@@ -323,7 +323,7 @@ export async function exchangeToken(deps: FunctionDeps, params: TokenParams, res
     const [grant] = await deps.sql<{ id: string }[]>`
       insert into public.mcp_oauth_grants (tenant_id, user_id, client_id, client_name, scopes, resource, tool_subset)
       values (${request.tenant_id}, ${request.user_id}, ${client.client_id}, ${client.client_name}, ${request.scopes}, ${request.resource},
-              ${request.tool_subset ? deps.sql.json(request.tool_subset) : null})
+              ${request.tool_subset ? JSON.stringify(request.tool_subset) : null}::text::jsonb)
       returning id`
     return issueTokens(deps, grant!.id, request.scopes)
   }

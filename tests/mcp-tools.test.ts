@@ -333,6 +333,7 @@ describe('OAuth connection tools', () => {
       expect(bad.body.details.map((d: { field: string }) => d.field)).toContain(field)
     }
     expect(await keys()).toBe(count)
+    await tp.db.sql`delete from public.integration_connections where id = ${otherTenants.id}`
   })
 
   it('refreshes once and retries when the token expires between list and call', async () => {

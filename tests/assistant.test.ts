@@ -437,6 +437,12 @@ describe('tools', () => {
     const disabled = await say(t, id, 'Post hi to the secret channel')
     expect(disabled.body.tool_calls[0]).toMatchObject({ status: 'refused' })
     expect(toolMessages()[0]!.content).toMatch(/^Refused by the tenant's tool permissions: .*disabled/)
+    // Not offered to the model: the call above is one it was never given.
+    const offered = (llm.requests.at(-2)!.body.tools as { function: { name: string } }[]).map(
+      (x) => x.function.name,
+    )
+    expect(offered).toContain('slack__list_channels')
+    expect(offered).not.toContain('slack__post_message')
 
     expect((await permit({ allowed: true, restrictions: { channels: ['C012AB3CD'] } })).status).toBe(200)
     llm.reset([{ toolCalls: [post] }, { text: 'That channel is not allowed.' }])

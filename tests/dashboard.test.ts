@@ -4,6 +4,7 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard, type DashboardBuild } from '../scripts/dashboard/build.ts'
 import { safeHref } from '../scripts/dashboard/src/format.ts'
+import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
 import { type AffiliateServer, startAffiliateServer } from './support/affiliate-server.ts'
 import { shopifyHeaders, shopifyOrder } from './support/commerce.ts'
 import { type FeedServer, startFeedServer } from './support/feed-server.ts'
@@ -237,27 +238,62 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     expect(await page.locator('[data-stat="avg"]').textContent()).toMatch(/^\d+ ms$/)
     expect(await page.getByRole('meter', { name: 'manual' }).getAttribute('aria-valuenow')).toBe('3')
 
-    // A tool switched off; restrictions on a tool that takes none are refused, with the reason.
+    // A tool switched off, approval asked for another; a tool that takes no restriction offers no form.
     await page.getByLabel('Allow custom-mcp:echo').uncheck()
     await expect.poll(() => page.getByLabel('Allow custom-mcp:echo').isChecked()).toBe(false)
+    await page.getByLabel('Require approval for custom-mcp:get-sum').check()
     const getSum = page.locator('tr', { hasText: 'custom-mcp:get-sum' })
-    await page.getByLabel('Restrictions of custom-mcp:get-sum').fill('{"channels": ["C0123456789"]}')
-    await getSum.getByRole('button', { name: 'Save' }).click()
-    await getSum.getByRole('alert').waitFor()
-    expect(await getSum.getByRole('alert').textContent()).toContain(
-      'custom-mcp:get-sum takes no restrictions',
-    )
+    expect(await getSum.getByRole('textbox').count()).toBe(0)
+    expect(await getSum.textContent()).toContain('none taken')
     const token = await tokenOf(OWNER.email)
     const conn = (await tp.json('/api/connections', { token })).body.data[0]
-    const perms = await tp.json(`/api/connections/${conn.id}/permissions`, { token })
-    expect(
-      perms.body.data.map((p: { tool_name: string; allowed: boolean }) => `${p.tool_name}:${p.allowed}`),
-    ).toEqual(['custom-mcp:echo:false'])
+    const rules = async (id: string) =>
+      (await tp.json(`/api/connections/${id}/permissions`, { token })).body.data.map(
+        (p: { tool_name: string; allowed: boolean; requires_approval: boolean; restrictions: object }) =>
+          `${p.tool_name} ${p.allowed} ${p.requires_approval} ${JSON.stringify(p.restrictions)}`,
+      )
+    await expect
+      .poll(() => rules(conn.id))
+      .toEqual(['custom-mcp:echo false false {}', 'custom-mcp:get-sum true true {}'])
     await shot('integration-statistics')
     await shot('integration-statistics-narrow', 390)
     // Up to four discoveries through a real MCP server, each with a 15 s deadline: more than the
     // default 30 s when one runs to its deadline (CI's embedded run timed out here once).
   }, 120_000)
+
+  it("sets a tool's restriction with the form of its kind (Slack channels), and shows the API's refusal", async () => {
+    const token = await tokenOf(OWNER.email)
+    const { tenant_id, user_id } = (
+      await tp.db.sql<{ tenant_id: string; user_id: string }[]>`
+        select m.tenant_id, m.user_id from public.tenant_members m join public.tenants t on t.id = m.tenant_id
+        join auth.users u on u.id = m.user_id where t.name = 'Dash Co' and u.email = ${OWNER.email}`
+    )[0]!
+    const vault = tp.instances[0]!.platform.deps.vault
+    const [slack] = await tp.db.sql<{ id: string }[]>`
+      insert into public.integration_connections
+        (tenant_id, integration_id, integration_slug, connection_type, status, external_account_id, external_account_name,
+         scopes, access_token_encrypted, created_by)
+      values (${tenant_id}, ${integrationBySlug('slack')!.integration_id}, 'slack', 'oauth', 'active', 'T0DASH', 'Dash Slack',
+              ${integrationBySlug('slack')!.oauth_scopes}, ${await vault.encrypt(tenant_id, 'xoxb-dash', 'oauth-access-token')}, ${user_id})
+      returning id`
+    await go(`#/integrations/${slack!.id}`)
+    const channels = page.getByLabel('Allowed channels (Slack channel ids) for slack:post_message')
+    const row = page.locator('tr', { hasText: 'slack:post_message' })
+    await channels.fill('C0123456789\n#general')
+    await row.getByRole('button', { name: 'Save' }).click()
+    await row.getByRole('alert').waitFor()
+    expect(await row.getByRole('alert').textContent()).toContain('Slack channel id')
+    await channels.fill('C0123456789\nC012AB3CD')
+    await row.getByRole('button', { name: 'Save' }).click()
+    const rules = async () =>
+      (await tp.json(`/api/connections/${slack!.id}/permissions`, { token })).body.data
+        .filter((p: { tool_name: string }) => p.tool_name === 'slack:post_message')
+        .map((p: { restrictions: object }) => p.restrictions)
+    await expect.poll(rules).toEqual([{ channels: ['C0123456789', 'C012AB3CD'] }])
+    await go(`#/integrations/${slack!.id}`)
+    expect(await channels.inputValue()).toBe('C0123456789\nC012AB3CD')
+    await shot('integration-restrictions')
+  })
 
   it('shows the webhook delivery of a published article in the log, and redelivers it', async () => {
     await go('#/webhooks')

@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTenant } from '../shared/infra/db.ts'
 import { catalog, integrationBySlug, toolAlias } from '../shared/services/integrations/catalog.ts'
-import { decideToolCall, parseRestrictions } from '../shared/services/integrations/permissions.ts'
+import {
+  decideToolCall,
+  parseRestrictions,
+  restrictionSchemas,
+} from '../shared/services/integrations/permissions.ts'
+import { restrictionKinds } from '../shared/services/integrations/restriction-kinds.ts'
 import { recordIntegrationCall } from '../shared/services/integrations/usage-log.ts'
 import {
   addMember,
@@ -219,6 +224,12 @@ describe('tool permissions', () => {
     const after = await tp.db
       .sql`select tool_name, allowed, restrictions from public.integration_tool_permissions where connection_id = ${slackId} order by tool_name`
     expect(after).toEqual(before)
+  })
+
+  it('describes for the dashboard exactly the tools, keys and examples the validation accepts', () => {
+    expect(Object.keys(restrictionKinds).sort()).toEqual(Object.keys(restrictionSchemas).sort())
+    for (const [tool, kind] of Object.entries(restrictionKinds))
+      expect(parseRestrictions(tool, { [kind.key]: [kind.example] }), tool).toMatchObject({ ok: true })
   })
 
   it('validates each restriction kind', () => {

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto'
 import { existsSync } from 'node:fs'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -92,7 +93,12 @@ async function connect(provider: MemoryProvider, instance = 0) {
 }
 
 /** The browser's part, as the dashboard does it: follow the authorization URL to the consent page, decide. */
-async function consent(provider: MemoryProvider, user: TestTenant, approve = true) {
+async function consent(
+  provider: MemoryProvider,
+  user: TestTenant,
+  approve = true,
+  extra: Record<string, unknown> = {},
+) {
   const res = await fetch(provider.authorizationUrl!, { redirect: 'manual' })
   expect(res.status).toBe(302)
   const consentPage = new URL(res.headers.get('location')!)
@@ -102,15 +108,15 @@ async function consent(provider: MemoryProvider, user: TestTenant, approve = tru
   expect(shown.status).toBe(200)
   const decided = await tp.json(`/mcp/oauth/requests/${requestId}/decision`, {
     token: user.token,
-    body: { approve },
+    body: { approve, ...extra },
   })
   return { shown: shown.body, decided }
 }
 
-async function signIn(provider = new MemoryProvider(), user = owner) {
+async function signIn(provider = new MemoryProvider(), user = owner, decision: Record<string, unknown> = {}) {
   const first = await connect(provider).catch((e: Error) => e)
   expect(first).toBeInstanceOf(UnauthorizedError)
-  const { shown, decided } = await consent(provider, user)
+  const { shown, decided } = await consent(provider, user, true, decision)
   expect(decided.status).toBe(200)
   const back = new URL(decided.body.redirect_to)
   expect(back.searchParams.get('state')).toBe('state-123')
@@ -146,6 +152,20 @@ describe('OAuth sign-in for MCP clients', () => {
     ])
     const elsewhere = await tp.json('/api/mcp-clients', { token: other.token })
     expect(elsewhere.body.data).toEqual([])
+  })
+
+  it('limits a grant to the tool subset chosen at consent', async () => {
+    const { provider } = await signIn(new MemoryProvider(), owner, {
+      tool_subset: { tools: ['platform:list_content'] },
+    })
+    const client = await connect(provider)
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['platform__list_content'])
+    const outside = await client.callTool({ name: 'platform__create_draft', arguments: {} })
+    expect(outside.isError).toBe(true)
+    expect(JSON.stringify(outside.content)).toContain('tool subset')
+    await client.close()
+    const clients = (await tp.json('/api/mcp-clients', { token: owner.token })).body.data
+    expect(clients[0].tool_subset).toEqual({ connections: [], tools: ['platform:list_content'] })
   })
 
   it('refreshes with rotation, and a reused refresh token ends the grant', async () => {
@@ -343,6 +363,147 @@ describe('OAuth sign-in for MCP clients', () => {
     await connect(provider).catch(() => {})
     const declined = await consent(provider, owner, false)
     expect(new URL(declined.decided.body.redirect_to).searchParams.get('error')).toBe('access_denied')
+  })
+})
+
+describe('clients named by a client ID metadata document', () => {
+  let docServer: ReturnType<typeof createServer>
+  let base: string
+  const served: string[] = []
+  const documents = new Map<
+    string,
+    () => { status?: number; body: string; headers?: Record<string, string> }
+  >()
+  beforeAll(async () => {
+    docServer = createServer((req, res) => {
+      served.push(req.url!)
+      const doc = documents.get(req.url!)?.()
+      res.writeHead(doc?.status ?? (doc ? 200 : 404), { 'content-type': 'application/json', ...doc?.headers })
+      res.end(doc?.body ?? '{}')
+    })
+    await new Promise<void>((r) => docServer.listen(0, '127.0.0.1', r))
+    base = `http://127.0.0.1:${(docServer.address() as AddressInfo).port}`
+  })
+  afterAll(() => docServer?.close())
+
+  const serve = (
+    path: string,
+    doc: Record<string, unknown>,
+    extra: { headers?: Record<string, string> } = {},
+  ) => {
+    const url = `${base}${path}`
+    documents.set(path, () => ({ body: JSON.stringify({ client_id: url, ...doc }), ...extra }))
+    return url
+  }
+  const pkce = () => {
+    const verifier = randomBytes(32).toString('base64url')
+    return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') }
+  }
+  const authorize = (clientId: string, challenge: string, redirect = REDIRECT) =>
+    fetch(
+      `${tp.baseUrl}/mcp/oauth/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        redirect_uri: redirect,
+        code_challenge: challenge,
+        code_challenge_method: 'S256',
+        state: 'doc-state',
+        resource: `${tp.baseUrl}/mcp`,
+      })}`,
+      { redirect: 'manual' },
+    )
+
+  it('advertises the documents in the authorization server metadata', async () => {
+    const res = await tp.json('/mcp/.well-known/oauth-authorization-server')
+    expect(res.body.client_id_metadata_document_supported).toBe(true)
+  })
+
+  it('fetches the document once, enforces its redirect URIs, and issues tokens that call tools', async () => {
+    const clientId = serve('/clients/claude-code.json', {
+      client_name: 'Doc Client',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    })
+    const { verifier, challenge } = pkce()
+    // A redirect URI the document does not list is answered here, never followed.
+    const foreign = await authorize(clientId, challenge, 'https://evil.example/cb')
+    expect(foreign.status).toBe(400)
+    expect(foreign.headers.get('location')).toBeNull()
+
+    const res = await authorize(clientId, challenge)
+    expect(res.status, await res.clone().text()).toBe(302)
+    const requestId = new URL(res.headers.get('location')!).hash.replace('#/oauth/consent/', '')
+    const shown = await tp.json(`/mcp/oauth/requests/${requestId}`, { token: owner.token })
+    expect(shown.body).toMatchObject({
+      client_id: clientId,
+      client_name: `Doc Client (${new URL(base).host})`,
+    })
+    const decided = await tp.json(`/mcp/oauth/requests/${requestId}/decision`, {
+      token: owner.token,
+      body: { approve: true },
+    })
+    const code = new URL(decided.body.redirect_to).searchParams.get('code')!
+    const token = await tp.request('/mcp/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+      }).toString(),
+    })
+    const tokens = await token.json()
+    expect(token.status, JSON.stringify(tokens)).toBe(200)
+    expect(tokens.access_token).toMatch(/^mcpat_/)
+    const listed = await tp.json('/mcp/tools/list', {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    })
+    expect(listed.status).toBe(200)
+    // Cached: the foreign redirect, the authorization and the token exchange read it once.
+    expect(served.filter((u) => u === '/clients/claude-code.json')).toHaveLength(1)
+    const clients = (await tp.json('/api/mcp-clients', { token: owner.token })).body.data
+    expect(clients.map((c: { client_id: string }) => c.client_id)).toContain(clientId)
+  })
+
+  it('refuses documents that do not describe the URL, are too large, or ask for a secret', async () => {
+    const { challenge } = pkce()
+    const cases: [string, string][] = [
+      [
+        serve('/clients/other-id.json', {
+          client_id: `${base}/clients/someone-else.json`,
+          redirect_uris: [REDIRECT],
+        }),
+        'differs',
+      ],
+      [
+        serve('/clients/big.json', {
+          client_name: 'x'.repeat(100),
+          redirect_uris: [REDIRECT],
+          padding: 'p'.repeat(6000),
+        }),
+        'bytes',
+      ],
+      [
+        serve('/clients/secret.json', {
+          redirect_uris: [REDIRECT],
+          token_endpoint_auth_method: 'client_secret_basic',
+        }),
+        'public clients',
+      ],
+      [serve('/clients/js.json', { redirect_uris: ['javascript:alert(1)'] }), 'redirect URI'],
+      [`${base}/clients/missing.json`, 'HTTP 404'],
+      [`${base}/`, 'path'],
+      ['http://169.254.169.254/latest/meta-data/client.json', 'blocked'],
+    ]
+    for (const [clientId, reason] of cases) {
+      const res = await authorize(clientId, challenge)
+      expect(res.status, clientId).toBe(400)
+      expect(await res.text(), clientId).toContain(reason)
+    }
   })
 })
 

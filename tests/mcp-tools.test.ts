@@ -231,6 +231,111 @@ describe('OAuth connection tools', () => {
     await tp.db.sql`delete from public.integration_tool_permissions where connection_id = ${slackConn.id}`
   })
 
+  it('leaves a disabled tool out of tools/list and the REST list, and refuses a call of it by name', async () => {
+    const set = await tp.json(`/api/connections/${slackConn.id}/permissions`, {
+      token: a.token,
+      body: { tool_name: 'slack:search_messages', allowed: false },
+    })
+    expect(set.status, JSON.stringify(set.body)).toBe(201)
+    const client = await mcpClient(key)
+    const names = (await client.listTools()).tools.map((t) => t.name)
+    expect(names).not.toContain('slack__search_messages')
+    expect(names).toEqual(expect.arrayContaining(['slack__post_message', 'slack__list_channels']))
+    const rest = await tp.json('/mcp/tools/list', { headers: { 'x-api-key': key } })
+    expect(rest.status).toBe(200)
+    const restNames = (rest.body.tools as { name: string }[]).map((t) => t.name)
+    expect(restNames).not.toContain('slack:search_messages')
+    expect(restNames).toContain('slack:list_channels')
+    const before = slack.received.length
+    const refused = await client.callTool({ name: 'slack__search_messages', arguments: { query: 'x' } })
+    expect(refused.isError).toBe(true)
+    expect(text(refused)).toContain('disabled on this connection')
+    expect(slack.received.length).toBe(before)
+    await client.close()
+    expect((await usage(slackConn.id)).at(-1)).toMatchObject({
+      tool_name: 'slack:search_messages',
+      success: false,
+    })
+    await tp.db.sql`delete from public.integration_tool_permissions where connection_id = ${slackConn.id}`
+    const again = await mcpClient(key)
+    expect((await again.listTools()).tools.map((t) => t.name)).toContain('slack__search_messages')
+    await again.close()
+  })
+
+  it('limits a key to its tool subset: tools/list shows only those, a call outside is refused', async () => {
+    const make = (body: Record<string, unknown>) =>
+      tp.json('/api/api-keys', {
+        token: a.token,
+        body: {
+          name: 'narrow',
+          environment: 'development',
+          scopes: ['content:read'],
+          rate_limit_per_minute: 100,
+          ...body,
+        },
+      })
+    const res = await make({
+      kind: 'tool_server',
+      tool_subset: { connections: [githubConn.id], tools: ['platform:list_content', 'slack__list_channels'] },
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    expect(res.body.tool_subset).toEqual({
+      connections: [githubConn.id],
+      tools: ['platform:list_content', 'slack__list_channels'],
+    })
+    const client = await mcpClient(res.body.key, 1)
+    const names = (await client.listTools()).tools.map((t) => t.name).sort()
+    const githubTools = catalog.find((i) => i.slug === 'github')!.tools.map((t) => t.name.replace(':', '__'))
+    expect(names).toEqual(['platform__list_content', 'slack__list_channels', ...githubTools].sort())
+    const before = slack.received.length
+    const outside = await client.callTool({
+      name: 'slack__post_message',
+      arguments: { channel: 'C012AB3CD', text: 'x' },
+    })
+    expect(outside.isError).toBe(true)
+    expect(text(outside)).toContain('tool subset')
+    const platformOutside = await client.callTool({
+      name: 'platform__get_content',
+      arguments: { type: 'site', id: crypto.randomUUID() },
+    })
+    expect(platformOutside.isError).toBe(true)
+    expect(text(platformOutside)).toContain('tool subset')
+    const inside = await client.callTool({ name: 'slack__list_channels', arguments: { limit: 10 } })
+    expect(inside.isError, text(inside)).toBeFalsy()
+    expect(slack.received.length).toBe(before + 1)
+    await client.close()
+    expect((await usage(slackConn.id)).slice(-2).map((l) => [l.tool_name, l.success])).toEqual([
+      ['slack:post_message', false],
+      ['slack:list_channels', true],
+    ])
+    const rest = await tp.json('/mcp/tools/execute', {
+      headers: { 'x-api-key': res.body.key },
+      body: { tool: 'slack:post_message', params: { channel: 'C012AB3CD', text: 'x' } },
+    })
+    expect([rest.status, rest.body.code]).toEqual([403, 'INSUFFICIENT_PERMISSIONS'])
+    const listed = await tp.json('/mcp/tools/list', { headers: { 'x-api-key': res.body.key } })
+    expect((listed.body.tools as { alias: string }[]).map((t) => t.alias).sort()).toEqual(names)
+
+    // Bad subsets change nothing: another tenant's connection, a platform key, an empty subset.
+    const keys = async () => (await tp.db.sql`select count(*)::int as n from public.api_keys`)[0]!.n
+    const count = await keys()
+    const otherTenants = await seedOAuth(b, 'slack', slack)
+    for (const [body, field] of [
+      [{ kind: 'tool_server', tool_subset: { connections: [otherTenants.id] } }, 'tool_subset.connections'],
+      [
+        { kind: 'platform', environment: 'production', tool_subset: { tools: ['platform:list_content'] } },
+        'tool_subset',
+      ],
+      [{ kind: 'tool_server', tool_subset: { connections: [], tools: [] } }, 'tool_subset'],
+    ] as const) {
+      const bad = await make(body)
+      expect([bad.status, bad.body.code], JSON.stringify(bad.body)).toEqual([400, 'VALIDATION_ERROR'])
+      expect(bad.body.details.map((d: { field: string }) => d.field)).toContain(field)
+    }
+    expect(await keys()).toBe(count)
+    await tp.db.sql`delete from public.integration_connections where id = ${otherTenants.id}`
+  })
+
   it('refreshes once and retries when the token expires between list and call', async () => {
     const client = await mcpClient(key)
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('slack__post_message')

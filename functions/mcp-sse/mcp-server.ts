@@ -11,12 +11,14 @@ import {
   ListToolsRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type ServerNotification,
   SetLevelRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js'
 import { MALFORMED_JSON, ServiceError } from '@shared/infra/errors.ts'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import { serviceContext } from '@shared/infra/http/define-route.ts'
 import { describeError } from '@shared/infra/logger.ts'
+import { integrationBySlug } from '@shared/services/integrations/catalog.ts'
 import {
   completeAny,
   getAnyPrompt,
@@ -25,7 +27,12 @@ import {
   listAllResourceTemplates,
   readAnyResource,
 } from '@shared/services/tools/connected-features.ts'
-import { callTool, listTools, type ToolOutcome } from '@shared/services/tools/tool-set.ts'
+import {
+  callTool,
+  listTools,
+  type NotificationRelay,
+  type ToolOutcome,
+} from '@shared/services/tools/tool-set.ts'
 import type { Context } from 'hono'
 import { keyScopes, triggeredBy } from './routes/tools/auth.ts'
 
@@ -73,7 +80,7 @@ export function toCallResult(outcome: ToolOutcome) {
   }
 }
 
-function buildServer(c: Context<AppEnv>): Server {
+function buildServer(c: Context<AppEnv>, opts: { relay: boolean }): Server {
   const ctx = serviceContext(c)
   const scopes = keyScopes(c)
   const by = triggeredBy(c)
@@ -136,12 +143,30 @@ function buildServer(c: Context<AppEnv>): Server {
       return internal(err)
     }
   })
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    // A connected server's notifications during the call, onto this call's response stream
+    // (relatedRequestId): progress only for a client that asked for it with a progressToken.
+    const progressToken = req.params._meta?.progressToken
+    const send = (notification: ServerNotification) => extra.sendNotification(notification).catch(() => {})
+    const relay: NotificationRelay | undefined = opts.relay
+      ? {
+          progress: (p) => {
+            if (progressToken !== undefined)
+              void send({ method: 'notifications/progress', params: { progressToken, ...p } })
+          },
+          log: (l) =>
+            void send({
+              method: 'notifications/message',
+              params: { level: logLevel(l.level), ...(l.logger && { logger: l.logger }), data: l.data },
+            }),
+        }
+      : undefined
     try {
       const outcome = await callTool(ctx, req.params.name, req.params.arguments ?? {}, {
         scopes,
         triggeredBy: by,
         timeoutMs,
+        ...(relay && { relay }),
       })
       return toCallResult(outcome)
     } catch (err) {
@@ -204,21 +229,91 @@ function messageOnce(body: string): string {
   return JSON.stringify(parsed)
 }
 
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const
+const logLevel = (level: string): (typeof LOG_LEVELS)[number] =>
+  (LOG_LEVELS as readonly string[]).includes(level) ? (level as (typeof LOG_LEVELS)[number]) : 'info'
+
+/**
+ * Whether a message is a tools/call that may produce notifications: a tool of an integration that
+ * connects as an MCP server (the platform's tools and OAuth-only providers' tools send none). Such
+ * a call is answered as a stream when the client accepts one, so that the connected server's
+ * progress and log messages reach the client before the result.
+ */
+function mayNotify(message: unknown): boolean {
+  const m = message as { method?: unknown; params?: { name?: unknown } }
+  if (m.method !== 'tools/call' || typeof m.params?.name !== 'string') return false
+  const name = m.params.name
+  const slug = (name.includes(':') ? name.split(':')[0]! : name.split('__')[0]!).replace(
+    /[@_][0-9a-f]{8}$/,
+    '',
+  )
+  return integrationBySlug(slug)?.connection_types.includes('mcp') ?? false
+}
+
+/** The SSE body with each event's JSON-RPC message passed through messageOnce. */
+function eventsWithMessageOnce(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  let buffered = ''
+  const decoder = new TextDecoder()
+  const encoder = new TextEncoder()
+  const rewrite = (event: string) =>
+    event
+      .split('\n')
+      .map((line) => (line.startsWith('data: ') ? `data: ${messageOnce(line.slice(6))}` : line))
+      .join('\n')
+  return body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        buffered += decoder.decode(chunk, { stream: true })
+        const events = buffered.split('\n\n')
+        buffered = events.pop()!
+        for (const e of events) controller.enqueue(encoder.encode(`${rewrite(e)}\n\n`))
+      },
+      flush(controller) {
+        if (buffered) controller.enqueue(encoder.encode(rewrite(buffered)))
+      },
+    }),
+  )
+}
+
 /**
  * Handles one JSON-RPC message with a fresh server and transport. `request` carries the client's
  * headers (Accept, MCP-Protocol-Version); the answer is JSON (200), or 202 for notifications.
+ * With `stream` (Streamable HTTP), a tools/call of a connected MCP server's tool is answered as an
+ * event stream when the client accepts one: the server's notifications during the call, then the
+ * result (the HTTP+SSE transport stores single JSON answers, so it never streams).
  */
 export async function handleMessage(
   c: Context<AppEnv>,
   request: Request,
   message: unknown,
+  opts: { stream?: boolean } = {},
 ): Promise<Response> {
-  const server = buildServer(c)
+  const stream =
+    (opts.stream ?? false) &&
+    mayNotify(message) &&
+    (request.headers.get('accept') ?? '').includes('text/event-stream')
+  const server = buildServer(c, { relay: stream })
   const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: undefined,
-    enableJsonResponse: true,
+    enableJsonResponse: !stream,
   })
   await server.connect(transport)
+  if (stream) {
+    const res = await transport.handleRequest(request, { parsedBody: message })
+    if (!res.body || !(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      const body = messageOnce(await res.text())
+      await server.close().catch(() => {})
+      return new Response(body || null, { status: res.status, headers: res.headers })
+    }
+    // The transport ends the stream after the response; the server closes with it.
+    const closing = new TransformStream<Uint8Array, Uint8Array>({
+      flush: () => server.close().catch(() => {}),
+    })
+    return new Response(eventsWithMessageOnce(res.body).pipeThrough(closing), {
+      status: res.status,
+      headers: res.headers,
+    })
+  }
   try {
     const res = await transport.handleRequest(request, { parsedBody: message })
     // Read the body before closing: closing the transport ends its streams.

@@ -90,7 +90,9 @@ CREATE TABLE private.mcp_oauth_requests (
     tenant_id uuid,
     user_id uuid,
     code_hash text,
-    expires_at timestamp with time zone NOT NULL
+    expires_at timestamp with time zone NOT NULL,
+    tool_subset jsonb,
+    client_name text
 );
 
 --
@@ -299,12 +301,14 @@ CREATE TABLE public.api_keys (
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     published_only boolean DEFAULT false NOT NULL,
     allowed_origins text[] DEFAULT '{}'::text[] NOT NULL,
+    tool_subset jsonb,
     CONSTRAINT api_keys_allowed_origins_check CHECK ((cardinality(allowed_origins) <= 20)),
     CONSTRAINT api_keys_environment_check CHECK ((environment = ANY (ARRAY['production'::text, 'sandbox'::text, 'development'::text, 'service'::text]))),
     CONSTRAINT api_keys_family_check CHECK ((family = ANY (ARRAY['platform'::text, 'tool_server'::text]))),
     CONSTRAINT api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100))),
     CONSTRAINT api_keys_published_only_check CHECK (((NOT published_only) OR ((family = 'platform'::text) AND (scopes = ARRAY['content:read'::text])))),
-    CONSTRAINT api_keys_rate_limit_per_minute_check CHECK (((rate_limit_per_minute >= 1) AND (rate_limit_per_minute <= 1000)))
+    CONSTRAINT api_keys_rate_limit_per_minute_check CHECK (((rate_limit_per_minute >= 1) AND (rate_limit_per_minute <= 1000))),
+    CONSTRAINT api_keys_tool_subset_shape CHECK (((tool_subset IS NULL) OR ((jsonb_typeof(tool_subset) = 'object'::text) AND (octet_length((tool_subset)::text) <= 65536))))
 );
 
 --
@@ -912,7 +916,9 @@ CREATE TABLE public.mcp_oauth_grants (
     resource text NOT NULL,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     last_used_at timestamp with time zone,
-    revoked_at timestamp with time zone
+    revoked_at timestamp with time zone,
+    tool_subset jsonb,
+    CONSTRAINT mcp_oauth_grants_tool_subset_shape CHECK (((tool_subset IS NULL) OR ((jsonb_typeof(tool_subset) = 'object'::text) AND (octet_length((tool_subset)::text) <= 65536))))
 );
 
 --

@@ -1200,13 +1200,6 @@ CREATE INDEX webhook_delivery_attempts_tenant_id_idx ON public.webhook_delivery_
 CREATE INDEX webhook_subscriptions_tenant_id_idx ON public.webhook_subscriptions USING btree (tenant_id, created_at DESC, id);
 
 --
--- Name: mcp_oauth_requests mcp_oauth_requests_client_id_fkey; Type: FK CONSTRAINT; Schema: private
---
-
-ALTER TABLE ONLY private.mcp_oauth_requests
-    ADD CONSTRAINT mcp_oauth_requests_client_id_fkey FOREIGN KEY (client_id) REFERENCES private.mcp_oauth_clients(client_id) ON DELETE CASCADE;
-
---
 -- Name: mcp_oauth_requests mcp_oauth_requests_tenant_id_fkey; Type: FK CONSTRAINT; Schema: private
 --
 

@@ -422,6 +422,12 @@ GRANT SELECT(published_only) ON TABLE public.api_keys TO authenticated;
 GRANT SELECT(allowed_origins) ON TABLE public.api_keys TO authenticated;
 
 --
+-- Name: COLUMN api_keys.tool_subset; Type: ACL; Schema: public
+--
+
+GRANT SELECT(tool_subset) ON TABLE public.api_keys TO authenticated;
+
+--
 -- Name: TABLE article_revisions; Type: ACL; Schema: public
 --
 

@@ -6,6 +6,7 @@ import { recordEvent } from '@shared/infra/events.ts'
 import { applyAuthChangesNow } from '@shared/infra/hot-path.ts'
 import { displayPrefix, generateKey, hashKey } from '@shared/infra/keys.ts'
 import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { requireOwnConnections } from '@shared/services/tools/tool-subset.ts'
 import {
   type ApiKey,
   type CreatedApiKey,
@@ -30,10 +31,11 @@ interface ApiKeyRow {
   created_at: Date
   published_only: boolean
   allowed_origins: string[]
+  tool_subset: ApiKey['tool_subset']
 }
 
 const columns =
-  'id, name, family, environment, key_prefix, scopes, rate_limit_per_minute, expires_at, last_used_at, revoked_at, created_at, published_only, allowed_origins'
+  'id, name, family, environment, key_prefix, scopes, rate_limit_per_minute, expires_at, last_used_at, revoked_at, created_at, published_only, allowed_origins, tool_subset'
 
 function present(row: ApiKeyRow): ApiKey {
   return {
@@ -50,6 +52,7 @@ function present(row: ApiKeyRow): ApiKey {
     created_at: row.created_at.toISOString(),
     published_only: row.published_only,
     allowed_origins: row.allowed_origins,
+    tool_subset: row.tool_subset ?? null,
   }
 }
 
@@ -99,16 +102,21 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
       'allowed_origins is for published-only keys (a key that can read drafts must not be in a browser)',
     )
   }
+  const toolSubset = input.tool_subset ?? null
+  if (toolSubset && input.kind !== 'tool_server')
+    throw invalidField('tool_subset', 'tool-server keys only', 'Only a tool-server key takes a tool_subset')
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null
   requireFuture('expires_at', expiresAt, now)
   const key = generateKey(prefix as Parameters<typeof generateKey>[0])
   const keyHash = hashKey(key)
   const row = await ctx
     .asTenant(async (tx) => {
+      if (toolSubset) await requireOwnConnections(tx, caller.tenantId, toolSubset.connections)
       const [created] = await tx<ApiKeyRow[]>`
-      insert into public.api_keys (tenant_id, created_by, name, family, environment, key_prefix, key_hash, scopes, rate_limit_per_minute, expires_at, created_at, published_only, allowed_origins)
+      insert into public.api_keys (tenant_id, created_by, name, family, environment, key_prefix, key_hash, scopes, rate_limit_per_minute, expires_at, created_at, published_only, allowed_origins, tool_subset)
       values (${caller.tenantId}, ${caller.userId}, ${input.name}, ${input.kind}, ${input.environment}, ${displayPrefix(key)},
-              ${keyHash}, ${input.scopes}, ${input.rate_limit_per_minute}, ${expiresAt}, ${now}, ${input.published_only}, ${input.allowed_origins})
+              ${keyHash}, ${input.scopes}, ${input.rate_limit_per_minute}, ${expiresAt}, ${now}, ${input.published_only}, ${input.allowed_origins},
+              ${toolSubset ? tx.json(toolSubset) : null})
       returning ${tx.unsafe(columns)}`
       await recordEvent(tx, {
         tenantId: caller.tenantId,

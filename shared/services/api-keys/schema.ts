@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { scopes } from '@shared/infra/auth.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
+import { toolSubsetSchema } from '@shared/services/tools/tool-subset.ts'
 
 export const keyKinds = ['platform', 'tool_server'] as const
 
@@ -59,6 +60,10 @@ export const createApiKeyBody = z
           'Published-only keys: browser origins answered with CORS (scheme, host and port, such as https://blog.example.com)',
         example: ['https://blog.example.com'],
       }),
+    tool_subset: toolSubsetSchema.nullable().optional().openapi({
+      description:
+        'Tool-server keys only: limits the key to these connections and tools (docs/mcp.md); absent or null: every tool',
+    }),
   })
   .strict()
   .openapi('CreateApiKey', {
@@ -102,6 +107,7 @@ export const apiKeySchema = z
     created_at: z.string(),
     published_only: z.boolean(),
     allowed_origins: z.array(z.string()),
+    tool_subset: toolSubsetSchema.nullable(),
   })
   .openapi('ApiKey')
 

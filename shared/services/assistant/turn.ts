@@ -310,11 +310,13 @@ async function finishTurn(
 
 /** The provider-safe name each tool goes by with the model: the MCP alias ([A-Za-z0-9_-]{1,64}). */
 function modelTools(tools: ToolEntry[]): ModelTool[] {
-  return tools.map((t) => ({
-    name: t.mcpName,
-    description: t.description || t.name,
-    inputSchema: { type: 'object', ...t.inputSchema },
-  }))
+  return tools
+    .filter((t) => !t.hidden)
+    .map((t) => ({
+      name: t.mcpName,
+      description: t.description || t.name,
+      inputSchema: { type: 'object', ...t.inputSchema },
+    }))
 }
 
 /** Tool permissions that require approval, as '<connection_id>|<tool_name>'. */
@@ -529,7 +531,8 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
         result = 'The call was interrupted (the server stopped); it may or may not have taken effect'
     where tenant_id = ${tenantId} and turn_id = ${turn.id} and status = 'running'`
 
-  let tools = await listTools(ctx, turn.scopes)
+  // Hidden tools (disabled ones) are kept for finding a call by name, refused with the reason, but never offered.
+  let tools = await listTools(ctx, turn.scopes, { includeHidden: true })
   const approved = await deps.sql<ToolCallRow[]>`
     update public.assistant_tool_calls set status = 'running'
     where tenant_id = ${tenantId} and turn_id = ${turn.id} and status = 'approved'
@@ -693,7 +696,7 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
       return
     }
     // A tool may have changed the tool set (a connection re-authorized, a tool list refreshed).
-    tools = await listTools(ctx, turn.scopes)
+    tools = await listTools(ctx, turn.scopes, { includeHidden: true })
   }
 }
 

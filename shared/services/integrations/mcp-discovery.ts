@@ -311,22 +311,39 @@ export async function callMcpTool(
     arguments: Record<string, unknown>
     timeoutMs: number
     onListChanged?: () => void
+    /**
+     * The server's progress notifications for this call (asking for them sends a progressToken)
+     * and its log messages (notifications/message) while the call runs.
+     */
+    onProgress?: (progress: { progress: number; total?: number; message?: string }) => void
+    onLog?: (log: { level: string; logger?: string; data?: unknown }) => void
   },
 ): Promise<{ content: unknown[]; isError?: boolean; structuredContent?: unknown }> {
   const { client, deadline } = await openSession(deps, input, (client) => {
-    if (!input.onListChanged) return
-    const notify = input.onListChanged
-    client.fallbackNotificationHandler = async (n: { method: string }) => {
-      if (n.method === 'notifications/tools/list_changed') notify()
+    const { onListChanged, onLog } = input
+    if (!onListChanged && !onLog) return
+    client.fallbackNotificationHandler = async (n: { method: string; params?: unknown }) => {
+      if (n.method === 'notifications/tools/list_changed') onListChanged?.()
+      if (n.method === 'notifications/message' && onLog && n.params && typeof n.params === 'object')
+        onLog(n.params as { level: string; logger?: string; data?: unknown })
     }
   })
   try {
     let result: Awaited<ReturnType<Client['callTool']>>
     try {
+      const onProgress = input.onProgress
       result = await withDeadline(
         client.callTool({ name: input.tool, arguments: input.arguments }, undefined, {
           timeout: input.timeoutMs,
           signal: deadline,
+          ...(onProgress && {
+            onprogress: (p: { progress: number; total?: number; message?: string }) =>
+              onProgress({
+                progress: p.progress,
+                ...(p.total !== undefined && { total: p.total }),
+                ...(p.message !== undefined && { message: p.message }),
+              }),
+          }),
         }),
         deadline,
       )

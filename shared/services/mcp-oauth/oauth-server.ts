@@ -3,10 +3,17 @@ import { requireRole } from '@shared/infra/auth.ts'
 import { randomBase62, sha256Hex } from '@shared/infra/crypto.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
+import { requireOwnConnections, type ToolSubset } from '../tools/tool-subset.ts'
+import {
+  clientFromMetadataDocument,
+  isMetadataDocumentClientId,
+  MetadataDocumentError,
+} from './client-metadata-document.ts'
 
 /**
  * The tool server's OAuth 2.1 authorization server for MCP clients (docs/mcp.md, ADR 0008):
- * dynamic client registration (RFC 7591, public clients only), authorization requests with PKCE
+ * dynamic client registration (RFC 7591, public clients only) and, beside it, clients named by
+ * the URL of their metadata document (client-metadata-document.ts), authorization requests with PKCE
  * (S256 only) and a resource indicator (RFC 8707: the tool server), a consent step decided by a
  * signed-in owner or admin of the tenant, single-use codes, access tokens of one hour and
  * rotating refresh tokens of 30 days, and revocation (RFC 7009). Tokens are random and stored
@@ -99,7 +106,13 @@ export async function registerClient(deps: FunctionDeps, input: ClientRegistrati
   }
 }
 
+/**
+ * A registered client (mcpc_ id), or one named by the URL of its metadata document. Throws
+ * MetadataDocumentError when such a document cannot be used.
+ */
 async function findClient(deps: FunctionDeps, clientId: string) {
+  if (isMetadataDocumentClientId(clientId))
+    return clientFromMetadataDocument(deps, clientId, acceptableRedirectUri)
   const [client] = await deps.sql<{ client_id: string; client_name: string; redirect_uris: string[] }[]>`
     select client_id, client_name, redirect_uris from private.mcp_oauth_clients where client_id = ${clientId}`
   return client
@@ -128,7 +141,13 @@ export async function startAuthorization(
   resource: string,
   allowedScopes: readonly string[],
 ): Promise<{ fatal: string } | { redirect: string } | { requestId: string }> {
-  const client = params.client_id ? await findClient(deps, params.client_id) : undefined
+  let client: Awaited<ReturnType<typeof findClient>>
+  try {
+    client = params.client_id ? await findClient(deps, params.client_id) : undefined
+  } catch (err) {
+    if (err instanceof MetadataDocumentError) return { fatal: `client_id: ${err.message}` }
+    throw err
+  }
   if (!client) return { fatal: 'Unknown client_id: register the client first' }
   const redirectUri =
     params.redirect_uri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] : undefined)
@@ -157,8 +176,8 @@ export async function startAuthorization(
   if (params.state && params.state.length > 500) return back('invalid_request', 'state is too long')
   const id = crypto.randomUUID()
   await deps.sql`
-    insert into private.mcp_oauth_requests (id, client_id, redirect_uri, state, code_challenge, scopes, resource, expires_at)
-    values (${id}, ${client.client_id}, ${redirectUri}, ${params.state ?? null}, ${params.code_challenge},
+    insert into private.mcp_oauth_requests (id, client_id, client_name, redirect_uri, state, code_challenge, scopes, resource, expires_at)
+    values (${id}, ${client.client_id}, ${client.client_name}, ${redirectUri}, ${params.state ?? null}, ${params.code_challenge},
       ${scopes}, ${resource}, ${new Date(deps.clock.now().getTime() + REQUEST_SECONDS * 1000)})`
   return { requestId: id }
 }
@@ -175,8 +194,8 @@ interface PendingRequest {
 
 async function pendingRequest(ctx: ServiceContext, id: string): Promise<PendingRequest> {
   const [row] = await ctx.asOwner<PendingRequest[]>`
-    select r.id, r.client_id, c.client_name, r.redirect_uri, r.state, r.scopes, r.resource
-    from private.mcp_oauth_requests r join private.mcp_oauth_clients c using (client_id)
+    select r.id, r.client_id, coalesce(r.client_name, c.client_name) as client_name, r.redirect_uri, r.state, r.scopes, r.resource
+    from private.mcp_oauth_requests r left join private.mcp_oauth_clients c using (client_id)
     where r.id = ${id} and r.code_hash is null and r.expires_at > ${ctx.clock.now()}`
   if (!row) throw new ServiceError('NOT_FOUND', 'No such authorization request, or it has expired')
   return row
@@ -204,7 +223,12 @@ export async function describeRequest(ctx: ServiceContext, id: string) {
  * admin: who may create a tool-server key) and gives it a single-use code; either way the answer
  * is where the browser goes next, the client's redirect URI.
  */
-export async function decideRequest(ctx: ServiceContext, id: string, approve: boolean) {
+export async function decideRequest(
+  ctx: ServiceContext,
+  id: string,
+  approve: boolean,
+  opts: { toolSubset?: ToolSubset | null } = {},
+) {
   const request = await pendingRequest(ctx, id)
   const url = new URL(request.redirect_uri)
   if (request.state) url.searchParams.set('state', request.state)
@@ -215,10 +239,14 @@ export async function decideRequest(ctx: ServiceContext, id: string, approve: bo
     return { redirect_to: url.toString() }
   }
   requireRole(ctx.caller, consentRoles)
+  const toolSubset = opts.toolSubset ?? null
+  if (toolSubset)
+    await ctx.readAsTenant((q) => requireOwnConnections(q, ctx.caller.tenantId, toolSubset.connections))
   const code = `${CODE_PREFIX}${randomBase62(TOKEN_RANDOM)}`
   const [updated] = await ctx.asOwner`
     update private.mcp_oauth_requests
     set tenant_id = ${ctx.caller.tenantId}, user_id = ${ctx.caller.userId}, code_hash = ${sha256Hex(code)},
+        tool_subset = ${toolSubset ? JSON.stringify(toolSubset) : null}::text::jsonb,
         expires_at = ${new Date(ctx.clock.now().getTime() + 60_000)}
     where id = ${id} and code_hash is null returning id`
   if (!updated) throw new ServiceError('NOT_FOUND', 'No such authorization request, or it has expired')
@@ -277,7 +305,10 @@ async function assertMayConnect(deps: FunctionDeps, tenantId: string, userId: st
 /** The token endpoint: a code (with its PKCE verifier) or a refresh token, for tokens. */
 export async function exchangeToken(deps: FunctionDeps, params: TokenParams, resource: string) {
   if (!params.client_id) throw new OAuthError('invalid_client', 'client_id is required', 401)
-  const client = await findClient(deps, params.client_id)
+  const client = await findClient(deps, params.client_id).catch((err) => {
+    if (err instanceof MetadataDocumentError) throw new OAuthError('invalid_client', err.message, 401)
+    throw err
+  })
   if (!client) throw new OAuthError('invalid_client', 'Unknown client', 401)
   if (params.resource !== undefined && params.resource.replace(/\/+$/, '') !== resource)
     throw new OAuthError('invalid_grant', `resource must be ${resource}`)
@@ -296,9 +327,10 @@ export async function exchangeToken(deps: FunctionDeps, params: TokenParams, res
         tenant_id: string
         user_id: string
         expires_at: Date
+        tool_subset: ToolSubset | null
       }[]
     >`delete from private.mcp_oauth_requests where code_hash = ${sha256Hex(params.code)}
-      returning client_id, redirect_uri, code_challenge, scopes, resource, tenant_id, user_id, expires_at`
+      returning client_id, redirect_uri, code_challenge, scopes, resource, tenant_id, user_id, expires_at, tool_subset`
     if (!request || request.expires_at <= now || request.client_id !== client.client_id)
       throw new OAuthError('invalid_grant', 'The code is unknown, used, expired or not this client’s')
     if (params.redirect_uri !== undefined && params.redirect_uri !== request.redirect_uri)
@@ -308,8 +340,9 @@ export async function exchangeToken(deps: FunctionDeps, params: TokenParams, res
       throw new OAuthError('invalid_grant', 'PKCE verification failed')
     await assertMayConnect(deps, request.tenant_id, request.user_id)
     const [grant] = await deps.sql<{ id: string }[]>`
-      insert into public.mcp_oauth_grants (tenant_id, user_id, client_id, client_name, scopes, resource)
-      values (${request.tenant_id}, ${request.user_id}, ${client.client_id}, ${client.client_name}, ${request.scopes}, ${request.resource})
+      insert into public.mcp_oauth_grants (tenant_id, user_id, client_id, client_name, scopes, resource, tool_subset)
+      values (${request.tenant_id}, ${request.user_id}, ${client.client_id}, ${client.client_name}, ${request.scopes}, ${request.resource},
+              ${request.tool_subset ? JSON.stringify(request.tool_subset) : null}::text::jsonb)
       returning id`
     return issueTokens(deps, grant!.id, request.scopes)
   }
@@ -369,6 +402,7 @@ export interface ConnectedClient {
   client_name: string
   user_id: string
   scopes: string[]
+  tool_subset: ToolSubset | null
   created_at: string
   last_used_at: string | null
   revoked_at: string | null
@@ -384,11 +418,12 @@ export async function listConnectedClients(ctx: ServiceContext): Promise<Connect
         client_name: string
         user_id: string
         scopes: string[]
+        tool_subset: ToolSubset | null
         created_at: Date
         last_used_at: Date | null
         revoked_at: Date | null
       }[]
-    >`select id, client_id, client_name, user_id, scopes, created_at, last_used_at, revoked_at
+    >`select id, client_id, client_name, user_id, scopes, tool_subset, created_at, last_used_at, revoked_at
     from public.mcp_oauth_grants where tenant_id = ${ctx.caller.tenantId}
     order by created_at desc, id limit 200`,
   )

@@ -19,6 +19,7 @@ import {
   READ_SCOPE,
   readResource,
 } from './platform-resources.ts'
+import { callerToolSubset, connectionInSubset } from './tool-subset.ts'
 
 /**
  * The tool server's resources and prompts: the platform's own (platform-resources.ts) and those
@@ -63,10 +64,13 @@ interface Source {
 }
 
 async function sources(ctx: ServiceContext): Promise<Source[]> {
-  const connections = await listActiveConnectionsWithTools(ctx)
+  const [connections, subset] = await Promise.all([
+    listActiveConnectionsWithTools(ctx),
+    callerToolSubset(ctx),
+  ])
   const prefixes = connectionPrefixes(connections)
   return connections
-    .filter((c) => c.connection_type === 'mcp' && c.mcp_server_url)
+    .filter((c) => c.connection_type === 'mcp' && c.mcp_server_url && connectionInSubset(subset, c.id))
     .map((connection) => {
       const prefix = prefixes.get(connection.id)!
       return {

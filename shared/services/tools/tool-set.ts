@@ -22,6 +22,7 @@ import { connectionToken, decideToolCall, recordToolCall } from '../integrations
 import type { TriggeredBy, UsageAction } from '../integrations/usage-log.ts'
 import { connectionPrefixes } from './connection-prefixes.ts'
 import { describeTool, type PlatformTool, platformTools } from './platform-tools.ts'
+import { callerToolSubset, inSubset } from './tool-subset.ts'
 
 /**
  * The tool set a tool-server key sees, transport-free: the platform's own tools (gated by the
@@ -50,6 +51,11 @@ export interface ToolEntry {
   action?: UsageAction
   /** MCP tool annotations, where the platform or the catalog knows them. */
   annotations?: ToolAnnotations
+  /**
+   * Why the tool is not offered, when it is kept only so that a call of it by name is refused with
+   * the reason: disabled on its connection, or outside the key's tool subset. Lists never show it.
+   */
+  hidden?: 'disabled' | 'outside_subset'
 }
 
 /** MCP's behaviour hints (2025-06-18 and later); absent ones keep the specification's defaults. */
@@ -95,21 +101,60 @@ export interface CallOptions {
   triggeredBy: TriggeredBy
   /** Per-call time-out of a provider or MCP server (ms). */
   timeoutMs?: number
+  /**
+   * Where a connected MCP server's progress and log notifications go while its tool runs (the
+   * calling MCP client's response stream). Without it they are dropped.
+   */
+  relay?: NotificationRelay
+}
+
+export interface NotificationRelay {
+  progress(p: { progress: number; total?: number; message?: string }): void
+  log(l: { level: string; logger?: string; data?: unknown }): void
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000
+const OUTSIDE_SUBSET = "not among this key's tools (its tool subset)"
 
-export async function listTools(ctx: ServiceContext, scopes: string[]): Promise<ToolEntry[]> {
-  const out: ToolEntry[] = platformTools
-    .filter((t) => scopes.includes(t.scope))
-    .map((t) => ({
+export interface ListOptions {
+  /**
+   * Keep the tools disabled on their connection or outside the key's tool subset, marked `hidden`:
+   * a call of one by name is then refused with the reason (and logged) instead of being an
+   * unknown tool. Lists never show them.
+   */
+  includeHidden?: boolean
+}
+
+/** The tools the key may be offered; with `includeHidden`, also the ones it may not call. */
+export async function listTools(
+  ctx: ServiceContext,
+  scopes: string[],
+  opts: ListOptions = {},
+): Promise<ToolEntry[]> {
+  const [connections, disabled, subset] = await Promise.all([
+    listActiveConnectionsWithTools(ctx),
+    disabledTools(ctx),
+    callerToolSubset(ctx),
+  ])
+  const out: ToolEntry[] = []
+  const add = (entry: ToolEntry, isDisabled = false) => {
+    const candidate = { ...entry, ...(entry.connection && { connectionId: entry.connection.id }) }
+    const hidden = isDisabled
+      ? 'disabled'
+      : inSubset(subset, candidate, toolAlias)
+        ? undefined
+        : 'outside_subset'
+    if (hidden && !opts.includeHidden) return
+    out.push(hidden ? { ...entry, hidden } : entry)
+  }
+  for (const t of platformTools.filter((t) => scopes.includes(t.scope)))
+    add({
       ...describeTool(t),
       mcpName: toolAlias(t.name),
       source: 'platform' as const,
       platform: t,
       annotations: platformAnnotations(t),
-    }))
-  const connections = await listActiveConnectionsWithTools(ctx)
+    })
   const prefixes = connectionPrefixes(connections)
   for (const c of connections) {
     const prefix = prefixes.get(c.id)!
@@ -120,21 +165,34 @@ export async function listTools(ctx: ServiceContext, scopes: string[]): Promise<
       const name = qualify ? `${prefix}:${bare}` : t.name
       const catalogAction =
         c.connection_type === 'oauth' ? catalog?.tools.find((x) => x.name === t.name)?.action : undefined
-      out.push({
-        name,
-        mcpName: qualify ? toolAlias(name) : t.alias,
-        description: t.description,
-        inputSchema: t.inputSchema,
-        source: c.connection_type,
-        connection: c,
-        toolName: t.name,
-        action: catalogAction ?? 'write',
-        // An MCP server's tools keep the specification's defaults: their own hints are not stored.
-        ...(catalogAction && { annotations: catalogAnnotations(catalogAction) }),
-      })
+      add(
+        {
+          name,
+          mcpName: qualify ? toolAlias(name) : t.alias,
+          description: t.description,
+          inputSchema: t.inputSchema,
+          source: c.connection_type,
+          connection: c,
+          toolName: t.name,
+          action: catalogAction ?? 'write',
+          // An MCP server's tools keep the specification's defaults: their own hints are not stored.
+          ...(catalogAction && { annotations: catalogAnnotations(catalogAction) }),
+        },
+        disabled.has(`${c.id} ${t.name}`),
+      )
     }
   }
   return out
+}
+
+/** '<connection id> <tool name>' of every tool a permission row disables (the tenant's, by RLS). */
+async function disabledTools(ctx: ServiceContext): Promise<Set<string>> {
+  const rows = await ctx.readAsTenant(
+    (q) => q<{ connection_id: string; tool_name: string }[]>`
+      select connection_id, tool_name from public.integration_tool_permissions
+      where tenant_id = ${ctx.caller.tenantId} and not allowed`,
+  )
+  return new Set(rows.map((r) => `${r.connection_id} ${r.tool_name}`))
 }
 
 /** Finds a tool by its REST or MCP name. */
@@ -172,9 +230,14 @@ export async function callTool(
   opts: CallOptions,
 ): Promise<ToolOutcome> {
   const platform = platformTools.find((t) => t.name === name || toolAlias(t.name) === name)
-  if (platform) return callPlatformTool(ctx, platform, args, opts.scopes)
+  if (platform) {
+    const subset = await callerToolSubset(ctx)
+    if (!inSubset(subset, { name: platform.name, mcpName: toolAlias(platform.name) }, toolAlias))
+      return { status: 'refused', message: `${platform.name}: ${OUTSIDE_SUBSET}` }
+    return callPlatformTool(ctx, platform, args, opts.scopes)
+  }
 
-  const tools = await listTools(ctx, opts.scopes)
+  const tools = await listTools(ctx, opts.scopes, { includeHidden: true })
   const entry = findTool(tools, name)
   if (!entry) return unlisted(ctx, name, args, opts)
   return callIntegrationTool(ctx, entry, args, opts)
@@ -272,6 +335,10 @@ async function callIntegrationTool(
       responseTimeMs: performance.now() - started,
     })
 
+  if (entry.hidden === 'outside_subset') {
+    await log(false)
+    return { status: 'refused', message: `${entry.name}: ${OUTSIDE_SUBSET}` }
+  }
   const invalid = validateArgs(entry.inputSchema, args)
   if (invalid) {
     await log(false)
@@ -300,7 +367,7 @@ async function callIntegrationTool(
     outcome =
       connection.connection_type === 'oauth'
         ? await runOAuthTool(ctx, entry, args, timeoutMs, redactor)
-        : await runMcpTool(ctx, entry, args, timeoutMs, redactor)
+        : await runMcpTool(ctx, entry, args, timeoutMs, redactor, opts.relay)
   } catch (err) {
     await log(false)
     throw err
@@ -364,6 +431,7 @@ async function runMcpTool(
   args: Record<string, unknown>,
   timeoutMs: number,
   redactor: Redactor,
+  relay: NotificationRelay | undefined,
 ): Promise<ToolOutcome> {
   const connection = entry.connection!
   const { token } = await connectionToken(ctx, connection.id)
@@ -382,6 +450,11 @@ async function runMcpTool(
       onListChanged: () => {
         listChanged = true
       },
+      ...(relay && {
+        onProgress: (p) =>
+          relay.progress(p.message === undefined ? p : { ...p, message: redactor.text(String(p.message)) }),
+        onLog: (l) => relay.log({ ...l, data: redactor.value(l.data) }),
+      }),
     })
     const content = Array.isArray(result.content) ? result.content : []
     if (result.isError) {

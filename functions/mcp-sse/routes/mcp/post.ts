@@ -15,9 +15,15 @@ export const route = defineRoute(toolAuth, {
   path: '/',
   summary: 'MCP Streamable HTTP: one JSON-RPC message',
   description:
-    'Stateless Streamable HTTP (MCP 2025-11-25): each POST carries one JSON-RPC message and is answered with application/json (202 for notifications). No session id is issued. Send Accept: application/json, text/event-stream.',
+    "Stateless Streamable HTTP (MCP 2025-11-25): each POST carries one JSON-RPC message and is answered with application/json (202 for notifications); a tools/call of a connected MCP server's tool is answered as text/event-stream, carrying that server's progress and log notifications before the result. No session id is issued. Send Accept: application/json, text/event-stream.",
   responses: {
-    200: { description: 'The JSON-RPC response', content: { 'application/json': { schema: jsonRpc } } },
+    200: {
+      description: 'The JSON-RPC response (or an event stream of notifications and the response)',
+      content: {
+        'application/json': { schema: jsonRpc },
+        'text/event-stream': { schema: z.string() },
+      },
+    },
     202: { description: 'A notification or response was accepted' },
     400: {
       description: 'Malformed JSON-RPC (a JSON-RPC error)',
@@ -36,5 +42,5 @@ export const registerMcpPost = (app: App) =>
     checkOrigin(c)
     const parsed = parseMessage(await c.req.text())
     if ('error' in parsed) return parsed.error as never
-    return (await handleMessage(c, c.req.raw, parsed.message)) as never
+    return (await handleMessage(c, c.req.raw, parsed.message, { stream: true })) as never
   })

@@ -9,6 +9,7 @@ import {
   listConnectedClients,
   revokeConnectedClient,
 } from '@shared/services/mcp-oauth/oauth-server.ts'
+import { toolSubsetSchema } from '@shared/services/tools/tool-subset.ts'
 
 /** The dashboard's side of MCP sign-in: the consent page, and the tenant's connected clients. */
 const signedIn = { allow: ['user'] } as const satisfies RouteAuth
@@ -34,7 +35,16 @@ export const requestRoute = defineRoute(signedIn, {
   responses: { 200: jsonContent(requestSchema, 'The request'), ...errorResponses(401, 403, 404, 429) },
 })
 
-const decisionBody = z.object({ approve: z.boolean() }).openapi({ example: { approve: true } })
+const decisionBody = z
+  .object({
+    approve: z.boolean(),
+    tool_subset: toolSubsetSchema.nullable().optional().openapi({
+      description:
+        'Limits the grant to these connections and tools (docs/mcp.md); absent or null: every tool',
+    }),
+  })
+  .strict()
+  .openapi({ example: { approve: true } })
 const decisionSchema = z.object({ redirect_to: z.string().url() })
 
 export const decisionRoute = defineRoute(signedIn, {
@@ -58,6 +68,7 @@ const clientSchema = z
     client_name: z.string().openapi({ example: 'Claude' }),
     user_id: z.uuid(),
     scopes: z.array(z.string()),
+    tool_subset: toolSubsetSchema.nullable(),
     created_at: z.string(),
     last_used_at: z.string().nullable(),
     revoked_at: z.string().nullable(),
@@ -88,7 +99,12 @@ export const registerOAuthConsent = (app: App) => {
     c.json(await describeRequest(serviceContext(c), c.req.valid('param').id), 200),
   )
   app.openapi(decisionRoute, async (c) =>
-    c.json(await decideRequest(serviceContext(c), c.req.valid('param').id, c.req.valid('json').approve), 200),
+    c.json(
+      await decideRequest(serviceContext(c), c.req.valid('param').id, c.req.valid('json').approve, {
+        toolSubset: c.req.valid('json').tool_subset ?? null,
+      }),
+      200,
+    ),
   )
   app.openapi(listRoute, async (c) => c.json({ data: await listConnectedClients(serviceContext(c)) }, 200))
   app.openapi(revokeClientRoute, async (c) => {

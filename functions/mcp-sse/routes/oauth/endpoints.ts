@@ -82,7 +82,7 @@ export const registerRoute = defineRoute(publicRoute, {
 const authorizeQuery = z
   .object({
     response_type: text(50).optional(),
-    client_id: text(200).optional(),
+    client_id: text(2000).optional(),
     redirect_uri: text(2000).optional(),
     code_challenge: text(200).optional(),
     code_challenge_method: text(20).optional(),
@@ -148,7 +148,7 @@ const tokenParams = z.object({
   grant_type: text(100).optional(),
   code: text(200).optional(),
   redirect_uri: text(2000).optional(),
-  client_id: text(200).optional(),
+  client_id: text(2000).optional(),
   code_verifier: z.string().min(43).max(128).optional(),
   refresh_token: text(200).optional(),
   resource: text(2000).optional(),

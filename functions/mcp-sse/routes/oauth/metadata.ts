@@ -20,6 +20,9 @@ const metadataSchema = z
     token_endpoint_auth_methods_supported: z.array(z.string()),
     revocation_endpoint_auth_methods_supported: z.array(z.string()),
     scopes_supported: z.array(z.string()),
+    client_id_metadata_document_supported: z.boolean().openapi({
+      description: 'A client_id may be the https URL of the client’s metadata document',
+    }),
   })
   .openapi('AuthorizationServerMetadata')
 
@@ -37,6 +40,7 @@ function metadata(c: Context<AppEnv>) {
     token_endpoint_auth_methods_supported: ['none'],
     revocation_endpoint_auth_methods_supported: ['none'],
     scopes_supported: [...toolScopes],
+    client_id_metadata_document_supported: true,
   }
 }
 
@@ -46,7 +50,7 @@ const describe = (path: string, summary: string) =>
     path,
     summary,
     description:
-      'The tool server is its own OAuth 2.1 authorization server for MCP clients (issuer {mcp_url}): dynamic client registration, PKCE S256, resource indicators, refresh and revocation. Also at /.well-known/oauth-authorization-server/mcp on the local platform.',
+      'The tool server is its own OAuth 2.1 authorization server for MCP clients (issuer {mcp_url}): dynamic client registration or client ID metadata documents, PKCE S256, resource indicators, refresh and revocation. Also at /.well-known/oauth-authorization-server/mcp on the local platform.',
     responses: { 200: jsonContent(metadataSchema, 'The metadata'), ...errorResponses(429) },
   })
 

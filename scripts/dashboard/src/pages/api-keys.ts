@@ -28,6 +28,13 @@ interface ApiKey {
   last_used_at: string | null
   revoked_at: string | null
   created_at: string
+  tool_subset: { connections: string[]; tools: string[] } | null
+}
+interface Connection {
+  id: string
+  integration_slug: string
+  display_name: string | null
+  external_account_name: string | null
 }
 
 /** The two families and the environments (hence prefixes) each takes, as the spec lists them. */
@@ -81,6 +88,13 @@ export function ApiKeysPage(): VNode {
 
   const create = async (d: FormData, form: HTMLFormElement) => {
     const expires = String(d.get('expires_at') ?? '')
+    const subset = {
+      connections: d.getAll('subset_connections').map(String),
+      tools: String(d.get('subset_tools') ?? '')
+        .split(/[\s,]+/)
+        .filter(Boolean),
+    }
+    const limited = kind === 'tool_server' && subset.connections.length + subset.tools.length > 0
     const key = await api<ApiKey & { key: string }>('POST', '/api/api-keys', {
       kind,
       name: String(d.get('name')).trim(),
@@ -88,6 +102,7 @@ export function ApiKeysPage(): VNode {
       scopes: d.getAll('scopes').map(String),
       rate_limit_per_minute: Number(d.get('rate_limit_per_minute')),
       ...(expires && { expires_at: new Date(expires).toISOString() }),
+      ...(limited && { tool_subset: subset }),
     })
     form.reset()
     setCreated(key)
@@ -138,6 +153,7 @@ export function ApiKeysPage(): VNode {
                   }</small></label>`,
             )}
           </fieldset>
+          ${kind === 'tool_server' ? html`<${ToolSubsetFields} />` : null}
         <//>
       </details>`
         : html`<${ReadOnly} what="the keys" />`
@@ -152,7 +168,11 @@ export function ApiKeysPage(): VNode {
             return html`<tr data-key=${k.id}>
               <td data-label="Name"><strong>${k.name}</strong><br /><small class="muted">${k.kind === 'platform' ? 'platform' : 'tool server'} · ${k.environment}</small></td>
               <td data-label="Key"><code>${k.key_prefix}…</code></td>
-              <td data-label="Scopes">${k.scopes.map((s) => html`<code class="tag">${s}</code> `)}</td>
+              <td data-label="Scopes">${k.scopes.map((s) => html`<code class="tag">${s}</code> `)}${
+                k.tool_subset
+                  ? html`<br /><small class="muted">limited to ${subsetText(k.tool_subset)}</small>`
+                  : null
+              }</td>
               <td data-label="Limit">${k.rate_limit_per_minute}/min</td>
               <td data-label="Last used" class="last-used" title=${when(k.last_used_at)}>${ago(k.last_used_at)}</td>
               <td data-label="Status"><span class=${`pill ${st.tone}`}>${st.text}</span>${k.expires_at && !k.revoked_at ? html`<br /><small class="muted">expires ${ago(k.expires_at)}</small>` : null}</td>
@@ -169,4 +189,31 @@ export function ApiKeysPage(): VNode {
           })}</tbody></table>`
         : html`<p class="note">No keys yet. Create one above for your site or build (platform key) or an AI client (tool-server key).</p>`}<//>
   </section>`
+}
+
+const connectionLabel = (c: Connection) =>
+  `${c.display_name ?? c.external_account_name ?? c.integration_slug} (${c.integration_slug})`
+
+function subsetText(subset: NonNullable<ApiKey['tool_subset']>): string {
+  const parts = [...subset.tools]
+  if (subset.connections.length) parts.unshift(`${subset.connections.length} connection(s)`)
+  return parts.join(', ')
+}
+
+/** A tool-server key's optional tool subset: whole connections, and single tools by name. */
+function ToolSubsetFields(): VNode {
+  const connections = useLoad(() => api<{ data: Connection[] }>('GET', '/api/connections'))
+  return html`<fieldset class="scopes">
+    <legend>Limit to these tools (optional; nothing chosen: every tool)</legend>
+    <${Loaded} state=${connections}>${(page: { data: Connection[] }) =>
+      page.data.map(
+        (
+          c,
+        ) => html`<label class="check" key=${c.id}><input type="checkbox" name="subset_connections" value=${c.id} />
+          All tools of ${connectionLabel(c)}</label>`,
+      )}<//>
+    <${Field} label="Single tools (names, separated by spaces or commas)">
+      <input name="subset_tools" maxlength="20000" placeholder="platform:list_content slack:post_message" />
+    <//>
+  </fieldset>`
 }

@@ -1,3 +1,4 @@
+import { EventSourceParserStream } from 'eventsource-parser/stream'
 import type { VNode } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, api, config, type Page, supabase } from '../api.ts'
@@ -118,21 +119,16 @@ async function streamTurn(
       typeof parsed?.retryAfter === 'number' ? parsed.retryAfter : undefined,
     )
   }
-  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
-  let buffer = ''
+  // eventsource-parser reads the stream as the SSE specification does: CRLF or LF, data over
+  // several lines, comments and retry hints.
+  const reader = res.body
+    .pipeThrough(new TextDecoderStream())
+    .pipeThrough(new EventSourceParserStream())
+    .getReader()
   for (;;) {
     const { value, done } = await reader.read()
     if (done) break
-    buffer += value
-    let end = buffer.indexOf('\n\n')
-    while (end >= 0) {
-      const block = buffer.slice(0, end)
-      buffer = buffer.slice(end + 2)
-      const event = block.match(/^event: (.+)$/m)?.[1]
-      const payload = block.match(/^data: (.+)$/m)?.[1]
-      if (event && payload) onEvent(event, JSON.parse(payload))
-      end = buffer.indexOf('\n\n')
-    }
+    if (value.event && value.data) onEvent(value.event, JSON.parse(value.data))
   }
 }
 

@@ -1,3 +1,4 @@
+import { restrictionKinds } from '@shared/services/integrations/restriction-kinds.ts'
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api } from '../api.ts'
@@ -54,6 +55,7 @@ interface Connection {
 interface Permission {
   tool_name: string
   allowed: boolean
+  requires_approval: boolean
   restrictions: Record<string, unknown>
 }
 interface Stats {
@@ -280,13 +282,13 @@ export function ConnectionPage({ id }: { id: string }): VNode {
       <${StatsPanel} key=${statsKey} integrationId=${c.integration_id} />
       <h2>Tools and permissions</h2>
       <${Loaded} state=${perms}>${(p: { default_allowed: boolean; data: Permission[] }) => html`
-        <p class="muted">Tools without a rule are ${p.default_allowed ? 'allowed' : 'disabled'}. Restrictions, for the tools that take them (e.g. Slack channels), are a JSON object the tool server enforces.</p>
+        <p class="muted">Tools without a rule are ${p.default_allowed ? 'allowed' : 'disabled'}. A disabled tool is not offered to the assistant or listed to MCP clients. Approval pauses the assistant's and automations' calls of the tool until an owner or admin approves each. Restrictions limit where a tool may act (Slack channels, Notion databases, GitHub repositories, Gmail recipients).</p>
         <table class="tools"><caption class="sr">Tools</caption>
-          <thead><tr><th>Tool</th><th>Allowed</th><th>Restrictions</th></tr></thead>
+          <thead><tr><th>Tool</th><th>Allowed</th><th>Approval</th><th>Restrictions</th></tr></thead>
           <tbody>${c.tools.map((t) => {
             const rule = p.data.find((r) => r.tool_name === t.name)
             return html`<${ToolRow} key=${t.name} connectionId=${id} tool=${t} write=${write}
-              allowed=${rule?.allowed ?? p.default_allowed} restrictions=${rule?.restrictions ?? {}} onSaved=${perms.reload} />`
+              rule=${rule ?? { allowed: p.default_allowed, requires_approval: false, restrictions: {} }} onSaved=${perms.reload} />`
           })}</tbody></table>`}<//>
     `}<//>
   </section>`
@@ -295,59 +297,69 @@ export function ConnectionPage({ id }: { id: string }): VNode {
 function ToolRow({
   connectionId,
   tool,
-  allowed,
-  restrictions,
+  rule,
   write,
   onSaved,
 }: {
   connectionId: string
   tool: Tool
-  allowed: boolean
-  restrictions: Record<string, unknown>
+  rule: { allowed: boolean; requires_approval: boolean; restrictions: Record<string, unknown> }
   write: boolean
   onSaved: () => void
 }): VNode {
-  const [text, setText] = useState(Object.keys(restrictions).length ? JSON.stringify(restrictions) : '')
+  const kind = restrictionKinds[tool.name]
+  const saved =
+    kind && Array.isArray(rule.restrictions[kind.key]) ? (rule.restrictions[kind.key] as string[]) : []
+  const [entries, setEntries] = useState(saved.join('\n'))
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
   // Shown at once; put back if the platform refuses.
-  const [on, setOn] = useState(allowed)
-  const save = async (nextAllowed: boolean) => {
+  const [on, setOn] = useState(rule.allowed)
+  const [approval, setApproval] = useState(rule.requires_approval)
+  const save = async (next: { allowed: boolean; requires_approval: boolean }) => {
     setError(undefined)
-    let parsed: Record<string, unknown> = {}
-    try {
-      parsed = text.trim() ? JSON.parse(text) : {}
-    } catch {
-      setError(new Error('Restrictions must be a JSON object, e.g. {"max_results": 10}'))
-      return
-    }
+    const list = entries
+      .split(/[\n,]/)
+      .map((e) => e.trim())
+      .filter(Boolean)
     setBusy(true)
-    setOn(nextAllowed)
+    setOn(next.allowed)
+    setApproval(next.requires_approval)
     try {
       await api('POST', `/api/connections/${connectionId}/permissions`, {
         tool_name: tool.name,
-        allowed: nextAllowed,
-        restrictions: parsed,
+        ...next,
+        // No entries: no restriction (any channel, database, repository or recipient).
+        restrictions: kind && list.length ? { [kind.key]: list } : {},
       })
       onSaved()
     } catch (e) {
-      setOn(allowed)
+      setOn(rule.allowed)
+      setApproval(rule.requires_approval)
       setError(e)
     } finally {
       setBusy(false)
     }
   }
+  const state = { allowed: on, requires_approval: approval }
   return html`<tr>
     <td data-label="Tool"><code>${tool.name}</code><br /><small class="muted">${tool.description}</small></td>
     <td data-label="Allowed"><label class="check"><input type="checkbox" checked=${on} disabled=${!write || busy}
-      onChange=${(e: Event) => save((e.target as HTMLInputElement).checked)} aria-label=${`Allow ${tool.name}`} />
+      onChange=${(e: Event) => save({ ...state, allowed: (e.target as HTMLInputElement).checked })} aria-label=${`Allow ${tool.name}`} />
       ${on ? 'allowed' : 'disabled'}</label>${busy ? html`<span class="spinner" aria-hidden="true"></span>` : null}</td>
+    <td data-label="Approval"><label class="check"><input type="checkbox" checked=${approval} disabled=${!write || busy}
+      onChange=${(e: Event) => save({ ...state, requires_approval: (e.target as HTMLInputElement).checked })}
+      aria-label=${`Require approval for ${tool.name}`} />${approval ? 'required' : 'not required'}</label></td>
     <td data-label="Restrictions">${
-      write
-        ? html`<div class="row"><input class="mono grow" value=${text} placeholder="{}" aria-label=${`Restrictions of ${tool.name}`}
-            onInput=${(e: Event) => setText((e.target as HTMLInputElement).value)} />
-            <button type="button" onClick=${() => save(on)} disabled=${busy}>Save</button></div>`
-        : html`<code>${text || '—'}</code>`
+      !kind
+        ? html`<span class="muted">none taken</span>`
+        : write
+          ? html`<div class="row"><textarea class="mono grow" rows="2" value=${entries} placeholder=${kind.example}
+              aria-label=${`${kind.label} for ${tool.name}`} title=${`${kind.label}: one a line; empty allows any`}
+              onInput=${(e: Event) => setEntries((e.target as HTMLTextAreaElement).value)}></textarea>
+            <button type="button" onClick=${() => save(state)} disabled=${busy}>Save</button></div>
+            <small class="muted">${kind.label}, one a line; empty allows any.</small>`
+          : html`<code>${saved.join(', ') || 'any'}</code>`
     }<${ErrorNote} error=${error} /></td>
   </tr>`
 }

@@ -320,7 +320,7 @@ export interface paths {
         };
         /**
          * List the tenant's sites and articles (oldest or newest first, keyset pagination)
-         * @description Needs a user access token or a platform API key with the scope content:read. Metered as one Content API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * @description Needs a user access token or a platform API key with the scope content:read; a published-only key lists sites and published articles only. With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
          *
          *     Supabase address: `GET /functions/v1/content`
          */
@@ -336,9 +336,15 @@ export interface paths {
                     /** @description The site, and the articles of that site */
                     site_id?: string;
                     /** @description Articles with this status */
-                    status?: "draft" | "published";
+                    status?: "draft" | "scheduled" | "published";
+                    /** @description Articles carrying the tag with this slug */
+                    tag?: string;
+                    /** @description Articles by this author (a user id) */
+                    author?: string;
                     /** @description Articles published at or after */
                     published_since?: string;
+                    /** @description Articles published before */
+                    published_before?: string;
                     /** @description Words that all appear in a site's name or an article's title */
                     q?: string;
                     /** @description Oldest first (the default) or newest first */
@@ -361,6 +367,13 @@ export interface paths {
                             next_cursor: string | null;
                         };
                     };
+                };
+                /** @description Not modified (If-None-Match) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid request (VALIDATION_ERROR) */
                 400: {
@@ -416,14 +429,17 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One article with its body (content:read)
-         * @description Metered as one Content API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * One article with its body (content:read; a published-only key sees published articles only)
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
          *
          *     Supabase address: `GET /functions/v1/content/articles/{id}`
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description The body as markdown (the default, field body), html (sanitized, field html) and/or plaintext (field plaintext), comma-separated */
+                    formats?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -440,6 +456,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["Article"];
                     };
+                };
+                /** @description Not modified (If-None-Match) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid request (VALIDATION_ERROR) */
                 400: {
@@ -492,7 +515,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an article (content:write); event content.updated
-         * @description Metered as one Content API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `DELETE /functions/v1/content/articles/{id}`
          */
@@ -564,8 +587,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the title or body (content:write); event content.updated when something changed
-         * @description Metered as one Content API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * Change any of an article's fields (content:write); event content.updated and a new revision when something changed. A slug another article of the site holds is 409 naming it
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `PATCH /functions/v1/content/articles/{id}`
          */
@@ -629,6 +652,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Body too large (PAYLOAD_TOO_LARGE) */
                 413: {
                     headers: {
@@ -661,8 +693,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add a site (content:write); event site.created
-         * @description Metered as one Content API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * Add a site (content:write); event site.created. The slug is made from the name when absent; a taken slug is 409
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/sites`
          */
@@ -715,6 +747,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Body too large (PAYLOAD_TOO_LARGE) */
                 413: {
                     headers: {
@@ -750,7 +791,7 @@ export interface paths {
         };
         /**
          * One site with the counts of what it holds: what deleting it removes (content:read)
-         * @description Metered as one Content API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body. A published-only key gets the site without its counts.
          *
          *     Supabase address: `GET /functions/v1/content/sites/{id}`
          */
@@ -773,6 +814,13 @@ export interface paths {
                     content: {
                         "application/json": components["schemas"]["SiteDetail"];
                     };
+                };
+                /** @description Not modified (If-None-Match) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Invalid request (VALIDATION_ERROR) */
                 400: {
@@ -825,7 +873,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a site and its articles (content:write); event site.deleted
-         * @description Metered as one Content API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `DELETE /functions/v1/content/sites/{id}`
          */
@@ -897,8 +945,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a site's name or domain (content:write; domain null removes it)
-         * @description Metered as one Content API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * Change a site's name, slug or domain (content:write; domain null removes it); a slug another site of the tenant holds is 409
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `PATCH /functions/v1/content/sites/{id}`
          */
@@ -968,6 +1016,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Body too large (PAYLOAD_TOO_LARGE) */
                 413: {
                     headers: {
@@ -1000,8 +1057,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a draft article in a site (content:write); event content.updated
-         * @description Metered as one Content API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * Create a draft article in a site (content:write); event content.updated. The slug is made from the title when absent; a slug another article of the site holds is 409 naming it
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/articles`
          */
@@ -1063,6 +1120,15 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
                 /** @description Body too large (PAYLOAD_TOO_LARGE) */
                 413: {
                     headers: {
@@ -1100,7 +1166,7 @@ export interface paths {
         put?: never;
         /**
          * Publish an article (content:write); event content.published. Publishing again changes nothing
-         * @description Metered as one Content API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/articles/{id}/publish`
          */
@@ -1187,8 +1253,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Take a published article back to draft (content:write); event content.updated. A draft is returned as is
-         * @description Metered as one Content API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * Take a published or scheduled article back to draft (content:write); event content.unpublished. A draft is returned as is
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/articles/{id}/unpublish`
          */
@@ -1274,7 +1340,7 @@ export interface paths {
         };
         /**
          * The scraped items a generated article was written from (content:read); empty for one written by hand
-         * @description Metered as one Content API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `GET /functions/v1/content/articles/{id}/sources`
          */
@@ -1347,6 +1413,1080 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/sites/{site_id}/articles/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body. A published-only key sees published articles only: anything else is 404.
+         *
+         *     Supabase address: `GET /functions/v1/content/sites/{site_id}/articles/{slug}`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The body as markdown (the default, field body), html (sanitized, field html) and/or plaintext (field plaintext), comma-separated */
+                    formats?: string;
+                };
+                header?: never;
+                path: {
+                    site_id: string;
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The article */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Article"];
+                    };
+                };
+                /** @description The slug was this published article's: Location gives its address now */
+                301: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ArticleMoved"];
+                    };
+                };
+                /** @description Not modified (If-None-Match) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/articles/{id}/schedule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Schedule a draft, or reschedule a scheduled article (content:write); event content.scheduled. publish_at must lie in the future (400 otherwise); a published article is 409
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. The article is published within a minute of publish_at, once, with content.published.
+         *
+         *     Supabase address: `POST /functions/v1/content/articles/{id}/schedule`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ScheduleArticle"];
+                };
+            };
+            responses: {
+                /** @description The scheduled article */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Article"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        /**
+         * Cancel a schedule (content:write): the article goes back to draft, event content.unpublished. A draft is returned as is; a published article is 409
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `DELETE /functions/v1/content/articles/{id}/schedule`
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The article, a draft */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Article"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/articles/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An article's revisions, newest first: one per save, the newest 50 kept (content:read; not a published-only key)
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
+         *
+         *     Supabase address: `GET /functions/v1/content/articles/{id}/revisions`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page size (1-100) */
+                    limit?: number;
+                    /** @description next_cursor from the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of revisions */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ArticleRevisionList"];
+                    };
+                };
+                /** @description Not modified (If-None-Match) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/articles/{id}/revisions/{revision_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One revision with all its fields (content:read; not a published-only key)
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
+         *
+         *     Supabase address: `GET /functions/v1/content/articles/{id}/revisions/{revision_id}`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    revision_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The revision */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ArticleRevision"];
+                    };
+                };
+                /** @description Not modified (If-None-Match) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/articles/{id}/revisions/{revision_id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a revision (content:write): its fields become the article's again, as a new revision; event content.updated. A slug taken since is 409
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `POST /functions/v1/content/articles/{id}/revisions/{revision_id}/restore`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    revision_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The article */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Article"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the tenant's tags, oldest first (content:read; a published-only key may)
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
+         *
+         *     Supabase address: `GET /functions/v1/content/tags`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page size (1-100) */
+                    limit?: number;
+                    /** @description next_cursor from the previous page */
+                    cursor?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of tags */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TagList"];
+                    };
+                };
+                /** @description Not modified (If-None-Match) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a tag (content:write); its slug is made from the name when absent. 409 when the slug is taken
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `POST /functions/v1/content/tags`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateTag"];
+                };
+            };
+            responses: {
+                /** @description The tag */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Tag"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/tags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One tag (content:read)
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
+         *
+         *     Supabase address: `GET /functions/v1/content/tags/{id}`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The tag */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Tag"];
+                    };
+                };
+                /** @description Not modified (If-None-Match) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /**
+         * Delete a tag (content:write); the articles that carried it keep their other tags
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `DELETE /functions/v1/content/tags/{id}`
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Deleted */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /**
+         * Rename a tag or change its slug (content:write); 409 when the slug is taken
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `PATCH /functions/v1/content/tags/{id}`
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["UpdateTag"];
+                };
+            };
+            responses: {
+                /** @description The tag */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Tag"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/functions/v1/content/jobs/publish-scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Job: publish the scheduled articles that are due, each once (service role only)
+         * @description Supabase address: `POST /functions/v1/content/jobs/publish-scheduled`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description How many were published */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            published: number;
+                        };
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -2797,7 +3937,7 @@ export interface paths {
         put?: never;
         /**
          * MCP Streamable HTTP: one JSON-RPC message
-         * @description Stateless Streamable HTTP (MCP 2025-11-25): each POST carries one JSON-RPC message and is answered with application/json (202 for notifications). No session id is issued. Send Accept: application/json, text/event-stream.
+         * @description Stateless Streamable HTTP (MCP 2025-11-25): each POST carries one JSON-RPC message and is answered with application/json (202 for notifications); a tools/call of a connected MCP server's tool is answered as text/event-stream, carrying that server's progress and log notifications before the result. No session id is issued. Send Accept: application/json, text/event-stream.
          *
          *     Supabase address: `POST /functions/v1/mcp-sse`
          */
@@ -2810,13 +3950,14 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The JSON-RPC response */
+                /** @description The JSON-RPC response (or an event stream of notifications and the response) */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
                         "application/json": components["schemas"]["JsonRpcMessage"];
+                        "text/event-stream": string;
                     };
                 };
                 /** @description A notification or response was accepted */
@@ -3358,7 +4499,7 @@ export interface paths {
         };
         /**
          * OAuth authorization server metadata (RFC 8414)
-         * @description The tool server is its own OAuth 2.1 authorization server for MCP clients (issuer {mcp_url}): dynamic client registration, PKCE S256, resource indicators, refresh and revocation. Also at /.well-known/oauth-authorization-server/mcp on the local platform.
+         * @description The tool server is its own OAuth 2.1 authorization server for MCP clients (issuer {mcp_url}): dynamic client registration or client ID metadata documents, PKCE S256, resource indicators, refresh and revocation. Also at /.well-known/oauth-authorization-server/mcp on the local platform.
          *
          *     Supabase address: `GET /functions/v1/mcp-sse/.well-known/oauth-authorization-server`
          */
@@ -3408,7 +4549,7 @@ export interface paths {
         };
         /**
          * The same metadata where clients look for OpenID configuration (a path-appended issuer)
-         * @description The tool server is its own OAuth 2.1 authorization server for MCP clients (issuer {mcp_url}): dynamic client registration, PKCE S256, resource indicators, refresh and revocation. Also at /.well-known/oauth-authorization-server/mcp on the local platform.
+         * @description The tool server is its own OAuth 2.1 authorization server for MCP clients (issuer {mcp_url}): dynamic client registration or client ID metadata documents, PKCE S256, resource indicators, refresh and revocation. Also at /.well-known/oauth-authorization-server/mcp on the local platform.
          *
          *     Supabase address: `GET /functions/v1/mcp-sse/.well-known/openid-configuration`
          */
@@ -3830,6 +4971,22 @@ export interface paths {
                 content: {
                     "application/json": {
                         approve: boolean;
+                        /**
+                         * @description Limits the grant to these connections and tools (docs/mcp.md); absent or null: every tool
+                         * @example {
+                         *       "connections": [],
+                         *       "tools": [
+                         *         "platform:list_content",
+                         *         "slack:post_message"
+                         *       ]
+                         *     }
+                         */
+                        tool_subset?: {
+                            /** @default [] */
+                            connections?: string[];
+                            /** @default [] */
+                            tools?: string[];
+                        } | null;
                     };
                 };
             };
@@ -11851,7 +13008,21 @@ export interface webhooks {
                          *       "changed_fields": [
                          *         "title"
                          *       ],
-                         *       "updated_at": "2026-11-21T12:00:00.000Z"
+                         *       "updated_at": "2026-11-21T12:00:00.000Z",
+                         *       "slug": "hello-world",
+                         *       "excerpt": null,
+                         *       "feature_image": {
+                         *         "url": "https://images.example.com/hello.jpg",
+                         *         "alt": "A sunrise"
+                         *       },
+                         *       "tags": [
+                         *         "news"
+                         *       ],
+                         *       "author_id": "7c9e2a1b-4d3f-4e5a-8b6c-2d1e3f4a5b7c",
+                         *       "meta_title": null,
+                         *       "meta_description": null,
+                         *       "canonical_url": null,
+                         *       "publish_at": null
                          *     }
                          */
                         data: {
@@ -11861,12 +13032,209 @@ export interface webhooks {
                             site_id: string;
                             title: string;
                             /** @enum {string} */
-                            status: "draft" | "published";
+                            status: "draft" | "scheduled" | "published";
                             /** @enum {string} */
                             change: "created" | "updated" | "deleted";
                             changed_fields: string[];
                             /** Format: date-time */
                             updated_at: string;
+                            slug: string;
+                            excerpt: string | null;
+                            feature_image: {
+                                url: string;
+                                alt: string;
+                            } | null;
+                            /** @description tag slugs */
+                            tags: string[];
+                            /** Format: uuid */
+                            author_id: string | null;
+                            meta_title: string | null;
+                            meta_description: string | null;
+                            canonical_url: string | null;
+                            /** Format: date-time */
+                            publish_at: string | null;
+                            /** Format: uuid */
+                            restored_revision_id?: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "content.scheduled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An article is scheduled to be published, or rescheduled
+         * @description Sent to each subscription whose `events` include `content.scheduled`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "content.scheduled";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "article_id": "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                         *       "site_id": "6a7b8c9d-0e1f-4a2b-8c4d-5e6f7a8b9c0d",
+                         *       "title": "Hello world",
+                         *       "slug": "hello-world",
+                         *       "publish_at": "2026-11-22T08:00:00.000Z",
+                         *       "rescheduled": false,
+                         *       "scheduled_at": "2026-11-21T12:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            article_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            title: string;
+                            slug: string;
+                            /** Format: date-time */
+                            publish_at: string;
+                            rescheduled: boolean;
+                            /** Format: date-time */
+                            scheduled_at: string;
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "content.unpublished": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A published article goes back to draft, or a schedule is cancelled
+         * @description Sent to each subscription whose `events` include `content.unpublished`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "content.unpublished";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "article_id": "1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e",
+                         *       "site_id": "6a7b8c9d-0e1f-4a2b-8c4d-5e6f7a8b9c0d",
+                         *       "title": "Hello world",
+                         *       "slug": "hello-world",
+                         *       "previous_status": "published",
+                         *       "unpublished_at": "2026-11-21T12:00:00.000Z"
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            article_id: string;
+                            /** Format: uuid */
+                            site_id: string;
+                            title: string;
+                            slug: string;
+                            /** @enum {string} */
+                            previous_status: "published" | "scheduled";
+                            /** Format: date-time */
+                            unpublished_at: string;
                         };
                     };
                 };
@@ -12983,6 +14351,22 @@ export interface components {
             /** @description The full secret. Shown only in this response. */
             key: string;
         };
+        /**
+         * @description Limits the key to these connections (all their tools) and tools; absent or null: every tool
+         * @example {
+         *       "connections": [],
+         *       "tools": [
+         *         "platform:list_content",
+         *         "slack:post_message"
+         *       ]
+         *     }
+         */
+        ToolSubset: {
+            /** @default [] */
+            connections?: string[];
+            /** @default [] */
+            tools?: string[];
+        } | null;
         ApiKey: {
             /** Format: uuid */
             id: string;
@@ -12998,6 +14382,9 @@ export interface components {
             last_used_at: string | null;
             revoked_at: string | null;
             created_at: string;
+            published_only: boolean;
+            allowed_origins: string[];
+            tool_subset: components["schemas"]["ToolSubset"];
         };
         Error: {
             /** @example Unauthorized */
@@ -13047,6 +14434,35 @@ export interface components {
              * @enum {string}
              */
             kind?: "platform" | "tool_server";
+            /**
+             * @description A published-only key: reads published articles, their sites and tags, and nothing more (drafts, scheduled articles and revisions are 404 to it). Safe to ship in a browser or a static site build. A platform key with the scopes ["content:read"] and nothing else.
+             * @default false
+             */
+            published_only?: boolean;
+            /**
+             * @description Published-only keys: browser origins answered with CORS (scheme, host and port, such as https://blog.example.com)
+             * @default []
+             * @example [
+             *       "https://blog.example.com"
+             *     ]
+             */
+            allowed_origins?: string[];
+            /**
+             * @description Tool-server keys only: limits the key to these connections and tools (docs/mcp.md); absent or null: every tool
+             * @example {
+             *       "connections": [],
+             *       "tools": [
+             *         "platform:list_content",
+             *         "slack:post_message"
+             *       ]
+             *     }
+             */
+            tool_subset?: {
+                /** @default [] */
+                connections?: string[];
+                /** @default [] */
+                tools?: string[];
+            } | null;
         };
         ContentItem: {
             /** @enum {string} */
@@ -13066,7 +14482,9 @@ export interface components {
             site_id?: string | null;
             /** @description articles */
             title?: string;
-            /** @description articles: draft or published */
+            /** @description sites and articles */
+            slug?: string;
+            /** @description articles: draft, scheduled or published */
             status?: string | null;
             /** @description articles */
             published_at?: string | null;
@@ -13078,11 +14496,53 @@ export interface components {
             id: string;
             /** Format: uuid */
             site_id: string;
+            slug: string;
             title: string;
-            body: string;
+            /** @description Markdown (formats=markdown, the default) */
+            body?: string;
+            /** @description Sanitized HTML (formats=html) */
+            html?: string;
+            /** @description Text without markup (formats=plaintext) */
+            plaintext?: string;
+            /** @description Given, or the body's first paragraph as text (at most 300 characters) */
+            excerpt: string;
+            /** @description The excerpt as given; null when derived */
+            custom_excerpt: string | null;
+            feature_image: {
+                url: string;
+                alt: string;
+            } | null;
+            tags: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                slug: string;
+            }[];
+            author: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            meta_title: string | null;
+            meta_description: string | null;
+            canonical_url: string | null;
             /** @enum {string} */
-            status: "draft" | "published";
+            status: "draft" | "scheduled" | "published";
+            /** @description When a scheduled article goes live */
+            publish_at: string | null;
             published_at: string | null;
+            /**
+             * Format: uuid
+             * @description The revision the article is at (every save makes one)
+             */
+            revision_id: string | null;
+            /**
+             * Format: uuid
+             * @description The revision that went live when the article was last published
+             */
+            published_revision_id: string | null;
+            /** @description Published, and saved since it was: the current revision is not the one that went live */
+            edited_since_published: boolean;
             created_at: string;
             updated_at: string;
         };
@@ -13091,6 +14551,7 @@ export interface components {
             object: "site";
             /** Format: uuid */
             id: string;
+            slug: string;
             name: string;
             domain: string | null;
             created_at: string;
@@ -13105,6 +14566,11 @@ export interface components {
         CreateSite: {
             /** @example Tech blog */
             name: string;
+            /**
+             * @description Unique in the tenant; made from the name when absent
+             * @example tech-blog
+             */
+            slug?: string;
             /** @example blog.example.com */
             domain?: string | null;
         };
@@ -13112,6 +14578,7 @@ export interface components {
          * @example {
          *       "object": "site",
          *       "id": "7d4a5a0e-2f0c-4a43-9d49-6c1b8e0b7a11",
+         *       "slug": "tech-blog",
          *       "name": "Tech blog",
          *       "domain": "blog.example.com",
          *       "created_at": "2026-11-01T09:00:00.000Z",
@@ -13119,6 +14586,7 @@ export interface components {
          *       "counts": {
          *         "articles": 12,
          *         "drafts": 3,
+         *         "scheduled": 0,
          *         "published": 9,
          *         "sources": 2,
          *         "source_items": 140,
@@ -13127,9 +14595,11 @@ export interface components {
          *     }
          */
         SiteDetail: components["schemas"]["Site"] & {
-            counts: {
+            /** @description Absent for a published-only key */
+            counts?: {
                 articles: number;
                 drafts: number;
+                scheduled: number;
                 published: number;
                 /** @description scrape-social sources feeding the site */
                 sources: number;
@@ -13141,6 +14611,7 @@ export interface components {
         UpdateSite: {
             /** @example Engineering blog */
             name?: string;
+            slug?: string;
             /** @example blog.example.com */
             domain?: string | null;
         };
@@ -13148,7 +14619,14 @@ export interface components {
          * @example {
          *       "site_id": "5b1d7c3e-9f2a-4e6b-8d1c-3a4b5c6d7e8f",
          *       "title": "Spring deals",
-         *       "body": "<p>Ten finds for the garden.</p>"
+         *       "body": "Ten finds for the **garden**.",
+         *       "tags": [
+         *         "garden"
+         *       ],
+         *       "feature_image": {
+         *         "url": "https://images.example.com/spring.jpg",
+         *         "alt": "A garden in spring"
+         *       }
          *     }
          */
         CreateArticle: {
@@ -13156,18 +14634,87 @@ export interface components {
             site_id: string;
             /** @example Ten things about edge functions */
             title: string;
-            /** @default  */
+            /**
+             * @description Markdown
+             * @default
+             */
             body?: string;
+            /**
+             * @description Unique in the site; made from the title when absent. A published article keeps answering at its old slugs.
+             * @example spring-deals
+             */
+            slug?: string;
+            /** @description At most 500 characters; null derives it from the body's first paragraph */
+            excerpt?: string | null;
+            /** @description https only */
+            feature_image?: {
+                /** @example https://images.example.com/spring.jpg */
+                url: string;
+                /**
+                 * @default
+                 * @example A garden in spring
+                 */
+                alt?: string;
+            } | null;
+            /**
+             * @description Slugs of the tenant's tags (POST /v1/content/tags), at most 20; the first is the primary tag
+             * @example [
+             *       "garden"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * Format: uuid
+             * @description A member of the tenant; the creating user by default
+             */
+            author_id?: string | null;
+            meta_title?: string | null;
+            meta_description?: string | null;
+            /** @example https://blog.example.com/spring-deals */
+            canonical_url?: string | null;
         };
         /**
          * @example {
          *       "title": "Spring deals, updated",
-         *       "body": "<p>The revised text.</p>"
+         *       "body": "The revised text."
          *     }
          */
         UpdateArticle: {
             title?: string;
             body?: string;
+            /**
+             * @description Unique in the site; made from the title when absent. A published article keeps answering at its old slugs.
+             * @example spring-deals
+             */
+            slug?: string;
+            /** @description At most 500 characters; null derives it from the body's first paragraph */
+            excerpt?: string | null;
+            /** @description https only */
+            feature_image?: {
+                /** @example https://images.example.com/spring.jpg */
+                url: string;
+                /**
+                 * @default
+                 * @example A garden in spring
+                 */
+                alt?: string;
+            } | null;
+            /**
+             * @description Slugs of the tenant's tags (POST /v1/content/tags), at most 20; the first is the primary tag
+             * @example [
+             *       "garden"
+             *     ]
+             */
+            tags?: string[];
+            /**
+             * Format: uuid
+             * @description A member of the tenant; the creating user by default
+             */
+            author_id?: string | null;
+            meta_title?: string | null;
+            meta_description?: string | null;
+            /** @example https://blog.example.com/spring-deals */
+            canonical_url?: string | null;
         };
         /**
          * @example {
@@ -13197,6 +14744,105 @@ export interface components {
             title: string | null;
             author: string | null;
             published_at: string | null;
+        };
+        ArticleMoved: {
+            /** @description The slug the article has now */
+            redirect_to: string;
+            /** Format: uuid */
+            article_id: string;
+        };
+        ScheduleArticle: {
+            /**
+             * Format: date-time
+             * @description When to publish: must lie in the future (a time in the past is refused)
+             * @example 2026-12-24T08:00:00Z
+             */
+            publish_at: string;
+        };
+        ArticleRevisionList: {
+            data: components["schemas"]["ArticleRevisionSummary"][];
+            next_cursor: string | null;
+        };
+        ArticleRevisionSummary: {
+            /** @enum {string} */
+            object: "article_revision";
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            article_id: string;
+            /** @description 1 for the first save, then one more per save */
+            number: number;
+            title: string;
+            /** @enum {string} */
+            reason: "created" | "updated" | "restored";
+            /**
+             * Format: uuid
+             * @description The user who saved (a key saves as its creator)
+             */
+            created_by: string | null;
+            created_at: string;
+        };
+        ArticleRevision: components["schemas"]["ArticleRevisionSummary"] & {
+            body: string;
+            slug: string;
+            excerpt: string | null;
+            feature_image: {
+                url: string;
+                alt: string;
+            } | null;
+            /** @description Tag slugs */
+            tags: string[];
+            /** Format: uuid */
+            author_id: string | null;
+            meta_title: string | null;
+            meta_description: string | null;
+            canonical_url: string | null;
+        };
+        TagList: {
+            data: components["schemas"]["Tag"][];
+            next_cursor: string | null;
+        };
+        /**
+         * @example {
+         *       "object": "tag",
+         *       "id": "3c0c1f1e-6a51-4d8e-9a2b-1f0e9d8c7b6a",
+         *       "name": "Garden",
+         *       "slug": "garden",
+         *       "created_at": "2026-11-01T09:00:00.000Z",
+         *       "updated_at": "2026-11-01T09:00:00.000Z"
+         *     }
+         */
+        Tag: {
+            /** @enum {string} */
+            object: "tag";
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+            created_at: string;
+            updated_at: string;
+        };
+        /**
+         * @example {
+         *       "name": "Garden"
+         *     }
+         */
+        CreateTag: {
+            /** @example Garden */
+            name: string;
+            /** @description Unique in the tenant; made from the name when absent */
+            slug?: string;
+        };
+        /**
+         * @example {
+         *       "name": "Gardening",
+         *       "slug": "gardening"
+         *     }
+         */
+        UpdateTag: {
+            /** @example Garden */
+            name?: string;
+            slug?: string;
         };
         Tenant: {
             /** Format: uuid */
@@ -13467,6 +15113,8 @@ export interface components {
             token_endpoint_auth_methods_supported: string[];
             revocation_endpoint_auth_methods_supported: string[];
             scopes_supported: string[];
+            /** @description A client_id may be the https URL of the client’s metadata document */
+            client_id_metadata_document_supported: boolean;
         };
         OAuthClientRegistration: {
             /** @example mcpc_3hT9... */
@@ -13526,6 +15174,7 @@ export interface components {
             /** Format: uuid */
             user_id: string;
             scopes: string[];
+            tool_subset: components["schemas"]["ToolSubset"];
             created_at: string;
             last_used_at: string | null;
             revoked_at: string | null;
@@ -13821,13 +15470,13 @@ export interface components {
              */
             url: string;
             /**
-             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated
+             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, content.scheduled, content.unpublished, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated
              * @example [
              *       "content.published",
              *       "api_key.created"
              *     ]
              */
-            events: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated")[];
+            events: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "content.scheduled" | "content.unpublished" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated")[];
             description?: string;
         };
         /**
@@ -13846,13 +15495,13 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated
+             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, content.scheduled, content.unpublished, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated
              * @example [
              *       "content.published",
              *       "api_key.created"
              *     ]
              */
-            events?: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated")[];
+            events?: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "content.scheduled" | "content.unpublished" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated")[];
             description?: string | null;
         };
         WebhookSecret: {

@@ -101,8 +101,7 @@ describe('deliveries against the published schemas', () => {
     const t = await tp.createTenant()
     expect(await emittedEventMismatches(tp.db.sql)).toEqual([])
     // As a careless emitter would: a field the catalog does not list, written through the outbox.
-    await tp.db
-      .sql`select private.record_event('evt_Stray0123456789abcdefghi', ${t.tenantId}, 'site.created',
+    await tp.db.sql`select private.record_event('evt_Stray0123456789abcdefghi', ${t.tenantId}, 'site.created',
       ${tp.db.sql.json({ site_id: crypto.randomUUID(), name: 'x', domain: null, created_at: new Date().toISOString(), owner: 'x' })},
       now())`
     expect(await emittedEventMismatches(tp.db.sql)).toEqual([

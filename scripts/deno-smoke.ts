@@ -1,5 +1,5 @@
 /**
- * Boots every function's Deno entry (functions/<name>/index.ts) under Deno with deno.json and
+ * Boots every function's Deno entry (functions/<name>/index.ts) under Deno with its own deno.json and
  * checks that it answers: /health (a database round trip through postgres.js on Deno) and its
  * OpenAPI document. Uses DATABASE_URL, or starts the embedded database.
  */
@@ -40,7 +40,7 @@ for (const name of names) {
   const port = await freePort()
   const child = spawn(
     'node_modules/.bin/deno',
-    ['run', '-A', '--config', 'deno.json', `functions/${name}/index.ts`],
+    ['run', '-A', '--config', `functions/${name}/deno.json`, `functions/${name}/index.ts`],
     {
       env: { ...env, PORT: String(port), LOG_LEVEL: 'warn', NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,8 @@
  * `npm run deploy:check`: checks each function as `supabase functions deploy` ships it.
  *
  * 1. Bundle. For every function in supabase/config.toml: its entry point, the local files
- *    reachable from it and its import map (what the CLI uploads) are copied into an empty
+ *    reachable from it and its own deno.json, the import map the CLI takes from beside the entry
+ *    point (what the CLI uploads), are copied into an empty
  *    directory: no node_modules, no package.json. Every import must be local, `node:` or resolve
  *    to `npm:` (directly or through the import map); jsr: and https: imports are refused (only the
  *    npm registry is reachable here, and one registry keeps deploys reproducible). Then
@@ -100,7 +101,7 @@ try {
         fail(`${fn.importMap}: "${key}" maps to ${value}; only npm: packages resolve here`)
       }
     }
-    const { files, problems } = bundleOf(root, fn.entrypoint, importMap.imports ?? {})
+    const { files, problems } = bundleOf(root, fn.entrypoint, importMap.imports ?? {}, dirname(fn.importMap))
     for (const p of problems) fail(`${fn.name}: ${p}`)
     const dir = join(work, fn.name)
     for (const file of [...files, fn.importMap]) {

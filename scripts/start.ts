@@ -5,12 +5,14 @@
  *   - every function at /functions/v1/<name>/... and at the spec's public paths
  *   - the dashboard at /dashboard/ and Supabase Auth's password endpoints at /auth/v1/
  * Flags: --memory (throwaway in-memory database), --port N, --db-port N.
+ * One platform runs per data folder (.data, or PLATFORM_DATA_DIR): a second start on it refuses.
  */
 
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { connectDatabase, isPostgresWriteRace } from '../shared/infra/db.ts'
 import { buildDashboard } from './dashboard/build.ts'
+import { DataFolderLocked, lockDataFolder, refuseLockedDataFolder } from './lib/data-lock.ts'
 import { ensureUserAndTenant, issueAccessToken } from './lib/dev-identity.ts'
 import { dataDir, functionEnvironment, loadOrCreateLocalEnv, saveLocalEnv } from './lib/local-env.ts'
 import { applyMigrations } from './lib/migrations.ts'
@@ -39,6 +41,14 @@ const busy = await busyPorts([
   ...(process.env.DATABASE_URL ? [] : [{ port: dbPort, what: 'the embedded database (--db-port)' }]),
 ])
 if (busy.length > 0) refuseBusyPorts(busy)
+// One platform per data folder (whatever its ports or database): a second one would open the same
+// database files and rewrite local-env.json under the first. The lock goes when this process ends.
+try {
+  lockDataFolder(dataDir(), `http://127.0.0.1:${apiPort}`)
+} catch (err) {
+  if (err instanceof DataFolderLocked) refuseLockedDataFolder(err)
+  throw err
+}
 // A terminal gets one readable line per request; pipes and files get JSON (or say LOG_FORMAT=json).
 process.env.LOG_FORMAT ??= process.stdout.isTTY ? 'pretty' : 'json'
 

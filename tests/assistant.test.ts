@@ -322,6 +322,14 @@ describe('a turn', () => {
       ['assistant', 'Hello there, how can I help?'],
     ])
     expect(detail.body.usage).toEqual({ input_tokens: 321, output_tokens: 45 })
+    // The turn's job is the member's who typed it (the Jobs page does not call it scheduled).
+    const jobs = await tp.json('/api/jobs?kind=assistant.turn', { token: t.token })
+    expect(
+      jobs.body.data.map((j: { created_by: string | null; input: { conversation_id: string } }) => [
+        j.created_by,
+        j.input.conversation_id,
+      ]),
+    ).toEqual([[t.userId, id]])
   })
 
   it('streams from Anthropic: turn.started, text deltas, usage, turn.ended; the history goes back next turn', async () => {
@@ -446,7 +454,8 @@ describe('tools', () => {
   })
 
   it('calls an MCP server’s tool through Anthropic and bounds a large tool result', async () => {
-    const t = await tenantWith({ provider: 'anthropic' })
+    // Pro: two 16,000-character results take the next call's reservation past the Free quota.
+    const t = await tenantWith({ provider: 'anthropic', plan: 'pro' })
     const connected = await tp.json('/api/integrations/connect', {
       token: t.token,
       body: {
@@ -518,20 +527,45 @@ describe('metering, failures and concurrency', () => {
     const refused = await say(t, id, 'hello')
     expect([refused.status, refused.body.code]).toEqual([429, 'QUOTA_EXCEEDED'])
     expect(refused.body.retryAfter).toBeGreaterThan(0)
+    expect(refused.body.message).toBe(
+      "The free plan's monthly quota for the assistant API is used up (10,000 of 10,000 tokens this month)",
+    )
     expect(llm.requests.length).toBe(calls)
     const [stored] = await tp.db.sql<{ count: number }[]>`
       select count(*)::int as count from public.assistant_messages where conversation_id = ${id}`
     expect(stored!.count).toBe(0)
 
-    await setUsed(t, 9_999)
+    // Each step reserves its most tokens (its input's bound and the 2,000-token maximum output)
+    // before the provider is called, and settles to what the provider reports. Seen while the first
+    // call is held: the counter holds the reservation; the tenant is then put where the next
+    // step's reservation cannot fit, and the turn stops before calling the provider again.
+    await setUsed(t, 0)
+    let release = () => {}
+    const hold = new Promise<void>((r) => {
+      release = r
+    })
     llm.reset([
-      { toolCalls: [{ name: 'platform__list_content', arguments: {} }], usage: { input: 100, output: 20 } },
+      {
+        toolCalls: [{ name: 'platform__list_content', arguments: {} }],
+        usage: { input: 100, output: 1_900 },
+        hold,
+      },
+      { text: 'Never sent.' },
     ])
-    const stopped = await say(t, id, 'hello')
+    const pending = say(t, id, 'hello')
+    await llm.waitForRequests(calls + 1)
+    const [held] = await tp.db.sql<{ units: string }[]>`
+      select units from public.usage_counters
+      where tenant_id = ${t.tenantId} and product_id = ${productIds.assistant} and period = ${periodOf(clock.now())}`
+    const reserved = Number(held!.units)
+    expect(reserved).toBeGreaterThan(2_000)
+    await setUsed(t, 10_000)
+    release()
+    const stopped = await pending
     expect(stopped.status).toBe(200)
     expect(stopped.body.turn).toMatchObject({ status: 'stopped', steps: 1 })
     expect(stopped.body.turn.error).toContain('quota for the assistant API is used up')
-    expect(stopped.body.quota).toEqual({ used: 10_119, limit: 10_000 })
+    expect(stopped.body.quota).toEqual({ used: 10_000 - reserved + 2_000, limit: 10_000 })
     expect(llm.requests.length).toBe(calls + 1)
     expect(stopped.body.tool_calls[0].status).toBe('ok')
   })
@@ -593,10 +627,10 @@ describe('metering, failures and concurrency', () => {
     const id = await conversation(t)
     // What a dead instance leaves: a turn whose job was claimed (lease) and a tool call mid-way.
     const deps = tp.instances[0]!.platform.deps
-    const { serviceCallerFor } = await import('../shared/infra/auth.ts')
+    const { actingCallerFor } = await import('../shared/infra/auth.ts')
     const { serviceContextFor } = await import('../shared/infra/deps.ts')
     const { startTurn } = await import('../shared/services/assistant/turn.ts')
-    const ctx = serviceContextFor(deps, await serviceCallerFor(deps.sql, t.tenantId, t.userId))
+    const ctx = serviceContextFor(deps, await actingCallerFor(deps.sql, t.tenantId, t.userId))
     const started = await startTurn(ctx, id, 'Post to Slack', { triggeredBy: 'assistant' })
     await tp.db.sql`
       update public.jobs set status = 'running', attempts = 1, lease_until = ${new Date(clock.now().getTime() + 360_000)}
@@ -791,6 +825,10 @@ describe('automations', () => {
       triggered_by: 'automation',
       status: 'awaiting_approval',
     })
+    // An automation's turn is the schedule's: its job names no creator.
+    const [turnJob] = await tp.db.sql<{ created_by: string | null }[]>`
+      select created_by from public.jobs where kind = 'assistant.turn' and input->>'conversation_id' = ${run.conversation_id}`
+    expect(turnJob!.created_by).toBeNull()
     expect(
       conversation.body.messages[1].tool_calls.map((c: { tool: string; status: string }) => [
         c.tool,

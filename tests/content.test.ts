@@ -288,6 +288,7 @@ describe('sites: read with counts, edit', () => {
     expect(detail.body.counts).toEqual({
       articles: 2,
       drafts: 1,
+      scheduled: 0,
       published: 1,
       sources: 1,
       source_items: 3,
@@ -343,7 +344,7 @@ describe('sites: read with counts, edit', () => {
 })
 
 describe('articles: unpublish and the items a draft came from', () => {
-  it('takes a published article back to draft once, with content.updated (status, published_at)', async () => {
+  it('takes a published article back to draft once, with content.unpublished and content.updated', async () => {
     const art = await article((await site()).id)
     const published = await tp.json(`/v1/content/articles/${art.id}/publish`, {
       method: 'POST',
@@ -356,11 +357,19 @@ describe('articles: unpublish and the items a draft came from', () => {
       ),
     )
     for (const d of drafts) expect(d.body).toMatchObject({ status: 'draft', published_at: null })
+    const unpublished = (await eventsOf(a.tenantId, 'content.unpublished')).filter(
+      (e) => e.data.article_id === art.id,
+    )
+    expect(unpublished).toHaveLength(1)
+    expect(unpublished[0]!.data).toMatchObject({ previous_status: 'published', slug: 'draft' })
     const updates = (await eventsOf(a.tenantId, 'content.updated')).filter(
       (e) => e.data.article_id === art.id && e.data.change === 'updated',
     )
     expect(updates).toHaveLength(1)
-    expect(updates[0]!.data).toMatchObject({ status: 'draft', changed_fields: ['status', 'published_at'] })
+    expect(updates[0]!.data).toMatchObject({
+      status: 'draft',
+      changed_fields: ['status', 'published_at', 'publish_at'],
+    })
     // Published again: a second content.published.
     await tp.json(`/v1/content/articles/${art.id}/publish`, { method: 'POST', token: writer })
     expect(

@@ -89,8 +89,8 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
     await page.getByLabel('E-mail').fill(OWNER.email)
     await page.getByLabel('Password').fill(OWNER.password)
     await page.getByRole('button', { name: 'Sign up' }).click()
-    await page.getByLabel('Tenant name').fill('Bistro')
-    await page.getByRole('button', { name: 'Create tenant' }).click()
+    await page.getByLabel('Workspace name').fill('Bistro')
+    await page.getByRole('button', { name: 'Create workspace' }).click()
     await page.getByRole('heading', { name: 'Welcome to Bistro' }).waitFor()
     const [row] = await tp.db.sql<{ tenant_id: string; user_id: string }[]>`
       select m.tenant_id, m.user_id from public.tenant_members m join auth.users u on u.id = m.user_id
@@ -98,10 +98,26 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
     tenantId = row!.tenant_id
     userId = row!.user_id
 
+    // An OpenAI key saved for development, where the assistant does not look: the banner says
+    // which environment it needs and names the key that is not used.
+    const token = await tp.tokenFor({ userId, email: OWNER.email, tenantId })
+    const [openai] = await tp.db.sql<{ id: string }[]>`select id from public.providers where slug = 'openai'`
+    const dev = await tp.json('/api/credentials', {
+      token,
+      body: {
+        provider_id: openai!.id,
+        name: 'OpenAI dev',
+        environment: 'development',
+        credential: 'sk-dev-1',
+      },
+    })
+    expect(dev.status).toBe(201)
     await page.getByRole('link', { name: 'Assistant' }).click()
     const note = page.getByRole('alert').filter({ hasText: 'needs an AI model' })
     await note.waitFor()
     expect(await note.getByRole('link', { name: 'Credentials' }).getAttribute('href')).toBe('#/credentials')
+    expect(await note.textContent()).toContain('for the production environment')
+    await expect.poll(() => note.textContent()).toContain('OpenAI dev (OpenAI, development)')
     await shot('assistant-setup')
   })
 
@@ -229,5 +245,50 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
     await shot('assistant-automations')
     await link.click()
     await page.locator('.msg.assistant .bubble').filter({ hasText: 'Good morning, team!' }).waitFor()
+  })
+
+  it('says in words which quota ran out, how much was used, and where to go next', async () => {
+    await tp.db.sql`update public.tenants set plan = 'free' where id = ${tenantId}`
+    await tp.db.sql`
+      insert into public.usage_counters (tenant_id, product_id, period, units)
+      select ${tenantId}, id, to_char(now() at time zone 'utc', 'YYYY-MM-01')::date, 10000
+      from public.products where slug = 'assistant'
+      on conflict (tenant_id, product_id, period) do update set units = excluded.units`
+    await page.goto(`${dashboardUrl}#/assistant`)
+    await page.reload()
+    await page.getByRole('button', { name: 'New conversation' }).click()
+    await page.getByLabel('Message').fill('One more question')
+    await page.getByRole('button', { name: 'Send' }).click()
+    const refusal = page.getByRole('alert').filter({ hasText: 'quota' })
+    await refusal.waitFor()
+    const text = await refusal.textContent()
+    expect(text).toContain('This workspace has used up its monthly quota on its plan.')
+    expect(text).toContain('assistant API is used up (10,000 of 10,000 tokens this month)')
+    expect(text).toContain('move the workspace to a larger plan')
+    expect(text).not.toContain('QUOTA_EXCEEDED')
+    expect(await refusal.getByRole('link', { name: 'Usage' }).getAttribute('href')).toBe('#/usage')
+    await shot('assistant-quota')
+  })
+
+  it('shows why the platform stopped an automation: its creator left the tenant', async () => {
+    const { addMember } = await import('./support/platform.ts')
+    const admin = await addMember(tp, tenantId, 'admin')
+    const made = await tp.json('/v1/assistant/automations', {
+      token: admin.token,
+      body: { name: 'Leaver digest', instruction: 'Summarise the week.', schedule: '0 9 * * 1' },
+    })
+    expect(made.status).toBe(201)
+    await tp.db
+      .sql`delete from public.tenant_members where tenant_id = ${tenantId} and user_id = ${admin.userId}`
+    await page.reload()
+    const row = page.locator('.automations tbody tr').filter({ hasText: 'Leaver digest' })
+    await row.waitFor()
+    const schedule = row.locator('[data-label="Schedule"]')
+    expect(await schedule.locator('.pill').textContent()).toBe('stopped')
+    expect(await schedule.getByRole('note').textContent()).toContain(
+      'the member who created it left the tenant',
+    )
+    expect(await row.getByRole('button', { name: 'Turn on' }).count()).toBe(0)
+    await shot('assistant-automation-stopped')
   })
 })

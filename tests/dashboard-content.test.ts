@@ -127,8 +127,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByLabel('E-mail').fill(OWNER.email)
     await page.getByLabel('Password').fill(OWNER.password)
     await page.getByRole('button', { name: 'Sign up' }).click()
-    await page.getByLabel('Tenant name').fill('Content Co')
-    await page.getByRole('button', { name: 'Create tenant' }).click()
+    await page.getByLabel('Workspace name').fill('Content Co')
+    await page.getByRole('button', { name: 'Create workspace' }).click()
     await page.getByRole('heading', { name: 'Welcome to Content Co' }).waitFor()
     await page.getByText('0 of 6 steps done').waitFor()
     expect(await page.locator('ol.checklist li.done').count()).toBe(0)
@@ -168,7 +168,11 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     expect(await page.locator('main').textContent()).not.toMatch(/\/v1\/|POST |GET /)
     await shot('sites-empty')
     await page.getByLabel('Name', { exact: true }).fill('Tech blog')
-    await page.getByLabel('Domain (optional)').fill('Blog.Example.com')
+    // A pasted address is cut to its host, on leaving the field and on saving.
+    await page.getByLabel('Domain (optional)').fill('https://Blog.Example.com/')
+    await page.getByLabel('Name', { exact: true }).focus()
+    expect(await page.getByLabel('Domain (optional)').inputValue()).toBe('blog.example.com')
+    await page.getByLabel('Domain (optional)').fill('https://Blog.Example.com/')
     await page.getByRole('button', { name: 'Create site' }).click()
     await page.getByRole('heading', { name: 'Tech blog' }).waitFor()
     expect(await page.locator('main').textContent()).toContain('blog.example.com')
@@ -221,6 +225,9 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByRole('button', { name: 'Publish' }).click()
     await page.getByText('content.published', { exact: true }).waitFor()
     await expect.poll(() => page.locator('main .pill').first().textContent()).toBe('published')
+    // The status once, then when: never "published published just now".
+    const line = (await page.locator('main p.muted').first().textContent())!.replace(/\s+/g, ' ')
+    expect(line).toMatch(/^published just now · created/)
     await shot('article')
     await shot('article-narrow', 390)
     await page.getByRole('button', { name: 'Unpublish' }).click()
@@ -313,7 +320,9 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await go('#/jobs')
     const job = page.locator('tr[data-kind="generate-article.article"]')
     // The site's name arrives after the jobs (its list is read only once a job names a site).
-    await expect.poll(() => job.locator('.subject').textContent()).toBe('site Tech notes, from 2 items')
+    await expect
+      .poll(() => job.locator('.subject').textContent(), { timeout: 10_000 })
+      .toBe('site Tech notes, from 2 items')
     await job.getByRole('link', { name: 'the draft' }).click()
     const from = page.getByRole('region', { name: 'Generated from' })
     await from.waitFor()
@@ -405,7 +414,9 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByRole('button', { name: 'Sign up' }).click()
     await page.getByRole('button', { name: 'Accept and join Content Co' }).click()
     await page.getByRole('heading', { name: 'Welcome to Content Co' }).waitFor()
-    expect(await page.getByLabel('Tenant').locator('option:checked').textContent()).toBe('Content Co (admin)')
+    expect(await page.getByLabel('Workspace').locator('option:checked').textContent()).toBe(
+      'Content Co (admin)',
+    )
     const [member] = await tp.db.sql<{ role: string }[]>`
       select m.role from public.tenant_members m join auth.users u on u.id = m.user_id
       join public.tenants t on t.id = m.tenant_id where u.email = ${INVITEE.email} and t.name = 'Content Co'`

@@ -108,7 +108,7 @@ afterAll(async () => {
 })
 
 describe.skipIf(browserMissing)('the dashboard in a browser', () => {
-  it('signs up with supabase-js and creates a tenant', async () => {
+  it('signs up with supabase-js and creates a workspace', async () => {
     await page.goto(dashboardUrl)
     await shot('sign-in')
     await page.getByRole('tab', { name: 'Create an account' }).click()
@@ -122,23 +122,23 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await page.getByLabel('Password').fill(OWNER.password)
     await page.getByRole('button', { name: 'Sign up' }).click()
 
-    await page.getByRole('heading', { name: 'Create your tenant' }).waitFor()
+    await page.getByRole('heading', { name: 'Create your workspace' }).waitFor()
     await shot('create-tenant')
-    await page.getByLabel('Tenant name').fill('Dash Co')
-    await page.getByRole('button', { name: 'Create tenant' }).click()
+    await page.getByLabel('Workspace name').fill('Dash Co')
+    await page.getByRole('button', { name: 'Create workspace' }).click()
     await page.getByRole('heading', { name: 'Welcome to Dash Co' }).waitFor()
-    expect(await page.getByLabel('Tenant').inputValue()).toBeTruthy()
-    expect(await page.getByLabel('Tenant').locator('option:checked').textContent()).toBe('Dash Co (owner)')
+    expect(await page.getByLabel('Workspace').inputValue()).toBeTruthy()
+    expect(await page.getByLabel('Workspace').locator('option:checked').textContent()).toBe('Dash Co (owner)')
     // The session survives a reload (supabase-js keeps it in localStorage).
     await page.reload()
     await page.getByRole('heading', { name: 'Welcome to Dash Co' }).waitFor()
 
     // A second tenant from the switcher, then back: each switch refreshes the session, whose
     // token then names the chosen tenant.
-    const switcher = page.getByLabel('Tenant')
+    const switcher = page.getByLabel('Workspace')
     await switcher.selectOption('+')
-    await page.getByLabel('Tenant name').fill('Side Project')
-    await page.getByRole('button', { name: 'Create tenant' }).click()
+    await page.getByLabel('Workspace name').fill('Side Project')
+    await page.getByRole('button', { name: 'Create workspace' }).click()
     await expect.poll(() => switcher.locator('option:checked').textContent()).toBe('Side Project (owner)')
     await switcher.selectOption({ label: 'Dash Co (owner)' })
     await expect.poll(() => switcher.locator('option:checked').textContent()).toBe('Dash Co (owner)')
@@ -161,6 +161,7 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await secret.waitFor()
     const key = await secret.inputValue()
     expect(key).toMatch(/^svc_live_/)
+    expect(await page.getByRole('region', { name: /New key/ }).textContent()).toContain('shown only once')
     await shot('api-keys-created')
     await page.getByRole('button', { name: 'Done' }).click()
     await expect.poll(() => page.getByLabel('The new secret').count()).toBe(0)
@@ -188,6 +189,22 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await page.keyboard.press('Escape')
     await dialog.waitFor({ state: 'hidden' })
     expect(await row.locator('.pill').textContent()).toBe('active')
+
+    // A tool-server key offers only the scopes the tool server reads, and ticks none that writes.
+    await page.getByText('Create a key').click()
+    await page.getByLabel('Family').selectOption('tool_server')
+    const offered = page.locator('fieldset.scopes input[type=checkbox]')
+    expect(await offered.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).value))).toEqual([
+      'content:read',
+      'content:write',
+    ])
+    expect(await offered.evaluateAll((els) => els.map((e) => (e as HTMLInputElement).checked))).toEqual([
+      true,
+      false,
+    ])
+    expect(await page.getByText('1 to 100 for this kind of key').count()).toBe(1)
+    await shot('api-keys-tool-server')
+    await page.getByLabel('Family').selectOption('platform')
   })
 
   it('connects an MCP server (server-everything), sets a tool permission and shows its statistics', async () => {
@@ -248,6 +265,11 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Subscribe' }).click()
     const secret = await page.getByLabel('The new secret').inputValue()
     expect(secret).toMatch(/^whsec_/)
+    // The notice agrees with the subscription's page, which has Reveal secret.
+    const notice = await page.getByRole('region', { name: 'Signing secret of the new webhook' }).textContent()
+    expect(notice).toContain('can see it again with Reveal secret')
+    expect(notice).not.toContain('shown only once')
+    await shot('webhook-created')
     await page.getByRole('button', { name: 'Done' }).click()
     await page.getByRole('link', { name: receiver.url }).click()
     await page.getByRole('heading', { name: 'Delivery log' }).waitFor()
@@ -349,7 +371,7 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     expect(await deliver('shopify-app-secret-2')).toBe(200)
   })
 
-  it("lists the tenant's background jobs, with their progress, errors and results, by kind and status", async () => {
+  it("lists the workspace's background jobs, with their progress, errors and results, by kind and status", async () => {
     const [tenant] = await tp.db.sql`select id from public.tenants where name = 'Dash Co'`
     const job = (kind: string, status: string, extra: Record<string, unknown>) => tp.db.sql`
       insert into public.jobs (tenant_id, kind, status, input, attempts, max_attempts, result, error, run_after, started_at, finished_at)
@@ -362,11 +384,22 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
       error: 'the provider refused the credential',
     })
     await job('sync-affiliate.destination', 'queued', { attempts: 1, error: 'network timeout' })
+    // Two assistant turns: one typed by the owner, one an automation's (no creator).
+    const [owner] = await tp.db.sql`select id from auth.users where email = ${OWNER.email}`
+    const conversationId = 'c0ffee00-0000-4000-8000-0000000000c1'
+    for (const by of [owner!.id, null])
+      await tp.db.sql`
+        insert into public.jobs (tenant_id, kind, status, input, attempts, max_attempts, created_by, run_after, started_at, finished_at)
+        values (${tenant!.id}, 'assistant.turn', 'succeeded',
+                ${tp.db.sql.json({ turn_id: 'c0ffee00-0000-4000-8000-0000000000d1', conversation_id: conversationId })},
+                1, 2, ${by}, now(), now(), now())`
 
     await go('#/jobs')
     const rows = page.getByRole('table', { name: 'Jobs' }).locator('tbody tr')
     await rows.first().waitFor()
+    // Pipeline work by default: the assistant's turns (one per chat message) have their own filter.
     expect(await rows.count()).toBe(3)
+    expect(await page.locator('tr[data-kind="assistant.turn"]').count()).toBe(0)
     const scrape = page.locator('tr[data-kind="scrape-social.source"]')
     expect(await scrape.textContent()).toContain('Scrape a source')
     expect(await scrape.textContent()).toContain('after 1 attempt')
@@ -381,6 +414,22 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     expect(await rows.first().textContent()).toContain('the provider refused the credential')
     await page.getByLabel('Job kind').selectOption('scrape-social.source')
     await page.getByText('No jobs match.').waitFor()
+
+    await page.getByLabel('Job status').selectOption('')
+    await page.getByLabel('Job kind').selectOption({ label: 'Assistant turns' })
+    await expect.poll(() => rows.count()).toBe(2)
+    const turns = await rows.evaluateAll((trs) => trs.map((tr) => tr.textContent ?? ''))
+    for (const text of turns) {
+      expect(text).toContain('Assistant turn')
+      expect(text).not.toContain('scheduled')
+    }
+    expect(turns.filter((t) => t.includes('an automation'))).toHaveLength(1)
+    expect(await rows.first().getByRole('link', { name: 'the conversation' }).getAttribute('href')).toBe(
+      `#/assistant/${conversationId}`,
+    )
+    await shot('jobs-assistant-turns')
+    await page.getByLabel('Job kind').selectOption({ label: 'Everything' })
+    await expect.poll(() => rows.count()).toBe(5)
   })
 
   it('adds a feed source, scrapes it now, and shows its run and its items', async () => {
@@ -483,6 +532,7 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     page.setDefaultTimeout(8000)
     await go('#/usage')
     await page.locator('.usage .bar-row').first().waitFor()
+    expect(await page.locator('main').textContent()).toContain('built-in 80%, 90% and 100%')
     await page.getByLabel('Threshold %').fill('50')
     await page.getByRole('button', { name: 'Add alert' }).click()
     await page.locator('tr', { hasText: '50%' }).waitFor()
@@ -492,11 +542,13 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await page.getByText('Add a credential').click()
     await page.getByLabel('Provider').selectOption({ label: 'OpenAI' })
     await page.getByLabel('Name', { exact: true }).fill('OpenAI production')
-    await page.getByLabel('Environment', { exact: true }).selectOption('production')
+    // Production by default: the environment the assistant reads its model key from.
+    expect(await page.getByLabel('Environment', { exact: true }).inputValue()).toBe('production')
     await page.getByLabel('Secret').fill('sk-test-1234567890abcdef')
     await page.getByRole('button', { name: 'Save credential' }).click()
     const credential = page.locator('tr', { hasText: 'OpenAI production' })
     await credential.waitFor()
+    expect(await page.getByLabel('Environment', { exact: true }).inputValue()).toBe('production')
     expect(await credential.textContent()).toContain('...abcdef')
     expect(await page.content()).not.toContain('sk-test-1234567890abcdef')
     await credential.getByRole('button', { name: 'Rotate' }).click()
@@ -524,7 +576,9 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await page.getByLabel('Invitation link or token').fill(link!)
     await page.getByRole('button', { name: 'Join' }).click()
     await page.getByRole('heading', { name: 'Team' }).waitFor()
-    expect(await page.getByLabel('Tenant').locator('option:checked').textContent()).toBe('Dash Co (member)')
+    expect(await page.getByLabel('Workspace').locator('option:checked').textContent()).toBe(
+      'Dash Co (member)',
+    )
     await page.getByRole('note').waitFor()
 
     await go('#/keys')
@@ -557,8 +611,11 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Reveal secret' }).click()
     const refusal = page.getByRole('alert')
     await refusal.waitFor()
+    // A sentence and the next step, the API's reason, and never the bare code.
+    expect(await refusal.textContent()).toContain('Your role in this workspace does not allow this.')
     expect(await refusal.textContent()).toContain('This action needs the role owner or admin')
-    expect(await refusal.textContent()).toContain('INSUFFICIENT_PERMISSIONS')
+    expect(await refusal.getByRole('link', { name: 'Team' }).getAttribute('href')).toBe('#/team')
+    expect(await refusal.textContent()).not.toContain('INSUFFICIENT_PERMISSIONS')
     await shot('member-refused')
   })
 

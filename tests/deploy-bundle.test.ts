@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, normalize } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { bundleOf, configuredFunctions } from '../scripts/lib/deploy-bundle.ts'
 
@@ -21,6 +21,28 @@ function write(files: Record<string, string>) {
 }
 
 describe('bundle rules', () => {
+  it("resolves a path alias relative to the import map's folder, and finds the deno.json beside an entry point", () => {
+    write({
+      'supabase/config.toml':
+        '[functions.g]\nentrypoint = "../functions/g/index.ts"\n\n[functions.h]\nentrypoint = "../functions/h/index.ts"\nimport_map = "../import_map.json"\n',
+      'functions/g/index.ts': "import { c } from '@shared/c.ts'",
+      'functions/g/deno.json': '{"imports":{"@shared/":"../../shared/"}}',
+      'functions/h/index.ts': 'export {}',
+      'shared/c.ts': 'export const c = 4',
+    })
+    expect(configuredFunctions(tmp)).toEqual([
+      { name: 'g', entrypoint: 'functions/g/index.ts', importMap: 'functions/g/deno.json' },
+      { name: 'h', entrypoint: 'functions/h/index.ts', importMap: 'import_map.json' },
+    ])
+    const { files, problems, used } = bundleOf(
+      tmp,
+      'functions/g/index.ts',
+      { '@shared/': '../../shared/' },
+      'functions/g',
+    )
+    expect([files, problems, used]).toEqual([['functions/g/index.ts', 'shared/c.ts'], [], ['@shared/']])
+  })
+
   it('follows local, type-only and dynamic imports, and refuses jsr:, https: and unmapped imports', () => {
     write({
       'functions/f/index.ts': [
@@ -77,31 +99,43 @@ describe('bundle rules', () => {
 describe('this repository', () => {
   const functions = configuredFunctions(root)
 
-  it('configures every function folder with an entry point and the deploy import map', () => {
+  it('configures every function folder with its entry point, and the CLI takes the deno.json beside it', () => {
     expect(functions.map((f) => f.name).sort().length).toBeGreaterThan(0)
+    const toml = readFileSync(join(root, 'supabase/config.toml'), 'utf8')
+    expect(toml).not.toMatch(/^import_map\s*=/m)
     for (const fn of functions) {
       expect(fn.entrypoint).toBe(`functions/${fn.name}/index.ts`)
-      expect(fn.importMap).toBe('deno.json')
+      expect(fn.importMap).toBe(`functions/${fn.name}/deno.json`)
     }
   })
 
-  it('has a deploy import map of npm: packages and the repository\'s own folders only, without nodeModulesDir "manual"', () => {
-    const map = JSON.parse(readFileSync(join(root, 'deno.json'), 'utf8')) as {
-      imports: Record<string, string>
-      nodeModulesDir?: string
+  it("gives each function a deno.json of npm: packages and the repository's own folders only", () => {
+    for (const fn of functions) {
+      const map = JSON.parse(readFileSync(join(root, fn.importMap), 'utf8')) as {
+        imports: Record<string, string>
+        nodeModulesDir?: string
+      }
+      expect(map.nodeModulesDir, fn.importMap).toBeUndefined()
+      // A folder alias, resolved from the function's folder, is one of the repository's own folders.
+      for (const target of Object.values(map.imports))
+        if (!target.startsWith('npm:'))
+          expect(normalize(join(dirname(fn.importMap), target)), fn.importMap).toMatch(
+            /^(shared|functions)\/$/,
+          )
     }
-    expect(map.nodeModulesDir).not.toBe('manual')
-    for (const target of Object.values(map.imports))
-      expect(target).toMatch(/^(npm:|\.\/(shared|functions)\/$)/)
   })
 
-  it.each(functions.map((f) => [f.name, f] as const))('%s: every import resolves from npm', (_, fn) => {
-    const map = JSON.parse(readFileSync(join(root, fn.importMap), 'utf8')) as {
-      imports: Record<string, string>
-    }
-    const { files, problems } = bundleOf(root, fn.entrypoint, map.imports)
-    expect(problems).toEqual([])
-    expect(files).toContain(fn.entrypoint)
-    expect(files.every((f) => /^(functions|shared)\//.test(f))).toBe(true)
-  })
+  it.each(functions.map((f) => [f.name, f] as const))(
+    '%s: every import resolves through its own deno.json, which lists nothing it does not use',
+    (_, fn) => {
+      const map = JSON.parse(readFileSync(join(root, fn.importMap), 'utf8')) as {
+        imports: Record<string, string>
+      }
+      const { files, problems, used } = bundleOf(root, fn.entrypoint, map.imports, dirname(fn.importMap))
+      expect(problems).toEqual([])
+      expect(used).toEqual(Object.keys(map.imports).sort())
+      expect(files).toContain(fn.entrypoint)
+      expect(files.every((f) => /^(functions|shared)\//.test(f))).toBe(true)
+    },
+  )
 })

@@ -117,20 +117,6 @@ describe("the platform's front door and API reference", () => {
     expect(html.headers.get('content-type')).toMatch(/text\/html/)
     expect(await html.text()).toContain('href="/docs"'.replace('/docs', `${tp.baseUrl}/docs`))
   })
-
-  it('/docs loads nothing from outside (no fonts, no proxy, no telemetry) and lists public and function paths', async () => {
-    const html = await (await tp.request('/docs')).text()
-    expect(html).toContain('src="/docs/scalar.js"')
-    expect(html).not.toMatch(/https?:\/\//)
-    const config = JSON.parse(html.match(/createApiReference\('#app', ([\s\S]*?)\)\s*<\/script>/)![1]!)
-    expect(config).toMatchObject({ withDefaultFonts: false, proxyUrl: '', telemetry: false })
-    const urls = config.sources.map((s: { url: string }) => s.url)
-    expect(urls).toContain('/docs/public/api-keys.json')
-    expect(urls).toContain('/functions/v1/api-keys/openapi.json')
-    const publicDoc = (await tp.json('/docs/public/usage.json')).body
-    expect(Object.keys(publicDoc.paths)).toEqual(expect.arrayContaining(['/api/usage', '/v1/analytics']))
-    expect(publicDoc.servers).toEqual([{ url: '/' }])
-  })
 })
 
 describe('error messages say the cause and what to do', () => {

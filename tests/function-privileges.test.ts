@@ -26,6 +26,13 @@ const executable: Record<'anon' | 'authenticated', string[]> = {
     'private.record_event',
     // The hot tables' policies (sites, articles) call it as the requesting user.
     'private.request_tenant_id',
+    // The restrictive policies for published-only keys (articles, revisions, tags, redirects).
+    'private.request_published_only',
+    // Article reads show authors by name (definer: auth.users is not readable by API roles).
+    'private.author_names',
+    // Pure functions the fill_slug trigger runs as the inserting role.
+    'private.slug_from_text',
+    'private.unique_slug',
     'private.set_active_tenant',
     'private.tenant_member_list',
   ],
@@ -160,6 +167,14 @@ describe('security-definer functions fail closed', () => {
         return (await tx`select private.request_tenant_id() as v`)[0]!.v
       },
       expected: null,
+    },
+    // Names only of members of the tenant the transaction acts for: none for a non-member.
+    'private.author_names': {
+      call: async (tx) => {
+        await tx`select set_config('request.tenant_id', ${tenant}, true)`
+        return (await tx`select * from private.author_names(array[${member}]::uuid[])`).length
+      },
+      expected: 0,
     },
     'private.set_active_tenant': {
       call: async (tx) => (await tx`select private.set_active_tenant(${tenant}) as v`)[0]!.v,

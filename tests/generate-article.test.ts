@@ -157,20 +157,27 @@ describe('generate-article', () => {
 
   it('refuses a Free tenant at exactly its 10K-token quota with 429 before calling the provider', async () => {
     const f = await fixture()
-    await setTokens(f, 9_999)
+    await setTokens(f, 7_000)
     const calls = llm.requests.length
     const under = await generate(f, { item_ids: [f.items[0]] })
     expect(under.status).toBe(202)
     expect((await finished(f, under.body.job_id)).status).toBe('succeeded')
     expect(llm.requests.length).toBe(calls + 1)
-    // The tokens the provider spent count even past the quota.
-    expect(await tokensUsed(f)).toBe(10_199)
-    const over = await generate(f, { item_ids: [f.items[0]] })
-    expect([over.status, over.body.code]).toEqual([429, 'QUOTA_EXCEEDED'])
-    expect(over.body.retryAfter).toBeGreaterThan(0)
+    // The reservation is settled to what the provider spent.
+    expect(await tokensUsed(f)).toBe(7_200)
+    // Near the quota the request is taken, but the call's reservation (its input's bound and its
+    // 2,000-token maximum output) does not fit: the job fails without calling the provider.
+    await setTokens(f, 9_999)
+    const near = await generate(f, { item_ids: [f.items[0]] })
+    expect(near.status).toBe(202)
+    const refused = await finished(f, near.body.job_id)
+    expect(refused.status).toBe('failed')
+    expect(refused.error).toContain('QUOTA_EXCEEDED')
+    expect(await tokensUsed(f)).toBe(9_999)
     await setTokens(f, 10_000)
     const exactly = await generate(f, { item_ids: [f.items[0]] })
     expect([exactly.status, exactly.body.code]).toEqual([429, 'QUOTA_EXCEEDED'])
+    expect(exactly.body.retryAfter).toBeGreaterThan(0)
     expect(llm.requests.length).toBe(calls + 1)
   })
 
@@ -256,9 +263,11 @@ describe('generate-article', () => {
 
   it('sends usage alerts as the tokens cross 80% of the quota', async () => {
     const f = await fixture()
-    await setTokens(f, 7_900)
+    await setTokens(f, 7_000)
+    llm.usage = { input: 120, output: 1_000 }
     const res = await generate(f, { item_ids: [f.items[0]] })
     expect((await finished(f, res.body.job_id)).status).toBe('succeeded')
+    llm.usage = { input: 120, output: 80 }
     const alerts = await tp.db.sql`
       select subject, recipient from public.notifications where tenant_id = ${f.tenant.tenantId} and kind = 'usage.alert'`
     expect(alerts.map((a) => a.subject)).toEqual(['Assistant API: 80% of the monthly quota used'])

@@ -199,3 +199,18 @@ describe('GET /api/jobs', () => {
     expect((await tp.json('/api/jobs?status=bogus', { token: a.token })).status).toBe(400)
   })
 })
+
+describe('GET /api/jobs?kind=a,b', () => {
+  it('lists the jobs of any of several kinds, and refuses a kind list it cannot read', async () => {
+    const [scrape, article] = [await enqueue('test.scrape'), await enqueue('test.article')]
+    await enqueue('test.turn')
+    const list = await tp.json('/api/jobs?kind=test.scrape,test.article', { token: a.token })
+    expect(list.status).toBe(200)
+    expect(list.body.data.map((j: { id: string }) => j.id).sort()).toEqual([scrape.id, article.id].sort())
+    const refused = await tp.json('/api/jobs?kind=test.scrape,,x', { token: a.token })
+    expect(refused.status).toBe(400)
+    expect(refused.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'kind' }] })
+    const tooMany = Array.from({ length: 11 }, (_, i) => `k${i}`).join(',')
+    expect((await tp.json(`/api/jobs?kind=${tooMany}`, { token: a.token })).status).toBe(400)
+  })
+})

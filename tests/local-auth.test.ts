@@ -217,6 +217,71 @@ describe('local Supabase Auth (/auth/v1) with supabase-js', () => {
     expect(res.body.code).toBe('refresh_token_not_found')
   })
 
+  it("refuses a signed-out session's access token as Supabase Auth does (403 session_not_found)", async () => {
+    await client().auth.signUp({ email: 'session@example.com', password: 'correct horse' })
+    const signIn = () =>
+      tp.json('/auth/v1/token?grant_type=password', {
+        headers: { apikey: tp.anonKey },
+        body: { email: 'session@example.com', password: 'correct horse' },
+      })
+    const user = (token: string) =>
+      tp.json('/auth/v1/user', { headers: { apikey: tp.anonKey, authorization: `Bearer ${token}` } })
+    const logout = (token: string, scope = 'global') =>
+      tp.json(`/auth/v1/logout?scope=${scope}`, {
+        method: 'POST',
+        headers: { apikey: tp.anonKey, authorization: `Bearer ${token}` },
+      })
+    const laptop = (await signIn()).body.access_token as string
+    const phone = (await signIn()).body.access_token as string
+    expect((await user(laptop)).status).toBe(200)
+
+    // Signing out here (scope local) ends this session only.
+    expect((await logout(laptop, 'local')).status).toBe(204)
+    const after = await user(laptop)
+    expect(after.status).toBe(403)
+    expect(after.body).toMatchObject({
+      code: 'session_not_found',
+      message: 'Session from session_id claim in JWT does not exist',
+    })
+    expect((await user(phone)).status).toBe(200)
+    // Signing out again with the ended session's token is refused the same way.
+    expect((await logout(laptop)).body.code).toBe('session_not_found')
+
+    // supabase-js: after signOut(), getUser() with the old token fails as against Supabase
+    // (supabase-js turns session_not_found into its AuthSessionMissingError).
+    const sb = client()
+    const { data } = await sb.auth.signInWithPassword({
+      email: 'session@example.com',
+      password: 'correct horse',
+    })
+    const old = data.session!.access_token
+    expect((await sb.auth.signOut()).error).toBeNull()
+    const gone = await client().auth.getUser(old)
+    expect(gone.data.user).toBeNull()
+    expect(gone.error?.name).toBe('AuthSessionMissingError')
+    // The default scope is global: the phone's session ended with it.
+    expect((await user(phone)).body.code).toBe('session_not_found')
+
+    // A session that a reused refresh token revoked is ended too.
+    const fresh = (await signIn()).body
+    const refresh = (token: string) =>
+      tp.json('/auth/v1/token?grant_type=refresh_token', {
+        headers: { apikey: tp.anonKey },
+        body: { refresh_token: token },
+      })
+    expect((await refresh(fresh.refresh_token)).status).toBe(200)
+    clock.advance(11_000)
+    expect((await refresh(fresh.refresh_token)).body.code).toBe('refresh_token_already_used')
+    expect((await user(fresh.access_token)).body.code).toBe('session_not_found')
+
+    // A token made without a session (npm run token) names none to check.
+    const [row] = await tp.db.sql<
+      { id: string }[]
+    >`select id from auth.users where email = 'session@example.com'`
+    const sessionless = await tp.tokenFor({ userId: row!.id, email: 'session@example.com' })
+    expect((await user(sessionless)).status).toBe(200)
+  })
+
   it('serves the dev mailbox on the local platform only, and only to this machine', async () => {
     const mailbox = (opts: { host?: string; client?: string } = {}) =>
       new Promise<number>((resolve, reject) => {

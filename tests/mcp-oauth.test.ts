@@ -267,6 +267,72 @@ describe('OAuth sign-in for MCP clients', () => {
     expect(over.headers.get('x-ratelimit-limit')).toBe('100')
   })
 
+  it('ends a removed member’s grants: no refresh, and re-adding them does not bring the client back', async () => {
+    const { addMember } = await import('./support/platform.ts')
+    const admin = await addMember(tp, owner.tenantId, 'admin')
+    const { provider } = await signIn(new MemoryProvider(), admin)
+    const first = provider.saved!
+    const clientId = provider.info!.client_id
+    const refresh = (refresh_token: string) =>
+      tp.json('/mcp/oauth/token', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token,
+          client_id: clientId,
+        }).toString(),
+      })
+    const call = (access: string, instance = 0) =>
+      tp.request('/mcp/tools/list', { headers: { authorization: `Bearer ${access}` }, instance })
+    expect((await call(first.access_token)).status).toBe(200)
+
+    const removed = await tp.request(`/api/tenants/current/members/${admin.userId}`, {
+      method: 'DELETE',
+      token: owner.token,
+    })
+    expect(removed.status).toBe(204)
+    expect((await call(first.access_token, 1)).status).toBe(401)
+    const refused = await refresh(first.refresh_token!)
+    expect([refused.status, refused.body.error]).toEqual([400, 'invalid_grant'])
+    const grants = await tp.db.sql<{ revoked_at: Date | null }[]>`
+      select revoked_at from public.mcp_oauth_grants where tenant_id = ${owner.tenantId} and user_id = ${admin.userId}`
+    expect(grants.map((g) => g.revoked_at !== null)).toEqual([true])
+
+    // Invited back, the old client is still out: it needs a new consent.
+    await tp.db
+      .sql`insert into public.tenant_members (tenant_id, user_id, role) values (${owner.tenantId}, ${admin.userId}, 'admin')`
+    expect((await call(first.access_token, 1)).status).toBe(401)
+    const again = await refresh(first.refresh_token!)
+    expect([again.status, again.body.error]).toEqual([400, 'invalid_grant'])
+  })
+
+  it('refuses a refresh once the consenting admin is a member, and ends the grant', async () => {
+    const { addMember } = await import('./support/platform.ts')
+    const admin = await addMember(tp, owner.tenantId, 'admin')
+    const { provider } = await signIn(new MemoryProvider(), admin)
+    const tokens = provider.saved!
+    const demoted = await tp.json(`/api/tenants/current/members/${admin.userId}`, {
+      method: 'PATCH',
+      token: owner.token,
+      body: { role: 'member' },
+    })
+    expect(demoted.status).toBe(200)
+    const refused = await tp.json('/mcp/oauth/token', {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token!,
+        client_id: provider.info!.client_id,
+      }).toString(),
+    })
+    expect([refused.status, refused.body.error]).toEqual([400, 'invalid_grant'])
+    expect(refused.body.error_description).toContain('no longer an owner or admin')
+    const access = await tp.request('/mcp/tools/list', {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    })
+    expect(access.status).toBe(401)
+  })
+
   it('lets only owners and admins approve, and a declined request returns access_denied', async () => {
     const provider = new MemoryProvider()
     await connect(provider).catch(() => {})

@@ -193,7 +193,7 @@ const ALLOWED: Allowed[] = [
       'reads credentials.secret_ciphertext (never granted to API roles) and records the use; visibility is checked as the caller first',
   },
   // Generation
-  { file: 'shared/services/generation/generate.ts', fn: 'generateArticleJob', uses: 6, reason: JOB },
+  { file: 'shared/services/generation/generate.ts', fn: 'generateArticleJob', uses: 7, reason: JOB },
   // Integrations
   {
     file: 'shared/services/integrations/connections.ts',
@@ -282,6 +282,13 @@ const ALLOWED: Allowed[] = [
   },
   {
     file: 'shared/services/mcp-oauth/oauth-server.ts',
+    fn: 'assertMayConnect',
+    uses: 1,
+    reason:
+      'the token endpoint checks that the consenting user is still an owner or admin: a client, no signed-in caller',
+  },
+  {
+    file: 'shared/services/mcp-oauth/oauth-server.ts',
     fn: 'issueTokens',
     uses: 1,
     reason: 'writes token hashes to private.mcp_oauth_tokens',
@@ -289,7 +296,7 @@ const ALLOWED: Allowed[] = [
   {
     file: 'shared/services/mcp-oauth/oauth-server.ts',
     fn: 'exchangeToken',
-    uses: 6,
+    uses: 7,
     reason:
       'the token endpoint: a client with a code or refresh token, no signed-in caller; private.mcp_oauth_* tables',
   },
@@ -305,6 +312,12 @@ const ALLOWED: Allowed[] = [
     fn: 'pruneRetention',
     uses: 1,
     reason: 'the retention job: private.prune_retention over every tenant',
+  },
+  {
+    file: 'shared/services/content/scheduler.ts',
+    fn: 'publishDueArticles',
+    uses: 1,
+    reason: `the publish-scheduled job: ${ACROSS}; each content.published is written for its article's tenant`,
   },
   { file: 'shared/services/sources/scrape.ts', fn: 'storeItems', uses: 2, reason: JOB },
   { file: 'shared/services/sources/scrape.ts', fn: 'scrapeSourceJob', uses: 1, reason: JOB },
@@ -335,6 +348,19 @@ const ALLOWED: Allowed[] = [
     fn: 'meterUsage',
     uses: 1,
     reason: 'counts usage: usage_counters is SELECT-only for API roles (a member must not reset a count)',
+  },
+  {
+    file: 'shared/services/usage/metering.ts',
+    fn: 'reserveUsage',
+    uses: 1,
+    reason: 'reserves tokens in usage_counters (SELECT-only for API roles) through a private function',
+  },
+  {
+    file: 'shared/services/usage/metering.ts',
+    fn: 'settleReservation',
+    uses: 1,
+    reason:
+      'settles a token reservation in usage_counters (SELECT-only for API roles) through a private function',
   },
   {
     file: 'shared/services/usage/metering.ts',

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { renderSupabaseConfig } from '../scripts/lib/supabase-config.ts'
+import { functionImportMaps, renderSupabaseConfig } from '../scripts/lib/supabase-config.ts'
 import { functionModules } from '../scripts/platform/functions.ts'
 import { functionPath } from '../shared/infra/http/function-app.ts'
 import { publicRoutes, toFunctionPath } from '../shared/infra/http/public-routes.ts'
@@ -11,6 +11,12 @@ describe('edge packaging', () => {
   it('supabase/config.toml declares every function (regenerate with npm run supabase:config)', () => {
     expect(readFileSync('supabase/config.toml', 'utf8')).toBe(renderSupabaseConfig())
     for (const name of functionDirs) expect(renderSupabaseConfig()).toContain(`[functions.${name}]`)
+  })
+
+  it("each function's deno.json is the root deno.json's entries it uses (regenerate with npm run supabase:config)", () => {
+    const maps = functionImportMaps()
+    expect([...maps.keys()].sort()).toEqual(functionDirs.map((n) => `functions/${n}/deno.json`).sort())
+    for (const [path, text] of maps) expect(readFileSync(path, 'utf8'), path).toBe(text)
   })
 
   it('the local platform serves every function, and every public route names one', () => {

@@ -25,8 +25,9 @@ import { fixtureEventId, seedEveryTenantTable, tenantFixtures } from './support/
  *   - 401 AUTH_REQUIRED without credentials;
  *   - 401 for every caller kind the route does not allow; for every kind it does, an answer below
  *     500, never 401, 403 or 429, and never 404 for the caller's own record;
- *   - 403 INSUFFICIENT_PERMISSIONS for a key without the route's scope, and for a member where
- *     the route needs owner or admin;
+ *   - 403 INSUFFICIENT_PERMISSIONS for a key without the route's scope, for a member where the
+ *     route needs owner or admin, and for a key whose creator was an admin when they made it and
+ *     is a member now (a key acts with its creator's current role);
  *   - 404 NOT_FOUND for another tenant's ids (tests/support/tenant-fixtures.ts makes them).
  * A new route is covered by being registered; one with an id and no fixture fails here.
  */
@@ -38,6 +39,8 @@ let other: TestTenant
 const entries: RouteAuthEntry[] = []
 const credentials = {} as Record<Exclude<CallerKind, 'user_without_tenant'>, Record<string, string>>
 const scopeless = {} as Record<'platform_key' | 'tool_key', Record<string, string>>
+/** Keys with every scope, made by an admin who was then demoted to member. */
+const demotedCreators = {} as Record<'platform_key' | 'tool_key', Record<string, string>>
 let otherIds: Record<string, string>
 let ownIds: Record<string, string>
 let clientCounter = 0
@@ -49,10 +52,10 @@ beforeAll(async () => {
   owner = await tp.createTenant()
   member = await addMember(tp, owner.tenantId, 'member')
   other = await tp.createTenant()
-  const key = async (kind: 'platform' | 'tool_server', scopes: string[]) => {
+  const key = async (kind: 'platform' | 'tool_server', scopes: string[], token = owner.token) => {
     const environment = kind === 'platform' ? 'production' : 'development'
     const res = await tp.json('/api/api-keys', {
-      token: owner.token,
+      token,
       body: { name: `matrix ${kind}`, kind, environment, scopes, rate_limit_per_minute: 100 },
     })
     expect(res.status, JSON.stringify(res.body)).toBe(201)
@@ -74,6 +77,15 @@ beforeAll(async () => {
   credentials.anon = { apikey: tp.anonKey }
   scopeless.platform_key = { authorization: `Bearer ${await key('platform', ['users:read'])}` }
   scopeless.tool_key = { 'x-api-key': await key('tool_server', ['users:read']) }
+  const admin = await addMember(tp, owner.tenantId, 'admin')
+  demotedCreators.platform_key = { authorization: `Bearer ${await key('platform', allScopes, admin.token)}` }
+  demotedCreators.tool_key = { 'x-api-key': await key('tool_server', allScopes, admin.token) }
+  const demoted = await tp.json(`/api/tenants/current/members/${admin.userId}`, {
+    method: 'PATCH',
+    token: owner.token,
+    body: { role: 'member' },
+  })
+  expect(demoted.status, JSON.stringify(demoted.body)).toBe(200)
   otherIds = await tenantFixtures(tp, other)
   ownIds = await seedEveryTenantTable(tp, owner)
   const catalog = (await tp.json('/api/integrations', { token: owner.token })).body.data
@@ -102,7 +114,7 @@ const UUID_PARAM = /\{(\w*id)\}/g
 function pathOf(e: RouteAuthEntry, ids: Record<string, string> = {}): string {
   const path = e.path
     .replace(UUID_PARAM, (_, name) => ids[name] ?? crypto.randomUUID())
-    .replace(/\{\w+\}/g, 'x')
+    .replace(/\{(\w+)\}/g, (_, name) => ids[name] ?? 'x')
   return `/functions/v1/${e.fn}${path === '/' ? '' : path}`
 }
 
@@ -158,6 +170,9 @@ describe('security matrix', () => {
             program_id: ownIds.affiliateProgram!,
             // A finished call: deciding it again is a 409, never a 404.
             call_id: ownIds.assistantToolCall!,
+            site_id: ownIds.site!,
+            slug: 'fixture',
+            revision_id: ownIds.articleRevision!,
           })
         : pathOf(e)
       let deleted = false
@@ -183,9 +198,19 @@ describe('security matrix', () => {
     // Every route times every caller kind, one after another: over 600 requests.
   }, 90_000)
 
-  it('answers 403 for a key without the scope and a member without the role', async () => {
+  it('answers 403 for a key without the scope, a member without the role, and a demoted creator’s key', async () => {
     let checked = 0
+    let demotedChecked = 0
     for (const e of entries) {
+      for (const kind of ['platform_key', 'tool_key'] as const) {
+        if (!e.roles || e.roles.includes('member') || !e.allow.includes(kind)) continue
+        const res = await call(e, demotedCreators[kind], { body: validBodies[label(e)] })
+        expect([res.status, res.body?.code], `${label(e)} as ${kind} of a demoted admin`).toEqual([
+          403,
+          'INSUFFICIENT_PERMISSIONS',
+        ])
+        demotedChecked++
+      }
       for (const kind of ['platform_key', 'tool_key'] as const) {
         if (!e.scope || !e.allow.includes(kind)) continue
         const res = await call(e, scopeless[kind])
@@ -205,6 +230,8 @@ describe('security matrix', () => {
       }
     }
     expect(checked).toBeGreaterThan(0)
+    // The assistant's approvals and settings, sources' and affiliate destinations' writes.
+    expect(demotedChecked).toBeGreaterThan(5)
   })
 
   it("answers 404 for another tenant's ids", async () => {
@@ -217,7 +244,13 @@ describe('security matrix', () => {
       const fixture = fixtureFor(e)!
       if (fixture === 'global') continue
       const res = await call(e, credentials.user, {
-        path: pathOf(e, { id: otherIds[fixture]!, user_id: otherIds[fixture]! }),
+        path: pathOf(e, {
+          id: otherIds[fixture]!,
+          user_id: otherIds[fixture]!,
+          site_id: otherIds.site!,
+          slug: 'fixture',
+          revision_id: otherIds.articleRevision!,
+        }),
         body: validBodies[label(e)],
       })
       expect([res.status, res.body?.code], `${label(e)}: ${JSON.stringify(res.body)}`).toEqual([
@@ -255,6 +288,8 @@ function fixtureFor(e: RouteAuthEntry): string | undefined {
 const fixturePatterns: [string, string][] = [
   ['api-keys/{id}', 'apiKey'],
   ['content/sites/{id}', 'site'],
+  ['content/sites/{site_id}/articles/{slug}', 'site'],
+  ['content/tags/{id}', 'tag'],
   ['content/articles/{id}', 'article'],
   ['credentials/{id}', 'credential'],
   ['webhooks/{id}', 'webhook'],
@@ -282,6 +317,8 @@ const fixturePatterns: [string, string][] = [
 const validBodies: Record<string, unknown> = {
   'PATCH content/articles/{id}': { title: 'Renamed' },
   'PATCH content/sites/{id}': { name: 'Renamed' },
+  'PATCH content/tags/{id}': { name: 'Renamed' },
+  'POST content/articles/{id}/schedule': { publish_at: '2100-01-01T00:00:00Z' },
   'PATCH credentials/{id}': { name: 'Renamed' },
   'POST credentials/{id}/rotate': { credential: 'sk-rotated-secret-0123456789' },
   'PATCH webhooks/{id}': { description: 'Renamed' },

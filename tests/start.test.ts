@@ -1,5 +1,5 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -11,7 +11,8 @@ import { portInUse } from '../scripts/lib/ports.ts'
  * `npm start -- --port N --db-port M` as a user runs it: the ports are recorded, so `npm run token`
  * and the printed example commands reach that instance, and the start-up output stays readable.
  * A second start on the same ports refuses clearly and leaves the first one's state alone, and a
- * stopped platform leaves nothing listening.
+ * stopped platform leaves nothing listening. A second start on the same data folder refuses
+ * whatever its ports, naming the process that holds the folder.
  *
  * The platform runs as one process (node with tsx's loader), not under npx: npx does not pass a
  * signal on to the program it runs, so signalling npx left the platform listening after the tests.
@@ -46,19 +47,26 @@ async function freePort(): Promise<number> {
 }
 
 const env = { ...process.env, PLATFORM_DATA_DIR: dir, LOG_FORMAT: 'json' }
-const startArgs = (port: number, dbPort: number) => [
+const startArgs = (port: number, dbPort: number, memory = true) => [
   '--import',
   'tsx',
   'scripts/start.ts',
-  '--memory',
+  ...(memory ? ['--memory'] : []),
   '--port',
   String(port),
   '--db-port',
   String(dbPort),
 ]
 
-function start(port: number, dbPort: number): { child: ChildProcess; output: () => string } {
-  const child = spawn(process.execPath, startArgs(port, dbPort), { env, stdio: ['ignore', 'pipe', 'pipe'] })
+function start(
+  port: number,
+  dbPort: number,
+  opts: { memory?: boolean; env?: NodeJS.ProcessEnv } = {},
+): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, startArgs(port, dbPort, opts.memory), {
+    env: opts.env ?? env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
   children.add(child)
   let output = ''
   child.stdout!.on('data', (d) => {
@@ -70,9 +78,19 @@ function start(port: number, dbPort: number): { child: ChildProcess; output: () 
   return { child, output: () => output }
 }
 
-/** A second start: runs to its end; its exit code and everything it said. */
-async function startAgain(port: number, dbPort: number): Promise<{ code: number | null; output: string }> {
-  return run(process.execPath, startArgs(port, dbPort), { env, timeout: 90_000 }).then(
+/**
+ * A second start: runs to its end (a start that does not refuse is stopped after 90 s); its exit
+ * code and everything it said.
+ */
+async function startAgain(
+  port: number,
+  dbPort: number,
+  opts: { memory?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; output: string }> {
+  return run(process.execPath, startArgs(port, dbPort, opts.memory), {
+    env: opts.env ?? env,
+    timeout: 90_000,
+  }).then(
     (r) => ({ code: 0, output: r.stdout + r.stderr }),
     (err: { code: number | null; stdout: string; stderr: string }) => ({
       code: err.code,
@@ -137,6 +155,86 @@ describe.skipIf(process.env.DATABASE_URL)('npm start with other ports', () => {
     expect(await portInUse(port)).toBe(false)
     expect(await portInUse(dbPort)).toBe(false)
   }, 60_000)
+})
+
+describe.skipIf(process.env.DATABASE_URL)('two platforms on one data folder', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'platform-lock-'))
+  const folderEnv = { ...env, PLATFORM_DATA_DIR: folder }
+  afterAll(() => rmSync(folder, { recursive: true, force: true }))
+
+  const waitForStart = async (s: ReturnType<typeof start>) => {
+    const started = Date.now()
+    while (!s.output().includes('export TOKEN=') && Date.now() - started < 120_000) {
+      if (s.child.exitCode !== null) throw new Error(`npm start exited: ${s.output()}`)
+      await new Promise((r) => setTimeout(r, 200))
+    }
+  }
+  const tokenFor = async () =>
+    (
+      await run(
+        process.execPath,
+        ['--import', 'tsx', 'scripts/token.ts', '--email', 'lock@example.com', '--tenant', 'Lock'],
+        {
+          env: folderEnv,
+        },
+      )
+    ).stdout.trim()
+  const siteName = async (port: number, id: string) => {
+    const res = await fetch(`http://127.0.0.1:${port}/v1/content/sites/${id}`, {
+      headers: { authorization: `Bearer ${await tokenFor()}` },
+    })
+    expect(res.status).toBe(200)
+    return (await res.json()).name as string
+  }
+
+  it('refuses a second start on other ports, names the first, and loses nothing of it', async () => {
+    const [port, dbPort, otherPort, otherDbPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ]
+    const first = start(port, dbPort, { memory: false, env: folderEnv })
+    await waitForStart(first)
+    const recorded = readFileSync(join(folder, 'local-env.json'), 'utf8')
+
+    const second = await startAgain(otherPort, otherDbPort, { memory: false, env: folderEnv })
+    expect(second.code, second.output).toBe(1)
+    expect(second.output).toContain(`in use by process ${first.child.pid}`)
+    expect(second.output).toContain(`http://127.0.0.1:${port}`)
+    expect(second.output).not.toContain('Tenant platform running')
+    // Neither its ports nor its database were opened, and the first's files are as they were.
+    expect(await portInUse(otherPort)).toBe(false)
+    expect(await portInUse(otherDbPort)).toBe(false)
+    expect(readFileSync(join(folder, 'local-env.json'), 'utf8')).toBe(recorded)
+    // The lock names the first.
+    expect(JSON.parse(readFileSync(join(folder, 'platform.lock'), 'utf8'))).toMatchObject({
+      pid: first.child.pid,
+      url: `http://127.0.0.1:${port}`,
+    })
+
+    // A site created through the first survives its restart.
+    const created = await fetch(`http://127.0.0.1:${port}/v1/content/sites`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${await tokenFor()}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Kept site' }),
+    })
+    expect(created.status, await created.clone().text()).toBe(201)
+    const site = (await created.json()).id as string
+    await stop(first.child)
+    expect(existsSync(join(folder, 'platform.lock'))).toBe(false)
+
+    // A lock left by a process that no longer runs (a crash) does not keep the folder.
+    const gone = spawnSync(process.execPath, ['-e', ''])
+    writeFileSync(
+      join(folder, 'platform.lock'),
+      JSON.stringify({ pid: gone.pid, url: 'http://127.0.0.1:1', started_at: new Date().toISOString() }),
+    )
+    const again = start(port, dbPort, { memory: false, env: folderEnv })
+    await waitForStart(again)
+    expect(await siteName(port, site)).toBe('Kept site')
+    await stop(again.child)
+  }, 400_000)
 })
 
 async function expectTokenWorks(port: number) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { serviceCallerFor } from '../shared/infra/auth.ts'
+import { actingCallerFor } from '../shared/infra/auth.ts'
 import { type ServiceContext, serviceContextFor } from '../shared/infra/deps.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
@@ -26,7 +26,7 @@ async function seed(t: TestTenant, articles: number) {
 
 async function contextOf(t: TestTenant): Promise<ServiceContext> {
   const deps = tp.instances[0]!.platform.deps
-  return serviceContextFor(deps, await serviceCallerFor(deps.sql, t.tenantId, t.userId))
+  return serviceContextFor(deps, await actingCallerFor(deps.sql, t.tenantId, t.userId))
 }
 
 beforeAll(async () => {

@@ -133,6 +133,10 @@ describe('Free plan quota', () => {
     const refused = await tp.json('/v1/analytics', { token: key })
     expect(refused.status).toBe(429)
     expect(refused.body.code).toBe('QUOTA_EXCEEDED')
+    // The message names the product, the use and the quota: what a person needs to act on it.
+    expect(refused.body.message).toBe(
+      "The free plan's monthly quota for the analytics API is used up (1,000 of 1,000 requests this month)",
+    )
     expect(await counter(t, 'analytics')).toBe(1000)
   })
 

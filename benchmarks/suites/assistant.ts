@@ -8,7 +8,7 @@
  * Each platform turn gets a conversation of its own (no history growth, no 409). Alternating
  * rounds, so drift falls on both alike.
  */
-import { serviceCallerFor } from '@shared/infra/auth.ts'
+import { actingCallerFor } from '@shared/infra/auth.ts'
 import { serviceContextFor } from '@shared/infra/deps.ts'
 import { streamModel } from '@shared/services/assistant/model.ts'
 import { callTool } from '@shared/services/tools/tool-set.ts'
@@ -37,7 +37,7 @@ export default async function assistantBenchmark(): Promise<void> {
       body: { provider_id: provider!.id, name: 'openai', environment: 'production', credential: llm.key },
     })
     const deps = tp.instances[0]!.platform.deps
-    const ctx = serviceContextFor(deps, await serviceCallerFor(deps.sql, t.tenantId, t.userId))
+    const ctx = serviceContextFor(deps, await actingCallerFor(deps.sql, t.tenantId, t.userId))
     const conversation = async () =>
       (await tp.json('/v1/assistant/conversations', { token: t.token, body: {} })).body.id as string
     const direct = (onText: (s: string) => void = () => {}) =>

@@ -41,6 +41,7 @@ export default async function toolServerBenchmark(): Promise<void> {
     keyId: row!.id,
     tenantId: t.tenantId,
     userId: t.userId,
+    role: 'owner',
     scopes: ['content:read'],
     claims: {
       sub: t.userId,

@@ -1,23 +1,37 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { createFunctionApp } from '@shared/infra/http/function-app.ts'
+import { registerGetArticleBySlug } from './routes/articles/by-slug.ts'
+import { registerCancelSchedule } from './routes/articles/cancel-schedule.ts'
 import { registerCreateArticle } from './routes/articles/create.ts'
 import { registerDeleteArticle } from './routes/articles/delete.ts'
 import { registerGetArticle } from './routes/articles/get.ts'
 import { registerPublishArticle } from './routes/articles/publish.ts'
+import { registerScheduleArticle } from './routes/articles/schedule.ts'
 import { registerArticleSources } from './routes/articles/sources.ts'
 import { registerUnpublishArticle } from './routes/articles/unpublish.ts'
 import { registerUpdateArticle } from './routes/articles/update.ts'
+import { registerPublishScheduledJob } from './routes/jobs/publish-scheduled.ts'
 import { registerListContent } from './routes/list.ts'
+import { registerGetRevision } from './routes/revisions/get.ts'
+import { registerListRevisions } from './routes/revisions/list.ts'
+import { registerRestoreRevision } from './routes/revisions/restore.ts'
 import { registerCreateSite } from './routes/sites/create.ts'
 import { registerDeleteSite } from './routes/sites/delete.ts'
 import { registerGetSite } from './routes/sites/get.ts'
 import { registerUpdateSite } from './routes/sites/update.ts'
+import { registerCreateTag } from './routes/tags/create.ts'
+import { registerDeleteTag } from './routes/tags/delete.ts'
+import { registerGetTag } from './routes/tags/get.ts'
+import { registerListTags } from './routes/tags/list.ts'
+import { registerUpdateTag } from './routes/tags/update.ts'
 
 export const functionName = 'content'
 
-/** Content API: a tenant's sites and articles, each request metered. */
+/** Content API: a tenant's sites, articles, tags and revisions; requests made with API keys are metered. */
 export function createApp(deps: FunctionDeps) {
-  const app = createFunctionApp(functionName, deps, 'Content API: sites and articles')
+  const app = createFunctionApp(functionName, deps, 'Content API: sites, articles, tags and revisions', {
+    keyOriginCors: true,
+  })
   for (const register of [
     registerListContent,
     registerGetArticle,
@@ -31,6 +45,18 @@ export function createApp(deps: FunctionDeps) {
     registerPublishArticle,
     registerUnpublishArticle,
     registerArticleSources,
+    registerGetArticleBySlug,
+    registerScheduleArticle,
+    registerCancelSchedule,
+    registerListRevisions,
+    registerGetRevision,
+    registerRestoreRevision,
+    registerListTags,
+    registerGetTag,
+    registerCreateTag,
+    registerUpdateTag,
+    registerDeleteTag,
+    registerPublishScheduledJob,
   ])
     register(app)
   return app

@@ -4,13 +4,16 @@
  * it reads its settings from config.js beside index.html (window.DASHBOARD_CONFIG = {supabaseUrl,
  * supabaseAnonKey}), which the local platform serves itself and which
  *   npm run build:dashboard -- --supabase-url https://<project>.supabase.co --anon-key <key>
- * writes for a deployment.
+ * writes for a deployment. Beside them go the security headers for static hosts, in the two
+ * common forms: `_headers` (Netlify, Cloudflare Pages) and `vercel.json`; the policy lets the
+ * dashboard call the given Supabase URL (or any *.supabase.co project without one).
  */
 import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
+import { DOCUMENT_HEADERS, dashboardCsp } from '@shared/infra/http/security-headers.ts'
 import { build } from 'esbuild'
 
 import { dashboardOutDir } from '../platform/dashboard.ts'
@@ -47,6 +50,9 @@ export async function buildDashboard(
     const config = { supabaseUrl: opts.supabaseUrl, supabaseAnonKey: opts.anonKey }
     writeFileSync(join(outdir, 'config.js'), `window.DASHBOARD_CONFIG = ${JSON.stringify(config)}\n`)
   }
+  const headers = staticHostHeaders(opts.supabaseUrl)
+  writeFileSync(join(outdir, '_headers'), headersFile(headers))
+  writeFileSync(join(outdir, 'vercel.json'), `${JSON.stringify(vercelConfig(headers), null, 2)}\n`)
   let bytes = 0
   let gzipBytes = 0
   for (const f of ['index.html', 'app.js', 'app.css']) {
@@ -54,6 +60,22 @@ export async function buildDashboard(
     gzipBytes += gzipSync(readFileSync(join(outdir, f))).length
   }
   return { outdir, bytes, gzipBytes }
+}
+
+/** The headers a static host sends with every file of the dashboard. */
+export function staticHostHeaders(supabaseUrl?: string): [string, string][] {
+  const api = supabaseUrl ? new URL(supabaseUrl).origin : 'https://*.supabase.co'
+  return [...DOCUMENT_HEADERS, ['Content-Security-Policy', dashboardCsp([api])]]
+}
+
+/** Netlify's and Cloudflare Pages' `_headers` form: a path, then indented `Name: value` lines. */
+export function headersFile(headers: [string, string][]): string {
+  return `/*\n${headers.map(([name, value]) => `  ${name}: ${value}\n`).join('')}`
+}
+
+/** Vercel's `headers` setting for every path. */
+export function vercelConfig(headers: [string, string][]) {
+  return { headers: [{ source: '/(.*)', headers: headers.map(([key, value]) => ({ key, value })) }] }
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -14,22 +14,32 @@ export interface FunctionEntry {
   importMap: string
 }
 
-/** The functions and their entry points and import maps, as the CLI reads supabase/config.toml. */
+/**
+ * The functions and their entry points and import maps, as the Supabase CLI resolves them from
+ * supabase/config.toml: `entrypoint` and `import_map` relative to supabase/; without an
+ * `import_map`, the `deno.json` (or `deno.jsonc`) beside the entry point, the CLI's per-function
+ * convention. A function with neither is an error here (every function imports packages).
+ */
 export function configuredFunctions(root: string): FunctionEntry[] {
   const toml = readFileSync(join(root, 'supabase/config.toml'), 'utf8')
   const entries: FunctionEntry[] = []
   for (const block of toml.split(/^\[functions\./m).slice(1)) {
     const name = block.slice(0, block.indexOf(']'))
     const field = (key: string) => block.match(new RegExp(`^${key}\\s*=\\s*"([^"]+)"`, 'm'))?.[1]
-    const entrypoint = field('entrypoint')
-    const importMap = field('import_map')
-    if (!entrypoint || !importMap)
-      throw new Error(`supabase/config.toml: function ${name} lacks entrypoint or import_map`)
-    entries.push({
-      name,
-      entrypoint: relative(root, resolve(root, 'supabase', entrypoint)),
-      importMap: relative(root, resolve(root, 'supabase', importMap)),
-    })
+    const entrypoint = relative(
+      root,
+      resolve(root, 'supabase', field('entrypoint') ?? `functions/${name}/index.ts`),
+    )
+    const configured = field('import_map')
+    const beside = ['deno.json', 'deno.jsonc']
+      .map((f) => join(dirname(entrypoint), f))
+      .find((f) => existsSync(join(root, f)))
+    const importMap = configured ? relative(root, resolve(root, 'supabase', configured)) : beside
+    if (!importMap)
+      throw new Error(
+        `supabase/config.toml: function ${name} has no import_map and no deno.json beside ${entrypoint}`,
+      )
+    entries.push({ name, entrypoint, importMap })
   }
   return entries
 }
@@ -42,14 +52,17 @@ function importsOf(file: string): string[] {
 /**
  * The local files reachable from an entry point, and every problem with its imports.
  * `imports` is the import map: a bare specifier must be in it (exactly, or by a "prefix/" entry),
- * mapped to an npm: package or, for the repository's path aliases, to a folder of the repository.
+ * mapped to an npm: package or, for the repository's path aliases, to a folder of the repository
+ * (relative to `importMapDir`, the import map's folder). `used` lists the map's keys the files use.
  */
 export function bundleOf(
   root: string,
   entry: string,
   imports: Record<string, string>,
-): { files: string[]; problems: string[] } {
+  importMapDir = '',
+): { files: string[]; problems: string[]; used: string[] } {
   const files = new Set<string>()
+  const used = new Set<string>()
   const problems: string[] = []
   const refuse = (target: string) =>
     target.startsWith('jsr:')
@@ -75,15 +88,14 @@ export function bundleOf(
         problems.push(`${where} is ${direct}`)
         continue
       }
-      const mapped =
-        imports[spec] ??
-        Object.entries(imports)
-          .filter(([k]) => k.endsWith('/') && spec.startsWith(k))
-          .map(([k, v]) => v + spec.slice(k.length))[0]
+      const key =
+        spec in imports ? spec : Object.keys(imports).find((k) => k.endsWith('/') && spec.startsWith(k))
+      const mapped = key === undefined ? undefined : imports[key]! + spec.slice(key.length)
+      if (key !== undefined) used.add(key)
       if (!mapped) problems.push(`${where} is not in the import map`)
       else if (mapped.startsWith('./') || mapped.startsWith('../')) {
-        // A path alias ("@shared/": "./shared/"), relative to the import map at the root.
-        const target = normalize(mapped)
+        // A path alias ("@shared/": "./shared/"), relative to the import map's folder.
+        const target = normalize(join(importMapDir, mapped))
         if (target.startsWith('..')) problems.push(`${where} maps to ${mapped}, outside the repository`)
         else if (!existsSync(join(root, target)))
           problems.push(`${where} maps to ${mapped}, which does not exist`)
@@ -93,5 +105,5 @@ export function bundleOf(
     }
   }
   visit(entry)
-  return { files: [...files].sort(), problems }
+  return { files: [...files].sort(), problems, used: [...used].sort() }
 }

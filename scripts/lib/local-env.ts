@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { randomBase62, randomBytes, toBase64 } from '@shared/infra/crypto.ts'
 import { exportJWK, generateKeyPair, type JWK } from 'jose'
@@ -28,9 +28,19 @@ const envFile = () => join(dataDir(), 'local-env.json')
 export async function loadOrCreateLocalEnv(): Promise<LocalEnv> {
   if (existsSync(envFile())) return JSON.parse(readFileSync(envFile(), 'utf8')) as LocalEnv
   mkdirSync(dataDir(), { recursive: true })
-  const env = await createLocalEnv()
-  writeFileSync(envFile(), JSON.stringify(env, null, 2), { mode: 0o600 })
-  return env
+  // Made whole in a file of its own, then linked into place unless another start made one first:
+  // two first starts at once then agree on one set of keys (the one that loses the data folder's
+  // lock stops, but must not have replaced the keys the other signs with).
+  const draft = `${envFile()}.${process.pid}-${randomBase62(8)}`
+  writeFileSync(draft, JSON.stringify(await createLocalEnv(), null, 2), { mode: 0o600 })
+  try {
+    linkSync(draft, envFile())
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+  } finally {
+    rmSync(draft, { force: true })
+  }
+  return JSON.parse(readFileSync(envFile(), 'utf8')) as LocalEnv
 }
 
 /** Fresh secrets and signing keys (tests use these without touching the data folder). */

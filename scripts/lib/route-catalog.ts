@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url'
 import type { CallerKind, MemberRole, Scope } from '@shared/infra/auth.ts'
 import { createDeps } from '@shared/infra/create-deps.ts'
 import { AUTH_EXTENSION } from '@shared/infra/http/define-route.ts'
-import { publicRoutes } from '@shared/infra/http/public-routes.ts'
+import { apiReferenceDocument } from '@shared/infra/http/openapi.ts'
+import { toPublicPath } from '@shared/infra/http/public-routes.ts'
 import { functionModules } from '../platform/functions.ts'
 
 /**
@@ -44,18 +45,8 @@ export function routesOf(fn: string, doc: OpenApiDocument): RouteAuthEntry[] {
   return entries
 }
 
-/** The reverse of the public route table: the public address of a function path. */
-export function publicPathOf(fn: string, path: string): string {
-  let best: (typeof publicRoutes)[number] | undefined
-  for (const route of publicRoutes) {
-    if (route.fn !== fn) continue
-    const inside = route.path === '' || path === route.path || path.startsWith(`${route.path}/`)
-    if (inside && (!best || route.path.length > best.path.length)) best = route
-  }
-  if (!best || path.startsWith('/jobs/')) return `/functions/v1/${fn}${path === '/' ? '' : path}`
-  const rest = path.slice(best.path.length)
-  return `${best.prefix}${rest === '/' ? '' : rest}`
-}
+/** The public address of a function path (see toPublicPath in the route table). */
+export const publicPathOf = toPublicPath
 
 /** Every function's OpenAPI document, built from the apps themselves (nothing is connected). */
 export async function openApiDocuments(): Promise<Map<string, OpenApiDocument>> {
@@ -68,14 +59,23 @@ export async function openApiDocuments(): Promise<Map<string, OpenApiDocument>> 
   })
   const docs = new Map<string, OpenApiDocument>()
   for (const m of functionModules) {
-    const app = m.createApp(deps)
-    docs.set(
-      m.functionName,
-      app.getOpenAPI31Document({ openapi: '3.1.0', info: { title: m.functionName, version: '1' } }),
-    )
+    // The document the function serves, as the local platform and a deployment answer it.
+    const res = await m
+      .createApp(deps)
+      .fetch(new Request(`http://platform.local/functions/v1/${m.functionName}/openapi.json`))
+    docs.set(m.functionName, (await res.json()) as OpenApiDocument)
   }
   await deps.sql.end()
   return docs
+}
+
+/** The API reference's one document (/docs/openapi.json), built from the apps as openApiDocuments is. */
+export async function apiReference(): Promise<Record<string, unknown>> {
+  const docs = await openApiDocuments()
+  return apiReferenceDocument(
+    [...docs].map(([name, document]) => ({ name, document })),
+    toPublicPath,
+  )
 }
 
 const callerNames: Record<CallerKind, string> = {

@@ -30,6 +30,8 @@ import type { LocalEnv } from '../lib/local-env.ts'
  *   that lost the answer, two tabs refreshing at once) gets a fresh token in the same session;
  *   presented later, it is taken as stolen and the whole session is revoked: every token of the
  *   family, including the one it was rotated into. Sign-out deletes the session's tokens.
+ * - GET /user and POST /logout check the access token's session, as Supabase Auth does: once
+ *   the session has ended (sign-out, a revoked family), they answer 403 session_not_found.
  * - Sign-up never changes an existing user. A user that exists without a password (the seeded
  *   demo user, `npm run token` users) gets one only through `npm run set-password`, a local
  *   command that writes the database directly (scripts/set-password.ts).
@@ -320,15 +322,37 @@ export function createLocalAuth(
     }
   }
 
-  app.get('/user', async (c) => {
-    const { sub } = await verified(c.req.header('authorization'))
-    const [user] = await sql<UserRow[]>`select ${sql.unsafe(userColumns)} from auth.users where id = ${sub}`
+  /**
+   * As Supabase Auth checks every authenticated request: the token's user must exist and its
+   * session must still be open. A session lives while any of its refresh tokens is stored (used
+   * ones stay until sign-out or a reuse revokes the family), so a signed-out session's access
+   * token is refused here although its signature holds until it expires. A token without a
+   * session (`npm run token`) has no session to check, as in Supabase Auth.
+   */
+  const signedIn = async (header: string | undefined) => {
+    const claims = await verified(header)
+    const [user] = await sql<
+      UserRow[]
+    >`select ${sql.unsafe(userColumns)} from auth.users where id = ${claims.sub}`
     if (!user) throw new AuthError(403, 'user_not_found', 'User from sub claim in JWT does not exist')
+    if (claims.sessionId) {
+      // Sessions are UUIDs; any other value names no session (and is never sent to a uuid column).
+      const [open] = z.uuid().safeParse(claims.sessionId).success
+        ? await sql`select 1 from auth.local_refresh_tokens where session_id = ${claims.sessionId} limit 1`
+        : []
+      if (!open)
+        throw new AuthError(403, 'session_not_found', 'Session from session_id claim in JWT does not exist')
+    }
+    return { ...claims, user }
+  }
+
+  app.get('/user', async (c) => {
+    const { user } = await signedIn(c.req.header('authorization'))
     return c.json(userJson(user), 200)
   })
 
   app.post('/logout', async (c) => {
-    const { sub, sessionId } = await verified(c.req.header('authorization'))
+    const { sub, sessionId } = await signedIn(c.req.header('authorization'))
     const scope = c.req.query('scope') ?? 'global'
     if (!['global', 'local', 'others'].includes(scope)) {
       throw new AuthError(400, 'validation_failed', 'scope must be global, local or others')

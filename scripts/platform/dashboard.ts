@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { dashboardCsp } from '@shared/infra/http/security-headers.ts'
 import type { Hono } from 'hono'
 import { compress } from 'hono/compress'
 
@@ -20,7 +21,14 @@ const types: Record<string, string> = {
  * with its config.js made per request: the Supabase URL is this platform's own origin and the
  * key is its anon key.
  */
-export function serveDashboard(app: Hono, opts: { anonKey: string; dir?: string }): void {
+export function serveDashboard(
+  app: Hono,
+  opts: {
+    anonKey: string
+    dir?: string /** DASHBOARD_URL's origin, where users open it. */
+    publicOrigin?: string
+  },
+): void {
   const dir = opts.dir ?? dashboardOutDir
   app.get('/dashboard', (c) => c.redirect('/dashboard/', 302))
   app.use('/dashboard/*', compress())
@@ -47,6 +55,17 @@ export function serveDashboard(app: Hono, opts: { anonKey: string; dir?: string 
     return c.body(body, 200, {
       'content-type': type,
       'cache-control': name === 'index.html' ? 'no-cache' : 'public, max-age=300',
+      // The page's own origin ('self'), and where else its files may come from when a front-end
+      // server on another origin (DASHBOARD_URL) passes them on: this platform's origin as the
+      // request names it, which config.js also sends the API calls to.
+      ...(type === types['.html']
+        ? {
+            'content-security-policy': dashboardCsp(
+              [],
+              [...new Set([new URL(c.req.url).origin, ...(opts.publicOrigin ? [opts.publicOrigin] : [])])],
+            ),
+          }
+        : {}),
     })
   })
 }

@@ -1,6 +1,3 @@
-import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
-import { Scalar } from '@scalar/hono-api-reference'
 import { serviceKeys } from '@shared/infra/config.ts'
 import { createDeps } from '@shared/infra/create-deps.ts'
 import type { Sql } from '@shared/infra/db.ts'
@@ -9,11 +6,17 @@ import { errorBody } from '@shared/infra/errors.ts'
 import { closeHotPath } from '@shared/infra/hot-path.ts'
 import { allowedMethodsOf, unmatchedResponse } from '@shared/infra/http/allowed-methods.ts'
 import { toFunctionPath } from '@shared/infra/http/public-routes.ts'
+import {
+  contentSecurityPolicy,
+  inlineScriptHashes,
+  isHtml,
+  withSecurityHeaders,
+} from '@shared/infra/http/security-headers.ts'
 import { scheduledJobs } from '@shared/infra/jobs/schedule.ts'
 import { Hono } from 'hono'
 import { getPath } from 'hono/utils/url'
 import type { LocalEnv } from '../lib/local-env.ts'
-import { publicPathOf } from '../lib/route-catalog.ts'
+import { serveApiReference } from './api-reference.ts'
 import { createLocalAuth } from './auth.ts'
 import { serveDashboard } from './dashboard.ts'
 import { functionModules } from './functions.ts'
@@ -38,8 +41,6 @@ export interface Platform {
   close(): Promise<void>
 }
 
-const require = createRequire(import.meta.url)
-
 /**
  * The local platform: every function app behind one handler, reachable at
  * /functions/v1/<name>/... and at the spec's public paths through the route table, plus the
@@ -59,6 +60,12 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     await next()
     if (!c.res.headers.has('x-request-id')) c.res.headers.set('X-Request-Id', crypto.randomUUID())
   })
+  // The platform's own answers get the security headers the function frame gives functions'
+  // (shared/infra/http/security-headers.ts): every HTML page here passes this one place.
+  root.use('*', async (c, next) => {
+    await next()
+    c.res = withSecurityHeaders(c.res)
+  })
   // One request line for the local Supabase Auth endpoints, as the function frame writes for
   // function requests (method, path, status, time; never headers or bodies).
   root.use('/auth/v1/*', async (c, next) => {
@@ -76,7 +83,10 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
   // Supabase Auth's password endpoints, for the dashboard and any supabase-js app.
   root.route('/auth/v1', createLocalAuth(deps, opts.localEnv))
   // The tenant dashboard (built by `npm run build:dashboard`), same origin as the API.
-  serveDashboard(root, { anonKey: deps.config.SUPABASE_ANON_KEY ?? opts.localEnv.anonKey })
+  serveDashboard(root, {
+    anonKey: deps.config.SUPABASE_ANON_KEY ?? opts.localEnv.anonKey,
+    publicOrigin: new URL(deps.config.DASHBOARD_URL).origin,
+  })
   // The platform's front door: where the dashboard, the API reference and the health checks are.
   root.get('/', (c) => {
     const origin = new URL(c.req.url).origin
@@ -108,50 +118,7 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     }
     return c.json({ data: rows })
   })
-  // The API reference's 3.5 MB script, read once on first use (served locally so /docs works offline).
-  let scalarScript: Promise<string> | undefined
-  root.get('/docs/scalar.js', async (c) => {
-    scalarScript ??= readFile(require.resolve('@scalar/api-reference/browser/standalone.js'), 'utf8')
-    return c.body(await scalarScript, 200, {
-      'content-type': 'text/javascript',
-      'cache-control': 'public, max-age=86400',
-    })
-  })
-  // Each function's document with its paths in the public form the README teaches (/api/...,
-  // /v1/..., /mcp); routes without a public form (jobs, server functions) keep their function path.
-  root.get('/docs/public/:fn{[a-z-]+\\.json}', async (c) => {
-    const fn = c.req.param('fn').replace(/\.json$/, '')
-    const handler = handlers.get(fn)
-    if (!handler) return c.json(errorBody(404, 'NOT_FOUND', `No function named ${fn}`), 404)
-    const res = await handler(new Request(`http://platform.local/functions/v1/${fn}/openapi.json`))
-    return c.json(withPublicPaths(fn, await res.json()))
-  })
-  root.get(
-    '/docs',
-    Scalar({
-      pageTitle: 'Tenant Platform API',
-      cdn: '/docs/scalar.js',
-      // Offline: no web fonts from fonts.scalar.com, no request proxy (the "try it" client calls
-      // this origin directly), no telemetry, no developer toolbar (it links to Scalar's services).
-      withDefaultFonts: false,
-      proxyUrl: '',
-      telemetry: false,
-      showDeveloperTools: 'never',
-      agent: { disabled: true },
-      sources: [
-        ...functionModules.map((m) => ({
-          title: `${m.functionName} (public paths)`,
-          slug: `${m.functionName}-public`,
-          url: `/docs/public/${m.functionName}.json`,
-        })),
-        ...functionModules.map((m) => ({
-          title: `${m.functionName} (/functions/v1/${m.functionName})`,
-          slug: m.functionName,
-          url: `/functions/v1/${m.functionName}/openapi.json`,
-        })),
-      ],
-    }),
-  )
+  serveApiReference(root, handlers)
   // Each app maps the public form of its paths itself (functionPath), so the request goes on
   // unchanged; this only picks the function.
   const functionFor = (pathname: string) => {
@@ -254,6 +221,7 @@ export function platformIndex(origin: string, functions: string[]) {
     name: 'Tenant Platform (local)',
     dashboard: `${origin}/dashboard/`,
     api_reference: `${origin}/docs`,
+    api_reference_document: `${origin}/docs/openapi.json`,
     health: `${origin}/health`,
     function_health: functions.map((fn) => `${origin}/functions/v1/${fn}/health`),
     openapi: functions.map((fn) => `${origin}/functions/v1/${fn}/openapi.json`),
@@ -275,22 +243,11 @@ function indexPage(index: ReturnType<typeof platformIndex>): string {
 <h1>${index.name}</h1>
 <ul>
 <li>Dashboard: ${link(index.dashboard)}</li>
-<li>API reference: ${link(index.api_reference)}</li>
+<li>API reference: ${link(index.api_reference)} (one OpenAPI document: ${link(index.api_reference_document)})</li>
 <li>Health: ${link(index.health)}, and per function: ${index.function_health.map((u) => link(u, u.split('/').at(-2))).join(', ')}</li>
 <li>OpenAPI documents: ${index.openapi.map((u) => link(u, u.split('/').at(-2))).join(', ')}</li>
 <li>Dev mailbox: ${link(index.dev_mailbox)}</li>
 </ul>
 <p>The first session (a token, a platform key, a tool-server key) is in the repository's README.md.</p>
 </body></html>`
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is rewritten generically here
-type OpenApiDocument = { paths?: Record<string, any>; servers?: unknown[]; [k: string]: unknown }
-
-/** A function's OpenAPI document with each path in its public form, served from the origin. */
-function withPublicPaths(fn: string, doc: OpenApiDocument): OpenApiDocument {
-  const paths = Object.fromEntries(
-    Object.entries(doc.paths ?? {}).map(([path, item]) => [publicPathOf(fn, path), item]),
-  )
-  return { ...doc, servers: [{ url: '/' }], paths }
 }

@@ -17,11 +17,20 @@ export interface VerifiedKey {
   tenantId: string
   /** The creator, who is a member of the tenant (else the key is no credential). */
   userId: string
+  /**
+   * The creator's current role, read with the key (the same join that checks membership, so no
+   * extra statement); a role change drops the entry like a removal does.
+   */
+  creatorRole: MemberRole
   family: 'platform' | 'tool_server'
   scopes: string[]
   rateLimit: number
   expiresAt: number | null
   lastUsedAt: number | null
+  /** Reads published content only (row-level security sees the claim). */
+  publishedOnly: boolean
+  /** Browser origins a published-only key answers CORS for. */
+  allowedOrigins: string[]
 }
 
 /** How long an entry lives without a change (real time): a backstop for a change the feed missed. */
@@ -104,15 +113,18 @@ export class AuthCache {
                 id: string
                 tenant_id: string
                 created_by: string
+                creator_role: MemberRole
                 family: VerifiedKey['family']
                 scopes: string[]
                 rate_limit_per_minute: number
                 expires_at: Date | null
                 last_used_at: Date | null
+                published_only: boolean
+                allowed_origins: string[]
               }[]
             >`
-              select ak.id, ak.tenant_id, ak.created_by, ak.family, ak.scopes, ak.rate_limit_per_minute,
-                     ak.expires_at, ak.last_used_at
+              select ak.id, ak.tenant_id, ak.created_by, m.role as creator_role, ak.family, ak.scopes, ak.rate_limit_per_minute,
+                     ak.expires_at, ak.last_used_at, ak.published_only, ak.allowed_origins
               from public.api_keys ak
               join public.tenant_members m on m.tenant_id = ak.tenant_id and m.user_id = ak.created_by
               where ak.key_hash = ${hash} and ak.revoked_at is null`
@@ -121,11 +133,14 @@ export class AuthCache {
               keyId: row.id,
               tenantId: row.tenant_id,
               userId: row.created_by,
+              creatorRole: row.creator_role,
               family: row.family,
               scopes: row.scopes,
               rateLimit: row.rate_limit_per_minute,
               expiresAt: row.expires_at?.getTime() ?? null,
               lastUsedAt: row.last_used_at?.getTime() ?? null,
+              publishedOnly: row.published_only,
+              allowedOrigins: row.allowed_origins,
             }
           })
     if (!key || key.family !== family) return null

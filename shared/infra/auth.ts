@@ -21,13 +21,27 @@ interface TenantCallerBase {
   tenantId: string
   /** The acting user: the signed-in user, or the user who created the key. */
   userId: string
+  /**
+   * The acting user's role in the tenant as read when the request was authenticated: a key's
+   * creator's current role, not the one they had when they made it (the key's verification and
+   * the role are one read, dropped together when the membership changes).
+   */
+  role: MemberRole
   /** Claims for withTenant(): row-level security sees this caller as its user. */
   claims: RequestClaims
 }
 
 export type Caller =
-  | (TenantCallerBase & { kind: 'user'; role: MemberRole; email?: string })
-  | (TenantCallerBase & { kind: 'platform_key' | 'tool_key'; keyId: string; scopes: string[] })
+  | (TenantCallerBase & { kind: 'user'; email?: string })
+  | (TenantCallerBase & {
+      kind: 'platform_key' | 'tool_key'
+      keyId: string
+      scopes: string[]
+      /** A published-only key: reads published articles, their sites and tags, nothing more. */
+      publishedOnly?: boolean
+      /** Browser origins a published-only key answers CORS for. */
+      allowedOrigins?: readonly string[]
+    })
   /**
    * The service-role key acting for one named tenant (scheduled and internal calls, jobs): the
    * work runs under row-level security as the tenant's acting user (see serviceCallerFor).
@@ -43,34 +57,68 @@ export type CallerKind = Caller['kind']
 export type TenantCaller = Extract<Caller, { tenantId: string }>
 
 /**
- * The caller for service work done for one tenant. Services run every tenant query under
- * row-level security with the caller's claims, so service work for a tenant takes the claims of a
- * member: `actingUserId` (the user who asked for the work, e.g. a job's creator) while still a
- * member, else the tenant's first owner. So a scheduled run can do no more in the tenant than its
- * owner could, and another tenant's rows stay invisible to it. NOT_FOUND for an unknown tenant.
+ * The caller for service work done for one tenant with no person behind it (the service-role key
+ * naming a tenant, a job nobody started): the tenant's first owner, so the work can do no more in
+ * the tenant than its owner could, and another tenant's rows stay invisible to it. NOT_FOUND for
+ * an unknown tenant.
  */
-export async function serviceCallerFor(
-  db: Queryable,
-  tenantId: string,
-  actingUserId?: string | null,
-): Promise<TenantCaller> {
-  const [row] = await db<{ user_id: string }[]>`
-    select user_id from public.tenant_members
-    where tenant_id = ${tenantId} and (user_id = ${actingUserId ?? null} or role = 'owner')
-    order by (user_id = ${actingUserId ?? null}) is true desc, created_at, user_id
+export async function serviceCallerFor(db: Queryable, tenantId: string): Promise<TenantCaller> {
+  const [row] = await db<{ user_id: string; role: MemberRole }[]>`
+    select user_id, role from public.tenant_members
+    where tenant_id = ${tenantId} and role = 'owner'
+    order by created_at, user_id
     limit 1`
   if (!row) throw notFound('Tenant')
+  return serviceCaller(tenantId, row.user_id, row.role)
+}
+
+/**
+ * The caller for work a person asked for and that runs later (a job, a resumed turn, an
+ * automation's run): that person, with their role at the time the work runs, never anyone else.
+ * Refused (INSUFFICIENT_PERMISSIONS) when they are no longer a member, or hold none of `roles`.
+ */
+export async function actingCallerFor(
+  db: Queryable,
+  tenantId: string,
+  userId: string,
+  roles?: readonly MemberRole[],
+): Promise<TenantCaller> {
+  const [row] = await db<{ role: MemberRole }[]>`
+    select role from public.tenant_members where tenant_id = ${tenantId} and user_id = ${userId}`
+  if (!row)
+    throw new ServiceError(
+      'INSUFFICIENT_PERMISSIONS',
+      'The member who asked for this work has left the tenant',
+    )
+  const caller = serviceCaller(tenantId, userId, row.role)
+  if (roles) requireRole(caller, roles)
+  return caller
+}
+
+function serviceCaller(tenantId: string, userId: string, role: MemberRole): TenantCaller {
   return {
     kind: 'service',
     tenantId,
-    userId: row.user_id,
-    claims: { sub: row.user_id, role: 'authenticated', app_metadata: { tenant_id: tenantId } },
+    userId,
+    role,
+    claims: { sub: userId, role: 'authenticated', app_metadata: { tenant_id: tenantId } },
   }
 }
 
-/** Users act with their membership role; keys act as their creator under row-level security. */
+/**
+ * Every action that needs a role checks the acting person's role: a user's own, a key's or an
+ * OAuth grant's creator's, a job's or an automation's creator's (each current when the request or
+ * the work began). Keys do not carry a role of their own.
+ */
 export function requireRole(caller: Caller | undefined, roles: readonly MemberRole[]): void {
-  if (caller?.kind === 'user' && !roles.includes(caller.role)) {
+  if (!caller || !('tenantId' in caller))
     throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This action needs the role ${roles.join(' or ')}`)
+  if (!roles.includes(caller.role)) {
+    const whose =
+      caller.kind === 'user' ? '' : caller.kind === 'service' ? ' (its creator)' : " (the key's creator)"
+    throw new ServiceError(
+      'INSUFFICIENT_PERMISSIONS',
+      `This action needs the role ${roles.join(' or ')}${whose}`,
+    )
   }
 }

@@ -140,6 +140,11 @@ export const configSchema = z.object({
   RETENTION_TOOL_USAGE_DAYS: z.coerce.number().int().min(30).max(3650).default(90),
   RETENTION_COMMERCE_DELIVERY_DAYS: z.coerce.number().int().min(7).max(3650).default(30),
   RETENTION_JOB_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /**
+   * Seconds a browser or CDN may keep what a published-only key read (Cache-Control: public); short
+   * by default, since an unpublished article should leave caches soon. 0 to 86400.
+   */
+  CONTENT_PUBLIC_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** json (default), or pretty: one compact line per event, for a terminal (npm start picks it on a TTY). */
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),

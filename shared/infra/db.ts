@@ -59,6 +59,8 @@ export interface RequestClaims {
   app_metadata: { tenant_id: string }
   /** Set when the caller is a key rather than a signed-in user. */
   api_key_id?: string
+  /** A published-only key: row-level security shows it published articles only. */
+  published_only?: true
 }
 
 /**
@@ -98,12 +100,12 @@ export async function readAsTenant<T>(
   query: (q: Queryable) => Promise<T>,
 ): Promise<T> {
   return onReservedConnection(sql, async (conn) => {
-    const [, , rows] = await Promise.all([
-      conn`begin read only`,
-      claimsSetup(conn, claims),
-      query(conn),
-      conn`commit`,
-    ])
+    // BEGIN and the claims are sent before `query` is called: a query is sent when something
+    // awaits it, and an async `query` awaits its statement as soon as it is called, which would
+    // otherwise put it ahead of BEGIN, outside the transaction and without the claims.
+    const begin = conn`begin read only`.execute()
+    const setup = claimsSetup(conn, claims).execute()
+    const [, , rows] = await Promise.all([begin, setup, query(conn), conn`commit`])
     return rows
   })
 }

@@ -10,6 +10,8 @@ export const eventTypes = [
   'tenant.updated',
   'content.published',
   'content.updated',
+  'content.scheduled',
+  'content.unpublished',
   'site.created',
   'site.deleted',
   'user.invited',

@@ -297,10 +297,45 @@ CREATE TABLE public.api_keys (
     last_used_at timestamp with time zone,
     revoked_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    published_only boolean DEFAULT false NOT NULL,
+    allowed_origins text[] DEFAULT '{}'::text[] NOT NULL,
+    CONSTRAINT api_keys_allowed_origins_check CHECK ((cardinality(allowed_origins) <= 20)),
     CONSTRAINT api_keys_environment_check CHECK ((environment = ANY (ARRAY['production'::text, 'sandbox'::text, 'development'::text, 'service'::text]))),
     CONSTRAINT api_keys_family_check CHECK ((family = ANY (ARRAY['platform'::text, 'tool_server'::text]))),
     CONSTRAINT api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100))),
+    CONSTRAINT api_keys_published_only_check CHECK (((NOT published_only) OR ((family = 'platform'::text) AND (scopes = ARRAY['content:read'::text])))),
     CONSTRAINT api_keys_rate_limit_per_minute_check CHECK (((rate_limit_per_minute >= 1) AND (rate_limit_per_minute <= 1000)))
+);
+
+--
+-- Name: article_revisions; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.article_revisions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    article_id uuid NOT NULL,
+    number integer NOT NULL,
+    title text NOT NULL,
+    body text NOT NULL,
+    fields jsonb NOT NULL,
+    reason text NOT NULL,
+    created_by uuid,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    CONSTRAINT article_revisions_number_check CHECK ((number >= 1)),
+    CONSTRAINT article_revisions_reason_check CHECK ((reason = ANY (ARRAY['created'::text, 'updated'::text, 'restored'::text])))
+);
+
+--
+-- Name: article_slug_redirects; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.article_slug_redirects (
+    tenant_id uuid NOT NULL,
+    site_id uuid NOT NULL,
+    slug text NOT NULL,
+    article_id uuid NOT NULL,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL
 );
 
 --
@@ -313,6 +348,18 @@ CREATE TABLE public.article_source_items (
     item_id uuid NOT NULL,
     job_id uuid,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL
+);
+
+--
+-- Name: article_tags; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.article_tags (
+    tenant_id uuid NOT NULL,
+    article_id uuid NOT NULL,
+    tag_id uuid NOT NULL,
+    "position" smallint NOT NULL,
+    CONSTRAINT article_tags_position_check CHECK ((("position" >= 0) AND ("position" <= 19)))
 );
 
 --
@@ -329,7 +376,26 @@ CREATE TABLE public.articles (
     published_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
-    CONSTRAINT articles_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'published'::text]))),
+    slug text NOT NULL,
+    excerpt text,
+    feature_image_url text,
+    feature_image_alt text,
+    author_id uuid,
+    meta_title text,
+    meta_description text,
+    canonical_url text,
+    publish_at timestamp with time zone,
+    revision_id uuid,
+    published_revision_id uuid,
+    CONSTRAINT articles_canonical_url_check CHECK (((canonical_url ~ '^https://'::text) AND (length(canonical_url) <= 2000))),
+    CONSTRAINT articles_excerpt_check CHECK ((length(excerpt) <= 500)),
+    CONSTRAINT articles_feature_image_alt_check CHECK ((length(feature_image_alt) <= 500)),
+    CONSTRAINT articles_feature_image_url_check CHECK (((feature_image_url ~ '^https://'::text) AND (length(feature_image_url) <= 2000))),
+    CONSTRAINT articles_meta_description_check CHECK ((length(meta_description) <= 500)),
+    CONSTRAINT articles_meta_title_check CHECK ((length(meta_title) <= 300)),
+    CONSTRAINT articles_publish_at_check CHECK (((status = 'scheduled'::text) = (publish_at IS NOT NULL))),
+    CONSTRAINT articles_slug_check CHECK (((slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text) AND (length(slug) <= 120))),
+    CONSTRAINT articles_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'published'::text]))),
     CONSTRAINT articles_title_check CHECK (((length(title) >= 1) AND (length(title) <= 500)))
 );
 
@@ -366,6 +432,8 @@ CREATE TABLE public.assistant_automations (
     created_by uuid,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    disabled_reason text,
+    CONSTRAINT assistant_automations_disabled_reason_check CHECK ((disabled_reason = ANY (ARRAY['creator_removed'::text, 'creator_demoted'::text]))),
     CONSTRAINT assistant_automations_instruction_check CHECK (((length(instruction) >= 1) AND (length(instruction) <= 32000))),
     CONSTRAINT assistant_automations_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
     CONSTRAINT assistant_automations_schedule_check CHECK (((length(schedule) >= 9) AND (length(schedule) <= 100)))
@@ -922,7 +990,9 @@ CREATE TABLE public.sites (
     domain text,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
-    CONSTRAINT sites_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200)))
+    slug text NOT NULL,
+    CONSTRAINT sites_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+    CONSTRAINT sites_slug_check CHECK (((slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text) AND (length(slug) <= 120)))
 );
 
 --
@@ -971,6 +1041,21 @@ CREATE TABLE public.sources (
     CONSTRAINT sources_last_status_check CHECK ((last_status = ANY (ARRAY['succeeded'::text, 'failed'::text]))),
     CONSTRAINT sources_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
     CONSTRAINT sources_schedule_check CHECK ((schedule = ANY (ARRAY['every_15_minutes'::text, 'hourly'::text, 'every_6_hours'::text, 'daily'::text])))
+);
+
+--
+-- Name: tags; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.tags (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    name text NOT NULL,
+    slug text NOT NULL,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    CONSTRAINT tags_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100))),
+    CONSTRAINT tags_slug_check CHECK (((slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text) AND (length(slug) <= 120)))
 );
 
 --

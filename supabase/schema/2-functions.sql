@@ -46,6 +46,22 @@ end
 $$;
 
 --
+-- Name: author_names(uuid[]); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.author_names(p_ids uuid[]) RETURNS TABLE(id uuid, name text)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select u.id, coalesce(nullif(trim(u.raw_user_meta_data ->> 'full_name'), ''),
+                        nullif(trim(u.raw_user_meta_data ->> 'name'), ''),
+                        split_part(u.email, '@', 1))
+  from auth.users u
+  join public.tenant_members m on m.user_id = u.id and m.tenant_id = (select private.request_tenant_id())
+  where u.id = any (p_ids)
+$$;
+
+--
 -- Name: authorize_key(text, text, text, text, integer, integer, timestamp with time zone); Type: FUNCTION; Schema: private
 --
 
@@ -91,7 +107,7 @@ $$;
 -- Name: authorize_mcp_token(text, text, integer, integer, timestamp with time zone); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.authorize_mcp_token(p_token_hash text, p_ip_bucket text, p_ip_limit integer, p_tool_limit integer, p_now timestamp with time zone) RETURNS TABLE(grant_id uuid, tenant_id uuid, user_id uuid, scopes text[], client_name text, last_used_at timestamp with time zone, allowed boolean, tat timestamp with time zone, rate_limit integer)
+CREATE FUNCTION private.authorize_mcp_token(p_token_hash text, p_ip_bucket text, p_ip_limit integer, p_tool_limit integer, p_now timestamp with time zone) RETURNS TABLE(grant_id uuid, tenant_id uuid, user_id uuid, member_role text, scopes text[], client_name text, last_used_at timestamp with time zone, allowed boolean, tat timestamp with time zone, rate_limit integer)
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -101,7 +117,7 @@ declare
   v_allowed boolean;
   v_tat timestamptz;
 begin
-  select gr.id, gr.tenant_id, gr.user_id, gr.scopes, gr.client_name, gr.last_used_at
+  select gr.id, gr.tenant_id, gr.user_id, m.role, gr.scopes, gr.client_name, gr.last_used_at
   into g
   from private.mcp_oauth_tokens t
   join public.mcp_oauth_grants gr on gr.id = t.grant_id
@@ -121,7 +137,8 @@ begin
     'app_metadata', json_build_object('tenant_id', g.tenant_id)
   )::text else '' end, true);
 
-  return query select g.id, g.tenant_id, g.user_id, g.scopes, g.client_name, g.last_used_at, v_allowed, v_tat, v_limit;
+  return query select g.id, g.tenant_id, g.user_id, g.role, g.scopes, g.client_name, g.last_used_at,
+    v_allowed, v_tat, v_limit;
 end
 $$;
 
@@ -142,32 +159,28 @@ end
 $$;
 
 --
--- Name: content_feed(text, uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[]); Type: FUNCTION; Schema: private
+-- Name: content_feed(text, uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[], text, uuid, timestamp with time zone); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]) RETURNS TABLE(object text, id uuid, site_id uuid, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone)
+CREATE FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone) RETURNS TABLE(object text, id uuid, site_id uuid, slug text, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone)
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
 declare
-  -- Status and publication are articles' fields: a filter on them leaves sites out.
-  want_sites boolean := coalesce(p_type = 'site', true) and p_status is null and p_published_since is null;
+  -- Status, publication, tags and authors are articles' fields: a filter on them leaves sites out.
+  want_sites boolean := coalesce(p_type = 'site', true) and p_status is null and p_published_since is null
+    and p_tag is null and p_author is null and p_published_before is null;
   want_articles boolean := coalesce(p_type = 'article', true);
 begin
   if p_claims is not null then
-    -- What claimsSetup sets: the tenant and the claims, then the role. Transaction-local; the
-    -- queries below are planned after the switch, so row-level security applies to them (a plan
-    -- made for the owner is not reused: a plan that depends on the role is replanned for another).
     perform pg_catalog.set_config('request.tenant_id', p_tenant::text, true),
             pg_catalog.set_config('request.jwt.claims', p_claims, true),
             pg_catalog.set_config('role', 'authenticated', true);
   end if;
-  -- One static query per direction: ORDER BY and the keyset comparison cannot take the direction
-  -- as a parameter and still walk the index in order (EXECUTE would plan on every call).
   if not p_newest_first then
     return query
       select c.* from (
-        (select 'site'::text, s.id, null::uuid, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at
+        (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at
          from public.sites s
          where want_sites and s.tenant_id = p_tenant
            and (s.created_at, s.id) > (coalesce(p_after_at, '-infinity'), coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
@@ -176,23 +189,28 @@ begin
          order by s.created_at, s.id
          limit p_limit + 1)
         union all
-        (select 'article'::text, a.id, a.site_id, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at
+        (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at
          from public.articles a
          where want_articles and a.tenant_id = p_tenant
            and (a.created_at, a.id) > (coalesce(p_after_at, '-infinity'), coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
            and (p_site is null or a.site_id = p_site)
            and (p_status is null or a.status = p_status)
            and (p_published_since is null or a.published_at >= p_published_since)
+           and (p_published_before is null or a.published_at < p_published_before)
+           and (p_author is null or a.author_id = p_author)
+           and (p_tag is null or exists (
+             select 1 from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
+             where x.article_id = a.id and t.slug = p_tag and t.tenant_id = p_tenant))
            and a.title ilike all (p_words)
          order by a.created_at, a.id
          limit p_limit + 1)
-      ) c (object, id, site_id, name, domain, status, published_at, created_at, updated_at)
+      ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at)
       order by c.created_at, c.id
       limit p_limit + 1;
   else
     return query
       select c.* from (
-        (select 'site'::text, s.id, null::uuid, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at
+        (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at
          from public.sites s
          where want_sites and s.tenant_id = p_tenant
            and (s.created_at, s.id) < (coalesce(p_after_at, 'infinity'), coalesce(p_after_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
@@ -201,17 +219,22 @@ begin
          order by s.created_at desc, s.id desc
          limit p_limit + 1)
         union all
-        (select 'article'::text, a.id, a.site_id, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at
+        (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at
          from public.articles a
          where want_articles and a.tenant_id = p_tenant
            and (a.created_at, a.id) < (coalesce(p_after_at, 'infinity'), coalesce(p_after_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
            and (p_site is null or a.site_id = p_site)
            and (p_status is null or a.status = p_status)
            and (p_published_since is null or a.published_at >= p_published_since)
+           and (p_published_before is null or a.published_at < p_published_before)
+           and (p_author is null or a.author_id = p_author)
+           and (p_tag is null or exists (
+             select 1 from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
+             where x.article_id = a.id and t.slug = p_tag and t.tenant_id = p_tenant))
            and a.title ilike all (p_words)
          order by a.created_at desc, a.id desc
          limit p_limit + 1)
-      ) c (object, id, site_id, name, domain, status, published_at, created_at, updated_at)
+      ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at)
       order by c.created_at desc, c.id desc
       limit p_limit + 1;
   end if;
@@ -270,6 +293,64 @@ begin
   values (job_tenant, job_kind, job_input, job_max_attempts, job_run_after, auth.uid(), job_at, job_at)
   returning * into created;
   return created;
+end
+$$;
+
+--
+-- Name: fill_slug(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.fill_slug() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  base text;
+  taken text[];
+begin
+  if new.slug is not null then
+    return new;
+  end if;
+  if tg_table_name = 'articles' then
+    base := private.slug_from_text(new.title, 'article');
+    select coalesce(array_agg(a.slug), '{}') into taken from public.articles a
+    where a.site_id = new.site_id and (a.slug = base or a.slug like base || '-%');
+  else
+    base := private.slug_from_text(new.name, 'site');
+    select coalesce(array_agg(s.slug), '{}') into taken from public.sites s
+    where s.tenant_id = new.tenant_id and (s.slug = base or s.slug like base || '-%');
+  end if;
+  new.slug := private.unique_slug(taken, base);
+  return new;
+end
+$$;
+
+--
+-- Name: follow_membership_change(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.follow_membership_change() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (select 1 from public.tenants where id = old.tenant_id) then
+    return null;
+  end if;
+  if tg_op = 'DELETE' then
+    update public.mcp_oauth_grants set revoked_at = now()
+    where tenant_id = old.tenant_id and user_id = old.user_id and revoked_at is null;
+    update public.api_keys set revoked_at = now()
+    where tenant_id = old.tenant_id and created_by = old.user_id and revoked_at is null;
+    update public.assistant_automations set enabled = false, disabled_reason = 'creator_removed',
+      updated_at = date_trunc('milliseconds', now())
+    where tenant_id = old.tenant_id and created_by = old.user_id and enabled;
+  elsif new.role = 'member' and old.role <> 'member' then
+    update public.assistant_automations set enabled = false, disabled_reason = 'creator_demoted',
+      updated_at = date_trunc('milliseconds', now())
+    where tenant_id = old.tenant_id and created_by = old.user_id and enabled;
+  end if;
+  return null;
 end
 $$;
 
@@ -407,6 +488,23 @@ begin
     update private.rate_limit_buckets b set tat = v_base + v_step * v_granted where b.bucket = p_bucket;
   end if;
   return query select v_granted, v_base, v_base + v_step * v_granted;
+end
+$$;
+
+--
+-- Name: limit_automations(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.limit_automations() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform 1 from public.tenants where id = new.tenant_id for update;
+  if (select count(*) from public.assistant_automations where tenant_id = new.tenant_id) >= 20 then
+    raise exception 'a tenant has at most 20 automations' using errcode = 'P0001', hint = 'automation_limit';
+  end if;
+  return new;
 end
 $$;
 
@@ -601,6 +699,17 @@ CREATE FUNCTION private.release_usage(p_tenant uuid, p_product uuid, p_units big
 $$;
 
 --
+-- Name: request_published_only(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.request_published_only() RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce((nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'published_only')::boolean, false)
+$$;
+
+--
 -- Name: request_tenant_id(); Type: FUNCTION; Schema: private
 --
 
@@ -622,6 +731,34 @@ begin
   end if;
   return null;
 end
+$$;
+
+--
+-- Name: reserve_call_usage(uuid, uuid, bigint, date); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.reserve_call_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date) RETURNS TABLE(allowed boolean, reserved bigint, plan text)
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with q as (
+    select t.plan, case when t.plan = 'free' then pq.monthly_quota end as hard_cap
+    from public.tenants t
+    left join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = p_product
+    where t.id = p_tenant
+  ), counted as (
+    insert into public.usage_counters as c (tenant_id, product_id, period, units)
+    select p_tenant, p_product, p_period, p_units
+    from q where q.hard_cap is not null and p_units <= q.hard_cap
+    on conflict (tenant_id, product_id, period) do update
+      set units = c.units + excluded.units
+      where c.units + excluded.units <= (select hard_cap from q)
+    returning c.units
+  )
+  select q.hard_cap is null or exists (select 1 from counted),
+         case when q.hard_cap is not null and exists (select 1 from counted) then p_units else 0 end,
+         q.plan
+  from q
 $$;
 
 --
@@ -697,6 +834,44 @@ end
 $$;
 
 --
+-- Name: settle_call_usage(uuid, uuid, bigint, bigint, date); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.settle_call_usage(p_tenant uuid, p_product uuid, p_reserved bigint, p_units bigint, p_period date) RETURNS TABLE(plan text, quota text, units text, alert_thresholds integer[])
+    LANGUAGE sql
+    SET search_path TO ''
+    AS $$
+  with counted as (
+    insert into public.usage_counters as c (tenant_id, product_id, period, units)
+    values (p_tenant, p_product, p_period, greatest(0, p_units - p_reserved))
+    on conflict (tenant_id, product_id, period) do update
+      set units = greatest(0, c.units + p_units - p_reserved)
+    returning c.units
+  )
+  select t.plan, pq.monthly_quota::text, (select units::text from counted),
+         (select array_agg(distinct a.threshold_percent) from public.usage_alerts a
+          where a.tenant_id = p_tenant and a.product_id = p_product)
+  from public.tenants t
+  left join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = p_product
+  where t.id = p_tenant
+$$;
+
+--
+-- Name: slug_from_text(text, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.slug_from_text(p_text text, p_fallback text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select coalesce(nullif(left(trim(both '-' from left(trim(both '-' from regexp_replace(
+    translate(replace(replace(replace(lower(p_text), 'ß', 'ss'), 'æ', 'ae'), 'œ', 'oe'),
+      'àáâãäåāăąçćčďđèéêëēėęěğìíîïīįıķĺļľłñńņňòóôõöøōőŕřśşšťţùúûüūůűųýÿźżž',
+      'aaaaaaaaacccddeeeeeeeegiiiiiiiklllnnnnnoooooooorrsssttuuuuuuuuyyzzz'),
+    '[^a-z0-9]+', '-', 'g')), 120)), 120), ''), p_fallback)
+$$;
+
+--
 -- Name: take_rate_limit(text, integer, timestamp with time zone); Type: FUNCTION; Schema: private
 --
 
@@ -751,6 +926,26 @@ begin
     raise exception 'plans change only through billing' using errcode = '42501';
   end if;
   return new;
+end
+$$;
+
+--
+-- Name: unique_slug(text[], text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.unique_slug(p_taken text[], p_base text) RETURNS text
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+declare
+  candidate text := p_base;
+  n integer := 1;
+begin
+  while candidate = any (p_taken) loop
+    n := n + 1;
+    candidate := left(p_base, 120 - length(n::text) - 1) || '-' || n;
+  end loop;
+  return candidate;
 end
 $$;
 

@@ -150,6 +150,27 @@ ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 
 --
+-- Name: article_revisions article_revisions_article_id_number_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_revisions
+    ADD CONSTRAINT article_revisions_article_id_number_key UNIQUE (article_id, number);
+
+--
+-- Name: article_revisions article_revisions_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_revisions
+    ADD CONSTRAINT article_revisions_pkey PRIMARY KEY (id);
+
+--
+-- Name: article_slug_redirects article_slug_redirects_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_slug_redirects
+    ADD CONSTRAINT article_slug_redirects_pkey PRIMARY KEY (site_id, slug);
+
+--
 -- Name: article_source_items article_source_items_pkey; Type: CONSTRAINT; Schema: public
 --
 
@@ -157,11 +178,25 @@ ALTER TABLE ONLY public.article_source_items
     ADD CONSTRAINT article_source_items_pkey PRIMARY KEY (article_id, item_id);
 
 --
+-- Name: article_tags article_tags_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_tags
+    ADD CONSTRAINT article_tags_pkey PRIMARY KEY (article_id, tag_id);
+
+--
 -- Name: articles articles_pkey; Type: CONSTRAINT; Schema: public
 --
 
 ALTER TABLE ONLY public.articles
     ADD CONSTRAINT articles_pkey PRIMARY KEY (id);
+
+--
+-- Name: articles articles_site_id_slug_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.articles
+    ADD CONSTRAINT articles_site_id_slug_key UNIQUE (site_id, slug);
 
 --
 -- Name: assistant_automation_runs assistant_automation_runs_automation_id_slot_key; Type: CONSTRAINT; Schema: public
@@ -514,6 +549,13 @@ ALTER TABLE ONLY public.sites
     ADD CONSTRAINT sites_tenant_id_id_key UNIQUE (tenant_id, id);
 
 --
+-- Name: sites sites_tenant_id_slug_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.sites
+    ADD CONSTRAINT sites_tenant_id_slug_key UNIQUE (tenant_id, slug);
+
+--
 -- Name: source_items source_items_pkey; Type: CONSTRAINT; Schema: public
 --
 
@@ -547,6 +589,27 @@ ALTER TABLE ONLY public.sources
 
 ALTER TABLE ONLY public.sources
     ADD CONSTRAINT sources_tenant_id_id_key UNIQUE (tenant_id, id);
+
+--
+-- Name: tags tags_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.tags
+    ADD CONSTRAINT tags_pkey PRIMARY KEY (id);
+
+--
+-- Name: tags tags_tenant_id_id_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.tags
+    ADD CONSTRAINT tags_tenant_id_id_key UNIQUE (tenant_id, id);
+
+--
+-- Name: tags tags_tenant_id_slug_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.tags
+    ADD CONSTRAINT tags_tenant_id_slug_key UNIQUE (tenant_id, slug);
 
 --
 -- Name: tenant_members tenant_members_pkey; Type: CONSTRAINT; Schema: public
@@ -735,6 +798,24 @@ CREATE INDEX affiliate_programs_tenant_id_idx ON public.affiliate_programs USING
 CREATE INDEX api_keys_tenant_id_idx ON public.api_keys USING btree (tenant_id, created_at DESC, id);
 
 --
+-- Name: article_revisions_tenant_id_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX article_revisions_tenant_id_idx ON public.article_revisions USING btree (tenant_id);
+
+--
+-- Name: article_slug_redirects_article_id_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX article_slug_redirects_article_id_idx ON public.article_slug_redirects USING btree (article_id);
+
+--
+-- Name: article_slug_redirects_tenant_id_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX article_slug_redirects_tenant_id_idx ON public.article_slug_redirects USING btree (tenant_id);
+
+--
 -- Name: article_source_items_item_id_idx; Type: INDEX; Schema: public
 --
 
@@ -751,6 +832,18 @@ CREATE INDEX article_source_items_job_id_idx ON public.article_source_items USIN
 --
 
 CREATE INDEX article_source_items_tenant_id_idx ON public.article_source_items USING btree (tenant_id, article_id);
+
+--
+-- Name: article_tags_tag_id_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX article_tags_tag_id_idx ON public.article_tags USING btree (tenant_id, tag_id, article_id);
+
+--
+-- Name: articles_due_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX articles_due_idx ON public.articles USING btree (publish_at) WHERE (status = 'scheduled'::text);
 
 --
 -- Name: articles_site_id_idx; Type: INDEX; Schema: public
@@ -775,6 +868,12 @@ CREATE INDEX assistant_automation_runs_tenant_idx ON public.assistant_automation
 --
 
 CREATE INDEX assistant_automations_due_idx ON public.assistant_automations USING btree (next_run_at) WHERE enabled;
+
+--
+-- Name: assistant_automations_tenant_due_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_automations_tenant_due_idx ON public.assistant_automations USING btree (tenant_id, next_run_at, id) WHERE enabled;
 
 --
 -- Name: assistant_automations_tenant_idx; Type: INDEX; Schema: public
@@ -1035,6 +1134,12 @@ CREATE INDEX sources_site_id_idx ON public.sources USING btree (site_id);
 CREATE INDEX sources_tenant_id_idx ON public.sources USING btree (tenant_id, created_at DESC, id DESC);
 
 --
+-- Name: tags_tenant_id_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX tags_tenant_id_idx ON public.tags USING btree (tenant_id, created_at, id);
+
+--
 -- Name: tenant_members_user_id_idx; Type: INDEX; Schema: public
 --
 
@@ -1249,6 +1354,48 @@ ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 --
+-- Name: article_revisions article_revisions_article_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_revisions
+    ADD CONSTRAINT article_revisions_article_id_fkey FOREIGN KEY (article_id) REFERENCES public.articles(id) ON DELETE CASCADE;
+
+--
+-- Name: article_revisions article_revisions_created_by_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_revisions
+    ADD CONSTRAINT article_revisions_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+
+--
+-- Name: article_revisions article_revisions_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_revisions
+    ADD CONSTRAINT article_revisions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: article_slug_redirects article_slug_redirects_article_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_slug_redirects
+    ADD CONSTRAINT article_slug_redirects_article_id_fkey FOREIGN KEY (article_id) REFERENCES public.articles(id) ON DELETE CASCADE;
+
+--
+-- Name: article_slug_redirects article_slug_redirects_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_slug_redirects
+    ADD CONSTRAINT article_slug_redirects_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: article_slug_redirects article_slug_redirects_tenant_id_site_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_slug_redirects
+    ADD CONSTRAINT article_slug_redirects_tenant_id_site_id_fkey FOREIGN KEY (tenant_id, site_id) REFERENCES public.sites(tenant_id, id) ON DELETE CASCADE;
+
+--
 -- Name: article_source_items article_source_items_article_id_fkey; Type: FK CONSTRAINT; Schema: public
 --
 
@@ -1275,6 +1422,48 @@ ALTER TABLE ONLY public.article_source_items
 
 ALTER TABLE ONLY public.article_source_items
     ADD CONSTRAINT article_source_items_tenant_id_item_id_fkey FOREIGN KEY (tenant_id, item_id) REFERENCES public.source_items(tenant_id, id) ON DELETE CASCADE;
+
+--
+-- Name: article_tags article_tags_article_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_tags
+    ADD CONSTRAINT article_tags_article_id_fkey FOREIGN KEY (article_id) REFERENCES public.articles(id) ON DELETE CASCADE;
+
+--
+-- Name: article_tags article_tags_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_tags
+    ADD CONSTRAINT article_tags_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: article_tags article_tags_tenant_id_tag_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.article_tags
+    ADD CONSTRAINT article_tags_tenant_id_tag_id_fkey FOREIGN KEY (tenant_id, tag_id) REFERENCES public.tags(tenant_id, id) ON DELETE CASCADE;
+
+--
+-- Name: articles articles_author_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.articles
+    ADD CONSTRAINT articles_author_id_fkey FOREIGN KEY (author_id) REFERENCES auth.users(id) ON DELETE SET NULL;
+
+--
+-- Name: articles articles_published_revision_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.articles
+    ADD CONSTRAINT articles_published_revision_id_fkey FOREIGN KEY (published_revision_id) REFERENCES public.article_revisions(id) ON DELETE SET NULL;
+
+--
+-- Name: articles articles_revision_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.articles
+    ADD CONSTRAINT articles_revision_id_fkey FOREIGN KEY (revision_id) REFERENCES public.article_revisions(id) ON DELETE SET NULL;
 
 --
 -- Name: articles articles_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
@@ -1632,6 +1821,13 @@ ALTER TABLE ONLY public.sources
 
 ALTER TABLE ONLY public.sources
     ADD CONSTRAINT sources_tenant_id_site_id_fkey FOREIGN KEY (tenant_id, site_id) REFERENCES public.sites(tenant_id, id) ON DELETE CASCADE;
+
+--
+-- Name: tags tags_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.tags
+    ADD CONSTRAINT tags_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 --
 -- Name: tenant_members tenant_members_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public

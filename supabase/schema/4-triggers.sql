@@ -9,6 +9,18 @@
 CREATE TRIGGER api_keys_auth_change AFTER DELETE OR UPDATE OF revoked_at, expires_at, scopes, rate_limit_per_minute, family, created_by, tenant_id, key_hash ON public.api_keys FOR EACH ROW EXECUTE FUNCTION private.note_auth_change();
 
 --
+-- Name: articles articles_fill_slug; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER articles_fill_slug BEFORE INSERT ON public.articles FOR EACH ROW EXECUTE FUNCTION private.fill_slug();
+
+--
+-- Name: assistant_automations assistant_automations_limit; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER assistant_automations_limit BEFORE INSERT ON public.assistant_automations FOR EACH ROW EXECUTE FUNCTION private.limit_automations();
+
+--
 -- Name: commerce_stores commerce_stores_leave_shared_address; Type: TRIGGER; Schema: public
 --
 
@@ -21,10 +33,22 @@ CREATE TRIGGER commerce_stores_leave_shared_address BEFORE UPDATE OF shop ON pub
 CREATE TRIGGER event_outbox_webhook_fan_out AFTER INSERT ON public.event_outbox REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION private.webhook_fan_out();
 
 --
+-- Name: sites sites_fill_slug; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER sites_fill_slug BEFORE INSERT ON public.sites FOR EACH ROW EXECUTE FUNCTION private.fill_slug();
+
+--
 -- Name: tenant_members tenant_members_auth_change; Type: TRIGGER; Schema: public
 --
 
 CREATE TRIGGER tenant_members_auth_change AFTER INSERT OR DELETE OR UPDATE ON public.tenant_members FOR EACH ROW EXECUTE FUNCTION private.note_auth_change();
+
+--
+-- Name: tenant_members tenant_members_follow_change; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER tenant_members_follow_change AFTER DELETE OR UPDATE OF role ON public.tenant_members FOR EACH ROW EXECUTE FUNCTION private.follow_membership_change();
 
 --
 -- Name: tenant_members tenant_members_keep_last_owner; Type: TRIGGER; Schema: public

@@ -123,6 +123,44 @@ CREATE POLICY api_keys_select ON public.api_keys FOR SELECT TO authenticated USI
 CREATE POLICY api_keys_update ON public.api_keys FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(api_keys.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
 
 --
+-- Name: article_revisions; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.article_revisions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: article_revisions article_revisions_all; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_revisions_all ON public.article_revisions TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
+
+--
+-- Name: article_revisions article_revisions_published_only; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_revisions_published_only ON public.article_revisions AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: article_slug_redirects; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.article_slug_redirects ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: article_slug_redirects article_slug_redirects_all; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_slug_redirects_all ON public.article_slug_redirects TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
+
+--
+-- Name: article_slug_redirects article_slug_redirects_published_only; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_slug_redirects_published_only ON public.article_slug_redirects AS RESTRICTIVE FOR SELECT TO authenticated USING (((NOT ( SELECT private.request_published_only() AS request_published_only)) OR (EXISTS ( SELECT 1
+   FROM public.articles a
+  WHERE ((a.id = article_slug_redirects.article_id) AND (a.status = 'published'::text))))));
+
+--
 -- Name: article_source_items; Type: ROW SECURITY; Schema: public
 --
 
@@ -135,6 +173,26 @@ ALTER TABLE public.article_source_items ENABLE ROW LEVEL SECURITY;
 CREATE POLICY article_source_items_select ON public.article_source_items FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
 
 --
+-- Name: article_tags; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.article_tags ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: article_tags article_tags_all; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_tags_all ON public.article_tags TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
+
+--
+-- Name: article_tags article_tags_published_only; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_tags_published_only ON public.article_tags AS RESTRICTIVE FOR SELECT TO authenticated USING (((NOT ( SELECT private.request_published_only() AS request_published_only)) OR (EXISTS ( SELECT 1
+   FROM public.articles a
+  WHERE ((a.id = article_tags.article_id) AND (a.status = 'published'::text))))));
+
+--
 -- Name: articles; Type: ROW SECURITY; Schema: public
 --
 
@@ -145,6 +203,12 @@ ALTER TABLE public.articles ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY articles_all ON public.articles TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
+
+--
+-- Name: articles articles_published_only; Type: POLICY; Schema: public
+--
+
+CREATE POLICY articles_published_only ON public.articles AS RESTRICTIVE FOR SELECT TO authenticated USING (((status = 'published'::text) OR (NOT ( SELECT private.request_published_only() AS request_published_only))));
 
 --
 -- Name: assistant_automation_runs; Type: ROW SECURITY; Schema: public
@@ -682,6 +746,18 @@ CREATE POLICY sources_select ON public.sources FOR SELECT TO authenticated USING
 --
 
 CREATE POLICY sources_update ON public.sources FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(sources.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
+
+--
+-- Name: tags; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.tags ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: tags tags_all; Type: POLICY; Schema: public
+--
+
+CREATE POLICY tags_all ON public.tags TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
 
 --
 -- Name: tenant_members; Type: ROW SECURITY; Schema: public

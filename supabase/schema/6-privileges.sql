@@ -24,6 +24,13 @@ REVOKE ALL ON FUNCTION private.accept_invitation(p_token_hash text, p_now timest
 GRANT ALL ON FUNCTION private.accept_invitation(p_token_hash text, p_now timestamp with time zone) TO authenticated;
 
 --
+-- Name: FUNCTION author_names(p_ids uuid[]); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.author_names(p_ids uuid[]) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.author_names(p_ids uuid[]) TO authenticated;
+
+--
 -- Name: FUNCTION authorize_key(p_key_hash text, p_family text, p_scope text, p_ip_bucket text, p_ip_limit integer, p_tool_limit integer, p_now timestamp with time zone); Type: ACL; Schema: private
 --
 
@@ -42,10 +49,10 @@ REVOKE ALL ON FUNCTION private.authorize_mcp_token(p_token_hash text, p_ip_bucke
 REVOKE ALL ON FUNCTION private.commerce_store_leaves_shared_address() FROM PUBLIC;
 
 --
--- Name: FUNCTION content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]); Type: ACL; Schema: private
+-- Name: FUNCTION content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone); Type: ACL; Schema: private
 --
 
-REVOKE ALL ON FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[]) FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone) FROM PUBLIC;
 
 --
 -- Name: FUNCTION create_tenant(p_name text, p_plan text); Type: ACL; Schema: private
@@ -66,6 +73,18 @@ GRANT SELECT ON TABLE public.jobs TO authenticated;
 
 REVOKE ALL ON FUNCTION private.enqueue_job(job_tenant uuid, job_kind text, job_input jsonb, job_max_attempts integer, job_run_after timestamp with time zone, job_at timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.enqueue_job(job_tenant uuid, job_kind text, job_input jsonb, job_max_attempts integer, job_run_after timestamp with time zone, job_at timestamp with time zone) TO authenticated;
+
+--
+-- Name: FUNCTION fill_slug(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.fill_slug() FROM PUBLIC;
+
+--
+-- Name: FUNCTION follow_membership_change(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.follow_membership_change() FROM PUBLIC;
 
 --
 -- Name: FUNCTION has_tenant_role(target_tenant uuid, roles text[]); Type: ACL; Schema: private
@@ -104,6 +123,12 @@ REVOKE ALL ON FUNCTION private.kick_webhook_dispatch() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.lease_rate_limit(p_bucket text, p_limit integer, p_want integer, p_grace interval, p_now timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION limit_automations(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.limit_automations() FROM PUBLIC;
 
 --
 -- Name: FUNCTION note_auth_change(); Type: ACL; Schema: private
@@ -150,11 +175,24 @@ REVOKE ALL ON FUNCTION private.record_usage(p_tenant uuid, p_product uuid, p_uni
 REVOKE ALL ON FUNCTION private.release_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date) FROM PUBLIC;
 
 --
+-- Name: FUNCTION request_published_only(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.request_published_only() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.request_published_only() TO authenticated;
+
+--
 -- Name: FUNCTION request_tenant_id(); Type: ACL; Schema: private
 --
 
 REVOKE ALL ON FUNCTION private.request_tenant_id() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.request_tenant_id() TO authenticated;
+
+--
+-- Name: FUNCTION reserve_call_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.reserve_call_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date) FROM PUBLIC;
 
 --
 -- Name: FUNCTION reserve_usage(p_tenant uuid, p_product uuid, p_want bigint, p_period date); Type: ACL; Schema: private
@@ -176,6 +214,19 @@ REVOKE ALL ON FUNCTION private.set_active_tenant(p_tenant uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.set_active_tenant(p_tenant uuid) TO authenticated;
 
 --
+-- Name: FUNCTION settle_call_usage(p_tenant uuid, p_product uuid, p_reserved bigint, p_units bigint, p_period date); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.settle_call_usage(p_tenant uuid, p_product uuid, p_reserved bigint, p_units bigint, p_period date) FROM PUBLIC;
+
+--
+-- Name: FUNCTION slug_from_text(p_text text, p_fallback text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.slug_from_text(p_text text, p_fallback text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.slug_from_text(p_text text, p_fallback text) TO authenticated;
+
+--
 -- Name: FUNCTION take_rate_limit(p_bucket text, p_limit integer, p_now timestamp with time zone); Type: ACL; Schema: private
 --
 
@@ -193,6 +244,13 @@ GRANT ALL ON FUNCTION private.tenant_member_list(p_tenant uuid) TO authenticated
 --
 
 REVOKE ALL ON FUNCTION private.tenant_plan_owners_only() FROM PUBLIC;
+
+--
+-- Name: FUNCTION unique_slug(p_taken text[], p_base text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.unique_slug(p_taken text[], p_base text) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.unique_slug(p_taken text[], p_base text) TO authenticated;
 
 --
 -- Name: FUNCTION usage_counters_to_daily(); Type: ACL; Schema: private
@@ -352,10 +410,40 @@ GRANT SELECT(revoked_at),UPDATE(revoked_at) ON TABLE public.api_keys TO authenti
 GRANT SELECT(created_at) ON TABLE public.api_keys TO authenticated;
 
 --
+-- Name: COLUMN api_keys.published_only; Type: ACL; Schema: public
+--
+
+GRANT SELECT(published_only) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.allowed_origins; Type: ACL; Schema: public
+--
+
+GRANT SELECT(allowed_origins) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: TABLE article_revisions; Type: ACL; Schema: public
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE public.article_revisions TO authenticated;
+
+--
+-- Name: TABLE article_slug_redirects; Type: ACL; Schema: public
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.article_slug_redirects TO authenticated;
+
+--
 -- Name: TABLE article_source_items; Type: ACL; Schema: public
 --
 
 GRANT SELECT ON TABLE public.article_source_items TO authenticated;
+
+--
+-- Name: TABLE article_tags; Type: ACL; Schema: public
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.article_tags TO authenticated;
 
 --
 -- Name: TABLE articles; Type: ACL; Schema: public
@@ -410,6 +498,12 @@ GRANT UPDATE(next_run_at) ON TABLE public.assistant_automations TO authenticated
 --
 
 GRANT UPDATE(updated_at) ON TABLE public.assistant_automations TO authenticated;
+
+--
+-- Name: COLUMN assistant_automations.disabled_reason; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(disabled_reason) ON TABLE public.assistant_automations TO authenticated;
 
 --
 -- Name: TABLE assistant_conversations; Type: ACL; Schema: public
@@ -1145,6 +1239,12 @@ GRANT UPDATE(last_modified) ON TABLE public.sources TO authenticated;
 --
 
 GRANT UPDATE(updated_at) ON TABLE public.sources TO authenticated;
+
+--
+-- Name: TABLE tags; Type: ACL; Schema: public
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.tags TO authenticated;
 
 --
 -- Name: TABLE tenant_members; Type: ACL; Schema: public

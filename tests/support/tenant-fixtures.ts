@@ -20,7 +20,16 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant) {
     rate_limit_per_minute: 10,
   })
   const site = await post('/v1/content/sites', { name: 'Fixture site' })
-  const article = await post('/v1/content/articles', { site_id: site.id, title: 'Fixture', body: 'text' })
+  const tag = await post('/v1/content/tags', { name: 'Fixture tag' })
+  const article = await post('/v1/content/articles', {
+    site_id: site.id,
+    title: 'Fixture',
+    body: 'text',
+    tags: [tag.slug],
+  })
+  // Saving the article kept its first revision.
+  const [articleRevision] = await tp.db.sql<{ id: string }[]>`
+    select id from public.article_revisions where article_id = ${article.id}`
   const providers = (await tp.json('/api/providers', { token: tenant.token })).body.data as { id: string }[]
   const credential = await post('/api/credentials', {
     provider_id: providers[0]!.id,
@@ -98,6 +107,8 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant) {
     apiKey: apiKey.id,
     site: site.id,
     article: article.id,
+    articleRevision: articleRevision!.id,
+    tag: tag.id,
     credential: credential.id,
     webhook: webhook.id,
     alert: alert.id,
@@ -142,6 +153,10 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
   await sql`
     insert into public.article_source_items (tenant_id, article_id, item_id, job_id)
     values (${t}, ${ids.article}, ${item!.id}, ${ids.job})`
+  // A published article's old slug (the API writes one when a published article's slug changes).
+  await sql`
+    insert into public.article_slug_redirects (tenant_id, site_id, slug, article_id)
+    values (${t}, ${ids.site}, 'fixture-old-slug', ${ids.article})`
   await sql`
     insert into public.commerce_orders (tenant_id, store_id, external_id, currency, total_price, line_items,
       source_updated_at, created_at, synced_at)

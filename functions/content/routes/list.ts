@@ -6,15 +6,22 @@ import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { contentPage, readContentAsTenant } from '@shared/services/content/feed.ts'
-import { contentListSchema } from '@shared/services/content/schema.ts'
-import { meterBuffered } from '@shared/services/usage/metering.ts'
-import { metered, readAuth } from './auth.ts'
+import { contentListSchema, slugField } from '@shared/services/content/schema.ts'
+import { meterContentRequest } from '@shared/services/usage/metering.ts'
+import { cached, metered, readAuth } from './auth.ts'
+import { respondCached } from './respond.ts'
 
 const listQuery = pageQuery.extend({
   type: z.enum(['site', 'article']).optional().openapi({ description: 'Only sites or only articles' }),
   site_id: z.uuid().optional().openapi({ description: 'The site, and the articles of that site' }),
-  status: z.enum(['draft', 'published']).optional().openapi({ description: 'Articles with this status' }),
+  status: z
+    .enum(['draft', 'scheduled', 'published'])
+    .optional()
+    .openapi({ description: 'Articles with this status' }),
+  tag: slugField().optional().openapi({ description: 'Articles carrying the tag with this slug' }),
+  author: z.uuid().optional().openapi({ description: 'Articles by this author (a user id)' }),
   published_since: isoTimestamp().optional().openapi({ description: 'Articles published at or after' }),
+  published_before: isoTimestamp().optional().openapi({ description: 'Articles published before' }),
   q: z.string().trim().max(200).optional().openapi({
     description: "Words that all appear in a site's name or an article's title",
     example: 'edge',
@@ -29,10 +36,11 @@ export const route = defineRoute(readAuth, {
   method: 'get',
   path: '/',
   summary: "List the tenant's sites and articles (oldest or newest first, keyset pagination)",
-  description: `Needs a user access token or a platform API key with the scope content:read.${metered}`,
+  description: `Needs a user access token or a platform API key with the scope content:read; a published-only key lists sites and published articles only.${metered}${cached}`,
   request: { query: listQuery },
   responses: {
     200: jsonContent(contentListSchema, 'A page of content'),
+    304: { description: 'Not modified (If-None-Match)' },
     ...errorResponses(400, 401, 403, 429),
   },
 })
@@ -41,7 +49,8 @@ export type ListContentResponse = z.infer<typeof contentListSchema>
 
 export const registerListContent = (app: App) =>
   app.openapi(route, async (c) => {
-    const { limit, cursor, type, site_id, status, published_since, q, order } = c.req.valid('query')
+    const { limit, cursor, type, site_id, status, tag, author, published_since, published_before, q, order } =
+      c.req.valid('query')
     const deps = c.get('deps')
     const after = decodeCursor(cursor)
     const filter = {
@@ -49,14 +58,18 @@ export const registerListContent = (app: App) =>
       site_id,
       status,
       published_since: published_since ? new Date(published_since) : undefined,
+      published_before: published_before ? new Date(published_before) : undefined,
+      tag,
+      author,
       q,
       newestFirst: order === 'newest',
     }
     // The hot path: the key was verified and its rate limit charged from this instance's cache
     // and lease (no database statement when both are in hand), metering is buffered
-    // (meterBuffered; a Free tenant's unit is reserved before the read), and the read is one
-    // statement that sets role and claims itself and reads under row-level security.
-    if (deps.config.METERING_ENABLED) await meterBuffered(serviceContext(c), 'content')
+    // (meterBuffered, for requests made with API keys; a Free tenant's unit is reserved before
+    // the read), and the read is one statement that sets role and claims itself and reads under
+    // row-level security.
+    if (deps.config.METERING_ENABLED) await meterContentRequest(serviceContext(c), { buffered: true })
     const rows = await readContentAsTenant(deps.sql, tenantCaller(c), { limit, after, filter })
-    return c.json(contentPage(rows, limit), 200)
+    return respondCached(c, contentPage(rows, limit))
   })

@@ -27,6 +27,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly details: { field: string; message: string }[] = [],
+    /** Seconds until a refused call may be tried again (429, 503). */
+    readonly retryAfter?: number,
   ) {
     super(message)
   }
@@ -58,6 +60,7 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
       parsed?.code ?? `HTTP_${res.status}`,
       parsed?.message ?? `The server answered ${res.status}`,
       parsed?.details ?? [],
+      typeof parsed?.retryAfter === 'number' ? parsed.retryAfter : undefined,
     )
   }
   if (error instanceof FunctionsFetchError) {

@@ -31,3 +31,19 @@ export function num(n: number | null | undefined): string {
 export function safeHref(url: string | null | undefined): string | undefined {
   return url && /^https?:\/\//i.test(url) ? url : undefined
 }
+
+/**
+ * A domain as people paste it, cut to its host: `https://blog.acme.test/` and `blog.acme.test/`
+ * become `blog.acme.test`. Text that is no host at all is returned trimmed, for the API to refuse
+ * with its reason.
+ */
+export function hostOf(text: string): string {
+  const trimmed = text.trim()
+  if (!trimmed) return ''
+  try {
+    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`)
+    return url.hostname || trimmed
+  } catch {
+    return trimmed
+  }
+}

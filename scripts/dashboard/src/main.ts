@@ -2,6 +2,7 @@ import type { Session as AuthSession } from '@supabase/supabase-js'
 import { render, type VNode } from 'preact'
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import { api, config, supabase } from './api.ts'
+import { FramedRefusal, isFramed } from './framed.ts'
 import { AffiliatePage } from './pages/affiliate.ts'
 import { ApiKeysPage } from './pages/api-keys.ts'
 import { AssistantPage } from './pages/assistant.ts'
@@ -121,13 +122,13 @@ function Shell({
     <header class="top">
       <strong class="brand">Tenant Platform</strong>
       <label class="switcher">
-        <span class="sr">Tenant</span>
-        <select onChange=${change} value=${session.tenantId} disabled=${switching === true} aria-label="Tenant">
+        <span class="sr">Workspace</span>
+        <select onChange=${change} value=${session.tenantId} disabled=${switching === true} aria-label="Workspace">
           ${tenants.map((t) => html`<option value=${t.id}>${t.name} (${t.role})</option>`)}
-          <option value="+">+ New tenant…</option>
+          <option value="+">+ New workspace…</option>
         </select>
       </label>
-      ${switching === true ? html`<span class="spinner" role="status" aria-label="Switching tenant"></span>` : null}
+      ${switching === true ? html`<span class="spinner" role="status" aria-label="Switching workspace"></span>` : null}
       <span class="grow"></span>
       <span class="muted user">${session.email}</span>
       <button type="button" onClick=${() => supabase.auth.signOut()}>Sign out</button>
@@ -221,7 +222,7 @@ function App(): VNode {
   if (error) {
     return html`<main class="narrow"><${ErrorNote} error=${error} /><button onClick=${loadTenants}>Retry</button></main>`
   }
-  if (!tenants) return html`<main class="narrow"><${Loading} label="Loading your tenants" /></main>`
+  if (!tenants) return html`<main class="narrow"><${Loading} label="Loading your workspaces" /></main>`
 
   const claims = JSON.parse(atob(auth.access_token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')))
   const active = tenants.find((t) => t.id === claims.app_metadata?.tenant_id) ?? tenants.find((t) => t.active)
@@ -256,4 +257,4 @@ function App(): VNode {
 
 const root = document.getElementById('app')!
 root.textContent = ''
-render(html`<${App} />`, root)
+render(isFramed() ? html`<${FramedRefusal} />` : html`<${App} />`, root)

@@ -2,6 +2,7 @@ import { html } from 'htm/preact'
 import { cloneElement, createContext, isValidElement, type VNode } from 'preact'
 import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError } from './api.ts'
+import { explain, fieldName, inDashboardWords } from './messages.ts'
 
 export { html }
 
@@ -38,14 +39,21 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
   return { ...state, reload }
 }
 
-/** An API error with its message (and the field errors of a 400), for a screen reader too. */
+/**
+ * An error as a person reads it (a screen reader too): what happened and what to do next, from the
+ * one mapping of codes (messages.ts), with the API's message where it says more and the fields a
+ * 400 names. The code stays out of sight, in data-code.
+ */
 export function ErrorNote({ error }: { error: unknown }): VNode | null {
   if (!error) return null
   const e =
     error instanceof ApiError ? error : new ApiError(0, 'CLIENT', String((error as Error)?.message ?? error))
-  return html`<div class="error" role="alert">
-    <strong>${e.message}</strong>${e.code && e.status ? html` <code>${e.code}</code>` : null}
-    ${e.details.length ? html`<ul>${e.details.map((d) => html`<li><code>${d.field}</code>: ${d.message}</li>`)}</ul>` : null}
+  const { sentence, next, link } = explain(e)
+  const said = e.code === 'VALIDATION_ERROR' && e.details.length ? '' : inDashboardWords(e.message)
+  return html`<div class="error" role="alert" data-code=${e.code}>
+    <strong>${sentence}</strong>${said && said !== sentence ? html` ${said}${/[.!?]$/.test(said) ? '' : '.'}` : null}
+    ${e.details.length ? html`<ul>${e.details.map((d) => html`<li><strong>${fieldName(d.field)}</strong>: ${inDashboardWords(d.message)}</li>`)}</ul>` : null}
+    ${next ? html`<p class="next">${next}${link ? html` <a href=${link.href}>${link.label}</a>` : null}</p>` : null}
   </div>`
 }
 
@@ -209,14 +217,16 @@ export function ReadOnly({ what }: { what: string }): VNode {
   </p>`
 }
 
-/** A secret shown once, with copy. */
+/** A new secret with copy; `notice` says whether it can be seen again (a key cannot, a webhook secret can). */
 export function SecretOnce({
   value,
   title,
+  notice,
   onDone,
 }: {
   value: string
   title: string
+  notice: string
   onDone: () => void
 }): VNode {
   const [copied, setCopied] = useState(false)
@@ -232,7 +242,7 @@ export function SecretOnce({
   }
   return html`<section class="card secret" aria-label=${title}>
     <h3>${title}</h3>
-    <p>Copy it now: it is shown only once and cannot be recovered. A lost key is replaced by a new one.</p>
+    <p>${notice}</p>
     <div class="row">
       <input ref=${input} class="mono grow" readonly value=${value} aria-label="The new secret"
         onFocus=${(e: Event) => (e.target as HTMLInputElement).select()} />

@@ -72,7 +72,7 @@ export interface RouteAuth {
   allow: readonly CallerKind[]
   /** Required of key callers; users act with their membership role. */
   scope?: Scope
-  /** Required of user callers (keys act as their creator, and row-level security decides). */
+  /** Required of the acting person: a user's own role, a key's creator's current role. */
   roles?: readonly MemberRole[]
 }
 
@@ -120,6 +120,7 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
         c,
         { hash: hashKey(key), family: keyKind === 'tool_key' ? 'tool_server' : 'platform', kind: keyKind },
         options.scope,
+        options.roles,
       )
       return next()
     }

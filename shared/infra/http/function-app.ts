@@ -10,6 +10,7 @@ import { allowedMethodsOf, unmatchedResponse } from './allowed-methods.ts'
 import type { App, AppEnv } from './app-env.ts'
 import { toErrorResponse } from './error-response.ts'
 import { toFunctionPath } from './public-routes.ts'
+import { securityHeadersFor } from './security-headers.ts'
 
 const REQUEST_ID = /^[\w.-]{8,128}$/
 /** Nesting allowed in any JSON body; free-form fields have tighter caps (boundedJsonObject). */
@@ -34,6 +35,13 @@ export interface FunctionAppOptions {
    * sends no cookies with them and lets no page read an answer that used any. Given the function path.
    */
   openCors?: (path: string) => boolean
+  /**
+   * Published-only keys' own origins (the Content API): a GET from an origin the key lists in
+   * allowed_origins is answered with CORS for that origin, without credentials. The preflight
+   * (which carries no key) is answered for GET from any origin; the answer itself is readable
+   * only from the key's origins.
+   */
+  keyOriginCors?: boolean
 }
 
 /**
@@ -47,6 +55,7 @@ const CORS_EXPOSE_HEADERS = [
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',
   'Retry-After',
+  'ETag',
 ].join(',')
 const CORS_ALLOW_HEADERS = [
   'Authorization',
@@ -74,6 +83,15 @@ const OPEN_PREFLIGHT_HEADERS: [string, string][] = [
   ['Access-Control-Allow-Methods', 'GET,POST,OPTIONS'],
   ['Access-Control-Allow-Headers', 'Authorization,Content-Type,MCP-Protocol-Version'],
   ['Access-Control-Max-Age', '600'],
+]
+
+/** A preflight for a published-only key's read: GET with its key and a cache validator, no credentials. */
+const keyOriginPreflightHeaders = (origin: string): [string, string][] => [
+  ['Access-Control-Allow-Origin', origin],
+  ['Access-Control-Allow-Methods', 'GET,HEAD'],
+  ['Access-Control-Allow-Headers', 'Authorization,If-None-Match'],
+  ['Access-Control-Max-Age', '600'],
+  ['Vary', 'Origin, Access-Control-Request-Headers'],
 ]
 
 /** http(s) on localhost, 127.0.0.0/8 or [::1], any port: a browser page served from this machine. */
@@ -156,11 +174,21 @@ export function createFunctionApp(
     const open = options.openCors?.(functionPath(name, new URL(c.req.url).pathname)) ?? false
     // A CORS preflight is answered here, for every path, before authentication.
     if (c.req.method === 'OPTIONS') {
+      const keyPreflight =
+        !open &&
+        !allowedOrigin &&
+        origin &&
+        options.keyOriginCors &&
+        ['GET', 'HEAD'].includes(c.req.header('access-control-request-method') ?? '')
       return new Response(null, {
         status: 204,
         headers: [
           ['X-Request-Id', requestId],
-          ...(open ? OPEN_PREFLIGHT_HEADERS : corsHeaders(allowedOrigin, true)),
+          ...(open
+            ? OPEN_PREFLIGHT_HEADERS
+            : keyPreflight
+              ? keyOriginPreflightHeaders(origin)
+              : corsHeaders(allowedOrigin, true)),
         ],
       })
     }
@@ -169,9 +197,27 @@ export function createFunctionApp(
     // each access, a measured cost on the hot path (GET /v1/content).
     const rl = c.get('rateLimit')
     const caller = c.get('caller')
+    const keyOrigin =
+      !allowedOrigin &&
+      origin &&
+      options.keyOriginCors &&
+      caller?.kind === 'platform_key' &&
+      caller.allowedOrigins?.includes(origin)
+        ? origin
+        : undefined
     setResponseHeaders(c, [
       ['X-Request-Id', requestId],
-      ...(open ? OPEN_CORS_HEADERS : corsHeaders(allowedOrigin)),
+      // nosniff on every answer; the frame, CSP and referrer headers on an HTML one.
+      ...securityHeadersFor(c.res.headers.get('content-type'), c.res.headers.get('content-security-policy')),
+      ...(open
+        ? OPEN_CORS_HEADERS
+        : keyOrigin
+          ? ([
+              ['Access-Control-Allow-Origin', keyOrigin],
+              ['Access-Control-Expose-Headers', CORS_EXPOSE_HEADERS],
+              ['Vary', 'Origin'],
+            ] as [string, string][])
+          : corsHeaders(allowedOrigin)),
       ...(rl
         ? ([
             ['X-RateLimit-Limit', String(rl.limit)],

@@ -61,3 +61,19 @@ export function toFunctionPath(pathname: string): string | null {
   const rest = pathname.slice(best.prefix.length)
   return `/functions/v1/${best.fn}${best.path}${rest}`
 }
+
+/**
+ * The reverse of the table: the public address of a function path ('api-keys', '/{id}' ->
+ * '/api/api-keys/{id}'). A path no prefix covers, and every job route, keeps its function address.
+ */
+export function toPublicPath(fn: string, path: string): string {
+  let best: PublicRoute | undefined
+  for (const route of publicRoutes) {
+    if (route.fn !== fn) continue
+    const inside = route.path === '' || path === route.path || path.startsWith(`${route.path}/`)
+    if (inside && (!best || route.path.length > best.path.length)) best = route
+  }
+  if (!best || path.startsWith('/jobs/')) return `/functions/v1/${fn}${path === '/' ? '' : path}`
+  const rest = path.slice(best.path.length)
+  return `${best.prefix}${rest === '/' ? '' : rest}`
+}

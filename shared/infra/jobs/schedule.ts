@@ -114,6 +114,14 @@ export const scheduledJobs: readonly ScheduledJob[] = [
     description: 'every 5 minutes',
   },
   {
+    // Scheduled articles whose publish_at has come: published within a minute, each once.
+    name: 'content-publish-scheduled',
+    cron: '* * * * *',
+    path: 'content/jobs/publish-scheduled',
+    localEverySeconds: 10,
+    description: 'every minute',
+  },
+  {
     // Assistant turns whose instance stopped (lease ran out): resumed or marked failed.
     name: 'assistant-sweep',
     cron: '* * * * *',

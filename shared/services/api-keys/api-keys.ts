@@ -28,10 +28,12 @@ interface ApiKeyRow {
   last_used_at: Date | null
   revoked_at: Date | null
   created_at: Date
+  published_only: boolean
+  allowed_origins: string[]
 }
 
 const columns =
-  'id, name, family, environment, key_prefix, scopes, rate_limit_per_minute, expires_at, last_used_at, revoked_at, created_at'
+  'id, name, family, environment, key_prefix, scopes, rate_limit_per_minute, expires_at, last_used_at, revoked_at, created_at, published_only, allowed_origins'
 
 function present(row: ApiKeyRow): ApiKey {
   return {
@@ -46,6 +48,8 @@ function present(row: ApiKeyRow): ApiKey {
     last_used_at: row.last_used_at?.toISOString() ?? null,
     revoked_at: row.revoked_at?.toISOString() ?? null,
     created_at: row.created_at.toISOString(),
+    published_only: row.published_only,
+    allowed_origins: row.allowed_origins,
   }
 }
 
@@ -75,6 +79,26 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
       `rate_limit_per_minute is at most ${max} for ${input.kind} keys`,
     )
   }
+  if (input.published_only) {
+    if (input.kind !== 'platform')
+      throw invalidField(
+        'published_only',
+        'only platform keys are published-only',
+        'A published-only key is a platform key',
+      )
+    if (input.scopes.length !== 1 || input.scopes[0] !== 'content:read')
+      throw invalidField(
+        'scopes',
+        'must be ["content:read"] for a published-only key',
+        'A published-only key has the scope content:read and nothing else',
+      )
+  } else if (input.allowed_origins.length > 0) {
+    throw invalidField(
+      'allowed_origins',
+      'only for published-only keys',
+      'allowed_origins is for published-only keys (a key that can read drafts must not be in a browser)',
+    )
+  }
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null
   requireFuture('expires_at', expiresAt, now)
   const key = generateKey(prefix as Parameters<typeof generateKey>[0])
@@ -82,9 +106,9 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
   const row = await ctx
     .asTenant(async (tx) => {
       const [created] = await tx<ApiKeyRow[]>`
-      insert into public.api_keys (tenant_id, created_by, name, family, environment, key_prefix, key_hash, scopes, rate_limit_per_minute, expires_at, created_at)
+      insert into public.api_keys (tenant_id, created_by, name, family, environment, key_prefix, key_hash, scopes, rate_limit_per_minute, expires_at, created_at, published_only, allowed_origins)
       values (${caller.tenantId}, ${caller.userId}, ${input.name}, ${input.kind}, ${input.environment}, ${displayPrefix(key)},
-              ${keyHash}, ${input.scopes}, ${input.rate_limit_per_minute}, ${expiresAt}, ${now})
+              ${keyHash}, ${input.scopes}, ${input.rate_limit_per_minute}, ${expiresAt}, ${now}, ${input.published_only}, ${input.allowed_origins})
       returning ${tx.unsafe(columns)}`
       await recordEvent(tx, {
         tenantId: caller.tenantId,
@@ -165,6 +189,7 @@ function eventData(row: ApiKeyRow) {
     environment: row.environment,
     key_prefix: row.key_prefix,
     scopes: row.scopes,
+    ...(row.published_only && { published_only: true }),
     ...(row.revoked_at && { revoked_at: row.revoked_at.toISOString() }),
   }
 }

@@ -45,6 +45,20 @@ export const createApiKeyBody = z
       .enum(keyKinds)
       .default('platform')
       .openapi({ description: 'platform (Bearer at /v1) or tool_server (X-API-Key at the tool server)' }),
+    published_only: z.boolean().default(false).openapi({
+      description:
+        'A published-only key: reads published articles, their sites and tags, and nothing more (drafts, scheduled articles and revisions are 404 to it). Safe to ship in a browser or a static site build. A platform key with the scopes ["content:read"] and nothing else.',
+    }),
+    allowed_origins: z
+      .array(browserOrigin())
+      .max(20)
+      .refine((o) => new Set(o).size === o.length, 'origins must not repeat')
+      .default([])
+      .openapi({
+        description:
+          'Published-only keys: browser origins answered with CORS (scheme, host and port, such as https://blog.example.com)',
+        example: ['https://blog.example.com'],
+      }),
   })
   .strict()
   .openapi('CreateApiKey', {
@@ -56,6 +70,22 @@ export const createApiKeyBody = z
       rate_limit_per_minute: 60,
     },
   })
+
+/** A browser origin as the Origin header sends it: https (or http on a loopback host), no path. */
+function browserOrigin() {
+  return z
+    .string()
+    .max(300)
+    .refine((s) => {
+      try {
+        const u = new URL(s)
+        const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/.test(u.hostname)
+        return (u.protocol === 'https:' || (u.protocol === 'http:' && loopback)) && u.origin === s
+      } catch {
+        return false
+      }
+    }, 'an origin such as https://blog.example.com (https, or http on localhost; no path or trailing slash)')
+}
 
 export const apiKeySchema = z
   .object({
@@ -70,6 +100,8 @@ export const apiKeySchema = z
     last_used_at: z.string().nullable(),
     revoked_at: z.string().nullable(),
     created_at: z.string(),
+    published_only: z.boolean(),
+    allowed_origins: z.array(z.string()),
   })
   .openapi('ApiKey')
 

@@ -1,11 +1,11 @@
-import { scopes as allScopes, serviceCallerFor } from '@shared/infra/auth.ts'
-import { privilegeErrorAs } from '@shared/infra/db.ts'
+import { actingCallerFor, scopes as allScopes } from '@shared/infra/auth.ts'
+import { isPgError, privilegeErrorAs } from '@shared/infra/db.ts'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { Cron } from 'croner'
 import { createConversation } from './conversations.ts'
 import type { Automation, AutomationInput, AutomationRun } from './schema.ts'
-import { runTurnNow, startTurn } from './turn.ts'
+import { managerRoles, runTurnNow, startTurn } from './turn.ts'
 
 /**
  * Automations: an instruction the assistant runs on a schedule (5-field cron, UTC), as an assistant
@@ -15,7 +15,17 @@ import { runTurnNow, startTurn } from './turn.ts'
  * runs exactly once. Missed slots (the platform was down) are not caught up: the next run is the
  * next slot after now. A tool that needs approval is not run unattended: the turn waits
  * (awaiting_approval) and an owner or admin approves it from the conversation.
+ *
+ * An automation runs as its creator only while they are an owner or admin of the tenant: when they
+ * are removed or demoted it is disabled at once (a trigger on tenant_members) with the reason, and
+ * the sweep checks again before each run, so it never runs as anyone else. A tenant has at most
+ * MAX_AUTOMATIONS, and the sweep takes due automations in turns across tenants.
  */
+
+/** Automations a tenant may have (enforced in the database: private.limit_automations). */
+export const MAX_AUTOMATIONS = 20
+/** Automations one sweep starts at most. */
+export const SWEEP_LIMIT = 20
 
 interface AutomationRow {
   id: string
@@ -24,6 +34,7 @@ interface AutomationRow {
   instruction: string
   schedule: string
   enabled: boolean
+  disabled_reason: 'creator_removed' | 'creator_demoted' | null
   next_run_at: Date | null
   last_run_at: Date | null
   created_by: string | null
@@ -78,6 +89,7 @@ function present(row: AutomationRow, last: RunRow | undefined): Automation {
     instruction: row.instruction,
     schedule: row.schedule,
     enabled: row.enabled,
+    disabled_reason: row.enabled ? null : row.disabled_reason,
     next_run_at: row.enabled ? (row.next_run_at?.toISOString() ?? null) : null,
     last_run_at: row.last_run_at?.toISOString() ?? null,
     last_run: last ? presentRun(last) : null,
@@ -132,6 +144,15 @@ export async function listAutomationRuns(
   })
 }
 
+function asAutomationLimit(err: unknown): never {
+  if (isPgError(err, 'P0001') && String((err as Error).message).includes('automations'))
+    throw new ServiceError(
+      'CONFLICT',
+      `A tenant has at most ${MAX_AUTOMATIONS} automations: delete one before adding another`,
+    )
+  throw err
+}
+
 export async function createAutomation(ctx: ServiceContext, input: AutomationInput): Promise<Automation> {
   const { caller } = ctx
   const now = ctx.clock.now()
@@ -145,6 +166,7 @@ export async function createAutomation(ctx: ServiceContext, input: AutomationInp
               ${next}, ${caller.userId}, ${now}, ${now})
       returning *`,
     )
+    .catch(asAutomationLimit)
     .catch(privilegeErrorAs('Only owners and admins manage automations'))
   return present(row!, undefined)
 }
@@ -158,18 +180,31 @@ export async function updateAutomation(
   const now = ctx.clock.now()
   const next = input.schedule ? checkSchedule(input.schedule, now) : null
   const [row] = await ctx
-    .asTenant(
-      (tx) => tx<AutomationRow[]>`
+    .asTenant(async (tx) => {
+      if (input.enabled) {
+        // It runs as its creator: turned on only while they may run it.
+        const [creator] = await tx<{ role: string | null }[]>`
+          select (select role from public.tenant_members m
+                  where m.tenant_id = a.tenant_id and m.user_id = a.created_by) as role
+          from public.assistant_automations a where a.id = ${id} and a.tenant_id = ${caller.tenantId}`
+        if (creator && !managerRoles.some((r) => r === creator.role))
+          throw new ServiceError(
+            'CONFLICT',
+            'This automation runs as the member who created it, who is no longer an owner or admin: create a new one',
+          )
+      }
+      return tx<AutomationRow[]>`
       update public.assistant_automations set
         name = coalesce(${input.name ?? null}, name),
         instruction = coalesce(${input.instruction ?? null}, instruction),
         schedule = coalesce(${input.schedule?.trim() ?? null}, schedule),
         enabled = coalesce(${input.enabled ?? null}::boolean, enabled),
+        disabled_reason = case when ${input.enabled ?? null}::boolean then null else disabled_reason end,
         next_run_at = coalesce(${next}, next_run_at),
         updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
-      returning *`,
-    )
+      returning *`
+    })
     .catch(privilegeErrorAs('Only owners and admins manage automations'))
   if (!row) throw notFound('Automation')
   // Turned on again after a pause: the next slot from now, not one that passed meanwhile.
@@ -199,15 +234,33 @@ export async function deleteAutomation(ctx: ServiceContext, id: string): Promise
  * Starts the automations that are due: each due slot gets one run row (the unique key decides
  * between instances) and one assistant turn. Returns how many turns it started; they run on this
  * instance before it returns (the sweep is one HTTP call, bounded by `limit`).
+ *
+ * Fair across tenants: due automations are ranked within their tenant (most overdue first) and
+ * taken rank by rank, so each tenant with something due gets one before any gets a second. An
+ * automation whose creator is no longer an owner or admin is disabled here, not run.
  */
-export async function runDueAutomations(deps: FunctionDeps, limit = 20): Promise<number> {
+export async function runDueAutomations(deps: FunctionDeps, limit = SWEEP_LIMIT): Promise<number> {
   const now = deps.clock.now()
   const claimed = await deps.sql.begin(async (tx) => {
+    await tx`
+      update public.assistant_automations a
+      set enabled = false, updated_at = ${now},
+          disabled_reason = case when exists (select 1 from public.tenant_members m
+            where m.tenant_id = a.tenant_id and m.user_id = a.created_by) then 'creator_demoted' else 'creator_removed' end
+      where a.enabled and a.next_run_at <= ${now}
+        and not exists (select 1 from public.tenant_members m
+          where m.tenant_id = a.tenant_id and m.user_id = a.created_by and m.role in ('owner', 'admin'))`
     const due = await tx<AutomationRow[]>`
-      select * from public.assistant_automations
-      where enabled and next_run_at <= ${now}
-      order by next_run_at, id limit ${limit}
-      for update skip locked`
+      with ranked as (
+        select id, row_number() over (partition by tenant_id order by next_run_at, id) as rank
+        from public.assistant_automations
+        where enabled and next_run_at <= ${now}
+      )
+      select a.* from public.assistant_automations a join ranked r on r.id = a.id
+      where a.enabled and a.next_run_at <= ${now}
+      order by r.rank, a.next_run_at, a.id
+      limit ${limit}
+      for update of a skip locked`
     const out: { automation: AutomationRow; runId: string }[] = []
     for (const a of due) {
       const [run] = await tx<{ id: string }[]>`
@@ -226,7 +279,9 @@ export async function runDueAutomations(deps: FunctionDeps, limit = 20): Promise
   const runs: Promise<unknown>[] = []
   for (const { automation: a, runId } of claimed) {
     try {
-      const caller = await serviceCallerFor(deps.sql, a.tenant_id, a.created_by)
+      if (!a.created_by) throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'The automation has no creator')
+      // Its creator, as an owner or admin now (they may have changed since the claim), or no run.
+      const caller = await actingCallerFor(deps.sql, a.tenant_id, a.created_by, managerRoles)
       const ctx = serviceContextFor(deps, caller)
       const slot = a.next_run_at!.toISOString().slice(0, 16).replace('T', ' ')
       const conversation = await createConversation(ctx, { title: `${a.name} · ${slot} UTC`.slice(0, 200) })

@@ -269,6 +269,10 @@ export const automationSchema = z
     instruction: z.string(),
     schedule: z.string(),
     enabled: z.boolean(),
+    disabled_reason: z.enum(['creator_removed', 'creator_demoted']).nullable().openapi({
+      description:
+        'Why the platform turned it off: its creator left the tenant (creator_removed) or is no longer an owner or admin (creator_demoted). It runs as its creator, never as anyone else. Null while enabled or when a person turned it off.',
+    }),
     next_run_at: z.string().nullable(),
     last_run_at: z.string().nullable(),
     last_run: automationRunSchema.nullable(),

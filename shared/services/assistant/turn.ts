@@ -1,4 +1,4 @@
-import { scopes as allScopes, serviceCallerFor } from '@shared/infra/auth.ts'
+import { actingCallerFor, scopes as allScopes, requireRole, type TenantCaller } from '@shared/infra/auth.ts'
 import { isPgError, pgErrors, type Queryable } from '@shared/infra/db.ts'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
@@ -14,7 +14,14 @@ import { CredentialUnavailableError, useCredential } from '../credentials/use-cr
 import { providerFailure } from '../generation/providers.ts'
 import { type AiProvider, defaultModels } from '../generation/schema.ts'
 import { callTool, listTools, type ToolEntry } from '../tools/tool-set.ts'
-import { assertWithinQuota, meterUsage, periodOf, productIds } from '../usage/metering.ts'
+import {
+  assertWithinQuota,
+  periodOf,
+  productIds,
+  type Reservation,
+  reserveUsage,
+  settleReservation,
+} from '../usage/metering.ts'
 import { awaitApproval } from './approval-required.ts'
 import {
   conversationRecords,
@@ -42,6 +49,8 @@ import type { StreamEventName, TurnResult } from './schema.ts'
  */
 
 export const TURN_JOB_KIND = 'assistant.turn'
+/** Who approves tool calls, and whose automations run: owners and admins. */
+export const managerRoles = ['owner', 'admin'] as const
 /** Model calls per turn (each followed by its tool calls). */
 export const MAX_STEPS = 8
 /** Tool calls the model may ask for in one step; the rest are refused. */
@@ -236,6 +245,12 @@ export async function startTurn(
         maxAttempts: 2,
         now,
       })
+      // A turn someone typed is their job (queued through the owner handle, it would name no creator
+      // and read as scheduled); an automation's turn stays the schedule's.
+      if (opts.triggeredBy === 'assistant') {
+        await tx`update public.jobs set created_by = ${caller.userId} where id = ${job.id}`
+        job.created_by = caller.userId
+      }
       await tx`update public.assistant_turns set job_id = ${job.id} where id = ${turn!.id}`
       // The first message names a conversation that has no title of its own.
       const title = content.trim().replace(/\s+/g, ' ').slice(0, 80)
@@ -308,6 +323,20 @@ async function approvalRequired(db: Queryable, tenantId: string): Promise<Set<st
     select connection_id, tool_name from public.integration_tool_permissions
     where tenant_id = ${tenantId} and requires_approval and allowed`
   return new Set(rows.map((r) => `${r.connection_id}|${r.tool_name}`))
+}
+
+/**
+ * A bound on a model call's input tokens before it is made: a third of the request's UTF-8 bytes
+ * (the system prompt, the history and the tools' schemas). Ordinary text takes about four bytes a
+ * token and code or JSON about three, so this over-reserves, and the settlement returns the
+ * difference (docs/tenants-and-usage.md says where it can fall short).
+ */
+export function inputTokenBound(request: {
+  system: string
+  history: HistoryItem[]
+  tools: ModelTool[]
+}): number {
+  return Math.ceil(new TextEncoder().encode(JSON.stringify(request)).length / 3)
 }
 
 /** A tool result as the model sees it: JSON, cut to MAX_TOOL_RESULT_CHARS. */
@@ -461,7 +490,23 @@ export async function runTurnJob({ deps, job }: JobRun): Promise<Json> {
   const turnId = String(job.input.turn_id)
   const turn = await loadTurn(deps.sql, turnId)
   if (turn?.status !== 'running') return { turn_id: turnId, status: turn?.status ?? 'deleted' }
-  const ctx = serviceContextFor(deps, await serviceCallerFor(deps.sql, turn.tenant_id, turn.created_by))
+  // As its creator with their role now, never as anyone else: a member who left ends their turns,
+  // and an automation's turn needs its creator to still be an owner or admin.
+  let caller: TenantCaller
+  try {
+    if (!turn.created_by) throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'The turn has no creator')
+    caller = await actingCallerFor(
+      deps.sql,
+      turn.tenant_id,
+      turn.created_by,
+      turn.triggered_by === 'automation' ? managerRoles : undefined,
+    )
+  } catch (err) {
+    if (!(err instanceof ServiceError)) throw err
+    await finishTurn(deps, turn, 'failed', `Not resumed: ${err.message}`)
+    return { turn_id: turnId, status: 'failed' }
+  }
+  const ctx = serviceContextFor(deps, caller)
   try {
     await continueTurn(deps, ctx, turn)
   } catch (err) {
@@ -509,9 +554,9 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
       await finishTurn(deps, turn, 'stopped', `The turn reached its limit of ${MAX_STEPS} model calls`)
       return
     }
-    // Before every model call, at once (they are independent): the quota (a turn stops once the
-    // month's quota is spent; Free refuses overage), the credential (first step), the history,
-    // the tenant's instructions, and which tools need approval.
+    // Before every model call, at once (they are independent): the credential (first step), the
+    // history, the tenant's instructions, and which tools need approval. The quota follows, as a
+    // reservation of the call's most tokens.
     const credentialPromise: Promise<string> = credentialKey
       ? Promise.resolve(credentialKey)
       : useCredential(deps, {
@@ -521,22 +566,13 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
           callerKind: turn.triggered_by === 'automation' ? 'automation' : 'assistant',
           functionName: 'assistant',
         }).then((c): string => c.secret)
-    const [quota, credential, records, settingsRows, approvals] = await Promise.allSettled([
-      assertWithinQuota(ctx, 'assistant'),
+    const [credential, records, settingsRows, approvals] = await Promise.allSettled([
       credentialPromise,
       conversationRecords(deps.sql, tenantId, turn.conversation_id),
       deps.sql<{ instructions: string | null }[]>`
         select instructions from public.assistant_settings where tenant_id = ${tenantId}`,
       approvalRequired(deps.sql, tenantId),
     ])
-    if (quota.status === 'rejected') {
-      const err = quota.reason
-      if (err instanceof ServiceError && err.code === 'QUOTA_EXCEEDED') {
-        await finishTurn(deps, turn, 'stopped', `Stopped: ${err.message}`)
-        return
-      }
-      throw err
-    }
     if (credential.status === 'rejected') {
       const err = credential.reason
       if (!(err instanceof CredentialUnavailableError)) throw err
@@ -553,6 +589,24 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
     const system = settings?.instructions
       ? `${SYSTEM_PROMPT}\n\nThe tenant's instructions:\n${settings.instructions}`
       : SYSTEM_PROMPT
+    const history = historyFrom(messages, calls)
+    const offered = modelTools(tools)
+    // The quota holds under concurrent turns and automations: the call's most tokens are reserved
+    // before it (a turn stops once they do not fit; Free refuses overage) and settled after it.
+    let reservation: Reservation
+    try {
+      reservation = await reserveUsage(
+        ctx,
+        'assistant',
+        inputTokenBound({ system, history, tools: offered }) + MAX_OUTPUT_TOKENS,
+      )
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'QUOTA_EXCEEDED') {
+        await finishTurn(deps, turn, 'stopped', `Stopped: ${err.message}`)
+        return
+      }
+      throw err
+    }
     let answer: Awaited<ReturnType<typeof streamModel>>
     try {
       answer = await streamModel({
@@ -561,14 +615,16 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
         apiKey: credentialKey,
         model: turn.model,
         system,
-        history: historyFrom(messages, calls),
-        tools: modelTools(tools),
+        history,
+        tools: offered,
         maxOutputTokens: MAX_OUTPUT_TOKENS,
         timeoutMs: PROVIDER_TIMEOUT_MS,
         fetch: deps.fetch,
         onText: (text) => emit(turn.id, 'text.delta', { text }),
       })
     } catch (err) {
+      // A refused or broken call reports no usage: nothing is counted, the reservation goes back.
+      await settleReservation(ctx, reservation, 0)
       const failure = providerFailure(turn.provider, err, credentialKey)
       const reason =
         failure?.reason ?? `The model's answer broke off: ${err instanceof Error ? err.message : String(err)}`
@@ -577,9 +633,8 @@ async function continueTurn(deps: FunctionDeps, ctx: ServiceContext, turn: TurnR
     }
     steps++
 
-    // The provider has spent the tokens: counted even past a Free quota (the next call is refused).
-    const tokens = answer.inputTokens + answer.outputTokens
-    if (tokens > 0) await meterUsage(ctx, 'assistant', tokens, { incurred: true })
+    // What the provider reports it spent replaces the reservation.
+    await settleReservation(ctx, reservation, answer.inputTokens + answer.outputTokens)
     turnInput += answer.inputTokens
     turnOutput += answer.outputTokens
     const toolCalls = answer.toolCalls.slice(0, MAX_CALLS_PER_STEP)
@@ -657,6 +712,7 @@ export async function decideApproval(
   decision: { approve: boolean; reason?: string },
 ): Promise<{ turnId: string; job: JobRow | null }> {
   const { caller } = ctx
+  requireRole(caller, managerRoles)
   const [visible] = await ctx.asTenant(
     (tx) => tx<{ turn_id: string; status: string }[]>`
       select turn_id, status from public.assistant_tool_calls
@@ -693,6 +749,8 @@ export async function decideApproval(
       maxAttempts: 2,
       now,
     })
+    // Resumed by the approver's decision: theirs, like a typed turn.
+    await tx`update public.jobs set created_by = ${caller.userId} where id = ${job.id}`
     await tx`update public.assistant_turns set job_id = ${job.id} where id = ${turn.id}`
     return { turnId: turn.id, job }
   })

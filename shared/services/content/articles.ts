@@ -1,41 +1,110 @@
-import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
+import { isPgError, pgErrors, type Queryable, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
-import { notFound } from '@shared/infra/errors.ts'
+import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
+import { excerptOf, renderHtml, renderPlaintext } from './render.ts'
+import { saveRevision } from './revision-store.ts'
 import type { Article, ArticleSource, CreateArticleInput, UpdateArticleInput } from './schema.ts'
+import { numberedSlug, slugify } from './slug.ts'
 
 /**
- * A tenant's articles: get, create (a draft), update, delete, unpublish (each event
- * content.updated) and publish (event content.published; publishing again changes nothing).
+ * A tenant's articles: get (by id or by slug in a site), create (a draft), update, delete,
+ * schedule, publish and unpublish. Every save keeps a revision (revisions.ts). Events:
+ * content.updated (created, updated, deleted), content.scheduled, content.published (exactly the
+ * spec's data) and content.unpublished. docs/content.md.
  */
 
-interface ArticleRow {
+export const contentFormats = ['markdown', 'html', 'plaintext'] as const
+export type ContentFormat = (typeof contentFormats)[number]
+
+export interface ArticleRow {
   id: string
   site_id: string
+  slug: string
   title: string
   body: string
-  status: 'draft' | 'published'
+  excerpt: string | null
+  feature_image_url: string | null
+  feature_image_alt: string | null
+  author_id: string | null
+  author_name: string | null
+  meta_title: string | null
+  meta_description: string | null
+  canonical_url: string | null
+  status: Article['status']
+  publish_at: Date | null
   published_at: Date | null
   created_at: Date
   updated_at: Date
+  revision_id: string | null
+  published_revision_id: string | null
+  tags: { id: string; name: string; slug: string }[]
 }
 
-const articleColumns = 'id, site_id, title, body, status, published_at, created_at, updated_at'
+/** The article with its tags (in the article's order) and its author's name, as the caller sees it. */
+export const selectArticle = (q: Queryable, extra = q``) => q`
+  select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.feature_image_url, a.feature_image_alt,
+         a.author_id, (select n.name from private.author_names(array[a.author_id]) n) as author_name,
+         a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.published_at,
+         a.created_at, a.updated_at, a.revision_id, a.published_revision_id,
+         coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by x.position)
+                   from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
+                   where x.article_id = a.id), '[]'::json) as tags ${extra}
+  from public.articles a`
 
-const presentArticle = (r: ArticleRow): Article => ({
-  object: 'article',
-  id: r.id,
-  site_id: r.site_id,
-  title: r.title,
-  body: r.body,
-  status: r.status,
-  published_at: r.published_at?.toISOString() ?? null,
-  created_at: r.created_at.toISOString(),
-  updated_at: r.updated_at.toISOString(),
-})
+export function presentArticle(r: ArticleRow, formats: readonly ContentFormat[] = ['markdown']): Article {
+  return {
+    object: 'article',
+    id: r.id,
+    site_id: r.site_id,
+    slug: r.slug,
+    title: r.title,
+    ...(formats.includes('markdown') && { body: r.body }),
+    ...(formats.includes('html') && { html: renderHtml(r.body) }),
+    ...(formats.includes('plaintext') && { plaintext: renderPlaintext(r.body) }),
+    excerpt: r.excerpt ?? excerptOf(r.body),
+    custom_excerpt: r.excerpt,
+    feature_image: r.feature_image_url ? { url: r.feature_image_url, alt: r.feature_image_alt ?? '' } : null,
+    tags: r.tags,
+    author: r.author_id && r.author_name ? { id: r.author_id, name: r.author_name } : null,
+    meta_title: r.meta_title,
+    meta_description: r.meta_description,
+    canonical_url: r.canonical_url,
+    status: r.status,
+    publish_at: r.publish_at?.toISOString() ?? null,
+    published_at: r.published_at?.toISOString() ?? null,
+    revision_id: r.revision_id,
+    published_revision_id: r.published_revision_id,
+    edited_since_published:
+      r.status === 'published' &&
+      r.published_revision_id !== null &&
+      r.revision_id !== r.published_revision_id,
+    created_at: r.created_at.toISOString(),
+    updated_at: r.updated_at.toISOString(),
+  }
+}
 
-/** content.updated: what changed in which article (never the body). */
-function updatedEvent(r: ArticleRow, change: 'created' | 'updated' | 'deleted', fields: string[], at: Date) {
+/** The fields besides title and body that content.updated carries (never the body). */
+function fieldsOf(r: ArticleRow) {
+  return {
+    slug: r.slug,
+    excerpt: r.excerpt,
+    feature_image: r.feature_image_url ? { url: r.feature_image_url, alt: r.feature_image_alt ?? '' } : null,
+    tags: r.tags.map((t) => t.slug),
+    author_id: r.author_id,
+    meta_title: r.meta_title,
+    meta_description: r.meta_description,
+    canonical_url: r.canonical_url,
+  }
+}
+
+/** content.updated: what changed in which article, with its fields as they now are (never the body). */
+export function updatedEvent(
+  r: ArticleRow,
+  change: 'created' | 'updated' | 'deleted',
+  fields: string[],
+  at: Date,
+) {
   return {
     article_id: r.id,
     site_id: r.site_id,
@@ -44,51 +113,232 @@ function updatedEvent(r: ArticleRow, change: 'created' | 'updated' | 'deleted', 
     change,
     changed_fields: fields,
     updated_at: at.toISOString(),
+    ...fieldsOf(r),
+    publish_at: r.publish_at?.toISOString() ?? null,
   }
 }
 
-export async function getArticle(ctx: ServiceContext, id: string): Promise<Article> {
-  const { caller } = ctx
-  const [row] = await ctx.asTenant(
-    (tx) => tx<ArticleRow[]>`
-      select ${tx.unsafe(articleColumns)} from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`,
-  )
+async function readArticle(tx: Queryable, tenantId: string, id: string): Promise<ArticleRow | undefined> {
+  const [row] = await tx<ArticleRow[]>`${selectArticle(tx)} where a.id = ${id} and a.tenant_id = ${tenantId}`
+  return row
+}
+
+export async function getArticle(
+  ctx: ServiceContext,
+  id: string,
+  formats: readonly ContentFormat[] = ['markdown'],
+): Promise<Article> {
+  const row = await ctx.readAsTenant((q) => readArticle(q, ctx.caller.tenantId, id))
   if (!row) throw notFound('Article')
-  return presentArticle(row)
+  return presentArticle(row, formats)
+}
+
+/** What a read by slug finds: the article, or where an old slug of a published article now points. */
+export type ArticleBySlug = { article: Article } | { redirect_to: string; article_id: string }
+
+/**
+ * One article by its slug in a site; an old slug of a published article gives the slug it moved
+ * to. NOT_FOUND for another tenant's site and, for a published-only key, for anything not
+ * published (row-level security hides it).
+ */
+export async function getArticleBySlug(
+  ctx: ServiceContext,
+  siteId: string,
+  slug: string,
+  formats: readonly ContentFormat[] = ['markdown'],
+): Promise<ArticleBySlug> {
+  const tenantId = ctx.caller.tenantId
+  const found = await ctx.readAsTenant(async (q) => {
+    // The live slug first; an old one only when no article holds it (saving a slug drops its redirect).
+    const [row] = await q<(ArticleRow & { redirect_to: string | null })[]>`
+      with hit as (
+        (select a.id, null::text as redirect_to from public.articles a
+         where a.site_id = ${siteId} and a.slug = ${slug} and a.tenant_id = ${tenantId})
+        union all
+        (select a.id, a.slug from public.article_slug_redirects r
+         join public.articles a on a.id = r.article_id and a.status = 'published'
+         where r.site_id = ${siteId} and r.slug = ${slug} and r.tenant_id = ${tenantId})
+        limit 1
+      )
+      ${selectArticle(q, q`, hit.redirect_to`)} join hit on hit.id = a.id`
+    return row
+  })
+  if (!found) throw notFound('Article')
+  if (found.redirect_to) return { redirect_to: found.redirect_to, article_id: found.id }
+  return { article: presentArticle(found, formats) }
+}
+
+/** NOT_FOUND unless the site is one of the tenant's. */
+async function requireSite(tx: Tx, tenantId: string, siteId: string): Promise<void> {
+  const [site] = await tx`select 1 from public.sites where id = ${siteId} and tenant_id = ${tenantId}`
+  if (!site) throw notFound('Site')
+}
+
+/** CONFLICT naming the article that holds `slug` in the site (other than `exceptId`). */
+async function requireFreeSlug(tx: Tx, siteId: string, slug: string, exceptId: string | null): Promise<void> {
+  const [holder] = await tx<{ id: string; title: string }[]>`
+    select id, title from public.articles
+    where site_id = ${siteId} and slug = ${slug} and id is distinct from ${exceptId}`
+  if (holder) throw slugTaken(slug, holder)
+}
+
+const slugTaken = (slug: string, holder: { id: string; title: string }) =>
+  new ServiceError(
+    'CONFLICT',
+    `The slug "${slug}" is taken on this site by the article ${holder.id} ("${holder.title}")`,
+    { details: [{ field: 'slug', message: `taken by the article ${holder.id}` }] },
+  )
+
+/** The title's slug, numbered (-2, -3, ...) past those the site's other articles hold. */
+async function freeSlugFor(tx: Tx, siteId: string, title: string, exceptId: string | null): Promise<string> {
+  const base = slugify(title, 'article')
+  const taken = new Set(
+    (
+      await tx<{ slug: string }[]>`
+        select slug from public.articles
+        where site_id = ${siteId} and id is distinct from ${exceptId}
+          and (slug = ${base} or slug ~ ${`^${base}-[0-9]+$`})`
+    ).map((r) => r.slug),
+  )
+  for (let n = 1; ; n++) {
+    const candidate = numberedSlug(base, n)
+    if (!taken.has(candidate)) return candidate
+  }
+}
+
+/** The tenant's tags by slug, in the order given; VALIDATION_ERROR (field tags) naming unknown ones. */
+async function resolveTags(tx: Tx, tenantId: string, slugs: readonly string[]): Promise<string[]> {
+  if (slugs.length === 0) return []
+  const rows = await tx<{ id: string; slug: string }[]>`
+    select id, slug from public.tags where tenant_id = ${tenantId} and slug = any (${slugs as string[]})`
+  const bySlug = new Map(rows.map((r) => [r.slug, r.id]))
+  const unknown = slugs.filter((s) => !bySlug.has(s))
+  if (unknown.length > 0)
+    throw invalidField(
+      'tags',
+      `unknown tag ${unknown.join(', ')}: create it with POST /v1/content/tags first`,
+      `Unknown tag: ${unknown.join(', ')}`,
+    )
+  return slugs.map((s) => bySlug.get(s)!)
+}
+
+/** VALIDATION_ERROR (field author_id) unless the user is a member of the tenant. */
+async function requireMember(tx: Tx, tenantId: string, userId: string): Promise<void> {
+  const [member] = await tx`
+    select 1 from public.tenant_members where tenant_id = ${tenantId} and user_id = ${userId}`
+  if (!member) throw invalidField('author_id', 'must be a member of the tenant')
+}
+
+async function setTags(tx: Tx, tenantId: string, articleId: string, tagIds: string[]): Promise<void> {
+  await tx`delete from public.article_tags where article_id = ${articleId} and tenant_id = ${tenantId}`
+  if (tagIds.length === 0) return
+  await tx`
+    insert into public.article_tags (tenant_id, article_id, tag_id, position)
+    select ${tenantId}, ${articleId}, t.id, t.ord - 1
+    from unnest(${tagIds}::uuid[]) with ordinality as t (id, ord)`
+}
+
+/** A unique violation on the site's slugs, lost in a race after the check: CONFLICT all the same. */
+function slugRace(slug: string) {
+  return (err: unknown): never => {
+    if (isPgError(err, pgErrors.uniqueViolation) && String((err as Error).message).includes('slug'))
+      throw new ServiceError('CONFLICT', `The slug "${slug}" is taken on this site`, {
+        details: [{ field: 'slug', message: 'taken by another article' }],
+      })
+    throw err
+  }
 }
 
 /** A draft in one of the tenant's sites; NOT_FOUND when the site is not the tenant's. */
 export async function createArticle(ctx: ServiceContext, input: CreateArticleInput): Promise<Article> {
   const { caller } = ctx
   const now = ctx.clock.now()
+  let slug = input.slug ?? ''
   const row = await ctx
     .asTenant(async (tx) => {
-      // The site must be one of this tenant's (RLS hides the others).
-      const [site] =
-        await tx`select 1 from public.sites where id = ${input.site_id} and tenant_id = ${caller.tenantId}`
-      if (!site) throw notFound('Site')
-      const [article] = await tx<ArticleRow[]>`
-      insert into public.articles (tenant_id, site_id, title, body, created_at, updated_at)
-      values (${caller.tenantId}, ${input.site_id}, ${input.title}, ${input.body}, ${now}, ${now})
-      returning ${tx.unsafe(articleColumns)}`
+      await requireSite(tx, caller.tenantId, input.site_id)
+      if (input.slug) await requireFreeSlug(tx, input.site_id, input.slug, null)
+      else slug = await freeSlugFor(tx, input.site_id, input.title, null)
+      const tagIds = await resolveTags(tx, caller.tenantId, input.tags ?? [])
+      const authorId = input.author_id === undefined ? caller.userId : input.author_id
+      if (authorId) await requireMember(tx, caller.tenantId, authorId)
+      const [created] = await tx<{ id: string }[]>`
+        insert into public.articles (tenant_id, site_id, slug, title, body, excerpt, feature_image_url,
+          feature_image_alt, author_id, meta_title, meta_description, canonical_url, created_at, updated_at)
+        values (${caller.tenantId}, ${input.site_id}, ${slug}, ${input.title}, ${input.body},
+          ${input.excerpt ?? null}, ${input.feature_image?.url ?? null}, ${input.feature_image?.alt ?? null},
+          ${authorId}, ${input.meta_title ?? null}, ${input.meta_description ?? null},
+          ${input.canonical_url ?? null}, ${now}, ${now})
+        returning id`
+      const id = created!.id
+      await setTags(tx, caller.tenantId, id, tagIds)
+      // A live article takes its slug back from a redirect left by another one.
+      await tx`delete from public.article_slug_redirects where site_id = ${input.site_id} and slug = ${slug}`
+      const article = await saveRevision(
+        tx,
+        caller,
+        (await readArticle(tx, caller.tenantId, id))!,
+        'created',
+        now,
+      )
       await recordEvent(tx, {
         tenantId: caller.tenantId,
         type: 'content.updated',
         at: now,
-        data: updatedEvent(article!, 'created', ['title', 'body'], now),
+        data: updatedEvent(article, 'created', ['title', 'body'], now),
       })
-      return article!
+      return article
     })
     .catch((err) => {
       // The site was deleted between the check and the insert.
       if (isPgError(err, pgErrors.foreignKeyViolation)) throw notFound('Site')
-      throw err
+      return slugRace(slug)(err)
     })
   ctx.onOutboxCommitted?.()
   return presentArticle(row)
 }
 
-/** Changes the title or body; records content.updated only when something changed. */
+/** The fields of UpdateArticleInput, in the order changed_fields lists them. */
+const updatableFields = [
+  'title',
+  'body',
+  'slug',
+  'excerpt',
+  'feature_image',
+  'tags',
+  'author_id',
+  'meta_title',
+  'meta_description',
+  'canonical_url',
+] as const
+
+/** Whether `field` in `input` differs from the article as it is. */
+function differs(
+  field: (typeof updatableFields)[number],
+  input: UpdateArticleInput,
+  before: ArticleRow,
+): boolean {
+  const value = input[field]
+  if (value === undefined) return false
+  switch (field) {
+    case 'feature_image': {
+      const image = input.feature_image
+      return (
+        (image?.url ?? null) !== before.feature_image_url ||
+        (image ? image.alt : null) !== before.feature_image_alt
+      )
+    }
+    case 'tags':
+      return (input.tags ?? []).join(',') !== before.tags.map((t) => t.slug).join(',')
+    default:
+      return value !== before[field]
+  }
+}
+
+/**
+ * Changes any of the article's fields; records a revision and content.updated only when
+ * something changed. A published article's old slug keeps leading to it.
+ */
 export async function updateArticle(
   ctx: ServiceContext,
   id: string,
@@ -96,37 +346,73 @@ export async function updateArticle(
 ): Promise<Article> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const { row, changed } = await ctx.asTenant(async (tx: Tx) => {
-    const [before] = await tx<ArticleRow[]>`
-      select ${tx.unsafe(articleColumns)} from public.articles
-      where id = ${id} and tenant_id = ${caller.tenantId} for update`
-    if (!before) throw notFound('Article')
-    const changed = (['title', 'body'] as const).filter(
-      (f) => input[f] !== undefined && input[f] !== before[f],
-    )
-    if (changed.length === 0) return { row: before, changed }
-    const [after] = await tx<ArticleRow[]>`
-      update public.articles set title = ${input.title ?? before.title}, body = ${input.body ?? before.body}, updated_at = ${now}
-      where id = ${id} returning ${tx.unsafe(articleColumns)}`
-    await recordEvent(tx, {
-      tenantId: caller.tenantId,
-      type: 'content.updated',
-      at: now,
-      data: updatedEvent(after!, 'updated', changed, now),
+  const { row, changed } = await ctx
+    .asTenant(async (tx: Tx) => {
+      const [locked] = await tx`
+        select 1 from public.articles where id = ${id} and tenant_id = ${caller.tenantId} for update`
+      if (!locked) throw notFound('Article')
+      const before = (await readArticle(tx, caller.tenantId, id))!
+      const changed = updatableFields.filter((f) => differs(f, input, before))
+      if (changed.length === 0) return { row: before, changed }
+      const after = await applyFields(tx, caller.tenantId, before, input, now)
+      const saved = await saveRevision(tx, caller, after, 'updated', now)
+      await recordEvent(tx, {
+        tenantId: caller.tenantId,
+        type: 'content.updated',
+        at: now,
+        data: updatedEvent(saved, 'updated', changed, now),
+      })
+      return { row: saved, changed }
     })
-    return { row: after!, changed }
-  })
+    .catch(slugRace(input.slug ?? ''))
   if (changed.length > 0) ctx.onOutboxCommitted?.()
   return presentArticle(row)
+}
+
+/** Writes the given fields over `before` (validating slug, tags, author) and reads the result. */
+export async function applyFields(
+  tx: Tx,
+  tenantId: string,
+  before: ArticleRow,
+  input: UpdateArticleInput,
+  now: Date,
+): Promise<ArticleRow> {
+  const slug = input.slug ?? before.slug
+  if (slug !== before.slug) {
+    await requireFreeSlug(tx, before.site_id, slug, before.id)
+    await tx`delete from public.article_slug_redirects where site_id = ${before.site_id} and slug = ${slug}`
+    // Readers may hold links to the published slug: it keeps leading here.
+    if (before.status === 'published')
+      await tx`
+        insert into public.article_slug_redirects (tenant_id, site_id, slug, article_id, created_at)
+        values (${tenantId}, ${before.site_id}, ${before.slug}, ${before.id}, ${now})
+        on conflict (site_id, slug) do update set article_id = excluded.article_id, created_at = excluded.created_at`
+  }
+  if (input.tags !== undefined)
+    await setTags(tx, tenantId, before.id, await resolveTags(tx, tenantId, input.tags))
+  if (input.author_id) await requireMember(tx, tenantId, input.author_id)
+  const pick = <K extends keyof UpdateArticleInput & keyof ArticleRow>(k: K) =>
+    (input[k] === undefined ? before[k] : input[k]) as ArticleRow[K]
+  const image = input.feature_image === undefined ? undefined : input.feature_image
+  await tx`
+    update public.articles set
+      title = ${pick('title')}, body = ${pick('body')}, slug = ${slug}, excerpt = ${pick('excerpt')},
+      feature_image_url = ${image === undefined ? before.feature_image_url : (image?.url ?? null)},
+      feature_image_alt = ${image === undefined ? before.feature_image_alt : (image?.alt ?? null)},
+      author_id = ${pick('author_id')}, meta_title = ${pick('meta_title')},
+      meta_description = ${pick('meta_description')}, canonical_url = ${pick('canonical_url')},
+      updated_at = ${now}
+    where id = ${before.id} and tenant_id = ${tenantId}`
+  return (await readArticle(tx, tenantId, before.id))!
 }
 
 export async function deleteArticle(ctx: ServiceContext, id: string): Promise<void> {
   const { caller } = ctx
   const now = ctx.clock.now()
   const deleted = await ctx.asTenant(async (tx) => {
-    const [article] = await tx<ArticleRow[]>`
-      delete from public.articles where id = ${id} and tenant_id = ${caller.tenantId} returning ${tx.unsafe(articleColumns)}`
+    const article = await readArticle(tx, caller.tenantId, id)
     if (!article) return false
+    await tx`delete from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`
     await recordEvent(tx, {
       tenantId: caller.tenantId,
       type: 'content.updated',
@@ -139,32 +425,35 @@ export async function deleteArticle(ctx: ServiceContext, id: string): Promise<vo
   ctx.onOutboxCommitted?.()
 }
 
-/** Publishes a draft (event content.published with exactly the spec's data); a published one is returned as is. */
+/** content.published's data: exactly the spec's four fields. */
+export const publishedEvent = (r: { id: string; title: string; site_id: string; published_at: Date }) => ({
+  article_id: r.id,
+  title: r.title,
+  site_id: r.site_id,
+  published_at: r.published_at.toISOString(),
+})
+
+/**
+ * Publishes a draft or a scheduled article now (event content.published with exactly the spec's
+ * data), recording the revision that went live; a published one is returned as is.
+ */
 export async function publishArticle(ctx: ServiceContext, id: string): Promise<Article> {
   const { caller } = ctx
   const now = ctx.clock.now()
   const { row, published } = await ctx.asTenant(async (tx) => {
-    const [article] = await tx<ArticleRow[]>`
-      update public.articles set status = 'published', published_at = ${now}, updated_at = ${now}
-      where id = ${id} and tenant_id = ${caller.tenantId} and status = 'draft'
-      returning ${tx.unsafe(articleColumns)}`
-    if (article) {
+    const [article] = await tx<{ id: string; title: string; site_id: string; published_at: Date }[]>`
+      update public.articles set status = 'published', published_at = ${now}, publish_at = null,
+        published_revision_id = revision_id, updated_at = ${now}
+      where id = ${id} and tenant_id = ${caller.tenantId} and status <> 'published'
+      returning id, title, site_id, published_at`
+    if (article)
       await recordEvent(tx, {
         tenantId: caller.tenantId,
         type: 'content.published',
         at: now,
-        data: {
-          article_id: article.id,
-          title: article.title,
-          site_id: article.site_id,
-          published_at: article.published_at!.toISOString(),
-        },
+        data: publishedEvent(article),
       })
-      return { row: article, published: true }
-    }
-    const [existing] = await tx<ArticleRow[]>`
-      select ${tx.unsafe(articleColumns)} from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`
-    return { row: existing ?? null, published: false }
+    return { row: await readArticle(tx, caller.tenantId, id), published: Boolean(article) }
   })
   if (!row) throw notFound('Article')
   if (published) ctx.onOutboxCommitted?.()
@@ -172,29 +461,117 @@ export async function publishArticle(ctx: ServiceContext, id: string): Promise<A
 }
 
 /**
- * Takes a published article back to draft (event content.updated, changed_fields status and
- * published_at); a draft is returned as is.
+ * Schedules a draft (or reschedules a scheduled article) to be published at `publishAt`, which
+ * must lie in the future: event content.scheduled. A published article is a CONFLICT
+ * (unpublish it first). The publish-scheduled job publishes it within a minute of that time.
  */
-export async function unpublishArticle(ctx: ServiceContext, id: string): Promise<Article> {
+export async function scheduleArticle(ctx: ServiceContext, id: string, publishAt: Date): Promise<Article> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  if (publishAt <= now)
+    throw invalidField(
+      'publish_at',
+      'must lie in the future: to publish now, POST /v1/content/articles/{id}/publish',
+      'publish_at must lie in the future',
+    )
+  const row = await ctx.asTenant(async (tx) => {
+    const [before] = await tx<{ status: string; publish_at: Date | null }[]>`
+      select status, publish_at from public.articles where id = ${id} and tenant_id = ${caller.tenantId} for update`
+    if (!before) throw notFound('Article')
+    if (before.status === 'published')
+      throw new ServiceError('CONFLICT', 'The article is published: unpublish it before scheduling it', {
+        details: [{ field: 'status', message: 'published' }],
+      })
+    if (before.publish_at?.getTime() === publishAt.getTime()) return readArticle(tx, caller.tenantId, id)
+    await tx`
+      update public.articles set status = 'scheduled', publish_at = ${publishAt}, updated_at = ${now}
+      where id = ${id} and tenant_id = ${caller.tenantId}`
+    const after = (await readArticle(tx, caller.tenantId, id))!
+    await recordEvent(tx, {
+      tenantId: caller.tenantId,
+      type: 'content.updated',
+      at: now,
+      data: updatedEvent(after, 'updated', ['status', 'publish_at'], now),
+    })
+    await recordEvent(tx, {
+      tenantId: caller.tenantId,
+      type: 'content.scheduled',
+      at: now,
+      data: {
+        article_id: after.id,
+        site_id: after.site_id,
+        title: after.title,
+        slug: after.slug,
+        publish_at: publishAt.toISOString(),
+        rescheduled: before.status === 'scheduled',
+        scheduled_at: now.toISOString(),
+      },
+    })
+    return after
+  })
+  ctx.onOutboxCommitted?.()
+  return presentArticle(row!)
+}
+
+/**
+ * Takes a published or scheduled article back to draft (event content.unpublished, with the
+ * status it had): unpublishing, or cancelling a schedule. A draft is returned as is.
+ */
+export function unpublishArticle(ctx: ServiceContext, id: string): Promise<Article> {
+  return backToDraft(ctx, id, ['published', 'scheduled'])
+}
+
+/**
+ * Cancels a schedule: a scheduled article goes back to draft (event content.unpublished); a
+ * draft is returned as is; a published article is a CONFLICT (unpublish it instead).
+ */
+export function cancelSchedule(ctx: ServiceContext, id: string): Promise<Article> {
+  return backToDraft(ctx, id, ['scheduled'])
+}
+
+async function backToDraft(
+  ctx: ServiceContext,
+  id: string,
+  from: readonly Exclude<Article['status'], 'draft'>[],
+): Promise<Article> {
   const { caller } = ctx
   const now = ctx.clock.now()
   const { row, changed } = await ctx.asTenant(async (tx) => {
-    const [article] = await tx<ArticleRow[]>`
-      update public.articles set status = 'draft', published_at = null, updated_at = ${now}
-      where id = ${id} and tenant_id = ${caller.tenantId} and status = 'published'
-      returning ${tx.unsafe(articleColumns)}`
-    if (article) {
+    const [before] = await tx<{ status: Article['status'] }[]>`
+      select status from public.articles
+      where id = ${id} and tenant_id = ${caller.tenantId} and status <> 'draft' for update`
+    if (before && !from.includes(before.status as (typeof from)[number]))
+      throw new ServiceError('CONFLICT', `The article is ${before.status}: unpublish it instead`, {
+        details: [{ field: 'status', message: before.status }],
+      })
+    if (before) {
+      await tx`
+        update public.articles set status = 'draft', published_at = null, publish_at = null, updated_at = ${now}
+        where id = ${id} and tenant_id = ${caller.tenantId}`
+      const after = (await readArticle(tx, caller.tenantId, id))!
+      // content.updated too: subscribers to every modification of an article see this one.
       await recordEvent(tx, {
         tenantId: caller.tenantId,
         type: 'content.updated',
         at: now,
-        data: updatedEvent(article, 'updated', ['status', 'published_at'], now),
+        data: updatedEvent(after, 'updated', ['status', 'published_at', 'publish_at'], now),
       })
-      return { row: article, changed: true }
+      await recordEvent(tx, {
+        tenantId: caller.tenantId,
+        type: 'content.unpublished',
+        at: now,
+        data: {
+          article_id: after.id,
+          site_id: after.site_id,
+          title: after.title,
+          slug: after.slug,
+          previous_status: before.status,
+          unpublished_at: now.toISOString(),
+        },
+      })
+      return { row: after, changed: true }
     }
-    const [existing] = await tx<ArticleRow[]>`
-      select ${tx.unsafe(articleColumns)} from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`
-    return { row: existing ?? null, changed: false }
+    return { row: await readArticle(tx, caller.tenantId, id), changed: false }
   })
   if (!row) throw notFound('Article')
   if (changed) ctx.onOutboxCommitted?.()
@@ -207,6 +584,8 @@ export async function unpublishArticle(ctx: ServiceContext, id: string): Promise
  */
 export async function listArticleSources(ctx: ServiceContext, id: string): Promise<ArticleSource[]> {
   const { caller } = ctx
+  // What an article was made from is the tenant's own business, not a published-only key's.
+  if (caller.kind === 'platform_key' && caller.publishedOnly) throw notFound('Article')
   const { found, rows } = await ctx.asTenant(async (tx) => {
     const [article] =
       await tx`select 1 from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`

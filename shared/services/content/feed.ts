@@ -7,6 +7,7 @@ export interface ContentRow {
   object: 'site' | 'article'
   id: string
   site_id: string | null
+  slug: string
   name: string
   domain: string | null
   status: string | null
@@ -17,8 +18,13 @@ export interface ContentRow {
 
 export interface ContentFilter {
   site_id?: string
-  status?: 'draft' | 'published'
+  status?: 'draft' | 'scheduled' | 'published'
   published_since?: Date
+  published_before?: Date
+  /** Articles carrying the tag with this slug. */
+  tag?: string
+  /** Articles by this author (a user id). */
+  author?: string
   type?: 'site' | 'article'
   /** Words that must all appear in a site's name or an article's title (case-insensitive). */
   q?: string
@@ -52,7 +58,8 @@ export function queryContent(
     select * from private.content_feed(${claims ? JSON.stringify(claims) : null}::text, ${tenantId}::uuid,
       ${opts.limit}::int, ${after?.at ?? null}::timestamptz, ${after?.id ?? null}::uuid,
       ${filter.newestFirst === true}::boolean, ${filter.type ?? null}::text, ${filter.site_id ?? null}::uuid,
-      ${filter.status ?? null}::text, ${filter.published_since ?? null}::timestamptz, ${words}::text[])`
+      ${filter.status ?? null}::text, ${filter.published_since ?? null}::timestamptz, ${words}::text[],
+      ${filter.tag ?? null}::text, ${filter.author ?? null}::uuid, ${filter.published_before ?? null}::timestamptz)`
 }
 
 /** The page for a signed-in caller: its claims, its active tenant, under row-level security. */
@@ -73,6 +80,7 @@ export function presentContent(row: ContentRow) {
         id: row.id,
         created_at: row.created_at.toISOString(),
         updated_at: row.updated_at.toISOString(),
+        slug: row.slug,
         name: row.name,
         domain: row.domain,
       }
@@ -82,6 +90,7 @@ export function presentContent(row: ContentRow) {
         created_at: row.created_at.toISOString(),
         updated_at: row.updated_at.toISOString(),
         site_id: row.site_id,
+        slug: row.slug,
         title: row.name,
         status: row.status,
         published_at: row.published_at?.toISOString() ?? null,

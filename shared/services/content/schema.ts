@@ -1,12 +1,49 @@
 import { z } from '@hono/zod-openapi'
+import { isoTimestamp } from '@shared/infra/schemas.ts'
+import { MAX_SLUG, SLUG_PATTERN } from './slug.ts'
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/
 
 export const MAX_ARTICLE_BODY = 200_000
+/** Tags one article may carry. */
+export const MAX_ARTICLE_TAGS = 20
+
+export const slugField = () =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_SLUG)
+    .regex(SLUG_PATTERN, 'lower-case letters, digits and single hyphens between them, such as spring-deals')
+
+/** An absolute https URL without credentials, at most 2000 characters. */
+export const httpsUrl = () =>
+  z
+    .string()
+    .trim()
+    .max(2000)
+    .refine((s) => {
+      try {
+        const u = new URL(s)
+        return u.protocol === 'https:' && !u.username && !u.password && u.hostname.length > 0
+      } catch {
+        return false
+      }
+    }, 'an absolute https:// URL without credentials')
+
+const featureImageBody = z
+  .object({
+    url: httpsUrl().openapi({ example: 'https://images.example.com/spring.jpg' }),
+    alt: z.string().trim().max(500).default('').openapi({ example: 'A garden in spring' }),
+  })
+  .strict()
 
 export const createSiteBody = z
   .object({
     name: z.string().trim().min(1).max(200).openapi({ example: 'Tech blog' }),
+    slug: slugField()
+      .optional()
+      .openapi({ description: 'Unique in the tenant; made from the name when absent', example: 'tech-blog' }),
     domain: z
       .string()
       .trim()
@@ -23,24 +60,66 @@ export const createSiteBody = z
 export const updateSiteBody = z
   .object({
     name: z.string().trim().min(1).max(200).optional().openapi({ example: 'Engineering blog' }),
+    slug: slugField().optional(),
     domain: createSiteBody.shape.domain,
   })
   .strict()
-  .refine((b) => b.name !== undefined || b.domain !== undefined, 'nothing to change')
+  .refine((b) => b.name !== undefined || b.domain !== undefined || b.slug !== undefined, 'nothing to change')
   .openapi('UpdateSite')
+
+/** The fields of an article a client writes, beside its site: each optional, each bounded. */
+const articleFields = {
+  slug: slugField().openapi({
+    description:
+      'Unique in the site; made from the title when absent. A published article keeps answering at its old slugs.',
+    example: 'spring-deals',
+  }),
+  excerpt: z
+    .string()
+    .trim()
+    .max(500)
+    .nullable()
+    .openapi({ description: "At most 500 characters; null derives it from the body's first paragraph" }),
+  feature_image: featureImageBody.nullable().openapi({ description: 'https only' }),
+  tags: z
+    .array(slugField())
+    .max(MAX_ARTICLE_TAGS)
+    .refine((t) => new Set(t).size === t.length, 'tags must not repeat')
+    .openapi({
+      description: `Slugs of the tenant's tags (POST /v1/content/tags), at most ${MAX_ARTICLE_TAGS}; the first is the primary tag`,
+      example: ['garden'],
+    }),
+  author_id: z
+    .uuid()
+    .nullable()
+    .openapi({ description: 'A member of the tenant; the creating user by default' }),
+  meta_title: z.string().trim().max(300).nullable(),
+  meta_description: z.string().trim().max(500).nullable(),
+  canonical_url: httpsUrl().nullable().openapi({ example: 'https://blog.example.com/spring-deals' }),
+}
 
 export const createArticleBody = z
   .object({
     site_id: z.uuid(),
     title: z.string().trim().min(1).max(500).openapi({ example: 'Ten things about edge functions' }),
-    body: z.string().max(MAX_ARTICLE_BODY).default(''),
+    body: z.string().max(MAX_ARTICLE_BODY).default('').openapi({ description: 'Markdown' }),
+    slug: articleFields.slug.optional(),
+    excerpt: articleFields.excerpt.optional(),
+    feature_image: articleFields.feature_image.optional(),
+    tags: articleFields.tags.optional(),
+    author_id: articleFields.author_id.optional(),
+    meta_title: articleFields.meta_title.optional(),
+    meta_description: articleFields.meta_description.optional(),
+    canonical_url: articleFields.canonical_url.optional(),
   })
   .strict()
   .openapi('CreateArticle', {
     example: {
       site_id: '5b1d7c3e-9f2a-4e6b-8d1c-3a4b5c6d7e8f',
       title: 'Spring deals',
-      body: '<p>Ten finds for the garden.</p>',
+      body: 'Ten finds for the **garden**.',
+      tags: ['garden'],
+      feature_image: { url: 'https://images.example.com/spring.jpg', alt: 'A garden in spring' },
     },
   })
 
@@ -48,15 +127,24 @@ export const updateArticleBody = z
   .object({
     title: z.string().trim().min(1).max(500).optional(),
     body: z.string().max(MAX_ARTICLE_BODY).optional(),
+    slug: articleFields.slug.optional(),
+    excerpt: articleFields.excerpt.optional(),
+    feature_image: articleFields.feature_image.optional(),
+    tags: articleFields.tags.optional(),
+    author_id: articleFields.author_id.optional(),
+    meta_title: articleFields.meta_title.optional(),
+    meta_description: articleFields.meta_description.optional(),
+    canonical_url: articleFields.canonical_url.optional(),
   })
   .strict()
-  .refine((b) => b.title !== undefined || b.body !== undefined, 'nothing to change')
-  .openapi('UpdateArticle', { example: { title: 'Spring deals, updated', body: '<p>The revised text.</p>' } })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'nothing to change')
+  .openapi('UpdateArticle', { example: { title: 'Spring deals, updated', body: 'The revised text.' } })
 
 export const siteSchema = z
   .object({
     object: z.literal('site'),
     id: z.uuid(),
+    slug: z.string(),
     name: z.string(),
     domain: z.string().nullable(),
     created_at: z.string(),
@@ -67,19 +155,24 @@ export const siteSchema = z
 /** A site with what it holds: what deleting it would take with it. */
 export const siteDetailSchema = siteSchema
   .extend({
-    counts: z.object({
-      articles: z.number().int(),
-      drafts: z.number().int(),
-      published: z.number().int(),
-      sources: z.number().int().openapi({ description: 'scrape-social sources feeding the site' }),
-      source_items: z.number().int().openapi({ description: 'items those sources collected' }),
-      affiliate_destinations: z.number().int(),
-    }),
+    counts: z
+      .object({
+        articles: z.number().int(),
+        drafts: z.number().int(),
+        scheduled: z.number().int(),
+        published: z.number().int(),
+        sources: z.number().int().openapi({ description: 'scrape-social sources feeding the site' }),
+        source_items: z.number().int().openapi({ description: 'items those sources collected' }),
+        affiliate_destinations: z.number().int(),
+      })
+      .optional()
+      .openapi({ description: 'Absent for a published-only key' }),
   })
   .openapi('SiteDetail', {
     example: {
       object: 'site',
       id: '7d4a5a0e-2f0c-4a43-9d49-6c1b8e0b7a11',
+      slug: 'tech-blog',
       name: 'Tech blog',
       domain: 'blog.example.com',
       created_at: '2026-11-01T09:00:00.000Z',
@@ -87,6 +180,7 @@ export const siteDetailSchema = siteSchema
       counts: {
         articles: 12,
         drafts: 3,
+        scheduled: 0,
         published: 9,
         sources: 2,
         source_items: 140,
@@ -126,19 +220,130 @@ export const articleSourcesSchema = z
     },
   })
 
+export const tagSchema = z
+  .object({
+    object: z.literal('tag'),
+    id: z.uuid(),
+    name: z.string(),
+    slug: z.string(),
+    created_at: z.string(),
+    updated_at: z.string(),
+  })
+  .openapi('Tag', {
+    example: {
+      object: 'tag',
+      id: '3c0c1f1e-6a51-4d8e-9a2b-1f0e9d8c7b6a',
+      name: 'Garden',
+      slug: 'garden',
+      created_at: '2026-11-01T09:00:00.000Z',
+      updated_at: '2026-11-01T09:00:00.000Z',
+    },
+  })
+
+export const tagListSchema = z
+  .object({ data: z.array(tagSchema), next_cursor: z.string().nullable() })
+  .openapi('TagList')
+
+export const createTagBody = z
+  .object({
+    name: z.string().trim().min(1).max(100).openapi({ example: 'Garden' }),
+    slug: slugField()
+      .optional()
+      .openapi({ description: 'Unique in the tenant; made from the name when absent' }),
+  })
+  .strict()
+  .openapi('CreateTag', { example: { name: 'Garden' } })
+
+export const updateTagBody = z
+  .object({ name: createTagBody.shape.name.optional(), slug: slugField().optional() })
+  .strict()
+  .refine((b) => b.name !== undefined || b.slug !== undefined, 'nothing to change')
+  .openapi('UpdateTag', { example: { name: 'Gardening', slug: 'gardening' } })
+
+export const articleStatuses = ['draft', 'scheduled', 'published'] as const
+
 export const articleSchema = z
   .object({
     object: z.literal('article'),
     id: z.uuid(),
     site_id: z.uuid(),
+    slug: z.string(),
     title: z.string(),
-    body: z.string(),
-    status: z.enum(['draft', 'published']),
+    body: z.string().optional().openapi({ description: 'Markdown (formats=markdown, the default)' }),
+    html: z.string().optional().openapi({ description: 'Sanitized HTML (formats=html)' }),
+    plaintext: z.string().optional().openapi({ description: 'Text without markup (formats=plaintext)' }),
+    excerpt: z
+      .string()
+      .openapi({ description: "Given, or the body's first paragraph as text (at most 300 characters)" }),
+    custom_excerpt: z.string().nullable().openapi({ description: 'The excerpt as given; null when derived' }),
+    feature_image: z.object({ url: z.string(), alt: z.string() }).nullable(),
+    tags: z.array(z.object({ id: z.uuid(), name: z.string(), slug: z.string() })),
+    author: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+    meta_title: z.string().nullable(),
+    meta_description: z.string().nullable(),
+    canonical_url: z.string().nullable(),
+    status: z.enum(articleStatuses),
+    publish_at: z.string().nullable().openapi({ description: 'When a scheduled article goes live' }),
     published_at: z.string().nullable(),
+    revision_id: z
+      .uuid()
+      .nullable()
+      .openapi({ description: 'The revision the article is at (every save makes one)' }),
+    published_revision_id: z
+      .uuid()
+      .nullable()
+      .openapi({ description: 'The revision that went live when the article was last published' }),
+    edited_since_published: z.boolean().openapi({
+      description: 'Published, and saved since it was: the current revision is not the one that went live',
+    }),
     created_at: z.string(),
     updated_at: z.string(),
   })
   .openapi('Article')
+
+export const scheduleArticleBody = z
+  .object({
+    publish_at: isoTimestamp().openapi({
+      description: 'When to publish: must lie in the future (a time in the past is refused)',
+      example: '2026-12-24T08:00:00Z',
+    }),
+  })
+  .strict()
+  .openapi('ScheduleArticle')
+
+export const articleRevisionSummarySchema = z
+  .object({
+    object: z.literal('article_revision'),
+    id: z.uuid(),
+    article_id: z.uuid(),
+    number: z.number().int().openapi({ description: '1 for the first save, then one more per save' }),
+    title: z.string(),
+    reason: z.enum(['created', 'updated', 'restored']),
+    created_by: z
+      .uuid()
+      .nullable()
+      .openapi({ description: 'The user who saved (a key saves as its creator)' }),
+    created_at: z.string(),
+  })
+  .openapi('ArticleRevisionSummary')
+
+export const articleRevisionSchema = articleRevisionSummarySchema
+  .extend({
+    body: z.string(),
+    slug: z.string(),
+    excerpt: z.string().nullable(),
+    feature_image: z.object({ url: z.string(), alt: z.string() }).nullable(),
+    tags: z.array(z.string()).openapi({ description: 'Tag slugs' }),
+    author_id: z.uuid().nullable(),
+    meta_title: z.string().nullable(),
+    meta_description: z.string().nullable(),
+    canonical_url: z.string().nullable(),
+  })
+  .openapi('ArticleRevision')
+
+export const articleRevisionListSchema = z
+  .object({ data: z.array(articleRevisionSummarySchema), next_cursor: z.string().nullable() })
+  .openapi('ArticleRevisionList')
 
 export const contentItemSchema = z
   .object({
@@ -150,7 +355,12 @@ export const contentItemSchema = z
     domain: z.string().nullable().optional().openapi({ description: 'sites' }),
     site_id: z.uuid().nullable().optional().openapi({ description: 'articles' }),
     title: z.string().optional().openapi({ description: 'articles' }),
-    status: z.string().nullable().optional().openapi({ description: 'articles: draft or published' }),
+    slug: z.string().optional().openapi({ description: 'sites and articles' }),
+    status: z
+      .string()
+      .nullable()
+      .optional()
+      .openapi({ description: 'articles: draft, scheduled or published' }),
     published_at: z.string().nullable().optional().openapi({ description: 'articles' }),
   })
   .openapi('ContentItem')
@@ -162,6 +372,11 @@ export const contentListSchema = z.object({
 
 export type Site = z.infer<typeof siteSchema>
 export type Article = z.infer<typeof articleSchema>
+export type Tag = z.infer<typeof tagSchema>
+export type ArticleRevision = z.infer<typeof articleRevisionSchema>
+export type ArticleRevisionSummary = z.infer<typeof articleRevisionSummarySchema>
+export type CreateTagInput = z.output<typeof createTagBody>
+export type UpdateTagInput = z.output<typeof updateTagBody>
 export type CreateSiteInput = z.output<typeof createSiteBody>
 export type UpdateSiteInput = z.output<typeof updateSiteBody>
 export type SiteDetail = z.infer<typeof siteDetailSchema>

@@ -1,7 +1,9 @@
+import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
-import { notFound } from '@shared/infra/errors.ts'
+import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import type { CreateSiteInput, Site, SiteDetail, UpdateSiteInput } from './schema.ts'
+import { numberedSlug, slugify } from './slug.ts'
 
 /**
  * A tenant's sites: create (event site.created), rename or re-domain (no event: the spec names
@@ -11,39 +13,82 @@ import type { CreateSiteInput, Site, SiteDetail, UpdateSiteInput } from './schem
 
 interface SiteRow {
   id: string
+  slug: string
   name: string
   domain: string | null
   created_at: Date
   updated_at: Date
 }
 
-const siteColumns = 'id, name, domain, created_at, updated_at'
+const siteColumns = 'id, slug, name, domain, created_at, updated_at'
 
 const presentSite = (r: SiteRow): Site => ({
   object: 'site',
   id: r.id,
+  slug: r.slug,
   name: r.name,
   domain: r.domain,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at.toISOString(),
 })
 
+/** CONFLICT naming the site that holds `slug` in the tenant (other than `exceptId`). */
+async function requireFreeSlug(tx: Tx, tenantId: string, slug: string, exceptId: string | null) {
+  const [holder] = await tx<{ id: string; name: string }[]>`
+    select id, name from public.sites where tenant_id = ${tenantId} and slug = ${slug} and id is distinct from ${exceptId}`
+  if (holder) throw slugTaken(slug, holder)
+}
+
+const slugTaken = (slug: string, holder?: { id: string; name: string }) =>
+  new ServiceError(
+    'CONFLICT',
+    holder
+      ? `The site slug "${slug}" is taken by the site ${holder.id} ("${holder.name}")`
+      : `The site slug "${slug}" is taken`,
+    { details: [{ field: 'slug', message: holder ? `taken by the site ${holder.id}` : 'taken' }] },
+  )
+
+const raceAsConflict = (slug: string) => (err: unknown) => {
+  if (isPgError(err, pgErrors.uniqueViolation) && String((err as Error).message).includes('slug'))
+    throw slugTaken(slug)
+  throw err
+}
+
+/** The name's slug, numbered (-2, -3, ...) past those the tenant's other sites hold. */
+async function freeSlugFor(tx: Tx, tenantId: string, name: string): Promise<string> {
+  const base = slugify(name, 'site')
+  const taken = new Set(
+    (
+      await tx<{ slug: string }[]>`
+        select slug from public.sites where tenant_id = ${tenantId} and (slug = ${base} or slug ~ ${`^${base}-[0-9]+$`})`
+    ).map((r) => r.slug),
+  )
+  let n = 1
+  while (taken.has(numberedSlug(base, n))) n++
+  return numberedSlug(base, n)
+}
+
 export async function createSite(ctx: ServiceContext, input: CreateSiteInput): Promise<Site> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await ctx.asTenant(async (tx) => {
-    const [site] = await tx<SiteRow[]>`
-      insert into public.sites (tenant_id, name, domain, created_at, updated_at)
-      values (${caller.tenantId}, ${input.name}, ${input.domain ?? null}, ${now}, ${now})
+  let slug = input.slug ?? ''
+  const row = await ctx
+    .asTenant(async (tx) => {
+      if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, null)
+      else slug = await freeSlugFor(tx, caller.tenantId, input.name)
+      const [site] = await tx<SiteRow[]>`
+      insert into public.sites (tenant_id, slug, name, domain, created_at, updated_at)
+      values (${caller.tenantId}, ${slug}, ${input.name}, ${input.domain ?? null}, ${now}, ${now})
       returning ${tx.unsafe(siteColumns)}`
-    await recordEvent(tx, {
-      tenantId: caller.tenantId,
-      type: 'site.created',
-      at: now,
-      data: { site_id: site!.id, name: site!.name, domain: site!.domain, created_at: now.toISOString() },
+      await recordEvent(tx, {
+        tenantId: caller.tenantId,
+        type: 'site.created',
+        at: now,
+        data: { site_id: site!.id, name: site!.name, domain: site!.domain, created_at: now.toISOString() },
+      })
+      return site!
     })
-    return site!
-  })
+    .catch(raceAsConflict(slug))
   ctx.onOutboxCommitted?.()
   return presentSite(row)
 }
@@ -65,11 +110,14 @@ export async function getSite(ctx: ServiceContext, id: string): Promise<Site> {
  */
 export async function getSiteDetail(ctx: ServiceContext, id: string): Promise<SiteDetail> {
   const { caller } = ctx
+  // What a site holds besides published articles (drafts, sources) is not a published-only key's.
+  if (caller.kind === 'platform_key' && caller.publishedOnly) return getSite(ctx, id)
   const [row] = await ctx.asTenant(
     (tx) => tx<(SiteRow & { counts: SiteDetail['counts'] })[]>`
       select ${tx.unsafe(siteColumns)}, json_build_object(
         'articles', (select count(*) from public.articles a where a.site_id = s.id and a.tenant_id = s.tenant_id),
         'drafts', (select count(*) from public.articles a where a.site_id = s.id and a.tenant_id = s.tenant_id and a.status = 'draft'),
+        'scheduled', (select count(*) from public.articles a where a.site_id = s.id and a.tenant_id = s.tenant_id and a.status = 'scheduled'),
         'published', (select count(*) from public.articles a where a.site_id = s.id and a.tenant_id = s.tenant_id and a.status = 'published'),
         'sources', (select count(*) from public.sources x where x.site_id = s.id and x.tenant_id = s.tenant_id),
         'source_items', (select count(*) from public.source_items i join public.sources x on x.id = i.source_id
@@ -83,19 +131,23 @@ export async function getSiteDetail(ctx: ServiceContext, id: string): Promise<Si
   return { ...presentSite(site), counts }
 }
 
-/** Changes the name or domain; NOT_FOUND when the site is not the tenant's. */
+/** Changes the name, slug or domain; NOT_FOUND when the site is not the tenant's. */
 export async function updateSite(ctx: ServiceContext, id: string, input: UpdateSiteInput): Promise<Site> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const [row] = await ctx.asTenant(
-    (tx) => tx<SiteRow[]>`
+  const [row] = await ctx
+    .asTenant(async (tx) => {
+      if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, id)
+      return tx<SiteRow[]>`
       update public.sites set
         name = coalesce(${input.name ?? null}::text, name),
+        slug = coalesce(${input.slug ?? null}::text, slug),
         domain = case when ${input.domain !== undefined} then ${input.domain ?? null}::text else domain end,
         updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
-      returning ${tx.unsafe(siteColumns)}`,
-  )
+      returning ${tx.unsafe(siteColumns)}`
+    })
+    .catch(raceAsConflict(input.slug ?? ''))
   if (!row) throw notFound('Site')
   return presentSite(row)
 }

@@ -1,4 +1,4 @@
-import { serviceCallerFor } from '@shared/infra/auth.ts'
+import { actingCallerFor, serviceCallerFor } from '@shared/infra/auth.ts'
 import { type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import {
@@ -12,7 +12,7 @@ import {
 import { createArticle } from '../content/articles.ts'
 import { MAX_ARTICLE_BODY } from '../content/schema.ts'
 import { CredentialUnavailableError, useCredential } from '../credentials/use-credential.ts'
-import { assertWithinQuota, meterUsage } from '../usage/metering.ts'
+import { assertWithinQuota, reserveUsage, settleReservation } from '../usage/metering.ts'
 import { callModel, providerFailure } from './providers.ts'
 import { type AiProvider, defaultModels, type GenerateArticleInput } from './schema.ts'
 
@@ -130,7 +130,12 @@ export async function queueGeneration(ctx: ServiceContext, input: GenerateArticl
  */
 export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
   const input = job.input as unknown as GenerateJobInput
-  const ctx = serviceContextFor(deps, await serviceCallerFor(deps.sql, job.tenant_id, job.created_by))
+  // As the member who asked for it, while still a member; a job with no person behind it (the
+  // service-role key) as the tenant's owner.
+  const caller = job.created_by
+    ? await actingCallerFor(deps.sql, job.tenant_id, job.created_by)
+    : await serviceCallerFor(deps.sql, job.tenant_id)
+  const ctx = serviceContextFor(deps, caller)
   // A retry after the article was made (the worker died before finishing) returns that article.
   const [done] = await deps.sql<{ article_id: string }[]>`
     select article_id from public.article_source_items where job_id = ${job.id} and tenant_id = ${job.tenant_id} limit 1`
@@ -142,7 +147,7 @@ export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
     order by coalesce(published_at, created_at), id`
   if (items.length === 0) throw new JobError('the chosen items no longer exist')
 
-  await assertWithinQuota(ctx, 'assistant') // before the provider is called, on every attempt
+  await assertWithinQuota(ctx, 'assistant') // before the credential is used, on every attempt
   let apiKey: string
   try {
     apiKey = (
@@ -160,6 +165,10 @@ export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
     throw err
   }
 
+  // The call's most tokens are reserved before it, so concurrent jobs and turns hold the quota.
+  const prompt = buildPrompt(items, input.instructions)
+  const inputBound = Math.ceil(new TextEncoder().encode(SYSTEM_PROMPT + prompt).length / 3)
+  const reservation = await reserveUsage(ctx, 'assistant', inputBound + MAX_OUTPUT_TOKENS)
   let answer: Awaited<ReturnType<typeof callModel>>
   try {
     answer = await callModel({
@@ -168,12 +177,13 @@ export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
       apiKey,
       model: input.model,
       system: SYSTEM_PROMPT,
-      prompt: buildPrompt(items, input.instructions),
+      prompt,
       maxOutputTokens: MAX_OUTPUT_TOKENS,
       timeoutMs: PROVIDER_TIMEOUT_MS,
       fetch: deps.fetch,
     })
   } catch (err) {
+    await settleReservation(ctx, reservation, 0)
     const failure = providerFailure(input.provider, err, apiKey)
     if (!failure) throw err
     throw new JobError(failure.reason, {
@@ -183,9 +193,9 @@ export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
     })
   }
 
-  // The provider has spent the tokens: they are counted even past a Free quota (the next call is refused).
+  // What the provider reports it spent replaces the reservation.
   const tokens = answer.inputTokens + answer.outputTokens
-  if (tokens > 0) await meterUsage(ctx, 'assistant', tokens, { incurred: true })
+  await settleReservation(ctx, reservation, tokens)
 
   const { title, body } = splitTitle(answer.text)
   if (!body) throw new JobError('the model returned no article text')

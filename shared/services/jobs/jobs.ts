@@ -38,7 +38,7 @@ export async function listJobs(
     (tx) => tx<JobRow[]>`
       select * from public.jobs
       where tenant_id = ${caller.tenantId}
-        ${page.kind ? tx`and kind = ${page.kind}` : tx``}
+        ${page.kind ? tx`and kind in ${tx(page.kind.split(','))}` : tx``}
         ${page.status ? tx`and status = ${page.status}` : tx``}
         ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
       order by created_at desc, id desc

@@ -40,7 +40,7 @@ export function queueOrJoin<S>(
 
 /**
  * Queues the job of every enabled resource whose `next_run_at` has come and moves its next run on
- * (the sweep job; all tenants). Safe on several instances: due rows are locked with SKIP LOCKED for
+ * (the sweep job; all tenants), in turns across tenants. Safe on several instances: due rows are locked with SKIP LOCKED for
  * this one transaction. Returns the ids of the jobs it created (joined ones are already running).
  */
 export async function queueDueRuns<S>(
@@ -50,11 +50,18 @@ export async function queueDueRuns<S>(
 ): Promise<string[]> {
   const now = deps.clock.now()
   return deps.sql.begin(async (tx) => {
+    // In turns across tenants: each tenant's most overdue first, so one tenant's many schedules
+    // cannot hold back another's.
     const due = await tx<{ id: string; tenant_id: string; schedule: S }[]>`
-      select id, tenant_id, schedule from ${tx(r.table)}
-      where enabled and schedule is not null and next_run_at <= ${now}
-      order by next_run_at limit ${limit}
-      for update skip locked`
+      with ranked as (
+        select id, row_number() over (partition by tenant_id order by next_run_at, id) as rank
+        from ${tx(r.table)}
+        where enabled and schedule is not null and next_run_at <= ${now}
+      )
+      select t.id, t.tenant_id, t.schedule from ${tx(r.table)} t join ranked on ranked.id = t.id
+      where t.enabled and t.schedule is not null and t.next_run_at <= ${now}
+      order by ranked.rank, t.next_run_at, t.id limit ${limit}
+      for update of t skip locked`
     const ids: string[] = []
     for (const row of due) {
       await tx`update ${tx(r.table)} set next_run_at = ${r.nextRun(row.schedule, now)} where id = ${row.id}`

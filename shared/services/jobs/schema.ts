@@ -33,7 +33,16 @@ export const jobSchema = z
 export const jobListSchema = z.object({ data: z.array(jobSchema), next_cursor: z.string().nullable() })
 
 export const jobListQuery = pageQuery.extend({
-  kind: z.string().max(64).optional().openapi({ description: 'Only jobs of this kind' }),
+  kind: z
+    .string()
+    .max(400)
+    .regex(/^[a-z0-9_.-]+(,[a-z0-9_.-]+){0,9}$/, 'one job kind, or up to 10 separated by commas')
+    .optional()
+    .openapi({
+      description:
+        'Only jobs of this kind, or of any of up to 10 kinds separated by commas (e.g. scrape-social.source,generate-article.article)',
+      example: 'assistant.turn',
+    }),
   status: z.enum(jobStatuses).optional(),
 })
 

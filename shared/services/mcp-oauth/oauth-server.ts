@@ -22,6 +22,9 @@ const REQUEST_SECONDS = 600
 const TOKEN_RANDOM = 43
 
 /** OAuth's own error answers (RFC 6749 5.2), not the platform's error body. */
+/** Who may connect an MCP client to the tenant (as who may create a tool-server key). */
+const consentRoles = ['owner', 'admin'] as const
+
 export class OAuthError extends Error {
   constructor(
     readonly error:
@@ -211,7 +214,7 @@ export async function decideRequest(ctx: ServiceContext, id: string, approve: bo
     url.searchParams.set('error_description', 'The user declined')
     return { redirect_to: url.toString() }
   }
-  requireRole(ctx.caller, ['owner', 'admin'])
+  requireRole(ctx.caller, consentRoles)
   const code = `${CODE_PREFIX}${randomBase62(TOKEN_RANDOM)}`
   const [updated] = await ctx.asOwner`
     update private.mcp_oauth_requests
@@ -256,6 +259,21 @@ export interface TokenParams {
   resource?: string
 }
 
+/**
+ * A grant holds while the user who consented may still consent: a member of the tenant with the
+ * role consenting needs (owner or admin, as for a tool-server key). Checked when a code or a
+ * refresh token is exchanged; removal from the tenant also revokes the grants at once.
+ */
+async function assertMayConnect(deps: FunctionDeps, tenantId: string, userId: string): Promise<void> {
+  const [member] = await deps.sql<{ role: string }[]>`
+    select role from public.tenant_members where tenant_id = ${tenantId} and user_id = ${userId}`
+  if (!member || !consentRoles.some((r) => r === member.role))
+    throw new OAuthError(
+      'invalid_grant',
+      'The user who authorized this client is no longer an owner or admin of the tenant; the grant is revoked',
+    )
+}
+
 /** The token endpoint: a code (with its PKCE verifier) or a refresh token, for tokens. */
 export async function exchangeToken(deps: FunctionDeps, params: TokenParams, resource: string) {
   if (!params.client_id) throw new OAuthError('invalid_client', 'client_id is required', 401)
@@ -288,6 +306,7 @@ export async function exchangeToken(deps: FunctionDeps, params: TokenParams, res
     const challenge = base64url(sha256(new TextEncoder().encode(params.code_verifier)))
     if (challenge !== request.code_challenge)
       throw new OAuthError('invalid_grant', 'PKCE verification failed')
+    await assertMayConnect(deps, request.tenant_id, request.user_id)
     const [grant] = await deps.sql<{ id: string }[]>`
       insert into public.mcp_oauth_grants (tenant_id, user_id, client_id, client_name, scopes, resource)
       values (${request.tenant_id}, ${request.user_id}, ${client.client_id}, ${client.client_name}, ${request.scopes}, ${request.resource})
@@ -313,11 +332,23 @@ export async function exchangeToken(deps: FunctionDeps, params: TokenParams, res
       throw new OAuthError('invalid_grant', 'Unknown refresh token')
     }
     const [token] = await deps.sql<
-      { grant_id: string; client_id: string; scopes: string[]; revoked_at: Date | null }[]
+      {
+        grant_id: string
+        tenant_id: string
+        user_id: string
+        client_id: string
+        scopes: string[]
+        revoked_at: Date | null
+      }[]
     >`
-      select id as grant_id, client_id, scopes, revoked_at from public.mcp_oauth_grants where id = ${fresh.grant_id}`
+      select id as grant_id, tenant_id, user_id, client_id, scopes, revoked_at
+      from public.mcp_oauth_grants where id = ${fresh.grant_id}`
     if (!token || token.client_id !== client.client_id || token.revoked_at || fresh.expires_at <= now)
       throw new OAuthError('invalid_grant', 'The refresh token is expired, revoked or not this client’s')
+    await assertMayConnect(deps, token.tenant_id, token.user_id).catch(async (err) => {
+      await deps.sql`update public.mcp_oauth_grants set revoked_at = ${now} where id = ${token.grant_id} and revoked_at is null`
+      throw err
+    })
     return issueTokens(deps, token.grant_id, token.scopes)
   }
   throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token')

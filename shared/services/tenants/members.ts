@@ -26,11 +26,7 @@ export async function updateMemberRole(ctx: ServiceContext, userId: string, role
       const [target] = await tx<{ role: Role }[]>`
       select role from public.tenant_members where tenant_id = ${caller.tenantId} and user_id = ${userId}`
       if (!target) throw notFound('Member')
-      if (
-        (target.role === 'owner' || role === 'owner') &&
-        caller.kind === 'user' &&
-        caller.role !== 'owner'
-      ) {
+      if ((target.role === 'owner' || role === 'owner') && caller.role !== 'owner') {
         throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners grant or take the owner role')
       }
       const updated = await tx`
@@ -56,7 +52,7 @@ export async function removeMember(ctx: ServiceContext, userId: string): Promise
       const [target] = await tx<{ role: Role }[]>`
       select role from public.tenant_members where tenant_id = ${caller.tenantId} and user_id = ${userId}`
       if (!target) throw notFound('Member')
-      if (!leaving && target.role === 'owner' && caller.kind === 'user' && caller.role !== 'owner') {
+      if (!leaving && target.role === 'owner' && caller.role !== 'owner') {
         throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners remove owners')
       }
       const deleted = await tx`

@@ -17,6 +17,35 @@ export const productIds = {
 } as const
 export type Product = keyof typeof productIds
 
+/** What each product counts, for messages (the same words as public.api_products). */
+const productUnit: Record<Product, string> = {
+  content: 'request',
+  assistant: 'token',
+  analytics: 'request',
+  distribution: 'request',
+  identity: 'request',
+}
+
+/**
+ * The refusal past a Free quota, naming the product, the use and the quota, so the person who
+ * meets it knows what ran out and how much there was. `used` is unknown when a statement refused
+ * several units at once.
+ */
+function quotaExceeded(plan: string, product: Product, quota: bigint | null, used: bigint | null, now: Date) {
+  const unit = productUnit[product]
+  const figures =
+    quota === null
+      ? ''
+      : used === null
+        ? ` (the quota is ${quota.toLocaleString('en-US')} ${unit}s a month)`
+        : ` (${used.toLocaleString('en-US')} of ${quota.toLocaleString('en-US')} ${unit}s this month)`
+  return new ServiceError(
+    'QUOTA_EXCEEDED',
+    `The ${plan} plan's monthly quota for the ${product} API is used up${figures}`,
+    { retryAfter: secondsToNextPeriod(now) },
+  )
+}
+
 /** Alerts every tenant gets, to its owners and admins (the spec's 80%, 90%, 100%). */
 export const defaultAlertThresholds = [80, 90, 100] as const
 
@@ -155,11 +184,8 @@ export async function settleUsage(
 ): Promise<void> {
   const result = 'allowed' in usage ? usage : toUsageResult(usage)
   if (!result.allowed) {
-    throw new ServiceError(
-      'QUOTA_EXCEEDED',
-      `The ${result.plan} plan's monthly quota for the ${product} API is used up`,
-      { retryAfter: secondsToNextPeriod(now) },
-    )
+    // On a plan that refuses overage the count never passes the quota, so one refused unit means all are used.
+    throw quotaExceeded(result.plan, product, result.quota, units === 1 ? result.quota : null, now)
   }
   if (crossedThresholds(result, units).length > 0) {
     // Awaited (a few calls per product and month): an edge runtime may stop after the response.
@@ -173,6 +199,19 @@ export async function settleUsage(
 }
 
 /**
+ * The Content API quota counts requests made with API keys (platform keys, published-only ones
+ * included): a signed-in member working in the dashboard is not a Content API request.
+ */
+export async function meterContentRequest(
+  ctx: ServiceContext,
+  opts: { buffered?: boolean } = {},
+): Promise<void> {
+  if (ctx.caller.kind !== 'platform_key') return
+  if (opts.buffered) await meterBuffered(ctx, 'content')
+  else await meterUsage(ctx, 'content')
+}
+
+/**
  * Refuses (429 QUOTA_EXCEEDED) a tenant whose plan refuses overage (Free) and whose count for the
  * month is at or over the quota: for metered work whose size is known only afterwards (a model
  * call's tokens), checked before the work and metered with `incurred` after it.
@@ -182,23 +221,68 @@ export async function assertWithinQuota(deps: ServiceContext, product: Product):
   const now = deps.clock.now()
   // As the caller: the plan, the quotas and the counters are all visible to members under RLS.
   const [row] = await deps.readAsTenant(
-    (q) => q<{ plan: string; over: boolean }[]>`
-    select t.plan, coalesce(c.units, 0) >= pq.monthly_quota as over
+    (q) => q<{ plan: string; used: string; quota: string }[]>`
+    select t.plan, coalesce(c.units, 0) as used, pq.monthly_quota as quota
     from public.tenants t
     join public.plan_quotas pq on pq.plan = t.plan and pq.product_id = ${productIds[product]}
     left join public.usage_counters c on c.tenant_id = t.id and c.product_id = pq.product_id
       and c.period = ${periodOf(now)}
-    where t.id = ${deps.caller.tenantId} and t.plan = 'free'`,
+    where t.id = ${deps.caller.tenantId} and t.plan = 'free' and coalesce(c.units, 0) >= pq.monthly_quota`,
   )
-  if (row?.over) {
+  if (row) throw quotaExceeded(row.plan, product, BigInt(row.quota), BigInt(row.used), now)
+}
+
+/**
+ * Units counted ahead of metered work whose size is known only afterwards (a model call's tokens),
+ * to be settled with settleReservation. `units` is 0 where the plan reserves nothing.
+ */
+export interface Reservation {
+  product: Product
+  period: string
+  units: number
+}
+
+/**
+ * Reserves `units` (a model call's input estimate plus its maximum output) before the work: on a
+ * plan that refuses overage (Free) they are counted now, within the quota, in one statement under
+ * the counter's row lock, so concurrent calls on any number of instances cannot together pass the
+ * quota; 429 QUOTA_EXCEEDED when they do not fit. Paid plans reserve nothing. A reservation that is
+ * never settled (the instance died) stays counted: it can only under-admit (docs/tenants-and-usage.md).
+ */
+export async function reserveUsage(
+  ctx: ServiceContext,
+  product: Product,
+  units: number,
+): Promise<Reservation> {
+  const now = ctx.clock.now()
+  const period = periodOf(now)
+  if (!ctx.config.METERING_ENABLED) return { product, period, units: 0 }
+  const [row] = await ctx.asOwner<{ allowed: boolean; reserved: string; plan: string }[]>`
+    select * from private.reserve_call_usage(${ctx.caller.tenantId}, ${productIds[product]}, ${Math.ceil(units)}, ${period})`
+  if (!row?.allowed)
     throw new ServiceError(
       'QUOTA_EXCEEDED',
-      `The ${row.plan} plan's monthly quota for the ${product} API is used up`,
-      {
-        retryAfter: secondsToNextPeriod(now),
-      },
+      `The ${row?.plan ?? 'current'} plan's monthly quota for the ${product} API is used up`,
+      { retryAfter: secondsToNextPeriod(now) },
     )
-  }
+  return { product, period, units: Number(row.reserved) }
+}
+
+/**
+ * Settles a reservation to what the work spent (`units`, counted even past a Free quota: the
+ * provider has spent them); the unused part goes back. Sends the usage alerts it crosses.
+ */
+export async function settleReservation(
+  ctx: ServiceContext,
+  reservation: Reservation,
+  units: number,
+): Promise<void> {
+  if (!ctx.config.METERING_ENABLED) return
+  if (units === 0 && reservation.units === 0) return
+  const [row] = await ctx.asOwner<UsageRow[]>`
+    select * from private.settle_call_usage(${ctx.caller.tenantId}, ${productIds[reservation.product]},
+      ${reservation.units}, ${units}, ${reservation.period})`
+  if (row) await settleUsage(ctx, reservation.product, units, row, ctx.clock.now())
 }
 
 interface DueAlert {

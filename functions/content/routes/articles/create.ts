@@ -1,21 +1,21 @@
 import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { createArticle } from '@shared/services/content/articles.ts'
 import { articleSchema, createArticleBody } from '@shared/services/content/schema.ts'
-import { meterUsage } from '@shared/services/usage/metering.ts'
-import { metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'post',
   path: '/articles',
-  summary: 'Create a draft article in a site (content:write); event content.updated',
+  summary:
+    'Create a draft article in a site (content:write); event content.updated. The slug is made from the title when absent; a slug another article of the site holds is 409 naming it',
   description: metered,
   request: { body: { content: { 'application/json': { schema: createArticleBody } }, required: true } },
   responses: {
     201: jsonContent(articleSchema, 'Created'),
-    ...errorResponses(400, 401, 403, 404, 413, 429),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 429),
   },
 })
 
@@ -23,7 +23,6 @@ export type CreateArticleResponse = z.infer<typeof articleSchema>
 
 export const registerCreateArticle = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = serviceContext(c)
-    await meterUsage(ctx, 'content')
+    const ctx = await meteredContext(c)
     return c.json(await createArticle(ctx, c.req.valid('json')), 201)
   })

@@ -1,20 +1,21 @@
-import type { z } from '@hono/zod-openapi'
+import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { getArticle } from '@shared/services/content/articles.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { meterUsage } from '@shared/services/usage/metering.ts'
-import { metered, readAuth } from '../auth.ts'
+import { cached, formatsQuery, metered, meteredContext, readAuth } from '../auth.ts'
+import { respondCached } from '../respond.ts'
 
 export const route = defineRoute(readAuth, {
   method: 'get',
   path: '/articles/{id}',
-  summary: 'One article with its body (content:read)',
-  description: metered,
-  request: { params: idParam },
+  summary: 'One article with its body (content:read; a published-only key sees published articles only)',
+  description: `${metered}${cached}`,
+  request: { params: idParam, query: z.object({ formats: formatsQuery }) },
   responses: {
     200: jsonContent(articleSchema, 'The article'),
+    304: { description: 'Not modified (If-None-Match)' },
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
@@ -23,7 +24,6 @@ export type GetArticleResponse = z.infer<typeof articleSchema>
 
 export const registerGetArticle = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = serviceContext(c)
-    await meterUsage(ctx, 'content')
-    return c.json(await getArticle(ctx, c.req.valid('param').id), 200)
+    const ctx = await meteredContext(c)
+    return respondCached(c, await getArticle(ctx, c.req.valid('param').id, c.req.valid('query').formats))
   })

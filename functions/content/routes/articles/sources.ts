@@ -1,11 +1,10 @@
 import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { listArticleSources } from '@shared/services/content/articles.ts'
 import { articleSourcesSchema } from '@shared/services/content/schema.ts'
-import { meterUsage } from '@shared/services/usage/metering.ts'
-import { metered, readAuth } from '../auth.ts'
+import { metered, meteredContext, readAuth } from '../auth.ts'
 
 export const route = defineRoute(readAuth, {
   method: 'get',
@@ -24,7 +23,6 @@ export type ArticleSourcesResponse = z.infer<typeof articleSourcesSchema>
 
 export const registerArticleSources = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = serviceContext(c)
-    await meterUsage(ctx, 'content')
+    const ctx = await meteredContext(c)
     return c.json({ data: await listArticleSources(ctx, c.req.valid('param').id) }, 200)
   })

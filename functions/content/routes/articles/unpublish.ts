@@ -1,17 +1,16 @@
 import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { unpublishArticle } from '@shared/services/content/articles.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { meterUsage } from '@shared/services/usage/metering.ts'
-import { metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'post',
   path: '/articles/{id}/unpublish',
   summary:
-    'Take a published article back to draft (content:write); event content.updated. A draft is returned as is',
+    'Take a published or scheduled article back to draft (content:write); event content.unpublished. A draft is returned as is',
   description: metered,
   request: { params: idParam },
   responses: {
@@ -24,7 +23,6 @@ export type UnpublishArticleResponse = z.infer<typeof articleSchema>
 
 export const registerUnpublishArticle = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = serviceContext(c)
-    await meterUsage(ctx, 'content')
+    const ctx = await meteredContext(c)
     return c.json(await unpublishArticle(ctx, c.req.valid('param').id), 200)
   })

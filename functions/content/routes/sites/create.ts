@@ -1,21 +1,21 @@
 import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { createSiteBody, siteSchema } from '@shared/services/content/schema.ts'
 import { createSite } from '@shared/services/content/sites.ts'
-import { meterUsage } from '@shared/services/usage/metering.ts'
-import { metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'post',
   path: '/sites',
-  summary: 'Add a site (content:write); event site.created',
+  summary:
+    'Add a site (content:write); event site.created. The slug is made from the name when absent; a taken slug is 409',
   description: metered,
   request: { body: { content: { 'application/json': { schema: createSiteBody } }, required: true } },
   responses: {
     201: jsonContent(siteSchema, 'Created'),
-    ...errorResponses(400, 401, 403, 413, 429),
+    ...errorResponses(400, 401, 403, 409, 413, 429),
   },
 })
 
@@ -23,7 +23,6 @@ export type CreateSiteResponse = z.infer<typeof siteSchema>
 
 export const registerCreateSite = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = serviceContext(c)
-    await meterUsage(ctx, 'content')
+    const ctx = await meteredContext(c)
     return c.json(await createSite(ctx, c.req.valid('json')), 201)
   })

@@ -1,10 +1,9 @@
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
 import { deleteSite } from '@shared/services/content/sites.ts'
 
-import { meterUsage } from '@shared/services/usage/metering.ts'
-import { metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'delete',
@@ -22,8 +21,7 @@ export type DeleteSiteResponse = null
 
 export const registerDeleteSite = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = serviceContext(c)
-    await meterUsage(ctx, 'content')
+    const ctx = await meteredContext(c)
     await deleteSite(ctx, c.req.valid('param').id)
     return c.body(null, 204)
   })

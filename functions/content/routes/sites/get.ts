@@ -1,20 +1,21 @@
 import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { siteDetailSchema } from '@shared/services/content/schema.ts'
 import { getSiteDetail } from '@shared/services/content/sites.ts'
-import { meterUsage } from '@shared/services/usage/metering.ts'
-import { metered, readAuth } from '../auth.ts'
+import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { respondCached } from '../respond.ts'
 
 export const route = defineRoute(readAuth, {
   method: 'get',
   path: '/sites/{id}',
   summary: 'One site with the counts of what it holds: what deleting it removes (content:read)',
-  description: metered,
+  description: `${metered}${cached} A published-only key gets the site without its counts.`,
   request: { params: idParam },
   responses: {
     200: jsonContent(siteDetailSchema, 'The site'),
+    304: { description: 'Not modified (If-None-Match)' },
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
@@ -23,7 +24,6 @@ export type GetSiteResponse = z.infer<typeof siteDetailSchema>
 
 export const registerGetSite = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = serviceContext(c)
-    await meterUsage(ctx, 'content')
-    return c.json(await getSiteDetail(ctx, c.req.valid('param').id), 200)
+    const ctx = await meteredContext(c)
+    return respondCached(c, await getSiteDetail(ctx, c.req.valid('param').id))
   })

@@ -1,16 +1,16 @@
 import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { siteSchema, updateSiteBody } from '@shared/services/content/schema.ts'
 import { updateSite } from '@shared/services/content/sites.ts'
-import { meterUsage } from '@shared/services/usage/metering.ts'
-import { metered, writeAuth } from '../auth.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
 
 export const route = defineRoute(writeAuth, {
   method: 'patch',
   path: '/sites/{id}',
-  summary: "Change a site's name or domain (content:write; domain null removes it)",
+  summary:
+    "Change a site's name, slug or domain (content:write; domain null removes it); a slug another site of the tenant holds is 409",
   description: metered,
   request: {
     params: idParam,
@@ -23,7 +23,7 @@ export const route = defineRoute(writeAuth, {
   },
   responses: {
     200: jsonContent(siteSchema, 'The site'),
-    ...errorResponses(400, 401, 403, 404, 413, 429),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 429),
   },
 })
 
@@ -31,7 +31,6 @@ export type UpdateSiteResponse = z.infer<typeof siteSchema>
 
 export const registerUpdateSite = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = serviceContext(c)
-    await meterUsage(ctx, 'content')
+    const ctx = await meteredContext(c)
     return c.json(await updateSite(ctx, c.req.valid('param').id, c.req.valid('json')), 200)
   })

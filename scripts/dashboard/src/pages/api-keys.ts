@@ -47,11 +47,23 @@ type Kind = keyof typeof families
 
 /**
  * The platform's own tools on the tool server and the scope each needs
- * (shared/services/tools/platform-tools.ts): a tool-server key's form ticks these scopes.
+ * (shared/services/tools/platform-tools.ts): a tool-server key's form offers only these scopes,
+ * and ticks only the one that reads.
  */
 const toolsByScope: Record<string, string[]> = {
   'content:read': ['platform:list_content', 'platform:get_content', 'platform:search_products'],
   'content:write': ['platform:create_draft', 'platform:publish_article'],
+}
+
+/** What each scope opens on a platform key; the user scopes guard nothing yet. */
+const platformScopeUse: Record<string, string> = {
+  'content:read': 'read sites, articles and products (/v1/content, /v1/products)',
+  'content:write': 'create, edit and publish',
+  'assistant:invoke': 'the assistant (/v1/assistant)',
+  'analytics:read': 'analytics (/v1/analytics)',
+  'billing:read': 'usage and quotas (/api/usage)',
+  'users:read': 'reserved: no route uses it yet',
+  'users:write': 'reserved: no route uses it yet',
 }
 
 function status(k: ApiKey): { text: string; tone: string } {
@@ -88,7 +100,12 @@ export function ApiKeysPage(): VNode {
     <h1>API keys</h1>
     <p class="muted">Platform keys call the Content API at <code>/v1</code>; tool-server keys call the tool server at <code>/mcp</code>.
       Keys are stored hashed: the full key is shown once, when it is made.</p>
-    ${created ? html`<${SecretOnce} title=${`New key “${created.name}”`} value=${created.key} onDone=${() => setCreated(undefined)} />` : null}
+    ${
+      created
+        ? html`<${SecretOnce} title=${`New key “${created.name}”`} value=${created.key}
+      notice="Copy it now: it is shown only once and cannot be recovered. A lost key is replaced by a new one." onDone=${() => setCreated(undefined)} />`
+        : null
+    }
     ${
       write
         ? html`<details class="card" open=${!keys.data?.data.length}>
@@ -100,27 +117,25 @@ export function ApiKeysPage(): VNode {
             </select>
           <//>
           <div class="grid2">
-            <${Field} label="Name"><input name="name" required maxlength="100" placeholder="e.g. website build" /><//>
-            <${Field} label="Environment">
+            <${Field} label="Name" hint="1 to 100 characters, to tell keys apart"><input name="name" required maxlength="100" placeholder="e.g. website build" /><//>
+            <${Field} label="Environment" hint="It picks the key's prefix">
               <select name="environment">${Object.entries(family.environments).map(
                 ([env, prefix]) => html`<option value=${env}>${env} (${prefix}…)</option>`,
               )}</select>
             <//>
-            <${Field} label="Rate limit (requests per minute)">
+            <${Field} label="Rate limit (requests per minute)" hint=${`1 to ${family.maxRate} for this kind of key`}>
               <input name="rate_limit_per_minute" type="number" min="1" max=${family.maxRate} value="60" required />
             <//>
-            <${Field} label="Expires (optional)"><input name="expires_at" type="datetime-local" /><//>
+            <${Field} label="Expires (optional)" hint="A future date; the key stops working then"><input name="expires_at" type="datetime-local" /><//>
           </div>
           <fieldset class="scopes">
-            <legend>Scopes (choose the fewest that work)</legend>
-            ${scopes.map(
+            <legend>Scopes (choose the fewest that work; at least one)</legend>
+            ${(kind === 'tool_server' ? Object.keys(toolsByScope) : scopes).map(
               (s) =>
                 html`<label class="check" key=${`${kind}-${s}`}><input type="checkbox" name="scopes" value=${s}
-                  checked=${kind === 'tool_server' ? s in toolsByScope : s === 'content:read'} /> <code>${s}</code>${
-                    kind === 'tool_server' && toolsByScope[s]
-                      ? html` <small class="muted">tools: ${toolsByScope[s].join(', ')}</small>`
-                      : null
-                  }</label>`,
+                  checked=${s === 'content:read'} /> <code>${s}</code> <small class="muted">${
+                    kind === 'tool_server' ? `tools: ${toolsByScope[s]!.join(', ')}` : platformScopeUse[s]
+                  }</small></label>`,
             )}
           </fieldset>
         <//>

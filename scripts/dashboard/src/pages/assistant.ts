@@ -53,7 +53,30 @@ interface TurnResult {
   quota: { used: number; limit: number | null }
 }
 interface Settings {
+  credential_environment: 'development' | 'staging' | 'production'
   effective: { provider: string | null; model: string | null; credential: boolean }
+}
+
+/** The AI keys saved for another environment than the assistant's: the usual reason it has no model. */
+interface SavedAiKey {
+  name: string
+  environment: string
+  provider: { slug: string; name: string }
+}
+
+/**
+ * Why the assistant has no model, and the next step: the environment it reads keys from, and any
+ * OpenAI or Anthropic key already saved for another one.
+ */
+function NeedsModel({ settings }: { settings: Settings }): VNode {
+  const env = settings.credential_environment
+  const saved = useLoad(() => api<Page<SavedAiKey>>('GET', '/api/credentials?limit=100'))
+  const elsewhere = (saved.data?.data ?? []).filter(
+    (c) => ['openai', 'anthropic'].includes(c.provider.slug) && c.environment !== env,
+  )
+  return html`<div class="note warn" role="alert">The assistant needs an AI model: add an OpenAI or Anthropic key
+    (category AI) for the <strong>${env}</strong> environment under <a href="#/credentials">Credentials</a>, then come back.
+    ${elsewhere.length ? html`<br />Saved for another environment, so not used: ${elsewhere.map((c, i) => html`${i ? ', ' : ''}<strong>${c.name}</strong> (${c.provider.name}, ${c.environment})`)}. Add the key again with environment ${env}.` : null}</div>`
 }
 
 const outcomeClass: Record<string, string> = {
@@ -91,6 +114,8 @@ async function streamTurn(
       res.status,
       parsed?.code ?? `HTTP_${res.status}`,
       parsed?.message ?? `The server answered ${res.status}`,
+      parsed?.details ?? [],
+      typeof parsed?.retryAfter === 'number' ? parsed.retryAfter : undefined,
     )
   }
   const reader = res.body.pipeThrough(new TextDecoderStream()).getReader()
@@ -272,8 +297,7 @@ export function AssistantPage({ id }: { id?: string }): VNode {
     <${Loaded} state=${settings}>${(s: Settings) =>
       s.effective.credential
         ? html`<p class="muted">Model: <code>${s.effective.provider}</code> <code>${s.effective.model}</code></p>`
-        : html`<div class="note warn" role="alert">The assistant needs an AI model: add an OpenAI or Anthropic key
-            (category AI) under <a href="#/credentials">Credentials</a>, then come back.</div>`}<//>
+        : html`<${NeedsModel} settings=${s} />`}<//>
     <div class="assistant-layout">
       <aside class="conversations">
         <${Action} kind="primary" run=${start}>New conversation<//>

@@ -23,8 +23,23 @@ interface Automation {
   instruction: string
   schedule: string
   enabled: boolean
+  disabled_reason: 'creator_removed' | 'creator_demoted' | null
   next_run_at: string | null
   last_run: Run | null
+}
+
+/** Why the platform turned an automation off: it runs as its creator, never as anyone else. */
+const stoppedBecause: Record<NonNullable<Automation['disabled_reason']>, string> = {
+  creator_removed:
+    'Stopped: the member who created it left the tenant. Create a new one to run it as yourself.',
+  creator_demoted:
+    'Stopped: the member who created it is no longer an owner or admin. Create a new one to run it as yourself.',
+}
+
+function Off({ a }: { a: Automation }): VNode | null {
+  if (a.enabled) return null
+  if (!a.disabled_reason) return html` <span class="pill">off</span>`
+  return html` <span class="pill bad">stopped</span><br /><small role="note">${stoppedBecause[a.disabled_reason]}</small>`
 }
 
 function LastRun({ run }: { run: Run | null }): VNode {
@@ -52,12 +67,12 @@ export function Automations(): VNode {
             <tbody>${page.data.map(
               (a) => html`<tr>
                 <td data-label="Automation"><strong>${a.name}</strong><br /><small class="muted">${a.instruction}</small></td>
-                <td data-label="Schedule"><code>${a.schedule}</code>${a.enabled ? null : html` <span class="pill">off</span>`}</td>
+                <td data-label="Schedule"><code>${a.schedule}</code><${Off} a=${a} /></td>
                 <td data-label="Last run"><${LastRun} run=${a.last_run} /></td>
                 <td data-label="Next run">${a.enabled && a.next_run_at ? when(a.next_run_at) : html`<span class="muted">—</span>`}</td>
                 <td>${
                   canWrite(session)
-                    ? html`<${Action} run=${() => api('PATCH', path(a), { enabled: !a.enabled }).then(list.reload)}>${a.enabled ? 'Turn off' : 'Turn on'}<//>
+                    ? html`${a.disabled_reason ? null : html`<${Action} run=${() => api('PATCH', path(a), { enabled: !a.enabled }).then(list.reload)}>${a.enabled ? 'Turn off' : 'Turn on'}<//>`}
                       <${Action} kind="danger" confirm=${`Delete the automation “${a.name}”? Its runs' conversations stay.`}
                         run=${() => api('DELETE', path(a)).then(list.reload)}>Delete<//>`
                     : null

@@ -7,7 +7,7 @@
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'
-import { ago, num, safeHref, when } from '../format.ts'
+import { ago, hostOf, num, safeHref, when } from '../format.ts'
 import { Action, confirmAction, ErrorNote, Field, Form, html, Loaded, Loading, useLoad } from '../ui.ts'
 
 interface Site {
@@ -68,7 +68,7 @@ function SiteForm({ site, done }: { site?: Site; done: (s: Site) => void }): VNo
   const [domain, setDomain] = useState(site?.domain ?? '')
   return html`<${Form} label=${site ? `Edit ${site.name}` : 'Create a site'} submitLabel=${site ? 'Save' : 'Create site'}
     submit=${async () => {
-      const body = { name: name.trim(), domain: domain.trim() || null }
+      const body = { name: name.trim(), domain: hostOf(domain) || null }
       const saved = site
         ? await api<Site>('PATCH', `/v1/content/sites/${site.id}`, body)
         : await api<Site>('POST', '/v1/content/sites', body)
@@ -79,11 +79,12 @@ function SiteForm({ site, done }: { site?: Site; done: (s: Site) => void }): VNo
       done(saved)
     }}>
     <div class="grid2">
-      <${Field} label="Name"><input name="name" required maxlength="200" value=${name} placeholder="Tech blog"
+      <${Field} label="Name" hint="1 to 200 characters"><input name="name" required maxlength="200" value=${name} placeholder="Tech blog"
         onInput=${(e: Event) => setName((e.target as HTMLInputElement).value)} /><//>
-      <${Field} label="Domain (optional)" hint="Where the site is published, e.g. blog.example.com">
-        <input name="domain" maxlength="253" value=${domain} placeholder="blog.example.com"
-          onInput=${(e: Event) => setDomain((e.target as HTMLInputElement).value)} /><//>
+      <${Field} label="Domain (optional)" hint="Where the site is published: its host, e.g. blog.example.com; a pasted address is cut to its host">
+        <input name="domain" maxlength="2048" value=${domain} placeholder="blog.example.com"
+          onInput=${(e: Event) => setDomain((e.target as HTMLInputElement).value)}
+          onBlur=${() => setDomain(hostOf(domain))} /><//>
     </div>
   <//>`
 }
@@ -219,8 +220,8 @@ export function SitePage({ id }: { id: string }): VNode {
           })
           location.hash = `#/articles/${created.id}`
         }}>
-          <${Field} label="Title"><input name="title" required maxlength="500" /><//>
-          <${Field} label="Body (Markdown)"><textarea name="body" rows="6"></textarea><//>
+          <${Field} label="Title" hint="1 to 500 characters"><input name="title" required maxlength="500" /><//>
+          <${Field} label="Body (Markdown)" hint="Markdown, up to 200,000 characters"><textarea name="body" rows="6" maxlength="200000"></textarea><//>
         <//>
       </details>`}<//>
     <div class="row wrap">
@@ -284,9 +285,9 @@ function Editor({ article, saved }: { article: Article; saved: () => void }): VN
     await api<Article>('PATCH', `/v1/content/articles/${article.id}`, { title: title.trim(), body })
     saved()
   }}>
-    <${Field} label="Title"><input name="title" required maxlength="500" value=${title}
+    <${Field} label="Title" hint="1 to 500 characters"><input name="title" required maxlength="500" value=${title}
       onInput=${(e: Event) => setTitle((e.target as HTMLInputElement).value)} /><//>
-    <${Field} label="Body (Markdown)"><textarea name="body" rows="16" class="editor" value=${body}
+    <${Field} label="Body (Markdown)" hint="Markdown, up to 200,000 characters"><textarea name="body" rows="16" maxlength="200000" class="editor" value=${body}
       onInput=${(e: Event) => setBody((e.target as HTMLTextAreaElement).value)}></textarea><//>
   <//>`
 }
@@ -308,7 +309,7 @@ export function ArticlePage({ id }: { id: string }): VNode {
       <p><a href=${`#/sites/${a.site_id}`}>← Articles of the site</a></p>
       <h1>${a.title}</h1>
       <p class="muted"><${StatusPill} status=${a.status} />
-        ${a.published_at ? ` published ${ago(a.published_at)} ·` : ''} created ${ago(a.created_at)} · updated <span title=${when(a.updated_at)}>${ago(a.updated_at)}</span></p>
+        ${a.published_at ? html` <span title=${when(a.published_at)}>${a.status === 'published' ? '' : 'last published '}${ago(a.published_at)}</span> ·` : ''} created ${ago(a.created_at)} · updated <span title=${when(a.updated_at)}>${ago(a.updated_at)}</span></p>
       ${note}
       <div class="row wrap">
         ${

@@ -26,6 +26,8 @@ interface Credential {
 }
 
 const environments = ['development', 'staging', 'production'] as const
+/** The form's order: production first, so it is the default, also after the form resets. */
+const formEnvironments = ['production', 'staging', 'development'] as const
 
 function byCategory(providers: Provider[]): [string, Provider[]][] {
   const groups = new Map<string, Provider[]>()
@@ -74,11 +76,11 @@ export function CredentialsPage(): VNode {
                 html`<optgroup label=${cat}>${items.map((x) => html`<option value=${x.id}>${x.name}</option>`)}</optgroup>`,
             )}
           </select><//>
-          <${Field} label="Name"><input name="name" required maxlength="100" /><//>
-          <${Field} label="Environment"><select name="environment">${environments.map((e) => html`<option>${e}</option>`)}</select><//>
-          <${Field} label="Expires (optional)"><input name="expires_at" type="datetime-local" /><//>
+          <${Field} label="Name" hint="1 to 100 characters, unique per provider and environment"><input name="name" required maxlength="100" /><//>
+          <${Field} label="Environment" hint="The assistant uses production keys unless its settings choose another"><select name="environment">${formEnvironments.map((e) => html`<option>${e}</option>`)}</select><//>
+          <${Field} label="Expires (optional)" hint="A future date; owners and admins are e-mailed 7 days and 1 day before"><input name="expires_at" type="datetime-local" /><//>
         </div>
-        <${Field} label="Secret"><input name="credential" type="password" required autocomplete="off" class="mono" /><//>
+        <${Field} label="Secret" hint="Kept exactly as typed, up to 16,384 characters"><input name="credential" type="password" required maxlength="16384" autocomplete="off" class="mono" /><//>
       <//>`}<//>
     </details>`
         : html`<${ReadOnly} what="the credentials" />`
@@ -126,8 +128,8 @@ export function CredentialsPage(): VNode {
               setRotating(undefined)
               list.reload()
             }}>
-              <${Field} label="New secret"><input name="credential" type="password" required autocomplete="off" class="mono" /><//>
-              <${Field} label="New expiry (optional)"><input name="expires_at" type="datetime-local" /><//>
+              <${Field} label="New secret" hint="Kept exactly as typed, up to 16,384 characters"><input name="credential" type="password" required maxlength="16384" autocomplete="off" class="mono" /><//>
+              <${Field} label="New expiry (optional)" hint="A future date"><input name="expires_at" type="datetime-local" /><//>
             <//></td></tr>`
               : null
           }`,

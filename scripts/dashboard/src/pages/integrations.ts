@@ -172,10 +172,10 @@ function ConnectMcp({
       onDone(conn.id)
     }}>
       <div class="grid2">
-        <${Field} label="Server URL"><input name="url" type="url" required placeholder="https://mcp.example.com/mcp" /><//>
-        <${Field} label="Display name (optional)"><input name="display_name" maxlength="100" /><//>
+        <${Field} label="Server URL" hint="The server's http(s) address, up to 2,048 characters"><input name="url" type="url" required placeholder="https://mcp.example.com/mcp" /><//>
+        <${Field} label="Display name (optional)" hint="1 to 100 characters, shown instead of the catalog's name"><input name="display_name" maxlength="100" /><//>
         <${Field} label="Authentication"><select name="auth"><option value="bearer">Bearer token</option><option value="api_key">API key (X-API-Key)</option></select><//>
-        <${Field} label="Token"><input name="token" type="password" required autocomplete="off" /><//>
+        <${Field} label="Token" hint="The server's credential, 1 to 4,096 characters; never shown again"><input name="token" type="password" required maxlength="4096" autocomplete="off" /><//>
       </div>
     <//>
     <button type="button" onClick=${() => onDone()}>Cancel</button>

@@ -22,11 +22,31 @@ interface Job {
   finished_at: string | null
 }
 
-/** The server functions' job kinds, as people call them. */
-const kinds: Record<string, string> = {
+/** The pipeline's job kinds, as people call them. */
+const pipelineKinds: Record<string, string> = {
   'scrape-social.source': 'Scrape a source',
   'generate-article.article': 'Generate an article',
   'sync-affiliate.destination': 'Sync affiliate catalogs',
+}
+const ASSISTANT_TURN = 'assistant.turn'
+const kinds: Record<string, string> = { ...pipelineKinds, [ASSISTANT_TURN]: 'Assistant turn' }
+
+/**
+ * What the Kind filter offers, as the API's kind query: the pipeline's work by default (every chat
+ * message is an assistant turn, which would bury it), each kind alone, and everything.
+ */
+const PIPELINE = Object.keys(pipelineKinds).join(',')
+const kindFilters: [string, string][] = [
+  [PIPELINE, 'Pipeline work'],
+  ...Object.entries(pipelineKinds),
+  [ASSISTANT_TURN, 'Assistant turns'],
+  ['', 'Everything'],
+]
+
+/** Who asked for a job: a member (in a request, a chat or an approval), or the schedule (an automation's turn). */
+function asker(j: Job): string {
+  if (j.created_by) return ''
+  return j.kind === ASSISTANT_TURN ? 'an automation' : 'scheduled'
 }
 const statusClass: Record<JobStatus, string> = {
   queued: '',
@@ -69,9 +89,11 @@ function useSubjects(jobs: Job[] | undefined) {
 
 /** What a job worked on: "source Company blog", "destination Deals", "site Tech blog, from 3 items". */
 function subject(j: Job, name: (id: unknown) => string | undefined): VNode | null {
-  const { source_id, destination_id, site_id, item_ids } = j.input as Record<string, unknown>
+  const { source_id, destination_id, site_id, item_ids, conversation_id } = j.input as Record<string, unknown>
   const link = (href: string, id: unknown, what: string) =>
     html`${what} <a href=${href}>${name(id) ?? html`<code>${String(id).slice(0, 8)}</code>`}</a>`
+  if (conversation_id)
+    return html`in <a href=${`#/assistant/${conversation_id}`}>${j.input.resumed ? 'the conversation, after an approval' : 'the conversation'}</a>`
   if (source_id) return link('#/sources', source_id, 'source')
   if (destination_id) return link('#/affiliate', destination_id, 'destination')
   if (site_id)
@@ -81,7 +103,7 @@ function subject(j: Job, name: (id: unknown) => string | undefined): VNode | nul
 
 export function JobsPage(): VNode {
   const session = useSession()
-  const [kind, setKind] = useState('')
+  const [kind, setKind] = useState(PIPELINE)
   const [status, setStatus] = useState<JobStatus | ''>('')
   const jobs = useLoad(() => {
     const query = new URLSearchParams({ limit: '50', ...(kind && { kind }), ...(status && { status }) })
@@ -91,12 +113,12 @@ export function JobsPage(): VNode {
   return html`<section>
     <h1>Jobs</h1>
     <p class="muted">Background work of <strong>${session.tenantName}</strong>: scrapes, generated articles and affiliate syncs,
-      whether asked for or scheduled. A job that fails for a reason that may pass is retried with backoff.</p>
+      whether asked for or scheduled, and the assistant's turns (one per message, under <em>Assistant turns</em>).
+      A job that fails for a reason that may pass is retried with backoff.</p>
     <div class="row wrap">
       <label class="field inline"><span>Kind</span><select aria-label="Job kind" value=${kind}
         onChange=${(e: Event) => setKind((e.target as HTMLSelectElement).value)}>
-        <option value="">All</option>
-        ${Object.entries(kinds).map(([k, label]) => html`<option value=${k}>${label}</option>`)}
+        ${kindFilters.map(([k, label]) => html`<option value=${k}>${label}</option>`)}
       </select></label>
       <label class="field inline"><span>Status</span><select aria-label="Job status" value=${status}
         onChange=${(e: Event) => setStatus((e.target as HTMLSelectElement).value as JobStatus | '')}>
@@ -119,12 +141,12 @@ export function JobsPage(): VNode {
             }</td>
             <td data-label="Status"><span class=${`pill ${statusClass[j.status]}`}>${j.status}</span></td>
             <td data-label="Progress">${progress(j)}${j.error ? html`<br /><small>${j.error}</small>` : null}</td>
-            <td data-label="Asked" title=${when(j.created_at)}>${ago(j.created_at)}${j.created_by ? '' : html`<br /><small class="muted">scheduled</small>`}</td>
+            <td data-label="Asked" title=${when(j.created_at)}>${ago(j.created_at)}${asker(j) ? html`<br /><small class="muted">${asker(j)}</small>` : null}</td>
             <td data-label="Details"><details><summary>Input and result</summary>
               <pre class="mono">${JSON.stringify({ input: j.input, result: j.result }, null, 2)}</pre></details></td>
           </tr>`,
         )}</tbody></table>`
-        : kind || status
+        : kind !== PIPELINE || status
           ? html`<p class="muted">No jobs match.</p>`
           : html`<p class="note">No jobs yet. They appear when a source is scraped, an affiliate destination synced or a draft generated: add a source under <a href="#/sources">Sources</a>.</p>`}<//>
   </section>`

@@ -19,7 +19,7 @@ interface AuthorizationRequest {
 }
 
 const scopeText: Record<string, string> = {
-  'content:read': "read this tenant's sites and articles",
+  'content:read': "read this workspace's sites and articles",
   'content:write': 'create and publish articles',
 }
 
@@ -35,15 +35,15 @@ export function McpConsentPage({ id }: { id: string }): VNode {
   return html`<section class="narrow consent">
     <h1>Connect an MCP client</h1>
     <${Loaded} state=${request}>${(r: AuthorizationRequest) =>
-      html`<p><strong class="client-name">${r.client_name}</strong> asks to use the tools of the tenant
+      html`<p><strong class="client-name">${r.client_name}</strong> asks to use the tools of the workspace
         <strong class="tenant-name">${r.tenant.name}</strong> as you (${session.email}).</p>
       <p>It may:</p>
       <ul class="scopes">
         ${r.scopes.map((s) => html`<li><code>${s}</code> ${scopeText[s] ?? ''}</li>`)}
-        <li>call the tools of this tenant's connected integrations, as their permissions allow</li>
+        <li>call the tools of this workspace's connected integrations, as their permissions allow</li>
       </ul>
       <p class="muted">After your answer you return to <code>${new URL(r.redirect_uri).origin === 'null' ? r.redirect_uri : new URL(r.redirect_uri).origin}</code>.
-        Choose another tenant with the switcher above first if this is not the one.
+        Choose another workspace with the switcher above first if this is not the one.
         ${canWrite(session) ? '' : ' Only owners and admins may approve.'}</p>
       <div class="buttons">
         <${Action} kind="primary" disabled=${!canWrite(session)} run=${() => decide(true)}>Approve<//>

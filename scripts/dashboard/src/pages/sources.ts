@@ -118,7 +118,7 @@ export function SourcesPage(): VNode {
               ${
                 kind === 'feed'
                   ? html`<${Field} label="Feed URL" hint="A blog, a YouTube channel, Reddit .rss, a Mastodon or Bluesky profile feed"><input name="url" type="url" required placeholder="https://example.com/feed.xml" /><//>`
-                  : html`<${Field} label="Actor" hint="Its id, or username~actor-name; runs with the tenant's Apify credential"><input name="actor_id" required placeholder="apify~instagram-scraper" /><//>
+                  : html`<${Field} label="Actor" hint="Its id, or username~actor-name; runs with the workspace's Apify credential"><input name="actor_id" required placeholder="apify~instagram-scraper" /><//>
                     <${Field} label="Items per run"><input name="max_items" type="number" min="1" max="1000" value="200" /><//>
                     <${Field} label="Actor input (JSON)"><textarea name="input" rows="3" class="mono" placeholder='{"username": ["nasa"]}'></textarea><//>`
               }

@@ -49,13 +49,13 @@ export function CreateTenant({
   first?: boolean
 }): VNode {
   return html`<section>
-    <h1>${first ? 'Create your tenant' : 'New tenant'}</h1>
-    <p class="muted">You become its owner. You can switch between your tenants at the top of every page.</p>
-    <${Form} label="Create a tenant" submitLabel="Create tenant" submit=${async (d: FormData) => {
+    <h1>${first ? 'Create your workspace' : 'New workspace'}</h1>
+    <p class="muted">You become its owner. A workspace holds your team, keys, sites and settings; you can switch between your workspaces at the top of every page.</p>
+    <${Form} label="Create a workspace" submitLabel="Create workspace" submit=${async (d: FormData) => {
       const tenant = await api<Tenant>('POST', '/api/tenants', { name: String(d.get('name')).trim() })
       await onCreated(tenant)
     }}>
-      <${Field} label="Tenant name"><input name="name" required maxlength="100" autocomplete="organization" /><//>
+      <${Field} label="Workspace name" hint="1 to 100 characters, e.g. your company or team"><input name="name" required maxlength="100" autocomplete="organization" /><//>
     <//>
   </section>`
 }
@@ -71,7 +71,7 @@ export function AcceptInvitation({ onAccepted }: { onAccepted: () => Promise<voi
       await api('POST', '/api/invitations/accept', { token })
       await onAccepted()
     }}>
-      <${Field} label="Invitation link or token"><input name="token" required maxlength="2000" class="mono" /><//>
+      <${Field} label="Invitation link or token" hint="The link from the invitation e-mail, or the inv_… token in it"><input name="token" required maxlength="2000" class="mono" /><//>
     <//>
   </section>`
 }
@@ -127,7 +127,7 @@ export function TeamPage(): VNode {
         f.reset()
         invitations.reload()
       }}>
-        <${Field} label="E-mail"><input name="email" type="email" required /><//>
+        <${Field} label="E-mail" hint="The invitation link goes there; it works once, for 7 days"><input name="email" type="email" required /><//>
         <${Field} label="Role"><select name="role">${roles.map((r) => html`<option value=${r}>${r}</option>`)}</select><//>
       <//>
       <${Loaded} state=${invitations}>${(i: { data: Invitation[] }) =>

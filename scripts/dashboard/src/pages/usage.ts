@@ -23,6 +23,24 @@ interface Usage {
   products: ProductUsage[]
   total_overage_cost: string
 }
+/**
+ * What a used-up quota means, in place of a bare QUOTA_EXCEEDED: which product, the month's use
+ * against the quota, what is refused until when, and how to get more. Only the Free plan refuses
+ * calls past its quota; the others bill the overage.
+ */
+function QuotaNotice({ usage, product }: { usage: Usage; product: ProductUsage }): VNode {
+  const [year, month] = usage.period.split('-').map(Number) as [number, number]
+  const resets = new Date(Date.UTC(year, month, 1)).toISOString().slice(0, 10)
+  return html`<div class="note warn" role="status" data-quota=${product.product}>
+    <strong>${product.name}: the ${usage.plan} plan's quota is used up</strong>
+    <p>${num(product.used)} of ${num(product.quota ?? 0)} ${product.unit}s in ${usage.period}. Requests made with API keys
+      get 429 QUOTA_EXCEEDED until the quota resets on ${resets}; working here in the dashboard is not counted and goes on.</p>
+    <p>To continue now, move the tenant to a larger plan: Pro, Business and Enterprise raise the quota and bill use past it
+      instead of refusing it. Plans are changed through billing (on the local platform:
+      <code>npm run plan -- --tenant "your tenant" pro</code>).</p>
+  </div>`
+}
+
 interface Alert {
   id: string
   product_id: string
@@ -48,6 +66,7 @@ export function UsagePage(): VNode {
     </div>
     <${Loaded} state=${usage}>${(u: Usage) => html`
       <p class="muted">Plan <strong>${u.plan}</strong> · ${u.period}</p>
+      ${u.products.filter((p) => u.plan === 'free' && p.quota !== null && p.used >= p.quota).map((p) => html`<${QuotaNotice} usage=${u} product=${p} />`)}
       <div class="card usage">
         ${u.products.map(
           (p) => html`<div class="product">
@@ -61,7 +80,7 @@ export function UsagePage(): VNode {
       </div>
       <${DailyUsageCharts} period=${period} />
       <h2>Alerts</h2>
-      <p class="muted">An e-mail when a product's use passes a share of its quota (besides the built-in 80% and 100%).</p>
+      <p class="muted">An e-mail when a product's use passes a share of its quota (besides the built-in 80%, 90% and 100%).</p>
       ${
         write
           ? html`<${Form} label="Add a usage alert" submitLabel="Add alert" class="inline" submit=${async (
@@ -78,8 +97,8 @@ export function UsagePage(): VNode {
               alerts.reload()
             }}>
           <${Field} label="Product"><select name="product_id">${u.products.map((p) => html`<option value=${p.product_id}>${p.name}</option>`)}</select><//>
-          <${Field} label="Threshold %"><input name="threshold_percent" type="number" min="1" max="100" value="75" required /><//>
-          <${Field} label="E-mail"><input name="target" type="email" required value=${session.email} /><//>
+          <${Field} label="Threshold %" hint="A whole number from 1 to 100: the share of the monthly quota"><input name="threshold_percent" type="number" min="1" max="100" value="75" required /><//>
+          <${Field} label="E-mail" hint="Where this alert is sent"><input name="target" type="email" required value=${session.email} /><//>
         <//>`
           : html`<${ReadOnly} what="the alerts" />`
       }
@@ -102,7 +121,7 @@ export function UsagePage(): VNode {
                   : null
               }</td></tr>`,
           )}</tbody></table>`
-          : html`<p class="muted">No alerts of your own: owners and admins are e-mailed at 80% and 100% anyway.</p>`}<//>
+          : html`<p class="muted">No alerts of your own: owners and admins are e-mailed at 80%, 90% and 100% anyway.</p>`}<//>
     `}<//>
   </section>`
 }

@@ -72,7 +72,12 @@ export function WebhooksPage(): VNode {
   return html`<section>
     <h1>Webhooks</h1>
     <p class="muted">Signed POSTs to your endpoints when events happen in <strong>${session.tenantName}</strong>.</p>
-    ${created ? html`<${SecretOnce} title="Signing secret of the new webhook" value=${created.secret} onDone=${() => setCreated(undefined)} />` : null}
+    ${
+      created
+        ? html`<${SecretOnce} title="Signing secret of the new webhook" value=${created.secret}
+      notice="Copy it into your endpoint, which checks each delivery's signature with it. Owners and admins can see it again with Reveal secret on the subscription's page, and replace it there with Rotate secret." onDone=${() => setCreated(undefined)} />`
+        : null
+    }
     ${
       write
         ? html`<details class="card" open=${!hooks.data?.data.length}><summary>Add a subscription</summary>
@@ -92,8 +97,8 @@ export function WebhooksPage(): VNode {
         hooks.reload()
       }}>
         <div class="grid2">
-          <${Field} label="Endpoint URL"><input name="url" type="url" required placeholder="https://example.com/hooks" /><//>
-          <${Field} label="Description (optional)"><input name="description" maxlength="200" /><//>
+          <${Field} label="Endpoint URL" hint="An absolute https:// address, up to 2,048 characters (plain http and loopback only on a local platform)"><input name="url" type="url" required placeholder="https://example.com/hooks" /><//>
+          <${Field} label="Description (optional)" hint="Up to 500 characters, for you"><input name="description" maxlength="500" /><//>
         </div>
         <fieldset class="scopes"><legend>Events</legend>
           ${eventTypes.map((e) => html`<label class="check"><input type="checkbox" name="events" value=${e} checked=${e === 'content.published'} /> <code>${e}</code></label>`)}

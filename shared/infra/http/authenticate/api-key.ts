@@ -1,4 +1,4 @@
-import type { Scope } from '@shared/infra/auth.ts'
+import { type MemberRole, requireRole, type Scope } from '@shared/infra/auth.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { hotPathOf } from '@shared/infra/hot-path.ts'
 import { rateLimits } from '@shared/infra/rate-limit.ts'
@@ -19,9 +19,14 @@ export interface PresentedKey {
  * Verifies a key (from this instance's cache, else one lookup), spends a token of its rate limit
  * (from this instance's lease, else one lease statement) and puts the caller on the context: 401
  * for no credential (charged to the address's bucket), 429 over the key's limit, 403 without the
- * scope. Sets the rate-limit headers. A cached key with tokens in hand costs the database nothing.
+ * scope or when the route needs a role its creator no longer holds. Sets the rate-limit headers. A cached key with tokens in hand costs the database nothing.
  */
-export async function authorizeKey(c: Context<AppEnv>, presented: PresentedKey, scope: Scope | undefined) {
+export async function authorizeKey(
+  c: Context<AppEnv>,
+  presented: PresentedKey,
+  scope: Scope | undefined,
+  roles: readonly MemberRole[] | undefined,
+) {
   const deps = c.get('deps')
   const hot = hotPathOf(deps)
   const now = deps.clock.now()
@@ -38,19 +43,26 @@ export async function authorizeKey(c: Context<AppEnv>, presented: PresentedKey, 
     throw new ServiceError('RATE_LIMITED', 'Rate limit exceeded', { retryAfter: rl.retryAfter })
   if (scope && !key.scopes.includes(scope))
     throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${scope}`)
-  // last_used_at at minute resolution, written in a batch with other keys' (off the request path).
-  hot.lastUsed.used(key, now.getTime())
-  c.set('caller', {
+  const caller = {
     kind: presented.kind,
     keyId: key.keyId,
     tenantId: key.tenantId,
     userId: key.userId,
+    role: key.creatorRole,
     scopes: key.scopes,
+    ...(key.publishedOnly && { publishedOnly: true, allowedOrigins: key.allowedOrigins }),
     claims: {
       sub: key.userId,
-      role: 'authenticated',
+      role: 'authenticated' as const,
       app_metadata: { tenant_id: key.tenantId },
       api_key_id: key.keyId,
+      // Row-level security shows such a caller published articles only (restrictive policies).
+      ...(key.publishedOnly && { published_only: true as const }),
     },
-  })
+  }
+  // A key acts as its creator: a route that needs a role needs it of the creator, as they are now.
+  if (roles) requireRole(caller, roles)
+  // last_used_at at minute resolution, written in a batch with other keys' (off the request path).
+  hot.lastUsed.used(key, now.getTime())
+  c.set('caller', caller)
 }

@@ -1,3 +1,4 @@
+import type { MemberRole } from '@shared/infra/auth.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { hashKey } from '@shared/infra/keys.ts'
 import { LAST_USED_RESOLUTION_MS } from '@shared/infra/last-used.ts'
@@ -13,6 +14,7 @@ interface McpTokenAuthorization {
   grant_id: string | null
   tenant_id: string | null
   user_id: string | null
+  member_role: MemberRole | null
   scopes: string[] | null
   client_name: string | null
   last_used_at: Date | null
@@ -51,6 +53,7 @@ export async function authorizeMcpToken(c: Context<AppEnv>, token: string) {
     keyId: grantId,
     tenantId: grant.tenant_id!,
     userId: grant.user_id!,
+    role: grant.member_role!,
     scopes: grant.scopes!,
     claims: { sub: grant.user_id!, role: 'authenticated', app_metadata: { tenant_id: grant.tenant_id! } },
   })

@@ -1,0 +1,51 @@
+import { z } from '@hono/zod-openapi'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { getArticleBySlug } from '@shared/services/content/articles.ts'
+import { articleSchema, slugField } from '@shared/services/content/schema.ts'
+import { cached, formatsQuery, metered, meteredContext, readAuth } from '../auth.ts'
+import { respondCached } from '../respond.ts'
+
+const params = z.object({
+  site_id: z.uuid().openapi({ param: { name: 'site_id', in: 'path' } }),
+  slug: slugField().openapi({ param: { name: 'slug', in: 'path' }, example: 'spring-deals' }),
+})
+
+const movedSchema = z
+  .object({
+    redirect_to: z.string().openapi({ description: 'The slug the article has now' }),
+    article_id: z.uuid(),
+  })
+  .openapi('ArticleMoved')
+
+export const route = defineRoute(readAuth, {
+  method: 'get',
+  path: '/sites/{site_id}/articles/{slug}',
+  summary:
+    'One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one',
+  description: `${metered}${cached} A published-only key sees published articles only: anything else is 404.`,
+  request: { params, query: z.object({ formats: formatsQuery }) },
+  responses: {
+    200: jsonContent(articleSchema, 'The article'),
+    301: jsonContent(movedSchema, "The slug was this published article's: Location gives its address now"),
+    304: { description: 'Not modified (If-None-Match)' },
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+})
+
+export type GetArticleBySlugResponse = z.infer<typeof articleSchema>
+
+export const registerGetArticleBySlug = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = await meteredContext(c)
+    const { site_id, slug } = c.req.valid('param')
+    const found = await getArticleBySlug(ctx, site_id, slug, c.req.valid('query').formats)
+    if ('redirect_to' in found) {
+      const url = new URL(c.req.url)
+      url.pathname = url.pathname.replace(/[^/]+$/, found.redirect_to)
+      c.header('Location', `${url.pathname}${url.search}`)
+      return c.json(found, 301)
+    }
+    return respondCached(c, found.article)
+  })

@@ -1,0 +1,28 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { cancelSchedule } from '@shared/services/content/articles.ts'
+import { articleSchema } from '@shared/services/content/schema.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
+
+export const route = defineRoute(writeAuth, {
+  method: 'delete',
+  path: '/articles/{id}/schedule',
+  summary:
+    'Cancel a schedule (content:write): the article goes back to draft, event content.unpublished. A draft is returned as is; a published article is 409',
+  description: metered,
+  request: { params: idParam },
+  responses: {
+    200: jsonContent(articleSchema, 'The article, a draft'),
+    ...errorResponses(400, 401, 403, 404, 409, 429),
+  },
+})
+
+export type CancelScheduleResponse = z.infer<typeof articleSchema>
+
+export const registerCancelSchedule = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = await meteredContext(c)
+    return c.json(await cancelSchedule(ctx, c.req.valid('param').id), 200)
+  })

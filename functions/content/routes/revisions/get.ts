@@ -1,0 +1,31 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { getRevision } from '@shared/services/content/revisions.ts'
+import { articleRevisionSchema } from '@shared/services/content/schema.ts'
+import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { respondCached } from '../respond.ts'
+import { revisionParams } from './params.ts'
+
+export const route = defineRoute(readAuth, {
+  method: 'get',
+  path: '/articles/{id}/revisions/{revision_id}',
+  summary: 'One revision with all its fields (content:read; not a published-only key)',
+  description: `${metered}${cached}`,
+  request: { params: revisionParams },
+  responses: {
+    200: jsonContent(articleRevisionSchema, 'The revision'),
+    304: { description: 'Not modified (If-None-Match)' },
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+})
+
+export type GetRevisionResponse = z.infer<typeof articleRevisionSchema>
+
+export const registerGetRevision = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = await meteredContext(c)
+    const { id, revision_id } = c.req.valid('param')
+    return respondCached(c, await getRevision(ctx, id, revision_id))
+  })

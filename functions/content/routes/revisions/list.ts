@@ -1,0 +1,35 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
+import { MAX_REVISIONS } from '@shared/services/content/revision-store.ts'
+import { listRevisions } from '@shared/services/content/revisions.ts'
+import { articleRevisionListSchema } from '@shared/services/content/schema.ts'
+import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { respondCached } from '../respond.ts'
+
+export const route = defineRoute(readAuth, {
+  method: 'get',
+  path: '/articles/{id}/revisions',
+  summary: `An article's revisions, newest first: one per save, the newest ${MAX_REVISIONS} kept (content:read; not a published-only key)`,
+  description: `${metered}${cached}`,
+  request: { params: idParam, query: pageQuery },
+  responses: {
+    200: jsonContent(articleRevisionListSchema, 'A page of revisions'),
+    304: { description: 'Not modified (If-None-Match)' },
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+})
+
+export type ListRevisionsResponse = z.infer<typeof articleRevisionListSchema>
+
+export const registerListRevisions = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = await meteredContext(c)
+    const { limit, cursor } = c.req.valid('query')
+    return respondCached(
+      c,
+      await listRevisions(ctx, c.req.valid('param').id, { limit, after: decodeCursor(cursor) }),
+    )
+  })

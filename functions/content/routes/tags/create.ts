@@ -1,0 +1,28 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { createTagBody, tagSchema } from '@shared/services/content/schema.ts'
+import { createTag } from '@shared/services/content/tags.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
+
+export const route = defineRoute(writeAuth, {
+  method: 'post',
+  path: '/tags',
+  summary:
+    'Create a tag (content:write); its slug is made from the name when absent. 409 when the slug is taken',
+  description: metered,
+  request: { body: { content: { 'application/json': { schema: createTagBody } }, required: true } },
+  responses: {
+    201: jsonContent(tagSchema, 'The tag'),
+    ...errorResponses(400, 401, 403, 409, 413, 429),
+  },
+})
+
+export type CreateTagResponse = z.infer<typeof tagSchema>
+
+export const registerCreateTag = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = await meteredContext(c)
+    return c.json(await createTag(ctx, c.req.valid('json')), 201)
+  })

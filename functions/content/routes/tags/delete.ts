@@ -1,0 +1,24 @@
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { deleteTag } from '@shared/services/content/tags.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
+
+export const route = defineRoute(writeAuth, {
+  method: 'delete',
+  path: '/tags/{id}',
+  summary: 'Delete a tag (content:write); the articles that carried it keep their other tags',
+  description: metered,
+  request: { params: idParam },
+  responses: {
+    204: { description: 'Deleted' },
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+})
+
+export const registerDeleteTag = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = await meteredContext(c)
+    await deleteTag(ctx, c.req.valid('param').id)
+    return c.body(null, 204)
+  })

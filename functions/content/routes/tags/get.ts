@@ -1,0 +1,29 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { tagSchema } from '@shared/services/content/schema.ts'
+import { getTag } from '@shared/services/content/tags.ts'
+import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { respondCached } from '../respond.ts'
+
+export const route = defineRoute(readAuth, {
+  method: 'get',
+  path: '/tags/{id}',
+  summary: 'One tag (content:read)',
+  description: `${metered}${cached}`,
+  request: { params: idParam },
+  responses: {
+    200: jsonContent(tagSchema, 'The tag'),
+    304: { description: 'Not modified (If-None-Match)' },
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+})
+
+export type GetTagResponse = z.infer<typeof tagSchema>
+
+export const registerGetTag = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = await meteredContext(c)
+    return respondCached(c, await getTag(ctx, c.req.valid('param').id))
+  })

@@ -1,0 +1,31 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
+import { tagListSchema } from '@shared/services/content/schema.ts'
+import { listTags } from '@shared/services/content/tags.ts'
+import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { respondCached } from '../respond.ts'
+
+export const route = defineRoute(readAuth, {
+  method: 'get',
+  path: '/tags',
+  summary: "List the tenant's tags, oldest first (content:read; a published-only key may)",
+  description: `${metered}${cached}`,
+  request: { query: pageQuery },
+  responses: {
+    200: jsonContent(tagListSchema, 'A page of tags'),
+    304: { description: 'Not modified (If-None-Match)' },
+    ...errorResponses(400, 401, 403, 429),
+  },
+})
+
+export type ListTagsResponse = z.infer<typeof tagListSchema>
+
+export const registerListTags = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = await meteredContext(c)
+    const { limit, cursor } = c.req.valid('query')
+    return respondCached(c, await listTags(ctx, { limit, after: decodeCursor(cursor) }))
+  })

@@ -1,0 +1,30 @@
+import type { z } from '@hono/zod-openapi'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { tagSchema, updateTagBody } from '@shared/services/content/schema.ts'
+import { updateTag } from '@shared/services/content/tags.ts'
+import { metered, meteredContext, writeAuth } from '../auth.ts'
+
+export const route = defineRoute(writeAuth, {
+  method: 'patch',
+  path: '/tags/{id}',
+  summary: 'Rename a tag or change its slug (content:write); 409 when the slug is taken',
+  description: metered,
+  request: {
+    params: idParam,
+    body: { content: { 'application/json': { schema: updateTagBody } }, required: true },
+  },
+  responses: {
+    200: jsonContent(tagSchema, 'The tag'),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 429),
+  },
+})
+
+export type UpdateTagResponse = z.infer<typeof tagSchema>
+
+export const registerUpdateTag = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = await meteredContext(c)
+    return c.json(await updateTag(ctx, c.req.valid('param').id, c.req.valid('json')), 200)
+  })

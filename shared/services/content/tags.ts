@@ -1,0 +1,134 @@
+import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
+import type { ServiceContext } from '@shared/infra/deps.ts'
+import { notFound, ServiceError } from '@shared/infra/errors.ts'
+import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import type { CreateTagInput, Tag, UpdateTagInput } from './schema.ts'
+import { numberedSlug, slugify } from './slug.ts'
+
+/**
+ * A tenant's tags: a name and a slug unique in the tenant. Articles name them by slug; deleting
+ * a tag takes it off its articles. Tags are what a published-only key may read besides published
+ * articles and sites, so they hold nothing private.
+ */
+
+interface TagRow {
+  id: string
+  name: string
+  slug: string
+  created_at: Date
+  updated_at: Date
+}
+
+const tagColumns = 'id, name, slug, created_at, updated_at'
+
+const presentTag = (r: TagRow): Tag => ({
+  object: 'tag',
+  id: r.id,
+  name: r.name,
+  slug: r.slug,
+  created_at: r.created_at.toISOString(),
+  updated_at: r.updated_at.toISOString(),
+})
+
+async function requireFreeSlug(tx: Tx, tenantId: string, slug: string, exceptId: string | null) {
+  const [holder] = await tx<{ id: string; name: string }[]>`
+    select id, name from public.tags where tenant_id = ${tenantId} and slug = ${slug} and id is distinct from ${exceptId}`
+  if (holder) throw slugTaken(slug, holder)
+}
+
+const slugTaken = (slug: string, holder?: { id: string; name: string }) =>
+  new ServiceError(
+    'CONFLICT',
+    holder
+      ? `The tag slug "${slug}" is taken by the tag ${holder.id} ("${holder.name}")`
+      : `The tag slug "${slug}" is taken`,
+    { details: [{ field: 'slug', message: holder ? `taken by the tag ${holder.id}` : 'taken' }] },
+  )
+
+const raceAsConflict = (slug: string) => (err: unknown) => {
+  if (isPgError(err, pgErrors.uniqueViolation)) throw slugTaken(slug)
+  throw err
+}
+
+export async function createTag(ctx: ServiceContext, input: CreateTagInput): Promise<Tag> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  let slug = input.slug ?? ''
+  const row = await ctx
+    .asTenant(async (tx) => {
+      if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, null)
+      else {
+        const base = slugify(input.name, 'tag')
+        const taken = new Set(
+          (
+            await tx<{ slug: string }[]>`
+              select slug from public.tags where tenant_id = ${caller.tenantId}
+                and (slug = ${base} or slug ~ ${`^${base}-[0-9]+$`})`
+          ).map((r) => r.slug),
+        )
+        let n = 1
+        while (taken.has(numberedSlug(base, n))) n++
+        slug = numberedSlug(base, n)
+      }
+      const [tag] = await tx<TagRow[]>`
+        insert into public.tags (tenant_id, name, slug, created_at, updated_at)
+        values (${caller.tenantId}, ${input.name}, ${slug}, ${now}, ${now})
+        returning ${tx.unsafe(tagColumns)}`
+      return tag!
+    })
+    .catch(raceAsConflict(slug))
+  return presentTag(row)
+}
+
+export async function listTags(
+  ctx: ServiceContext,
+  page: { limit: number; after: Cursor | null },
+): Promise<Page<Tag>> {
+  const { caller } = ctx
+  const rows = await ctx.readAsTenant(
+    (q) => q<TagRow[]>`
+      select ${q.unsafe(tagColumns)} from public.tags
+      where tenant_id = ${caller.tenantId}
+        ${page.after ? q`and (created_at, id) > (${page.after.at}, ${page.after.id})` : q``}
+      order by created_at, id
+      limit ${page.limit + 1}`,
+  )
+  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentTag)
+}
+
+export async function getTag(ctx: ServiceContext, id: string): Promise<Tag> {
+  const [row] = await ctx.readAsTenant(
+    (q) => q<TagRow[]>`
+      select ${q.unsafe(tagColumns)} from public.tags where id = ${id} and tenant_id = ${ctx.caller.tenantId}`,
+  )
+  if (!row) throw notFound('Tag')
+  return presentTag(row)
+}
+
+/** Renames a tag or changes its slug (articles name it by the new slug from then on). */
+export async function updateTag(ctx: ServiceContext, id: string, input: UpdateTagInput): Promise<Tag> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const row = await ctx
+    .asTenant(async (tx) => {
+      if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, id)
+      const [tag] = await tx<TagRow[]>`
+        update public.tags set name = coalesce(${input.name ?? null}::text, name),
+          slug = coalesce(${input.slug ?? null}::text, slug), updated_at = ${now}
+        where id = ${id} and tenant_id = ${caller.tenantId}
+        returning ${tx.unsafe(tagColumns)}`
+      return tag
+    })
+    .catch(raceAsConflict(input.slug ?? ''))
+  if (!row) throw notFound('Tag')
+  return presentTag(row)
+}
+
+/** Deletes the tag; the articles that carried it keep their other tags. */
+export async function deleteTag(ctx: ServiceContext, id: string): Promise<void> {
+  const { caller } = ctx
+  const [row] = await ctx.asTenant(
+    (tx) => tx`delete from public.tags where id = ${id} and tenant_id = ${caller.tenantId} returning id`,
+  )
+  if (!row) throw notFound('Tag')
+}

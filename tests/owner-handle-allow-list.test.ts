@@ -107,7 +107,14 @@ const ALLOWED: Allowed[] = [
     uses: 3,
     reason: 'the turn job: loads the turn by id before its tenant is known, then acts as its creator',
   },
-  { file: 'shared/services/assistant/turn.ts', fn: 'continueTurn', uses: 7, reason: JOB },
+  { file: 'shared/services/assistant/turn.ts', fn: 'continueTurn', uses: 6, reason: JOB },
+  {
+    file: 'shared/services/assistant/approval-required.ts',
+    fn: 'awaitApproval',
+    uses: 1,
+    reason:
+      'the turn job: marks the turn awaiting approval and writes its assistant.approval_required event in one transaction',
+  },
   {
     file: 'shared/services/assistant/turn.ts',
     fn: 'decideApproval',

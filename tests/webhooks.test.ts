@@ -99,7 +99,7 @@ describe('subscriptions', () => {
   })
 
   it.each([
-    ['an unknown event type', { url: 'https://example.com/h', events: ['order.created'] }, 'events.0'],
+    ['an unknown event type', { url: 'https://example.com/h', events: ['invoice.paid'] }, 'events.0'],
     ['no events', { url: 'https://example.com/h', events: [] }, 'events'],
     ['repeated events', { url: 'https://example.com/h', events: ['site.created', 'site.created'] }, 'events'],
     ['a non-URL', { url: 'not a url', events: ['site.created'] }, 'url'],

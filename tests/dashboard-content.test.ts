@@ -362,12 +362,27 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
   })
 
   it('charts each product per day against its quota', async () => {
+    // The Content API meters requests made with keys (the dashboard's own reads are not counted):
+    // a site's server reads the content a dozen times with its key.
+    const made = await tp.json('/api/api-keys', {
+      token: await pageToken(),
+      body: { name: 'site build', environment: 'production', scopes: ['content:read'], rate_limit_per_minute: 100 },
+    })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    for (let i = 0; i < 12; i++) expect((await tp.request('/v1/content', { token: made.body.key })).status).toBe(200)
+    const metered = async () => {
+      const [row] = await tp.db.sql<{ units: string }[]>`
+        select u.units::text from public.usage_counters u join public.tenants t on t.id = u.tenant_id
+        where t.name = 'Content Co' and u.product_id = '0f3c6a52-6f0e-4c51-9a10-000000000001'`
+      return Number(row?.units ?? 0)
+    }
+    await expect.poll(metered, { timeout: 10_000 }).toBeGreaterThanOrEqual(12)
     await go('#/usage')
     const charts = page.locator('figure.daily')
     await expect.poll(() => charts.count()).toBe(5)
     const content = page.getByRole('img', { name: /^Content API:/ })
     const label = await content.getAttribute('aria-label')
-    // The content calls above were metered: today's bar holds them all, the quota line is drawn.
+    // The keyed calls were metered: today's bar holds them all, the quota line is drawn.
     const used = Number(/: ([\d,]+) requests/.exec(label!)![1]!.replace(/,/g, ''))
     expect(used).toBeGreaterThan(10)
     expect(label).toContain('of a quota of 100')

@@ -58,9 +58,10 @@ describe('metering', () => {
   it('counts exactly 500 metered requests racing from two instances', async (ctx) => {
     needsRealConcurrency(ctx)
     const t = await tp.createTenant()
+    const contentKey = await newKey(t, ['content:read'])
     await setPlan(t, 'pro')
     const results = await Promise.all(
-      Array.from({ length: 500 }, (_, i) => tp.request('/v1/content', { token: t.token, instance: i % 2 })),
+      Array.from({ length: 500 }, (_, i) => tp.request('/v1/content', { token: contentKey, instance: i % 2 })),
     )
     expect(results.every((r) => r.status === 200)).toBe(true)
     await flushUsage()
@@ -89,7 +90,8 @@ describe('metering', () => {
 
   it('does not meter malformed requests', async () => {
     const t = await tp.createTenant()
-    expect((await tp.json('/v1/content?limit=0', { token: t.token })).status).toBe(400)
+    const contentKey = await newKey(t, ['content:read'])
+    expect((await tp.json('/v1/content?limit=0', { token: contentKey })).status).toBe(400)
     expect(await counter(t, 'content')).toBe(0)
   })
 })
@@ -98,8 +100,9 @@ describe('Free plan quota', () => {
   it('admits exactly the quota under concurrency and refuses the rest with 429 QUOTA_EXCEEDED, uncounted', async (ctx) => {
     needsRealConcurrency(ctx)
     const t = await tp.createTenant()
+    const contentKey = await newKey(t, ['content:read'])
     const results = await Promise.all(
-      Array.from({ length: 130 }, (_, i) => tp.json('/v1/content', { token: t.token, instance: i % 2 })),
+      Array.from({ length: 130 }, (_, i) => tp.json('/v1/content', { token: contentKey, instance: i % 2 })),
     )
     expect(results.filter((r) => r.status === 200)).toHaveLength(100)
     const refused = results.filter((r) => r.status === 429)
@@ -122,7 +125,7 @@ describe('Free plan quota', () => {
     })
     // Upgrading lets calls through at once.
     await setPlan(t, 'pro')
-    expect((await tp.json('/v1/content', { token: t.token })).status).toBe(200)
+    expect((await tp.json('/v1/content', { token: contentKey })).status).toBe(200)
   })
 
   it('refuses the Analytics API at exactly its quota of 1000', async () => {
@@ -142,11 +145,12 @@ describe('Free plan quota', () => {
 
   it('opens a new quota with the next month', async () => {
     const t = await tp.createTenant()
+    const contentKey = await newKey(t, ['content:read'])
     await seed(t, 'content', 100)
-    expect((await tp.json('/v1/content', { token: t.token })).status).toBe(429)
+    expect((await tp.json('/v1/content', { token: contentKey })).status).toBe(429)
     clock.set(new Date('2026-12-01T00:00:00.000Z'))
     try {
-      expect((await tp.json('/v1/content', { token: await tp.tokenFor(t) })).status).toBe(200)
+      expect((await tp.json('/v1/content', { token: contentKey })).status).toBe(200)
     } finally {
       clock.set(new Date('2026-11-21T12:00:30.000Z'))
     }
@@ -157,10 +161,11 @@ describe('Free plan quota', () => {
 describe('paid plans and overage', () => {
   it('lets a Pro tenant past its quota and bills exactly the spec rate for every unit over it', async () => {
     const t = await tp.createTenant()
+    const contentKey = await newKey(t, ['content:read'])
     await setPlan(t, 'pro')
     await seed(t, 'content', 4990)
     const results = await Promise.all(
-      Array.from({ length: 13 }, (_, i) => tp.request('/v1/content', { token: t.token, instance: i % 2 })),
+      Array.from({ length: 13 }, (_, i) => tp.request('/v1/content', { token: contentKey, instance: i % 2 })),
     )
     expect(results.every((r) => r.status === 200)).toBe(true)
     await flushUsage()
@@ -218,9 +223,10 @@ describe('paid plans and overage', () => {
 
   it('gives Enterprise unlimited use and no overage', async () => {
     const t = await tp.createTenant()
+    const contentKey = await newKey(t, ['content:read'])
     await setPlan(t, 'enterprise')
     await seed(t, 'content', 10_000_000)
-    expect((await tp.json('/v1/content', { token: t.token })).status).toBe(200)
+    expect((await tp.json('/v1/content', { token: contentKey })).status).toBe(200)
     expect(productUsage(await usageOf(t), 'content')).toMatchObject({
       used: 10_000_001,
       quota: null,
@@ -321,6 +327,7 @@ describe('usage alerts', () => {
   it('notifies at 80%, 90%, 100% and a tenant threshold exactly once each, under concurrency and with the job', async (ctx) => {
     needsRealConcurrency(ctx)
     const t = await tp.createTenant()
+    const contentKey = await newKey(t, ['content:read'])
     const admin = await addMember(tp, t.tenantId, 'admin')
     await addMember(tp, t.tenantId, 'member')
     expect(
@@ -332,7 +339,7 @@ describe('usage alerts', () => {
       ).status,
     ).toBe(201)
     const results = await Promise.all(
-      Array.from({ length: 120 }, (_, i) => tp.request('/v1/content', { token: t.token, instance: i % 2 })),
+      Array.from({ length: 120 }, (_, i) => tp.request('/v1/content', { token: contentKey, instance: i % 2 })),
     )
     expect(results.filter((r) => r.status === 200)).toHaveLength(100)
     for (let i = 0; i < 3; i++) await tp.instances[i % 2]!.platform.runJob('usage/jobs/check-usage-alerts')
@@ -377,11 +384,11 @@ describe('GET /v1/analytics', () => {
     const t = await tp.createTenant()
     await setPlan(t, 'pro')
     const key = await newKey(t, ['analytics:read'])
-    await tp.json('/api/api-keys', {
+    const contentKey = await tp.json('/api/api-keys', {
       token: t.token,
       body: { name: 'x', environment: 'sandbox', scopes: ['content:read'], rate_limit_per_minute: 5 },
     })
-    await tp.request('/v1/content', { token: t.token })
+    await tp.request('/v1/content', { token: contentKey.body.key as string })
     const res = await tp.json<GetAnalyticsResponse>('/v1/analytics', { token: key })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     expect(res.body.from).toBe('2026-11-01T00:00:00.000Z')

@@ -238,12 +238,13 @@ describe('buffered metering', () => {
 
   it('never lets two instances past a Free quota, and reaches it exactly', async () => {
     const t = await tp.createTenant() // Free: 100 content requests a month
+    const { key } = await createKey(t.token) // the Content API meters keyed requests
     await tp.db.sql`
       insert into public.usage_counters (tenant_id, product_id, period, units)
       values (${t.tenantId}, ${contentProduct}, date_trunc('month', ${clock.now()}::timestamptz)::date, 40)`
     let admitted = 0
     for (let wave = 0; wave < 4; wave++) {
-      const statuses = await Promise.all(Array.from({ length: 30 }, (_, i) => statusOn(i % 2, t.token)))
+      const statuses = await Promise.all(Array.from({ length: 30 }, (_, i) => statusOn(i % 2, key)))
       admitted += statuses.filter((s) => s === 200).length
       expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([])
       expect(40 + admitted).toBeLessThanOrEqual(100)
@@ -256,12 +257,13 @@ describe('buffered metering', () => {
   it('loses at most the unflushed counts of an instance that is killed (runs last: it kills instance 1)', async () => {
     const t = await tp.createTenant()
     await tp.db.sql`update public.tenants set plan = 'pro' where id = ${t.tenantId}`
+    const { key } = await createKey(t.token)
     const usage = hotPathOf(tp.instances[1]!.platform.deps).usage
     let admitted = 0
-    for (let i = 0; i < 30; i++) if ((await statusOn(1, t.token)) === 200) admitted++
+    for (let i = 0; i < 30; i++) if ((await statusOn(1, key)) === 200) admitted++
     await usage.flush()
     expect(await counted(t.tenantId)).toBe(admitted)
-    for (let i = 0; i < 20; i++) if ((await statusOn(1, t.token)) === 200) admitted++
+    for (let i = 0; i < 20; i++) if ((await statusOn(1, key)) === 200) admitted++
     expect(admitted).toBe(50)
     // The bound: what was counted in memory since the last flush (at most FLUSH_MS of traffic).
     const unflushed = usage.unflushed

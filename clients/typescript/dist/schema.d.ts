@@ -14748,6 +14748,11 @@ export interface components {
             /** Format: uuid */
             article_id: string;
         };
+        /**
+         * @example {
+         *       "publish_at": "2026-12-24T08:00:00Z"
+         *     }
+         */
         ScheduleArticle: {
             /**
              * Format: date-time

@@ -14751,6 +14751,11 @@ export interface components {
             /** Format: uuid */
             article_id: string;
         };
+        /**
+         * @example {
+         *       "publish_at": "2026-12-24T08:00:00Z"
+         *     }
+         */
         ScheduleArticle: {
             /**
              * Format: date-time

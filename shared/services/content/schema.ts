@@ -309,7 +309,7 @@ export const scheduleArticleBody = z
     }),
   })
   .strict()
-  .openapi('ScheduleArticle')
+  .openapi('ScheduleArticle', { example: { publish_at: '2026-12-24T08:00:00Z' } })
 
 export const articleRevisionSummarySchema = z
   .object({

@@ -366,10 +366,16 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     // a site's server reads the content a dozen times with its key.
     const made = await tp.json('/api/api-keys', {
       token: await pageToken(),
-      body: { name: 'site build', environment: 'production', scopes: ['content:read'], rate_limit_per_minute: 100 },
+      body: {
+        name: 'site build',
+        environment: 'production',
+        scopes: ['content:read'],
+        rate_limit_per_minute: 100,
+      },
     })
     expect(made.status, JSON.stringify(made.body)).toBe(201)
-    for (let i = 0; i < 12; i++) expect((await tp.request('/v1/content', { token: made.body.key })).status).toBe(200)
+    for (let i = 0; i < 12; i++)
+      expect((await tp.request('/v1/content', { token: made.body.key })).status).toBe(200)
     const metered = async () => {
       const [row] = await tp.db.sql<{ units: string }[]>`
         select u.units::text from public.usage_counters u join public.tenants t on t.id = u.tenant_id

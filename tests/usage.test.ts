@@ -61,7 +61,9 @@ describe('metering', () => {
     const contentKey = await newKey(t, ['content:read'])
     await setPlan(t, 'pro')
     const results = await Promise.all(
-      Array.from({ length: 500 }, (_, i) => tp.request('/v1/content', { token: contentKey, instance: i % 2 })),
+      Array.from({ length: 500 }, (_, i) =>
+        tp.request('/v1/content', { token: contentKey, instance: i % 2 }),
+      ),
     )
     expect(results.every((r) => r.status === 200)).toBe(true)
     await flushUsage()
@@ -339,7 +341,9 @@ describe('usage alerts', () => {
       ).status,
     ).toBe(201)
     const results = await Promise.all(
-      Array.from({ length: 120 }, (_, i) => tp.request('/v1/content', { token: contentKey, instance: i % 2 })),
+      Array.from({ length: 120 }, (_, i) =>
+        tp.request('/v1/content', { token: contentKey, instance: i % 2 }),
+      ),
     )
     expect(results.filter((r) => r.status === 200)).toHaveLength(100)
     for (let i = 0; i < 3; i++) await tp.instances[i % 2]!.platform.runJob('usage/jobs/check-usage-alerts')

@@ -35,7 +35,24 @@ const content = (d: GetDailyUsageResponse) => d.products.find((p) => p.product =
 
 describe('GET /api/usage/daily', () => {
   it("counts each metered call on its day, and the month's days add up to its counter", async () => {
-    for (let i = 0; i < 3; i++) expect((await tp.json('/v1/content', { token: a.token })).status).toBe(200)
+    // The Content API meters keyed requests; keyed reads are counted in memory and written within a second.
+    const made = await tp.json('/api/api-keys', {
+      token: a.token,
+      body: {
+        name: 'reader',
+        environment: 'production',
+        scopes: ['content:read'],
+        rate_limit_per_minute: 60,
+      },
+    })
+    expect(made.status).toBe(201)
+    for (let i = 0; i < 3; i++)
+      expect((await tp.json('/v1/content', { token: made.body.key })).status).toBe(200)
+    await expect
+      .poll(async () => content((await daily(a, '2026-10')).body).daily.reduce((sum, n) => sum + n, 0), {
+        timeout: 10_000,
+      })
+      .toBe(3)
     const res = await daily(a, '2026-10')
     expect(res.status).toBe(200)
     expect(res.body.period).toBe('2026-10')

@@ -37,7 +37,7 @@ describe('webhook SSRF policy (production configuration)', () => {
     const url = r.url.replace('127.0.0.1', 'localhost').replace('http:', 'https:')
     const [sub] = await tp.db.sql`
       insert into public.webhook_subscriptions (tenant_id, url, events, secret_ciphertext)
-      values (${t.tenantId}, ${url}, ${['api_key.created']}, ${await tp.instances[0]!.platform.deps.vault.encrypt(t.tenantId, 'whsec_x', 'webhook-secret')})
+      values (${t.tenantId}, ${url}, ${['api_key.created']}, ${await tp.instances[0]!.platform.deps.vault.encrypt(t.tenantId, 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'webhook-secret')})
       returning id`
     const created = await tp.json('/api/api-keys', {
       token: t.token,

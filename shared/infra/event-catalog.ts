@@ -33,6 +33,8 @@ const apiKeyData = {
   environment: z.enum(['production', 'sandbox', 'development', 'service']),
   key_prefix: z.string(),
   scopes: z.array(z.string()),
+  /** Present (true) on a published-only key only. */
+  published_only: z.literal(true).optional(),
 }
 const apiKeyExample = {
   api_key_id: '3f0c1d52-8a43-4f4e-9a0e-2b6f1c7d9e11',

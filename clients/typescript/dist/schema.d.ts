@@ -13661,6 +13661,8 @@ export interface webhooks {
                             environment: "production" | "sandbox" | "development" | "service";
                             key_prefix: string;
                             scopes: string[];
+                            /** @enum {boolean} */
+                            published_only?: true;
                         };
                     };
                 };
@@ -13752,6 +13754,8 @@ export interface webhooks {
                             environment: "production" | "sandbox" | "development" | "service";
                             key_prefix: string;
                             scopes: string[];
+                            /** @enum {boolean} */
+                            published_only?: true;
                             /** Format: date-time */
                             revoked_at: string;
                         };

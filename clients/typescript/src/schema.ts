@@ -13664,6 +13664,8 @@ export interface webhooks {
                             environment: "production" | "sandbox" | "development" | "service";
                             key_prefix: string;
                             scopes: string[];
+                            /** @enum {boolean} */
+                            published_only?: true;
                         };
                     };
                 };
@@ -13755,6 +13757,8 @@ export interface webhooks {
                             environment: "production" | "sandbox" | "development" | "service";
                             key_prefix: string;
                             scopes: string[];
+                            /** @enum {boolean} */
+                            published_only?: true;
                             /** Format: date-time */
                             revoked_at: string;
                         };

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 
 // The path aliases of tsconfig.json (and, for what deploys, deno.json): @shared/x is shared/x.
 const alias = Object.fromEntries(
-  ['shared', 'functions', 'scripts', 'tests', 'benchmarks'].map((dir) => [
+  ['shared', 'functions', 'scripts', 'local-platform', 'dashboard', 'clients', 'tests', 'benchmarks'].map((dir) => [
     `@${dir}`,
     fileURLToPath(new URL(`./${dir}`, import.meta.url)),
   ]),
@@ -19,7 +19,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     // The one known postgres.js race a database restart can trip (tests/db-restart.test.ts); the
-    // platform survives it (scripts/start.ts). Every other uncaught error still fails the run.
+    // platform survives it (local-platform/start.ts). Every other uncaught error still fails the run.
     // (Matched here as isPostgresWriteRace in shared/infra/db.ts does; importing that module into
     // the config stalls the embedded-database tests.)
     onUnhandledError: (error) =>

@@ -5,11 +5,12 @@
  *   node --expose-gc --import tsx benchmarks/key-cache-memory.ts
  * Heap after a full collection, before and after.
  */
-import { AuthCache } from '../shared/infra/auth-cache.ts'
-import { AuthChangeFollower } from '../shared/infra/auth-changes.ts'
+
 import { sha256Hex } from '../shared/infra/crypto.ts'
+import { AuthCache } from '../shared/infra/hot-path/auth-cache.ts'
+import { AuthChangeFollower } from '../shared/infra/hot-path/auth-changes.ts'
+import { RateLeases } from '../shared/infra/hot-path/rate-leases.ts'
 import { createLogger } from '../shared/infra/logger.ts'
-import { RateLeases } from '../shared/infra/rate-leases.ts'
 import { createTestDatabase } from '../tests/support/database.ts'
 
 const gc = (globalThis as { gc?: () => void }).gc

@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { createLocalEnv, functionEnvironment } from '../local-platform/local-env.ts'
 import { connectDatabase } from '../shared/infra/db.ts'
-import { createLocalEnv, functionEnvironment } from './lib/local-env.ts'
 import { applyMigrations } from './lib/migrations.ts'
 
 async function freePort(): Promise<number> {
@@ -22,7 +22,7 @@ async function freePort(): Promise<number> {
 let databaseUrl = process.env.DATABASE_URL
 let stopDb = async () => {}
 if (!databaseUrl) {
-  const { startEmbeddedPostgres } = await import('./platform/embedded-postgres.ts')
+  const { startEmbeddedPostgres } = await import('../local-platform/embedded-postgres.ts')
   const db = await startEmbeddedPostgres({ port: 0 })
   databaseUrl = db.url
   stopDb = db.stop

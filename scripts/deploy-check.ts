@@ -23,9 +23,9 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import postgres from 'postgres'
+import { createLocalEnv } from '../local-platform/local-env.ts'
 import { scheduledJobs } from '../shared/infra/jobs/schedule.ts'
 import { bundleOf, configuredFunctions } from './lib/deploy-bundle.ts'
-import { createLocalEnv } from './lib/local-env.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const deno = join(root, 'node_modules/.bin/deno')

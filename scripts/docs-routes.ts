@@ -1,5 +1,5 @@
 // Regenerates the README's route table (endpoint, callers, key scope, user roles) from the routes'
-// own declarations. tests/security-matrix.test.ts fails when the README is out of date.
+// own declarations. tests/checks/security-matrix.test.ts fails when the README is out of date.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { openApiDocuments, renderRouteTable, routesOf, withRouteTable } from './lib/route-catalog.ts'
 

@@ -1,6 +1,7 @@
 /** `npm run migrate`: applies pending migrations to DATABASE_URL (or the running local platform). */
+
+import { localDatabaseUrl } from '../local-platform/local-env.ts'
 import { connectDatabase } from '../shared/infra/db.ts'
-import { localDatabaseUrl } from './lib/local-env.ts'
 import { applyMigrations } from './lib/migrations.ts'
 
 const url = process.env.DATABASE_URL ?? localDatabaseUrl()

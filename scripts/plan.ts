@@ -6,8 +6,8 @@
  * as billing would on a deployment; it prints the plan change.
  */
 import { parseArgs } from 'node:util'
+import { localDatabaseUrl, readLocalEnv } from '../local-platform/local-env.ts'
 import { connectDatabase } from '../shared/infra/db.ts'
-import { localDatabaseUrl, readLocalEnv } from './lib/local-env.ts'
 
 const plans = ['free', 'pro', 'business', 'enterprise']
 const usage = `usage: npm run plan -- --tenant <tenant id or name> <${plans.join('|')}>`

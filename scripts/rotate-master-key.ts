@@ -10,10 +10,10 @@
  * Exit status 1 when a data key or a credential is not readable under the newest key alone.
  */
 
+import { localDatabaseUrl } from '../local-platform/local-env.ts'
 import { randomBytes, toBase64 } from '../shared/infra/crypto.ts'
 import { connectDatabase } from '../shared/infra/db.ts'
 import { rotateMasterKey } from '../shared/services/credentials/master-key-rotation.ts'
-import { localDatabaseUrl } from './lib/local-env.ts'
 
 const args = process.argv.slice(2)
 const generate = args.indexOf('--generate')

@@ -1,7 +1,7 @@
 /**
  * `npm run migrations:seal`: records the SHA-256 of every migration not yet in
  * supabase/migrations.sha256. A migration that has landed is never edited (databases that already
- * ran it would never see the change); tests/migrations-sealed.test.ts holds each file to its
+ * ran it would never see the change); tests/checks/migrations-sealed.test.ts holds each file to its
  * recorded checksum. Lines already there are never rewritten: to change the schema, add a migration.
  */
 import { createHash } from 'node:crypto'

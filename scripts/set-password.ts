@@ -11,9 +11,9 @@
 import { createInterface } from 'node:readline'
 import { parseArgs } from 'node:util'
 import bcrypt from 'bcryptjs'
+import { BCRYPT_COST, MAX_PASSWORD_BYTES, MIN_PASSWORD_LENGTH } from '../local-platform/auth.ts'
+import { localDatabaseUrl } from '../local-platform/local-env.ts'
 import { connectDatabase } from '../shared/infra/db.ts'
-import { localDatabaseUrl } from './lib/local-env.ts'
-import { BCRYPT_COST, MAX_PASSWORD_BYTES, MIN_PASSWORD_LENGTH } from './platform/auth.ts'
 
 const { values } = parseArgs({ options: { email: { type: 'string' }, password: { type: 'string' } } })
 const fail = (message: string, code = 1): never => {

@@ -6,9 +6,9 @@
  * "<name>'s team". Works while `npm start` runs.
  */
 import { parseArgs } from 'node:util'
+import { ensureUserAndTenant, issueAccessToken } from '../local-platform/dev-identity.ts'
+import { localDatabaseUrl, readLocalEnv } from '../local-platform/local-env.ts'
 import { connectDatabase } from '../shared/infra/db.ts'
-import { ensureUserAndTenant, issueAccessToken } from './lib/dev-identity.ts'
-import { localDatabaseUrl, readLocalEnv } from './lib/local-env.ts'
 
 const { values } = parseArgs({
   options: {

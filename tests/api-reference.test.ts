@@ -3,7 +3,7 @@ import { dirname } from 'node:path'
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { functionModules } from '../scripts/platform/functions.ts'
+import { functionModules } from '../local-platform/functions.ts'
 import { publicRoutes } from '../shared/infra/http/public-routes.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 

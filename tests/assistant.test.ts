@@ -633,7 +633,7 @@ describe('metering, failures and concurrency', () => {
     const id = await conversation(t)
     // What a dead instance leaves: a turn whose job was claimed (lease) and a tool call mid-way.
     const deps = tp.instances[0]!.platform.deps
-    const { actingCallerFor } = await import('../shared/infra/auth.ts')
+    const { actingCallerFor } = await import('../shared/infra/caller.ts')
     const { serviceContextFor } = await import('../shared/infra/deps.ts')
     const { startTurn } = await import('../shared/services/assistant/turn.ts')
     const ctx = serviceContextFor(deps, await actingCallerFor(deps.sql, t.tenantId, t.userId))

@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { functionEnvironment } from '../scripts/lib/local-env.ts'
-import { createPlatform, type Platform } from '../scripts/platform/server.ts'
+import { functionEnvironment } from '../local-platform/local-env.ts'
+import { createPlatform, type Platform } from '../local-platform/server.ts'
 import { fromBase64, randomBase62, toBase64 } from '../shared/infra/crypto.ts'
 import { VaultError } from '../shared/infra/vault.ts'
 import {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type EmbeddedPostgres, startEmbeddedPostgres } from '../scripts/platform/embedded-postgres.ts'
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '../local-platform/embedded-postgres.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const client = (url: string, max: number, prepare = true) =>

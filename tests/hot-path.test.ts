@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { hotPathOf } from '../shared/infra/hot-path.ts'
-import { graceMs, maxBlock } from '../shared/infra/rate-leases.ts'
+import { hotPathOf } from '../shared/infra/hot-path/hot-path.ts'
+import { graceMs, maxBlock } from '../shared/infra/hot-path/rate-leases.ts'
 import { addMember, startTestPlatform, TestClock, type TestPlatform } from './support/platform.ts'
 
 /**

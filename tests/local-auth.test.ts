@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http'
 import { promisify } from 'node:util'
 import { createClient, type SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { functionModules } from '../scripts/platform/functions.ts'
+import { functionModules } from '../local-platform/functions.ts'
 import { startTestPlatform, TestClock, type TestPlatform } from './support/platform.ts'
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { loadOrCreateLocalEnv } from '../scripts/lib/local-env.ts'
+import { loadOrCreateLocalEnv } from '../local-platform/local-env.ts'
 
 /**
  * The data folder's local-env.json (the local platform's keys) is made once: starts that find

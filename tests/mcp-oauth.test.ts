@@ -9,7 +9,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import bcrypt from 'bcryptjs'
 import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { buildDashboard } from '../scripts/dashboard/build.ts'
+import { buildDashboard } from '../dashboard/build.ts'
 import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**

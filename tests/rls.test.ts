@@ -1,4 +1,4 @@
-import type { TenantCaller } from '@shared/infra/auth.ts'
+import type { TenantCaller } from '@shared/infra/caller.ts'
 import { queryContent, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { claimsSetup, type Tx, withTenant } from '../shared/infra/db.ts'

@@ -8,7 +8,7 @@ import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import bcrypt from 'bcryptjs'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildDashboard } from '../scripts/dashboard/build.ts'
+import { buildDashboard } from '../dashboard/build.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
-import { portInUse } from '../scripts/lib/ports.ts'
+import { portInUse } from '../local-platform/ports.ts'
 
 /**
  * `npm start -- --port N --db-port M` as a user runs it: the ports are recorded, so `npm run token`
@@ -50,7 +50,7 @@ const env = { ...process.env, PLATFORM_DATA_DIR: dir, LOG_FORMAT: 'json' }
 const startArgs = (port: number, dbPort: number, memory = true) => [
   '--import',
   'tsx',
-  'scripts/start.ts',
+  'local-platform/start.ts',
   ...(memory ? ['--memory'] : []),
   '--port',
   String(port),

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { actingCallerFor } from '../shared/infra/auth.ts'
+import { actingCallerFor } from '../shared/infra/caller.ts'
 import { type ServiceContext, serviceContextFor } from '../shared/infra/deps.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 

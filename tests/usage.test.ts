@@ -3,7 +3,7 @@ import type { CreateAlertResponse } from '../functions/usage/routes/alerts/creat
 import type { ListAlertsResponse } from '../functions/usage/routes/alerts/list.ts'
 import type { GetAnalyticsResponse } from '../functions/usage/routes/analytics/get.ts'
 import type { GetUsageResponse } from '../functions/usage/routes/usage/get.ts'
-import { hotPathOf } from '../shared/infra/hot-path.ts'
+import { hotPathOf } from '../shared/infra/hot-path/hot-path.ts'
 import { productIds, recordUsage, secondsToNextPeriod } from '../shared/services/usage/metering.ts'
 import { formatUsd } from '../shared/services/usage/usage.ts'
 import { needsRealConcurrency } from './support/concurrency.ts'

@@ -11,7 +11,7 @@ import type { CreateSubscriptionResponse } from '../functions/webhooks/routes/su
 import type { GetSubscriptionResponse } from '../functions/webhooks/routes/subscriptions/get.ts'
 import type { ListSubscriptionsResponse } from '../functions/webhooks/routes/subscriptions/list.ts'
 import type { ResumeSubscriptionResponse } from '../functions/webhooks/routes/subscriptions/resume.ts'
-import { functionEnvironment } from '../scripts/lib/local-env.ts'
+import { functionEnvironment } from '../local-platform/local-env.ts'
 import { createDeps } from '../shared/infra/create-deps.ts'
 import { recordEvent } from '../shared/infra/events.ts'
 import { dispatchDue } from '../shared/services/webhooks/dispatcher.ts'

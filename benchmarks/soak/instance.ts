@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { serve } from '@hono/node-server'
-import { functionEnvironment, type LocalEnv } from '@scripts/lib/local-env.ts'
-import { createPlatform, startScheduler } from '@scripts/platform/server.ts'
+import { functionEnvironment, type LocalEnv } from '@local-platform/local-env.ts'
+import { createPlatform, startScheduler } from '@local-platform/server.ts'
 import { isPostgresWriteRace } from '@shared/infra/db.ts'
 
 const localEnv = JSON.parse(readFileSync(process.env.SOAK_LOCAL_ENV!, 'utf8')) as LocalEnv

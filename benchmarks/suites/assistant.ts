@@ -8,7 +8,7 @@
  * Each platform turn gets a conversation of its own (no history growth, no 409). Alternating
  * rounds, so drift falls on both alike.
  */
-import { actingCallerFor } from '@shared/infra/auth.ts'
+import { actingCallerFor } from '@shared/infra/caller.ts'
 import { serviceContextFor } from '@shared/infra/deps.ts'
 import { streamModel } from '@shared/services/assistant/model.ts'
 import { callTool } from '@shared/services/tools/tool-set.ts'

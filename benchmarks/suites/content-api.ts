@@ -9,7 +9,7 @@
  */
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
-import { hotPathOf } from '@shared/infra/hot-path.ts'
+import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
 import { paginate } from '@shared/infra/pagination.ts'
 import { presentContent, queryContent } from '@shared/services/content/feed.ts'
 import { startTestPlatform, TestClock } from '@tests/support/platform.ts'

@@ -14,7 +14,7 @@
  * Backend CPU from /proc/<pid>/stat (PostgreSQL on this machine), Node CPU of this process, both
  * per read; rounds alternate so drift falls on every side alike.
  */
-import type { TenantCaller } from '@shared/infra/auth.ts'
+import type { TenantCaller } from '@shared/infra/caller.ts'
 import { queryContent, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { startTestPlatform } from '@tests/support/platform.ts'
 import { seedContentTenant } from '../content-fixture.ts'

@@ -7,7 +7,7 @@
  *    event on the stream held by instance 0 (through Postgres), p50/p99.
  * The test clock moves a minute every 90 calls, so the 100/min key limit never refuses one.
  */
-import type { TenantCaller } from '@shared/infra/auth.ts'
+import type { TenantCaller } from '@shared/infra/caller.ts'
 import { serviceContextFor } from '@shared/infra/deps.ts'
 import { callTool } from '@shared/services/tools/tool-set.ts'
 import { startTestPlatform, TestClock } from '@tests/support/platform.ts'

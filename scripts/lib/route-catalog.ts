@@ -1,12 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { CallerKind, MemberRole, Scope } from '@shared/infra/auth.ts'
+import { functionModules } from '@local-platform/functions.ts'
+import type { CallerKind, MemberRole, Scope } from '@shared/infra/caller.ts'
 import { createDeps } from '@shared/infra/create-deps.ts'
 import { AUTH_EXTENSION } from '@shared/infra/http/define-route.ts'
 import { apiReferenceDocument } from '@shared/infra/http/openapi.ts'
 import { toPublicPath } from '@shared/infra/http/public-routes.ts'
-import { functionModules } from '../platform/functions.ts'
 
 /**
  * Every route of every function with the authentication it declares (the `x-auth` extension that

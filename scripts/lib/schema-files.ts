@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 
-/** supabase/schema/: the current schema, one file per kind of object, applied in this order. */
-export const schemaDir = fileURLToPath(new URL('../../supabase/schema/', import.meta.url))
+/** supabase/schema-snapshot/: the current schema, one file per kind of object, applied in this order. */
+export const schemaDir = fileURLToPath(new URL('../../supabase/schema-snapshot/', import.meta.url))
 
 export const schemaFiles = [
   // Tables before functions: some functions take or return a table's row type, and no column

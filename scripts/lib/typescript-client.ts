@@ -7,7 +7,7 @@ import { apiReference } from './route-catalog.ts'
 /**
  * The TypeScript client's generated files (clients/typescript): the types openapi-typescript makes
  * from the API reference's one OpenAPI document (/docs/openapi.json), and the compiled package
- * that Node and bundlers load. `npm run client:generate` writes them; tests/typescript-client.test.ts fails
+ * that Node and bundlers load. `npm run client:generate` writes them; tests/checks/typescript-client.test.ts fails
  * when the committed files differ from what the functions' documents produce now.
  */
 export const CLIENT_DIR = 'clients/typescript'

@@ -1,4 +1,4 @@
-import type { TenantCaller } from './auth.ts'
+import type { TenantCaller } from './caller.ts'
 import type { Config } from './config.ts'
 import { type Queryable, readAsTenant, type Sql, type Tx, withTenant } from './db.ts'
 import type { JwtVerifier } from './jwt.ts'
@@ -49,7 +49,7 @@ export type DepsWithoutDatabase = Omit<FunctionDeps, 'sql'>
  * It has no `sql`. The everyday handle is the tenant one: `asTenant` and `readAsTenant` run as
  * role `authenticated` with the caller's claims, so row-level security decides what is visible.
  * The owner pool, which bypasses RLS, is `asOwner`, and every use of it in a service or a
- * function is on the allow-list in tests/owner-handle-allow-list.test.ts with its reason
+ * function is on the allow-list in tests/checks/owner-handle-allow-list.test.ts with its reason
  * (docs/adr/0013-tenant-and-owner-handles.md).
  */
 export interface ServiceContext extends DepsWithoutDatabase {

@@ -1,6 +1,6 @@
+import { claimLeased, finishLeased, type LeaseColumns } from './claim-lease.ts'
 import type { Queryable, Sql } from './db.ts'
 import type { Clock } from './deps.ts'
-import { claimLeased, finishLeased, type LeaseColumns } from './leases.ts'
 import type { Logger } from './logger.ts'
 import type { GuardedFetch } from './outbound.ts'
 
@@ -53,7 +53,7 @@ export function createNotifier(opts: {
     },
 
     async sendPending(limit = 50) {
-      // Claim a batch under a lease in one short statement (shared/infra/leases.ts); SKIP LOCKED
+      // Claim a batch under a lease in one short statement (shared/infra/claim-lease.ts); SKIP LOCKED
       // keeps concurrent senders off each other's rows. The HTTP calls happen outside any
       // transaction, and each outcome is written only while this sender's lease still holds.
       const { lease, rows: batch } = await claimLeased<{

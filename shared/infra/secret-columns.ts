@@ -17,7 +17,7 @@ import { notFound } from './errors.ts'
 
 /**
  * `owner` is the context's owner handle, passed by the caller (`ctx.asOwner`) so that each use
- * stands in the owner-handle allow-list (tests/owner-handle-allow-list.test.ts) at its call site.
+ * stands in the owner-handle allow-list (tests/checks/owner-handle-allow-list.test.ts) at its call site.
  */
 export async function usingSecretsOf<V, S>(
   ctx: Pick<ServiceContext, 'asTenant'>,

@@ -44,7 +44,7 @@ export async function parseMasterKeys(spec: string): Promise<MasterKey[]> {
       if (!version || !material) throw new VaultError('VAULT_MASTER_KEYS entries look like "v1:<base64>"')
       const raw = fromBase64(material)
       if (raw.length !== 32) throw new VaultError(`master key ${version} must be 32 bytes`)
-      const key = await crypto.subtle.importKey('raw', raw as BufferSource, 'AES-GCM', false, [
+      const key = await crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, 'AES-GCM', false, [
         'encrypt',
         'decrypt',
       ])
@@ -57,9 +57,9 @@ async function seal(key: CryptoKey, plaintext: Uint8Array, aad: string): Promise
   const iv = randomBytes(IV_BYTES)
   const sealed = new Uint8Array(
     await crypto.subtle.encrypt(
-      { name: 'AES-GCM', iv: iv as BufferSource, additionalData: encoder.encode(aad) },
+      { name: 'AES-GCM', iv: iv as Uint8Array<ArrayBuffer>, additionalData: encoder.encode(aad) },
       key,
-      plaintext as BufferSource,
+      plaintext as Uint8Array<ArrayBuffer>,
     ),
   )
   const out = new Uint8Array(IV_BYTES + sealed.length)
@@ -75,11 +75,11 @@ async function open(key: CryptoKey, box: Uint8Array, aad: string): Promise<Uint8
       await crypto.subtle.decrypt(
         {
           name: 'AES-GCM',
-          iv: box.subarray(0, IV_BYTES) as BufferSource,
+          iv: box.subarray(0, IV_BYTES) as Uint8Array<ArrayBuffer>,
           additionalData: encoder.encode(aad),
         },
         key,
-        box.subarray(IV_BYTES) as BufferSource,
+        box.subarray(IV_BYTES) as Uint8Array<ArrayBuffer>,
       ),
     )
   } catch {
@@ -183,7 +183,10 @@ export class Vault {
     }
     if (!row) throw new VaultError('no data key for this tenant')
     const raw = await this.unwrap(tenantId, row)
-    return crypto.subtle.importKey('raw', raw as BufferSource, 'AES-GCM', false, ['encrypt', 'decrypt'])
+    return crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, 'AES-GCM', false, [
+      'encrypt',
+      'decrypt',
+    ])
   }
 
   private async unwrap(tenantId: string, row: DataKeyRow): Promise<Uint8Array> {

@@ -54,7 +54,7 @@ export async function createTestDatabase({
       },
     }
   }
-  const { startEmbeddedPostgres } = await import('@scripts/platform/embedded-postgres.ts')
+  const { startEmbeddedPostgres } = await import('@local-platform/embedded-postgres.ts')
   const embedded = await startEmbeddedPostgres({ port: 0 })
   const sql = connectDatabase(embedded.url, 4)
   if (migrate) await applyMigrations(sql)

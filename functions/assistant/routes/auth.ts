@@ -1,4 +1,4 @@
-import { scopes } from '@shared/infra/auth.ts'
+import { scopes } from '@shared/infra/caller.ts'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 import { tenantCaller } from '@shared/infra/http/authenticate.ts'

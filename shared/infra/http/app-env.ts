@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
-import type { Caller } from '../auth.ts'
+import type { Caller } from '../caller.ts'
 import type { FunctionDeps } from '../deps.ts'
 
 export interface RateLimitState {

@@ -6,7 +6,7 @@ import {
   type Scope,
   serviceCallerFor,
   type TenantCaller,
-} from '../auth.ts'
+} from '../caller.ts'
 import { ServiceError } from '../errors.ts'
 import { hashKey, parseKey } from '../keys.ts'
 import type { AppEnv } from './app-env.ts'

@@ -8,7 +8,7 @@
  * - The handler registered for the job's kind runs outside any transaction. Its return value is
  *   the job's result; a JobError (or an error classified as transient) is retried with
  *   exponential backoff until max_attempts, anything permanent fails the job with its reason.
- * - Claiming and finishing are shared/infra/leases.ts: finishing is fenced by the claim's lease
+ * - Claiming and finishing are shared/infra/claim-lease.ts: finishing is fenced by the claim's lease
  *   token, so a worker whose lease ran out and whose job was claimed again cannot overwrite the
  *   newer attempt's outcome.
  *
@@ -17,10 +17,7 @@
  * and stalled jobs; after enqueueing, the request kicks the new job in process, on Supabase as a
  * background task (EdgeRuntime.waitUntil) so it continues after the response.
  */
-import { type Queryable, retryWhileUnavailable } from '../db.ts'
-import type { FunctionDeps } from '../deps.ts'
-import { ServiceError } from '../errors.ts'
-import { recordEvent } from '../events.ts'
+
 import {
   claimLeased,
   finishLeased,
@@ -29,7 +26,11 @@ import {
   type LeaseColumns,
   recordBudgetMs,
   released,
-} from '../leases.ts'
+} from '../claim-lease.ts'
+import { type Queryable, retryWhileUnavailable } from '../db.ts'
+import type { FunctionDeps } from '../deps.ts'
+import { ServiceError } from '../errors.ts'
+import { recordEvent } from '../events.ts'
 import { OutboundBlockedError, OutboundError } from '../outbound.ts'
 
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'

@@ -10,6 +10,9 @@ import { JobError } from '@shared/infra/jobs/engine.ts'
 import { parse as csvParse } from 'csv-parse/stream'
 import { SaxesParser } from 'saxes'
 
+/** A stream reader's result, written out so that this module needs no DOM types. */
+type ReadResult<T> = { done: false; value: T } | { done: true; value?: T }
+
 /** A rejected credential (401/403 from the network): the job fails and the owners are told once. */
 export class CredentialRejectedError extends JobError {
   override name = 'CredentialRejectedError'
@@ -107,7 +110,7 @@ export async function* csvRecords(
   const reader = records.getReader()
   try {
     for (;;) {
-      let next: ReadableStreamReadResult<Record<string, string>>
+      let next: ReadResult<Record<string, string>>
       try {
         next = await reader.read()
       } catch (err) {
@@ -128,7 +131,7 @@ export async function* textLines(bytes: ReadableStream<Uint8Array>, what: string
   const reader = bytes.pipeThrough(new TextDecoderStream() as TransformStream<Uint8Array, string>).getReader()
   let carry = ''
   for (;;) {
-    let next: ReadableStreamReadResult<string>
+    let next: ReadResult<string>
     try {
       next = await reader.read()
     } catch (err) {

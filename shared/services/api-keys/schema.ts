@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { scopes } from '@shared/infra/auth.ts'
+import { scopes } from '@shared/infra/caller.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { toolSubsetSchema } from '@shared/services/tools/tool-subset.ts'
 

@@ -1,4 +1,4 @@
-import { actingCallerFor, scopes as allScopes } from '@shared/infra/auth.ts'
+import { actingCallerFor, scopes as allScopes } from '@shared/infra/caller.ts'
 import { isPgError, privilegeErrorAs } from '@shared/infra/db.ts'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'

@@ -1,4 +1,4 @@
-import { actingCallerFor, scopes as allScopes, requireRole, type TenantCaller } from '@shared/infra/auth.ts'
+import { actingCallerFor, scopes as allScopes, requireRole, type TenantCaller } from '@shared/infra/caller.ts'
 import { isPgError, pgErrors, type Queryable } from '@shared/infra/db.ts'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'

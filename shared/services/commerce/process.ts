@@ -1,5 +1,5 @@
 /**
- * Processing stored deliveries. The delivery table is the queue: a claim (shared/infra/leases.ts)
+ * Processing stored deliveries. The delivery table is the queue: a claim (shared/infra/claim-lease.ts)
  * is one statement that picks due rows with FOR UPDATE SKIP LOCKED, stamps a lease and counts the
  * attempt, then commits.
  * The batch is then applied in one transaction (pipelined statements) that also marks it
@@ -12,9 +12,7 @@
  * cannot help); anything else is retried on the schedule below, then dead-lettered. Dead letters
  * stay visible to the tenant and can be replayed (deliveries.ts).
  */
-import { isPgError, type Tx } from '@shared/infra/db.ts'
-import type { FunctionDeps } from '@shared/infra/deps.ts'
-import { recordEvent } from '@shared/infra/events.ts'
+
 import {
   claimLeased,
   finishLeased,
@@ -22,7 +20,10 @@ import {
   type Lease,
   type LeaseColumns,
   released,
-} from '@shared/infra/leases.ts'
+} from '@shared/infra/claim-lease.ts'
+import { isPgError, type Tx } from '@shared/infra/db.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { recordEvent } from '@shared/infra/events.ts'
 import { describeError } from '@shared/infra/logger.ts'
 import {
   type CommerceTopic,

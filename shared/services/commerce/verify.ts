@@ -9,7 +9,9 @@ const encoder = new TextEncoder()
 /** base64 HMAC-SHA256 of `body` under `secret`: what the shops put in their signature header. */
 export async function signShopBody(secret: string, body: Uint8Array | string): Promise<string> {
   const bytes = typeof body === 'string' ? encoder.encode(body) : body
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await hmacKey(secret), bytes as BufferSource))
+  const mac = new Uint8Array(
+    await crypto.subtle.sign('HMAC', await hmacKey(secret), bytes as Uint8Array<ArrayBuffer>),
+  )
   let bin = ''
   for (const b of mac) bin += String.fromCharCode(b)
   return btoa(bin)
@@ -43,7 +45,7 @@ export async function verifyShopSignature(
 ): Promise<boolean> {
   const given = decodeSignature(header)
   const expected = new Uint8Array(
-    await crypto.subtle.sign('HMAC', await hmacKey(secret), body as BufferSource),
+    await crypto.subtle.sign('HMAC', await hmacKey(secret), body as Uint8Array<ArrayBuffer>),
   )
   const candidate = given ?? new Uint8Array(32)
   let diff = given ? 0 : 1

@@ -1,4 +1,4 @@
-import type { TenantCaller } from '@shared/infra/auth.ts'
+import type { TenantCaller } from '@shared/infra/caller.ts'
 import type { Queryable, RequestClaims, Sql } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'

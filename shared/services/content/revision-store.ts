@@ -1,4 +1,4 @@
-import type { TenantCaller } from '@shared/infra/auth.ts'
+import type { TenantCaller } from '@shared/infra/caller.ts'
 import type { Tx } from '@shared/infra/db.ts'
 import type { ArticleRevision } from './schema.ts'
 

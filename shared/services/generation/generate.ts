@@ -1,4 +1,4 @@
-import { actingCallerFor, serviceCallerFor } from '@shared/infra/auth.ts'
+import { actingCallerFor, serviceCallerFor } from '@shared/infra/caller.ts'
 import { type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import {

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi'
-import { requireRole } from '@shared/infra/auth.ts'
+import { requireRole } from '@shared/infra/caller.ts'
 import { privilegeErrorAs, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'

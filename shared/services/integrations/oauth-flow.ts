@@ -1,4 +1,4 @@
-import { requireRole } from '@shared/infra/auth.ts'
+import { requireRole } from '@shared/infra/caller.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { integrationBySlug, resolveProviders } from './catalog.ts'

@@ -1,6 +1,3 @@
-import type { Sql } from '@shared/infra/db.ts'
-import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
-import { recordEvent } from '@shared/infra/events.ts'
 import {
   claimLeased,
   type Fragment,
@@ -9,7 +6,10 @@ import {
   type Lease,
   type LeaseColumns,
   released,
-} from '@shared/infra/leases.ts'
+} from '@shared/infra/claim-lease.ts'
+import type { Sql } from '@shared/infra/db.ts'
+import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
+import { recordEvent } from '@shared/infra/events.ts'
 import { usingSecretsOf } from '@shared/infra/secret-columns.ts'
 import { type ResolvedProvider, resolveProviders } from './catalog.ts'
 import { refreshTokens, TokenEndpointError, type TokenSet, vaultPurposes } from './oauth.ts'
@@ -18,7 +18,7 @@ import { refreshTokens, TokenEndpointError, type TokenSet, vaultPurposes } from 
  * The hourly token refresh (spec: tokens expiring within 1 hour are refreshed, new tokens stored).
  *
  * Exclusivity: a run claims connections with one UPDATE over a FOR UPDATE SKIP LOCKED subquery
- * that sets a lease (`refresh_locked_until`, `refresh_lease`; shared/infra/leases.ts). Row locks make two runs skip each
+ * that sets a lease (`refresh_locked_until`, `refresh_lease`; shared/infra/claim-lease.ts). Row locks make two runs skip each
  * other's rows, the lease keeps them away after that transaction ends, and the UPDATE's RETURNING
  * is the re-read after the lock: the refresh token used is the newest one stored. The token
  * endpoint is called outside any transaction, only while the lease is held with room to spare

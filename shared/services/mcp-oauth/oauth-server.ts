@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
-import { requireRole } from '@shared/infra/auth.ts'
+import { requireRole } from '@shared/infra/caller.ts'
 import { randomBase62, sha256Hex } from '@shared/infra/crypto.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'

@@ -1,9 +1,9 @@
 import type { z } from '@hono/zod-openapi'
-import { requireRole } from '@shared/infra/auth.ts'
+import { requireRole } from '@shared/infra/caller.ts'
 import { isPgError, privilegeErrorAs, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
-import { applyAuthChangesNow } from '@shared/infra/hot-path.ts'
+import { applyAuthChangesNow } from '@shared/infra/hot-path/hot-path.ts'
 import type { memberSchema, Role } from './schema.ts'
 
 /** A tenant's members: list, change a role, remove (or leave). The last owner always stays. */

@@ -1,10 +1,10 @@
 import type { z } from '@hono/zod-openapi'
-import { type Caller, requireRole } from '@shared/infra/auth.ts'
+import { type Caller, requireRole } from '@shared/infra/caller.ts'
 import { privilegeErrorAs, type RequestClaims, withTenant } from '@shared/infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
-import { applyAuthChangesNow } from '@shared/infra/hot-path.ts'
+import { applyAuthChangesNow } from '@shared/infra/hot-path/hot-path.ts'
 import type {
   createTenantBody,
   Plan,

@@ -1,7 +1,7 @@
 import type { Queryable, TenantRef } from '@shared/infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
-import { hotPathOf } from '@shared/infra/hot-path.ts'
+import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
 import { ownerAndAdminEmails } from '@shared/infra/notifier.ts'
 
 /**
@@ -360,7 +360,7 @@ export async function enqueueDueUsageAlerts(
 
 /**
  * Meters one unit of `product` for the caller's tenant through this instance's usage buffer
- * (shared/infra/usage-buffer.ts): on plans without a hard cap the count is written within a
+ * (shared/infra/hot-path/usage-buffer.ts): on plans without a hard cap the count is written within a
  * second, in a batch; on Free the unit is reserved first, so the quota stays exact. For the hot
  * read path (GET /v1/content). Throws 429 QUOTA_EXCEEDED like meterUsage; usage alerts are queued
  * when a reservation or a flush crosses a threshold.

@@ -17,9 +17,10 @@
  * holds across dispatchers (two claims racing may overshoot it by one claim's worth).
  * Outcomes are recorded in groups: while one record transaction runs, the next ones queue.
  */
+
+import { newLease } from '@shared/infra/claim-lease.ts'
 import { retryWhileUnavailable, type Tx } from '@shared/infra/db.ts'
 import type { FunctionDeps } from '@shared/infra/deps.ts'
-import { newLease } from '@shared/infra/leases.ts'
 import { tenantAdminEmails } from '@shared/infra/notifier.ts'
 import { OutboundBlockedError, OutboundError } from '@shared/infra/outbound.ts'
 import { SECRET_PURPOSE } from './rows.ts'
@@ -109,7 +110,7 @@ export async function claimDueDeliveries(
   limit: number,
   perEndpoint = Number.MAX_SAFE_INTEGER,
 ): Promise<{ leaseId: string; deliveries: ClaimedDelivery[] }> {
-  // The lease is shared/infra/leases.ts's; the claim statement is this one's own, because it
+  // The lease is shared/infra/claim-lease.ts's; the claim statement is this one's own, because it
   // ranks due rows per subscription against the live leases (the per-endpoint cap), which the
   // generic claim does not (docs/adr/0006-job-engine.md).
   const { token: leaseId, until: lockedUntil } = newLease(

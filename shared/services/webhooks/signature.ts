@@ -32,7 +32,7 @@ async function hmacHex(secret: string, data: Uint8Array): Promise<string> {
     false,
     ['sign'],
   )
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, data as BufferSource))
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', key, data as Uint8Array<ArrayBuffer>))
   let hex = ''
   for (const b of mac) hex += b.toString(16).padStart(2, '0')
   return hex
@@ -48,12 +48,12 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 async function hmacBytes(key: Uint8Array, data: Uint8Array): Promise<Uint8Array> {
   const cryptoKey = await crypto.subtle.importKey(
     'raw',
-    key as BufferSource,
+    key as Uint8Array<ArrayBuffer>,
     { name: 'HMAC', hash: 'SHA-256' },
     false,
     ['sign'],
   )
-  return new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKey, data as BufferSource))
+  return new Uint8Array(await crypto.subtle.sign('HMAC', cryptoKey, data as Uint8Array<ArrayBuffer>))
 }
 
 function toBase64(bytes: Uint8Array): string {

@@ -1,6 +1,6 @@
-import { type MemberRole, requireRole, type Scope } from '@shared/infra/auth.ts'
+import { type MemberRole, requireRole, type Scope } from '@shared/infra/caller.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
-import { hotPathOf } from '@shared/infra/hot-path.ts'
+import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
 import { rateLimits } from '@shared/infra/rate-limit.ts'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'

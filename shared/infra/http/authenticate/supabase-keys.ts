@@ -1,6 +1,6 @@
-import type { CallerKind } from '@shared/infra/auth.ts'
+import type { CallerKind } from '@shared/infra/caller.ts'
 import { parseKey } from '@shared/infra/keys.ts'
-import { matchesPublishableKey, matchesServiceKey } from '@shared/infra/supabase-keys.ts'
+import { matchesPublishableKey, matchesServiceKey } from '@shared/infra/supabase-key-match.ts'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
 import { chargeClientAddress } from './refusals.ts'

@@ -68,7 +68,7 @@ export const cjAdapter: Adapter = async function* ({ deps, program, secret }): A
       errors?: { message?: string }[]
     }
     try {
-      body = await res.json()
+      body = (await res.json()) as typeof body
     } catch {
       throw new JobError('CJ product search answered with something that is not JSON')
     }

@@ -1,4 +1,4 @@
-import { scopes } from '@shared/infra/auth.ts'
+import { scopes } from '@shared/infra/caller.ts'
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'

@@ -10,13 +10,13 @@ import { describe, expect, it } from 'vitest'
  *   shared/services  imports shared/infra and shared/services, never Hono or shared/infra/http,
  *                    so the same operation serves REST, the tool server, jobs and server functions;
  *   functions/<f>    imports shared/ and its own folder, never another function;
- *   nothing in shared/ or functions/ imports scripts/, tests/ or benchmarks/.
+ *   nothing in shared/ or functions/ imports scripts/, local-platform/, dashboard/, tests/ or benchmarks/.
  */
 
 type ImportGraph = Map<string, string[]>
 
 // tsconfig.json's paths (and deno.json's imports): `@shared/x` is `shared/x`.
-const pathAlias = /^@(shared|functions|scripts|tests|benchmarks)\//
+const pathAlias = /^@(shared|functions|scripts|local-platform|dashboard|clients|tests|benchmarks)\//
 
 // The TypeScript compiler's own pre-processor finds every module reference: static, type-only,
 // side-effect (`import './x.ts'`), re-export and dynamic imports, and none inside strings or comments.
@@ -36,7 +36,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 const isPackage = (spec: string) =>
-  !spec.includes('/') || !/^(shared|functions|scripts|tests|benchmarks)\//.test(spec)
+  !spec.includes('/') || !/^(shared|functions|scripts|local-platform|dashboard|clients|tests|benchmarks)\//.test(spec)
 
 function layerViolations(graph: ImportGraph): string[] {
   const violations: string[] = []
@@ -44,7 +44,7 @@ function layerViolations(graph: ImportGraph): string[] {
     for (const target of imports) {
       const refuse = (why: string) => violations.push(`${file} -> ${target}: ${why}`)
       const local = !isPackage(target)
-      if (local && /^(scripts|tests|benchmarks)\//.test(target))
+      if (local && /^(scripts|local-platform|dashboard|tests|benchmarks)\//.test(target))
         refuse('production code imports a tool or test')
       if (file.startsWith('shared/infra/')) {
         if (local && !target.startsWith('shared/infra/')) refuse('infrastructure imports only infrastructure')
@@ -90,7 +90,7 @@ describe('layering', () => {
     expect(climbing('shared/services/x/y.ts', `import { a } from '../../infra/db.ts'`)).toEqual([
       'shared/services/x/y.ts: ../../infra/db.ts',
     ])
-    const found = ['shared', 'functions', 'scripts', 'tests', 'benchmarks'].flatMap((root) =>
+    const found = ['shared', 'functions', 'scripts', 'local-platform', 'tests', 'benchmarks'].flatMap((root) =>
       sourceFiles(root).flatMap((path) => climbing(relative('.', path), readFileSync(path, 'utf8'))),
     )
     expect(found).toEqual([])
@@ -104,7 +104,7 @@ describe('layering', () => {
         ['shared/infra/http/app-env.ts', 'hono', 'functions/content/app.ts'],
       ],
       ['functions/content/app.ts', ['functions/usage/app.ts', 'shared/services/content/queries.ts']],
-      ['functions/usage/app.ts', ['scripts/lib/local-env.ts', 'functions/usage/routes/get.ts']],
+      ['functions/usage/app.ts', ['local-platform/local-env.ts', 'functions/usage/routes/get.ts']],
     ])
     const found = layerViolations(graph)
     expect(found).toEqual([
@@ -113,7 +113,7 @@ describe('layering', () => {
       'shared/services/content/queries.ts -> hono: services are transport-free (no Hono)',
       'shared/services/content/queries.ts -> functions/content/app.ts: services import only infrastructure and services',
       'functions/content/app.ts -> functions/usage/app.ts: a function never imports another function',
-      'functions/usage/app.ts -> scripts/lib/local-env.ts: production code imports a tool or test',
+      'functions/usage/app.ts -> local-platform/local-env.ts: production code imports a tool or test',
     ])
   })
 

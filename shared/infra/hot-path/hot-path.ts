@@ -1,6 +1,6 @@
+import type { FunctionDeps, ServiceContext } from '../deps.ts'
 import { AuthCache } from './auth-cache.ts'
 import { AuthChangeFollower } from './auth-changes.ts'
-import type { FunctionDeps, ServiceContext } from './deps.ts'
 import { LastUsedBuffer } from './last-used.ts'
 import { RateLeases } from './rate-leases.ts'
 import { UsageBuffer } from './usage-buffer.ts'

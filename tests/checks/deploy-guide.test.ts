@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs'
+import { configSchema } from '@shared/infra/config.ts'
+import { publicRoutes } from '@shared/infra/http/public-routes.ts'
+import { catalog } from '@shared/services/integrations/catalog.ts'
 import { describe, expect, it } from 'vitest'
-import { configSchema } from '../shared/infra/config.ts'
-import { publicRoutes } from '../shared/infra/http/public-routes.ts'
-import { catalog } from '../shared/services/integrations/catalog.ts'
 
 /**
  * docs/deploy.md against the code: every environment variable that shared/infra/config.ts reads

@@ -1,6 +1,6 @@
-import type { MemberRole } from './auth.ts'
+import type { MemberRole } from '../caller.ts'
+import type { Sql } from '../db.ts'
 import type { AuthChange, AuthChangeFollower } from './auth-changes.ts'
-import type { Sql } from './db.ts'
 
 /**
  * Per-instance caches of what authorization reads from the database on every request: verified

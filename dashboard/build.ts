@@ -1,5 +1,5 @@
 /**
- * `npm run build:dashboard`: bundles the tenant dashboard (scripts/dashboard/src) with esbuild
+ * `npm run build:dashboard`: bundles the tenant dashboard (dashboard/src) with esbuild
  * into dist/dashboard/: index.html, app.js, app.css, favicon.svg. The result is a static site for any host;
  * it reads its settings from config.js beside index.html (window.DASHBOARD_CONFIG = {supabaseUrl,
  * supabaseAnonKey}), which the local platform serves itself and which
@@ -16,7 +16,7 @@ import { gzipSync } from 'node:zlib'
 import { DOCUMENT_HEADERS, dashboardCsp } from '@shared/infra/http/security-headers.ts'
 import { build } from 'esbuild'
 
-import { dashboardOutDir } from '../platform/dashboard.ts'
+import { dashboardOutDir } from '../local-platform/dashboard.ts'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 

@@ -272,7 +272,7 @@ describe('one warning line per failure in the background', () => {
 
 describe('the OpenAPI documents', () => {
   it('give every request body an example that names only its fields and all required ones', async () => {
-    const { functionModules } = await import('../scripts/platform/functions.ts')
+    const { functionModules } = await import('../local-platform/functions.ts')
     const missing: string[] = []
     for (const m of functionModules) {
       const doc = (await tp.json(`/functions/v1/${m.functionName}/openapi.json`)).body

@@ -1,6 +1,6 @@
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { findOwnerUses, type OwnerUse } from './support/owner-uses.ts'
+import { findOwnerUses, type OwnerUse } from '../support/owner-uses.ts'
 
 /**
  * Every place in shared/services and functions that reaches the owner pool, the connection that
@@ -400,7 +400,7 @@ const ALLOWED: Allowed[] = [
   },
 ]
 
-const root = path.resolve(import.meta.dirname, '..')
+const root = path.resolve(import.meta.dirname, '../..')
 const key = (u: { file: string; fn: string }) => `${u.file} :: ${u.fn}`
 
 /** Differences between what the code does and what the list allows, in words. */

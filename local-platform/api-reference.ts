@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { apiReferenceDocument } from '@shared/infra/http/openapi.ts'
+import { apiReferenceDocument, type FunctionDocument } from '@shared/infra/http/openapi.ts'
 import { toPublicPath } from '@shared/infra/http/public-routes.ts'
 import { contentSecurityPolicy } from '@shared/infra/http/security-headers.ts'
 import type { Hono } from 'hono'
@@ -82,7 +82,7 @@ export function serveApiReference(root: Hono, handlers: Map<string, FunctionHand
     document ??= Promise.all(
       [...handlers].map(async ([name, handler]) => {
         const res = await handler(new Request(`http://platform.local/functions/v1/${name}/openapi.json`))
-        return { name, document: await res.json() }
+        return { name, document: (await res.json()) as FunctionDocument['document'] }
       }),
     ).then((docs) => apiReferenceDocument(docs, toPublicPath))
     return c.json(await document)

@@ -5,7 +5,7 @@ import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 /**
  * Answers sent before the request's body was read (a 413 from the body limit, a 401 before the
  * body is looked at) and the client's next request on its pooled keep-alive connection: the
- * answer says `Connection: close` (scripts/platform/listen.ts), so the client does not reuse a
+ * answer says `Connection: close` (local-platform/listen.ts), so the client does not reuse a
  * socket that is about to close, and its next request succeeds.
  */
 let tp: TestPlatform

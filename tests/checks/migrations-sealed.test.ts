@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
+import { readSeals } from '@scripts/lib/migration-seals.ts'
+import { migrationsDir } from '@scripts/lib/migrations.ts'
 import { describe, expect, it } from 'vitest'
-import { readSeals } from '../scripts/lib/migration-seals.ts'
-import { migrationsDir } from '../scripts/lib/migrations.ts'
 
 /**
  * A migration that has landed is never edited: a database that already applied it would never run

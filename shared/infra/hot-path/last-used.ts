@@ -1,6 +1,6 @@
-import { FlushTimer } from './background.ts'
-import type { Sql } from './db.ts'
-import type { Logger } from './logger.ts'
+import { FlushTimer } from '../background.ts'
+import type { Sql } from '../db.ts'
+import type { Logger } from '../logger.ts'
 import { FLUSH_MS } from './usage-buffer.ts'
 
 /** last_used_at is kept at minute resolution: noted once per key (or grant) per minute. */

@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { functionModules } from '@local-platform/functions.ts'
+import { functionImportMaps, renderSupabaseConfig } from '@scripts/lib/supabase-config.ts'
+import { functionPath } from '@shared/infra/http/function-app.ts'
+import { publicRoutes, toFunctionPath } from '@shared/infra/http/public-routes.ts'
 import { describe, expect, it } from 'vitest'
-import { functionImportMaps, renderSupabaseConfig } from '../scripts/lib/supabase-config.ts'
-import { functionModules } from '../scripts/platform/functions.ts'
-import { functionPath } from '../shared/infra/http/function-app.ts'
-import { publicRoutes, toFunctionPath } from '../shared/infra/http/public-routes.ts'
 
 const functionDirs = readdirSync('functions').filter((n) => existsSync(`functions/${n}/index.ts`))
 

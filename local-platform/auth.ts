@@ -3,15 +3,15 @@ import type { Sql } from '@shared/infra/db.ts'
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { errorBody } from '@shared/infra/errors.ts'
 import { rateLimits, takeRateLimit } from '@shared/infra/rate-limit.ts'
-import { matchesPublishableKey, matchesServiceKey } from '@shared/infra/supabase-keys.ts'
+import { matchesPublishableKey, matchesServiceKey } from '@shared/infra/supabase-key-match.ts'
 import bcrypt from 'bcryptjs'
 import { Hono } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
 import { importJWK, jwtVerify } from 'jose'
 import { z } from 'zod'
-import { issueAccessToken } from '../lib/dev-identity.ts'
-import type { LocalEnv } from '../lib/local-env.ts'
+import { issueAccessToken } from './dev-identity.ts'
+import type { LocalEnv } from './local-env.ts'
 
 /**
  * The local stand-in for Supabase Auth: the password endpoints supabase-js calls (sign-up,

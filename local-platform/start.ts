@@ -10,16 +10,16 @@
 
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
+import { buildDashboard } from '../dashboard/build.ts'
+import { applyMigrations } from '../scripts/lib/migrations.ts'
 import { connectDatabase, isPostgresWriteRace } from '../shared/infra/db.ts'
-import { buildDashboard } from './dashboard/build.ts'
-import { DataFolderLocked, lockDataFolder, refuseLockedDataFolder } from './lib/data-lock.ts'
-import { ensureUserAndTenant, issueAccessToken } from './lib/dev-identity.ts'
-import { dataDir, functionEnvironment, loadOrCreateLocalEnv, saveLocalEnv } from './lib/local-env.ts'
-import { applyMigrations } from './lib/migrations.ts'
-import { busyPorts, refuseBusyPorts } from './lib/ports.ts'
-import { startEmbeddedPostgres } from './platform/embedded-postgres.ts'
-import { listenPlatform } from './platform/listen.ts'
-import { createPlatform, startScheduler } from './platform/server.ts'
+import { DataFolderLocked, lockDataFolder, refuseLockedDataFolder } from './data-lock.ts'
+import { ensureUserAndTenant, issueAccessToken } from './dev-identity.ts'
+import { startEmbeddedPostgres } from './embedded-postgres.ts'
+import { listenPlatform } from './listen.ts'
+import { dataDir, functionEnvironment, loadOrCreateLocalEnv, saveLocalEnv } from './local-env.ts'
+import { busyPorts, refuseBusyPorts } from './ports.ts'
+import { createPlatform, startScheduler } from './server.ts'
 
 const { values: args } = parseArgs({
   options: {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { functionModules } from '@local-platform/functions.ts'
 import {
   openApiDocuments,
   ROUTE_TABLE_BEGIN,
@@ -7,17 +7,17 @@ import {
   type RouteAuthEntry,
   renderRouteTable,
   routesOf,
-} from '../scripts/lib/route-catalog.ts'
-import { functionModules } from '../scripts/platform/functions.ts'
-import type { CallerKind } from '../shared/infra/auth.ts'
+} from '@scripts/lib/route-catalog.ts'
+import type { CallerKind } from '@shared/infra/caller.ts'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   addMember,
   startTestPlatform,
   TestClock,
   type TestPlatform,
   type TestTenant,
-} from './support/platform.ts'
-import { fixtureEventId, seedEveryTenantTable, tenantFixtures } from './support/tenant-fixtures.ts'
+} from '../support/platform.ts'
+import { fixtureEventId, seedEveryTenantTable, tenantFixtures } from '../support/tenant-fixtures.ts'
 
 /**
  * The shared security matrix: every route of every function's OpenAPI document, read from the

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs'
+import { applyMigrations, migrationsDir } from '@scripts/lib/migrations.ts'
+import { schemaDir, schemaFiles } from '@scripts/lib/schema-files.ts'
+import type { Sql, Tx } from '@shared/infra/db.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { applyMigrations, migrationsDir } from '../scripts/lib/migrations.ts'
-import { schemaDir, schemaFiles } from '../scripts/lib/schema-files.ts'
-import type { Sql, Tx } from '../shared/infra/db.ts'
-import { createTestDatabase, type TestDatabase } from './support/database.ts'
+import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 
 /**
- * supabase/schema/*.sql is where a reader finds the current definition of every function, table,
+ * supabase/schema-snapshot/*.sql is where a reader finds the current definition of every function, table,
  * policy and grant of the platform's schemas (public and private). It is only worth reading if it
  * is true: one database is built from the migrations, another from Supabase's stand-ins (the
  * bootstrap migration) plus the schema files, and the two catalogs must match object for object.
@@ -78,7 +78,7 @@ afterAll(async () => {
   await Promise.all([fromMigrations?.close(), fromSchema?.close()])
 })
 
-describe('supabase/schema/ matches the migrations', () => {
+describe('supabase/schema-snapshot/ matches the migrations', () => {
   it('every function, table, column, constraint, index, trigger, policy and grant is the same', async () => {
     const [migrated, declared] = await Promise.all([catalogOf(fromMigrations.sql), catalogOf(fromSchema.sql)])
     expect(migrated.length).toBeGreaterThan(500)

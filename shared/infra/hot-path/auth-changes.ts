@@ -1,6 +1,6 @@
 import postgres from 'postgres'
-import { isTransactionPooler, type Sql } from './db.ts'
-import type { Logger } from './logger.ts'
+import { isTransactionPooler, type Sql } from '../db.ts'
+import type { Logger } from '../logger.ts'
 
 /**
  * Follows private.auth_changes (written by triggers on api_keys, tenant_members and tenants) and

@@ -1,5 +1,5 @@
-import type { Sql } from './db.ts'
-import type { RateLimitState } from './http/app-env.ts'
+import type { Sql } from '../db.ts'
+import type { RateLimitState } from '../http/app-env.ts'
 
 /**
  * Rate limits spent from leases (docs/adr/0004-rate-limits-in-postgres.md). An instance takes a

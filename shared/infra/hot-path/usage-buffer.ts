@@ -1,6 +1,6 @@
-import { FlushTimer } from './background.ts'
-import type { Sql } from './db.ts'
-import type { Logger } from './logger.ts'
+import { FlushTimer } from '../background.ts'
+import type { Sql } from '../db.ts'
+import type { Logger } from '../logger.ts'
 
 /**
  * Metering without a write per request (docs/adr/0004-rate-limits-in-postgres.md). Per tenant,

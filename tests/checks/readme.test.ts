@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
-import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
+import { type ScriptedLlm, startScriptedLlm } from '../support/assistant-llm.ts'
+import { type McpTestServer, startMcpServer } from '../support/mcp-server.ts'
 
 /**
  * Every shell example of README.md and docs/*.md, run as written against `npm start` (its script,
@@ -168,7 +168,16 @@ beforeAll(async () => {
   const [port, dbPort] = [await freePort(), await freePort()]
   child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'scripts/start.ts', '--memory', '--port', String(port), '--db-port', String(dbPort)],
+    [
+      '--import',
+      'tsx',
+      'local-platform/start.ts',
+      '--memory',
+      '--port',
+      String(port),
+      '--db-port',
+      String(dbPort),
+    ],
     {
       env: { ...process.env, PLATFORM_DATA_DIR: dir, LOG_FORMAT: 'json', OPENAI_BASE_URL: llm.openaiBaseUrl },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,6 +2,7 @@ import { requireRole } from '@shared/infra/caller.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { integrationBySlug, resolveProviders } from './catalog.ts'
+import { completeMcpAuthorization } from './mcp-oauth-connect.ts'
 import {
   beginAuthorization,
   callbackUrl,
@@ -79,6 +80,13 @@ export async function completeAuthorization(
       null,
       'invalid_state',
       'The authorization request is unknown, expired, was already used or was started in another browser.',
+    )
+  if (state.mcp_flow_encrypted)
+    return completeMcpAuthorization(
+      deps,
+      { ...state, mcp_flow_encrypted: state.mcp_flow_encrypted },
+      query,
+      fail,
     )
   const slug = state.integration_slug
   const provider = resolveProviders(deps.config).get(slug)

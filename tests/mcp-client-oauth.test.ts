@@ -253,6 +253,21 @@ describe('connecting an OAuth-protected MCP server', () => {
     expect(started.body.authorization_url).toContain('/mcp/oauth/authorize')
   })
 
+  it('revokes the grant at the server when the connection is deleted', async () => {
+    const started = await startConnect(a, { display_name: 'Short-lived' })
+    const { dashboard } = await consentAndReturn(started.body.authorization_url, b)
+    const id = dashboard.searchParams.get('connection_id')!
+    const { access } = await stored(id)
+    expect(
+      (await tp.request('/mcp/tools/list', { headers: { authorization: `Bearer ${access}` } })).status,
+    ).toBe(200)
+    const deleted = await tp.json(`/api/connections/${id}`, { method: 'DELETE', token: a.token })
+    expect(deleted.body).toMatchObject({ deleted: true, revoked_at_provider: true })
+    expect(
+      (await tp.request('/mcp/tools/list', { headers: { authorization: `Bearer ${access}` } })).status,
+    ).toBe(401)
+  })
+
   it('refuses a token with oauth and none, and requires one with bearer', async () => {
     const withToken = await startConnect(a, { mcp_auth_type: 'oauth', mcp_auth_token: 'abc' })
     expect([withToken.status, withToken.body.code]).toEqual([400, 'VALIDATION_ERROR'])

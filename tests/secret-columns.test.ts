@@ -16,7 +16,6 @@ const hidden: [table: string, column: string][] = [
   ['public.integration_connections', 'refresh_token_encrypted'],
   ['public.integration_connections', 'mcp_auth_token_encrypted'],
   ['public.integration_connections', 'mcp_oauth_client_secret_encrypted'],
-  ['public.integration_connections', 'mcp_oauth'],
   ['private.oauth_states', 'mcp_flow_encrypted'],
   ['private.oauth_states', 'code_verifier_encrypted'],
   ['private.oauth_states', 'state_hash'],

@@ -131,9 +131,9 @@ export function IntegrationsPage(): VNode {
             ${i.capabilities.length ? html`<p><small>${i.capabilities.join(', ')}</small></p>` : null}
             ${
               i.connection_types.includes('oauth') && !i.oauth_configured && i.oauth_settings
-                ? html`<p class="note" data-oauth-settings>Not offered on this deployment yet. The operator sets ${i.oauth_settings.map(
+                ? html`<p class="note" data-oauth-settings style="overflow-wrap:anywhere"><small>OAuth is not set up on this deployment yet. To offer it, the operator sets ${i.oauth_settings.map(
                     (v, n) => html`${n > 0 ? ' and ' : ''}<code>${v}</code>`,
-                  )} (the OAuth app's client id and secret), then restarts the platform.</p>`
+                  )} (the OAuth app's client id and secret) and restarts the platform.</small></p>`
                 : null
             }
             ${

@@ -5,6 +5,7 @@ import type { ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { usingSecretsOf } from '@shared/infra/secret-columns.ts'
 import { integrationById, resolveProviders } from './catalog.ts'
+import { type McpOAuthServer, revokeMcpToken } from './mcp-auth.ts'
 import { type DiscoveredTool, discoverMcpTools, type McpAuthType, McpConnectError } from './mcp-discovery.ts'
 import { type AuthorizationStarted, challengeOf, startMcpAuthorization } from './mcp-oauth-connect.ts'
 import { revokeToken, vaultPurposes } from './oauth.ts'
@@ -209,10 +210,15 @@ export async function deleteConnection(
     (tx) => loadConnection(tx, caller.tenantId, id),
     async (owner, row) => {
       const [secrets] = await owner<
-        { access_token_encrypted: string | null; refresh_token_encrypted: string | null }[]
+        {
+          access_token_encrypted: string | null
+          refresh_token_encrypted: string | null
+          mcp_oauth: McpOAuthServer | null
+          mcp_oauth_client_secret_encrypted: string | null
+        }[]
       >`
-        select access_token_encrypted, refresh_token_encrypted from public.integration_connections
-        where id = ${id} and tenant_id = ${caller.tenantId}`
+        select access_token_encrypted, refresh_token_encrypted, mcp_oauth, mcp_oauth_client_secret_encrypted
+        from public.integration_connections where id = ${id} and tenant_id = ${caller.tenantId}`
       return { row, secrets }
     },
   )
@@ -225,20 +231,20 @@ export async function deleteConnection(
   if (deleted.count === 0) throw notFound('Connection')
   let revoked = false
   const provider = resolveProviders(ctx.config).get(row.integration_slug)
-  if (row.connection_type === 'oauth' && provider?.revocationUrl && secrets) {
-    // Revoking the refresh token ends the whole grant at RFC 7009 providers; else the access token.
-    const [token, hint] = secrets.refresh_token_encrypted
-      ? [secrets.refresh_token_encrypted, 'refresh_token' as const]
-      : [secrets.access_token_encrypted, 'access_token' as const]
-    if (token) {
-      const purpose = hint === 'refresh_token' ? vaultPurposes.refreshToken : vaultPurposes.accessToken
-      revoked = await revokeToken(
-        ctx,
-        provider,
-        await ctx.vault.decrypt(caller.tenantId, token, purpose),
-        hint,
-      )
-    }
+  const mcpServer = row.connection_type === 'mcp' ? (secrets?.mcp_oauth ?? null) : null
+  // Revoking the refresh token ends the whole grant at RFC 7009 servers; else the access token.
+  const [sealed, hint] = secrets?.refresh_token_encrypted
+    ? [secrets.refresh_token_encrypted, 'refresh_token' as const]
+    : [secrets?.access_token_encrypted ?? null, 'access_token' as const]
+  const purpose = hint === 'refresh_token' ? vaultPurposes.refreshToken : vaultPurposes.accessToken
+  const open = (value: string, p: string) => ctx.vault.decrypt(caller.tenantId, value, p)
+  if (sealed && row.connection_type === 'oauth' && provider?.revocationUrl) {
+    revoked = await revokeToken(ctx, provider, await open(sealed, purpose), hint)
+  } else if (sealed && mcpServer?.revocation_endpoint) {
+    const clientSecret = secrets?.mcp_oauth_client_secret_encrypted
+      ? await open(secrets.mcp_oauth_client_secret_encrypted, vaultPurposes.mcpClientSecret)
+      : null
+    revoked = await revokeMcpToken(ctx, mcpServer, clientSecret, await open(sealed, purpose), hint)
   }
   return { id, deleted: true, revoked_at_provider: revoked }
 }

@@ -383,3 +383,29 @@ export async function refreshMcpTokens(
     throw asTokenError(err)
   }
 }
+
+/** RFC 7009 revocation at the server's revocation endpoint; best effort (the connection goes either way). */
+export async function revokeMcpToken(
+  deps: DepsWithoutDatabase,
+  server: McpOAuthServer,
+  clientSecret: string | null,
+  token: string,
+  hint: 'access_token' | 'refresh_token',
+): Promise<boolean> {
+  if (!server.revocation_endpoint) return false
+  const form = new URLSearchParams({ token, token_type_hint: hint, client_id: server.client_id })
+  const headers = new Headers({ 'content-type': 'application/x-www-form-urlencoded' })
+  if (clientSecret) form.set('client_secret', clientSecret)
+  try {
+    const res = await deps.fetch(server.revocation_endpoint, {
+      method: 'POST',
+      headers,
+      body: form.toString(),
+      timeoutMs: METADATA_TIMEOUT_MS,
+      redirect: 'error',
+    })
+    return res.ok
+  } catch {
+    return false
+  }
+}

@@ -15590,7 +15590,7 @@ export interface components {
             since: string;
         };
         IntegrationCatalog: {
-            /** @description Every category of the spec, in its order; 'integrations' is 0 where the catalog has none yet */
+            /** @description Every category, in the catalog's order; 'integrations' is 0 where the catalog has none yet */
             categories: {
                 /** @enum {string} */
                 slug: "productivity" | "development" | "office-suite" | "communication" | "storage" | "design" | "analytics" | "crm" | "ecommerce" | "custom";

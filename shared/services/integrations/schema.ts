@@ -57,7 +57,7 @@ export const catalogSchema = z
   .object({
     categories: z.array(z.object({ slug: z.enum(categories), integrations: z.number().int() })).openapi({
       description:
-        "Every category of the spec, in its order; 'integrations' is 0 where the catalog has none yet",
+        "Every category, in the catalog's order; 'integrations' is 0 where the catalog has none yet",
     }),
     data: z.array(integrationSchema),
   })

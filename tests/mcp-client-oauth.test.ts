@@ -384,10 +384,12 @@ describe('hostile or malformed authorization metadata', () => {
 
 describe('an MCP server that needs no token', () => {
   it('connects without one and calls its tools', async () => {
+    // A tenant of its own: A's OAuth connection offers tools of the same integration.
+    const c = await tp.createTenant({ tenant: 'Gamma' })
     const open = await startMcpServer({ transport: 'streamableHttp', auth: { type: 'none' } })
     try {
       const res = await tp.json('/api/integrations/connect', {
-        token: a.token,
+        token: c.token,
         body: {
           integration_id: custom.integration_id,
           connection_type: 'mcp',
@@ -397,7 +399,7 @@ describe('an MCP server that needs no token', () => {
       })
       expect(res.status, JSON.stringify(res.body)).toBe(201)
       expect(res.body).toMatchObject({ mcp_auth_type: 'none', status: 'active' })
-      const key = await toolKey(a)
+      const key = await toolKey(c)
       const echo = await execute(key, 'custom-mcp:echo', { message: 'hello' })
       expect(echo.status, JSON.stringify(echo.body)).toBe(200)
       expect(JSON.stringify(echo.body.result)).toContain('hello')

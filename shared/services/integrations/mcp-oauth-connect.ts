@@ -11,6 +11,7 @@ import {
 } from './mcp-auth.ts'
 import { discoverMcpTools, McpConnectError } from './mcp-discovery.ts'
 import {
+  authorizationErrorCode,
   type ConsumedState,
   callbackUrl,
   newState,
@@ -136,7 +137,7 @@ export async function completeMcpAuthorization(
     )
   }
   if (query.error) {
-    const code = /^[a-z_]{1,64}$/.test(query.error) ? query.error : 'authorization_failed'
+    const code = authorizationErrorCode(query.error)
     return fail(
       slug,
       code,

@@ -4,6 +4,7 @@ import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { integrationBySlug, resolveProviders } from './catalog.ts'
 import { completeMcpAuthorization } from './mcp-oauth-connect.ts'
 import {
+  authorizationErrorCode,
   beginAuthorization,
   callbackUrl,
   consumeState,
@@ -109,7 +110,7 @@ export async function completeAuthorization(
     )
   }
   if (query.error) {
-    const code = /^[a-z_]{1,64}$/.test(query.error) ? query.error : 'authorization_failed'
+    const code = authorizationErrorCode(query.error)
     return fail(
       slug,
       code,

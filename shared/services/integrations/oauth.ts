@@ -74,6 +74,10 @@ export async function beginAuthorization(
   return { url: url.toString(), expiresAt, binding }
 }
 
+/** An authorization response's error code as the dashboard may show it: a plain code, else a generic one. */
+export const authorizationErrorCode = (error: string) =>
+  /^[a-z_]{1,64}$/.test(error) ? error : 'authorization_failed'
+
 /** A state value: ~256 bits. */
 export const newState = () => randomBase62(43)
 

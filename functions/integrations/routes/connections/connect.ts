@@ -1,3 +1,4 @@
+import { setBindingCookie } from '@functions/integrations/binding-cookie.ts'
 import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
@@ -8,7 +9,6 @@ import {
   connectionDetailSchema,
   mcpAuthorizeResponse,
 } from '@shared/services/integrations/schema.ts'
-import { setCookie } from 'hono/cookie'
 import { userAuth } from '../auth.ts'
 
 export const route = defineRoute(userAuth, {
@@ -38,14 +38,7 @@ export const registerConnectMcp = (app: App) =>
     const result = await connectMcp(serviceContext(c), c.req.valid('json'))
     if (result.kind === 'connected') return c.json(result.connection, 201)
     const { binding, authorization_url, expires_at } = result
-    // Binds the state to this browser: the callback completes the flow only where this cookie is.
-    setCookie(c, binding.cookieName, binding.value, {
-      httpOnly: true,
-      sameSite: 'Lax',
-      secure: binding.secure,
-      path: binding.path,
-      maxAge: binding.maxAgeSeconds,
-    })
+    setBindingCookie(c, binding)
     c.header('Cache-Control', 'no-store')
     return c.json({ authorization_url, expires_at }, 202)
   })

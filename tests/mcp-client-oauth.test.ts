@@ -247,6 +247,27 @@ describe('connecting an OAuth-protected MCP server', () => {
     expect(event?.data.reconnect_path).toBe('/api/integrations/connect')
   })
 
+  it('reconnects the same connection when its server is signed in to again', async () => {
+    await tp.json(`/api/connections/${connectionId}/permissions`, {
+      token: a.token,
+      body: { tool_name: 'custom-mcp:platform__create_draft', allowed: false },
+    })
+    const started = await startConnect(a, { display_name: 'Beta tools again' })
+    const { dashboard } = await consentAndReturn(started.body.authorization_url, b)
+    expect(dashboard.searchParams.get('connection_id')).toBe(connectionId)
+    const conn = await tp.json(`/api/connections/${connectionId}`, { token: a.token })
+    expect(conn.body).toMatchObject({ status: 'active', display_name: 'Beta tools' })
+    expect(conn.body.tools.length).toBeGreaterThan(0)
+    // The tenant's choices stay with the connection.
+    const rules = await tp.json(`/api/connections/${connectionId}/permissions`, { token: a.token })
+    expect(rules.body.data).toEqual([
+      expect.objectContaining({ tool_name: 'custom-mcp:platform__create_draft', allowed: false }),
+    ])
+    const key = await toolKey(a)
+    const res = await execute(key, 'custom-mcp:platform__list_content', { type: 'site' })
+    expect(JSON.stringify(res.body.result)).toContain('Beta site')
+  })
+
   it('starts the same flow from a connection asked for without a token', async () => {
     const started = await startConnect(a, { mcp_auth_type: 'none' })
     expect(started.status, JSON.stringify(started.body)).toBe(202)

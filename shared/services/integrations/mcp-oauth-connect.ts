@@ -192,17 +192,39 @@ export async function completeMcpAuthorization(
     : null
   const now = deps.clock.now()
   const id = await deps.sql.begin(async (tx) => {
+    const member = tx`exists (select 1 from public.tenant_members
+      where tenant_id = ${state.tenant_id} and user_id = ${state.user_id} and role in ('owner', 'admin'))`
+    const scopes = tokens.scopes ?? server.scope?.split(' ') ?? []
+    // Signing in again to a server whose grant ended reconnects that connection (its permissions
+    // and usage stay with it) rather than adding another.
+    const [again] = await tx<{ id: string }[]>`
+      update public.integration_connections c set
+        status = 'active', scopes = ${scopes}, access_token_encrypted = ${access}, refresh_token_encrypted = ${refresh},
+        token_expires_at = ${tokens.expiresAt}, mcp_oauth = ${tx.json(server as never)},
+        mcp_oauth_client_secret_encrypted = ${secret}, mcp_transport = ${discovered.transport},
+        token_version = c.token_version + 1, refresh_failures = 0, refresh_next_attempt_at = null,
+        last_refresh_error = null, refresh_locked_until = null, refresh_lease = null,
+        tools_discovered_at = ${now}, updated_at = ${now}
+      where c.id = (select id from public.integration_connections
+                    where tenant_id = ${state.tenant_id} and integration_id = ${pending.integration_id}
+                      and mcp_server_url = ${pending.server_url} and mcp_auth_type = 'oauth' and status = 'needs_reauth'
+                    order by created_at, id limit 1 for update)
+        and ${member}
+      returning c.id`
+    if (again)
+      await tx`delete from public.integration_tools where tenant_id = ${state.tenant_id} and connection_id = ${again.id}`
     // Stored only while the user still owns or administers the tenant.
-    const [row] = await tx<{ id: string }[]>`
+    const [row] = again
+      ? [again]
+      : await tx<{ id: string }[]>`
       insert into public.integration_connections
         (tenant_id, integration_id, integration_slug, connection_type, status, display_name, created_by, scopes,
          access_token_encrypted, refresh_token_encrypted, token_expires_at, mcp_server_url, mcp_auth_type, mcp_oauth,
          mcp_oauth_client_secret_encrypted, mcp_transport, tools_discovered_at, created_at, updated_at)
       select ${state.tenant_id}, ${pending.integration_id}, ${slug}, 'mcp', 'active', ${pending.display_name}, ${state.user_id},
-             ${tokens.scopes ?? server.scope?.split(' ') ?? []}, ${access}, ${refresh}, ${tokens.expiresAt}, ${pending.server_url}, 'oauth',
+             ${scopes}, ${access}, ${refresh}, ${tokens.expiresAt}, ${pending.server_url}, 'oauth',
              ${tx.json(server as never)}, ${secret}, ${discovered.transport}, ${now}, ${now}, ${now}
-      where exists (select 1 from public.tenant_members
-                    where tenant_id = ${state.tenant_id} and user_id = ${state.user_id} and role in ('owner', 'admin'))
+      where ${member}
       returning id`
     if (!row) return null
     await insertTools(tx, state.tenant_id, row.id, discovered.tools)

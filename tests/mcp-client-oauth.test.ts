@@ -232,6 +232,17 @@ describe('connecting an OAuth-protected MCP server', () => {
     expect(JSON.stringify(res.body.result)).toContain('Beta site')
   })
 
+  it('refreshes an expired token before a tool call uses it', async () => {
+    const before = await stored(connectionId)
+    await tp.db
+      .sql`update integration_connections set token_expires_at = ${new Date(clock.now().getTime() - 60_000)} where id = ${connectionId}`
+    const res = await execute(await toolKey(a), 'custom-mcp:platform__list_content', { type: 'site' })
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    const after = await stored(connectionId)
+    expect(after.access).not.toBe(before.access)
+    expect(after.row.token_expires_at.getTime()).toBeGreaterThan(clock.now().getTime())
+  })
+
   it('asks for re-authorization when B ends the grant', async () => {
     const clients = await tp.json('/api/mcp-clients', { token: b.token })
     for (const c of clients.body.data)

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { outboundPolicyFrom } from '../shared/infra/outbound.ts'
@@ -438,5 +438,93 @@ describe('an MCP server that needs no token', () => {
     } finally {
       await open.close()
     }
+  })
+})
+
+describe('with a client ID metadata document', () => {
+  // The platform's public address is a loopback proxy in front of it, known before it starts: the
+  // authorization server fetches the platform's document there, as a real one would.
+  let proxy: Server
+  let publicUrl: string
+  let tp2: TestPlatform
+  let c: TestTenant
+  let d: TestTenant
+
+  beforeAll(async () => {
+    proxy = createServer((req, res) => {
+      const target = new URL(req.url!, tp2.baseUrl)
+      const upstream = httpRequest(
+        target,
+        { method: req.method, headers: { ...req.headers, host: target.host } },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers)
+          up.pipe(res)
+        },
+      )
+      upstream.on('error', () => res.writeHead(502).end())
+      req.pipe(upstream)
+    })
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r))
+    publicUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+    tp2 = await startTestPlatform({ clock, env: { PUBLIC_URL: publicUrl } })
+    c = await tp2.createTenant({ tenant: 'Client side' })
+    d = await tp2.createTenant({ tenant: 'Server side' })
+  }, 60_000)
+  afterAll(async () => {
+    proxy?.close()
+    await tp2?.close()
+  })
+
+  it('serves the document, signs in by it instead of registering, and refreshes as that client', async () => {
+    const documentUrl = `${publicUrl}/api/integrations/client-metadata.json`
+    const document = await tp2.json('/api/integrations/client-metadata.json')
+    expect(document.body).toEqual({
+      client_id: documentUrl,
+      client_name: 'Tenant platform integrations',
+      redirect_uris: [`${publicUrl}/api/integrations/callback`],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    })
+
+    const res = await tp2.request('/api/integrations/connect', {
+      token: c.token,
+      body: {
+        integration_id: custom.integration_id,
+        connection_type: 'mcp',
+        mcp_server_url: `${tp2.baseUrl}/mcp`,
+        mcp_auth_type: 'oauth',
+      },
+    })
+    expect(res.status).toBe(202)
+    const cookie = res.headers
+      .getSetCookie()
+      .map((x) => x.split(';')[0])
+      .join('; ')
+    const authorizationUrl = new URL(((await res.json()) as { authorization_url: string }).authorization_url)
+    expect(authorizationUrl.searchParams.get('client_id')).toBe(documentUrl)
+    // Nothing registered at the authorization server.
+    expect(await tp2.db.sql`select 1 from private.mcp_oauth_clients`).toHaveLength(0)
+
+    const at = await fetch(authorizationUrl, { redirect: 'manual' })
+    const requestId = new URL(at.headers.get('location')!).hash.replace('#/oauth/consent/', '')
+    const shown = await tp2.json(`/mcp/oauth/requests/${requestId}`, { token: d.token })
+    // The authorization server names a document's client with the host it came from.
+    expect(shown.body.client_name).toBe(`Tenant platform integrations (${new URL(publicUrl).host})`)
+    const decided = await tp2.json(`/mcp/oauth/requests/${requestId}/decision`, {
+      token: d.token,
+      body: { approve: true },
+    })
+    const back = new URL(decided.body.redirect_to)
+    expect(back.origin).toBe(publicUrl)
+    const landed = await fetch(back, { redirect: 'manual', headers: { cookie } })
+    const dashboard = new URL(landed.headers.get('location')!)
+    expect(dashboard.searchParams.get('status'), dashboard.search).toBe('connected')
+
+    const id = dashboard.searchParams.get('connection_id')!
+    await tp2.db
+      .sql`update integration_connections set token_expires_at = ${new Date(clock.now().getTime() + 10 * 60_000)} where id = ${id}`
+    const job = await (await tp2.instances[0]!.platform.runJob('integrations/jobs/refresh-tokens')).json()
+    expect(job).toMatchObject({ claimed: 1, refreshed: 1 })
   })
 })

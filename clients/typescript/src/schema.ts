@@ -7823,6 +7823,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/client-metadata.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The platform's OAuth client ID metadata document: its client_id at the authorization servers of OAuth-protected MCP servers that take such documents
+         * @description Supabase address: `GET /functions/v1/integrations/client-metadata.json`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The document */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientIdMetadataDocument"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/integrations/connect": {
         parameters: {
             query?: never;
@@ -15639,6 +15687,16 @@ export interface components {
             inputSchema: {
                 [key: string]: unknown;
             };
+        };
+        ClientIdMetadataDocument: {
+            /** @example https://api.example.com/api/integrations/client-metadata.json */
+            client_id: string;
+            client_name: string;
+            redirect_uris: string[];
+            grant_types: string[];
+            response_types: string[];
+            /** @enum {string} */
+            token_endpoint_auth_method: "none";
         };
         /**
          * @example {

@@ -14,6 +14,7 @@ import type {
   OAuthTokens,
 } from '@modelcontextprotocol/sdk/shared/auth.js'
 import { checkResourceAllowed } from '@modelcontextprotocol/sdk/shared/auth-utils.js'
+import type { Config } from '@shared/infra/config.ts'
 import type { DepsWithoutDatabase } from '@shared/infra/deps.ts'
 import {
   assertPublicUrl,
@@ -58,6 +59,27 @@ export class McpAuthError extends Error {
     message: string,
   ) {
     super(message)
+  }
+}
+
+export const CLIENT_NAME = 'Tenant platform integrations'
+
+/** Where the platform's client ID metadata document is served (its client_id where it is used). */
+export const clientMetadataUrl = (config: Pick<Config, 'PUBLIC_URL'>) =>
+  new URL('/api/integrations/client-metadata.json', config.PUBLIC_URL).toString()
+
+/**
+ * The platform as an OAuth client, described by itself: a public client (PKCE, no secret) whose
+ * only redirect is the integrations callback.
+ */
+export function clientMetadataDocument(config: Pick<Config, 'PUBLIC_URL'>) {
+  return {
+    client_id: clientMetadataUrl(config),
+    client_name: CLIENT_NAME,
+    redirect_uris: [callbackUrl(config)],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none' as const,
   }
 }
 
@@ -219,40 +241,12 @@ export async function beginMcpAuthorization(
   // The scope the challenge asks for, else everything the resource supports (the MCP spec's order).
   const scope = input.challenge.scope ?? resource.scopes_supported?.join(' ') ?? undefined
   const redirectUrl = callbackUrl(deps.config)
-  if (!metadata.registration_endpoint)
-    throw new McpAuthError(
-      'registration_failed',
-      'the authorization server offers no dynamic client registration, so the platform cannot sign in there',
-    )
-  const methods = metadata.token_endpoint_auth_methods_supported ?? ['client_secret_basic']
-  const authMethod = methods.includes('none')
-    ? 'none'
-    : methods.includes('client_secret_basic')
-      ? 'client_secret_basic'
-      : 'client_secret_post'
-  let client: OAuthClientInformationMixed
-  try {
-    client = await registerClient(issuer, {
-      metadata,
-      clientMetadata: {
-        client_name: 'Tenant platform integrations',
-        redirect_uris: [redirectUrl],
-        grant_types: ['authorization_code', 'refresh_token'],
-        response_types: ['code'],
-        token_endpoint_auth_method: authMethod,
-      },
-      ...(scope && { scope }),
-      fetchFn,
-    })
-  } catch (err) {
-    throw (
-      blockedOrUnreachable(err, 'the registration endpoint') ??
-      new McpAuthError(
-        'registration_failed',
-        `the authorization server refused the client registration${err instanceof OAuthError ? ` (${err.errorCode})` : ''}`,
-      )
-    )
-  }
+  // A client ID metadata document where the server takes one (the MCP specification's preference
+  // over registration) and this platform's is served; else dynamic registration.
+  const client: OAuthClientInformationMixed =
+    metadata.client_id_metadata_document_supported === true && (await documentServed(deps, policy))
+      ? { client_id: clientMetadataUrl(deps.config) }
+      : await registerDynamically(deps, issuer, metadata, scope)
 
   const { authorizationUrl, codeVerifier } = await startAuthorization(issuer, {
     metadata,
@@ -282,6 +276,78 @@ export async function beginMcpAuthorization(
       resource: resource.resource,
       ...(scope && { scope }),
     },
+  }
+}
+
+/**
+ * Whether the platform's metadata document answers at its public address, as the authorization
+ * server will fetch it: https (http where the policy allows it), and the document that names
+ * itself. Known for a few minutes per process.
+ */
+const servedUntil = new Map<string, { served: boolean; until: number }>()
+const SERVED_TTL_MS = 5 * 60_000
+
+async function documentServed(deps: DepsWithoutDatabase, policy: OutboundPolicy): Promise<boolean> {
+  const url = clientMetadataUrl(deps.config)
+  if (schemeProblem(url, 'client_id', policy)) return false
+  const now = deps.clock.now().getTime()
+  const known = servedUntil.get(url)
+  if (known && known.until > now) return known.served
+  let served = false
+  try {
+    const res = await deps.fetch(url, {
+      headers: { accept: 'application/json' },
+      timeoutMs: 5_000,
+      maxResponseBytes: 5 * 1024,
+      redirect: 'error',
+    })
+    served = res.ok && ((await res.json()) as { client_id?: unknown } | null)?.client_id === url
+  } catch {
+    served = false
+  }
+  servedUntil.set(url, { served, until: now + SERVED_TTL_MS })
+  return served
+}
+
+/** RFC 7591 registration: a public client where the server takes one, else one with a secret. */
+async function registerDynamically(
+  deps: DepsWithoutDatabase,
+  issuer: string,
+  metadata: AuthorizationServerMetadata,
+  scope: string | undefined,
+): Promise<OAuthClientInformationMixed> {
+  if (!metadata.registration_endpoint)
+    throw new McpAuthError(
+      'registration_failed',
+      'the authorization server takes neither dynamic client registration nor client ID metadata documents',
+    )
+  const methods = metadata.token_endpoint_auth_methods_supported ?? ['client_secret_basic']
+  const authMethod = methods.includes('none')
+    ? 'none'
+    : methods.includes('client_secret_basic')
+      ? 'client_secret_basic'
+      : 'client_secret_post'
+  try {
+    return await registerClient(issuer, {
+      metadata,
+      clientMetadata: {
+        client_name: CLIENT_NAME,
+        redirect_uris: [callbackUrl(deps.config)],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: authMethod,
+      },
+      ...(scope && { scope }),
+      fetchFn: sdkFetch(deps),
+    })
+  } catch (err) {
+    throw (
+      blockedOrUnreachable(err, 'the registration endpoint') ??
+      new McpAuthError(
+        'registration_failed',
+        `the authorization server refused the client registration${err instanceof OAuthError ? ` (${err.errorCode})` : ''}`,
+      )
+    )
   }
 }
 

@@ -270,6 +270,19 @@ export const callbackQuery = z
 
 export const authorizeResponse = z.object({ authorization_url: z.string(), expires_at: z.string() })
 
+export const clientMetadataSchema = z
+  .object({
+    client_id: z
+      .string()
+      .openapi({ example: 'https://api.example.com/api/integrations/client-metadata.json' }),
+    client_name: z.string(),
+    redirect_uris: z.array(z.string()),
+    grant_types: z.array(z.string()),
+    response_types: z.array(z.string()),
+    token_endpoint_auth_method: z.literal('none'),
+  })
+  .openapi('ClientIdMetadataDocument')
+
 export const mcpAuthorizeResponse = authorizeResponse.openapi('McpAuthorizationStarted', {
   description:
     'The MCP server signs users in with OAuth: open authorization_url in the same browser; the callback stores the connection and redirects to the dashboard',

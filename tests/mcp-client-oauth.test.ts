@@ -17,6 +17,7 @@ import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from
  */
 
 const custom = integrationBySlug('custom-mcp')!
+const NOWHERE = 'http://127.0.0.1:9'
 const clock = new TestClock(new Date())
 let tp: TestPlatform
 let a: TestTenant
@@ -27,7 +28,9 @@ let hostileUrl: string
 let hostileMetadata: { resource: Record<string, unknown>; server: Record<string, unknown> }
 
 beforeAll(async () => {
-  tp = await startTestPlatform({ clock })
+  // A public address nothing answers at: the platform cannot serve its client ID metadata document
+  // there, so it registers (the document's case has a platform of its own below).
+  tp = await startTestPlatform({ clock, env: { PUBLIC_URL: NOWHERE } })
   a = await tp.createTenant({ tenant: 'Acme' })
   b = await tp.createTenant({ tenant: 'Beta' })
   await tp.db.sql`insert into public.sites (tenant_id, name) values (${b.tenantId}, 'Beta site')`

@@ -103,7 +103,7 @@ interface StepState {
 }
 
 /** The job: resumes the turn from what was stored and runs it to its end, a pause, or a limit. */
-export async function runTurnJob({ deps, job }: JobRun, events: TurnEvents): Promise<Json> {
+async function runTurnJob({ deps, job }: JobRun, events: TurnEvents): Promise<Json> {
   const turnId = String(job.input.turn_id)
   const turn = await loadTurn(deps, turnId)
   if (turn?.status !== 'running') return { turn_id: turnId, status: turn?.status ?? 'deleted' }

@@ -29,7 +29,7 @@ type JobDeps = Pick<FunctionDeps, 'sql' | 'clock' | 'onOutboxCommitted'>
 // ---------------------------------------------------------------------------------------------
 // The request side.
 
-/** The conversation's title as the caller sees it, or NOT_FOUND. */
+/** NOT_FOUND unless the caller may see the conversation. */
 export async function assertConversationVisible(ctx: ServiceContext, conversationId: string): Promise<void> {
   const rows = await ctx.asTenant(
     (tx) => tx<{ title: string }[]>`

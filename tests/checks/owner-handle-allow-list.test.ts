@@ -88,45 +88,56 @@ const ALLOWED: Allowed[] = [
   // Assistant
   { file: 'shared/services/assistant/automations.ts', fn: 'runDueAutomations', uses: 4, reason: ACROSS },
   {
-    file: 'shared/services/assistant/turn.ts',
-    fn: 'startTurn',
+    file: 'shared/services/assistant/sweep.ts',
+    fn: 'sweepTurns',
+    uses: 1,
+    reason: 'fails turns stuck past their deadline, across every tenant',
+  },
+  {
+    file: 'shared/services/assistant/turn/steps.ts',
+    fn: 'creatorOf',
+    uses: 1,
+    reason: 'the turn job: finds its creator and their role now, before acting as them',
+  },
+  {
+    file: 'shared/services/assistant/turn/store.ts',
+    fn: 'insertTurn',
     uses: 1,
     reason:
       'inserts the turn, its message and its job: assistant_turns and assistant_messages are SELECT-only for API roles',
   },
-  { file: 'shared/services/assistant/turn.ts', fn: 'finishTurn', uses: 1, reason: JOB },
   {
-    file: 'shared/services/assistant/turn.ts',
-    fn: 'runToolCall',
-    uses: 1,
-    reason: 'stores the tool call outcome: assistant_tool_calls is SELECT-only for API roles',
-  },
-  {
-    file: 'shared/services/assistant/turn.ts',
-    fn: 'runTurnJob',
-    uses: 3,
-    reason: 'the turn job: loads the turn by id before its tenant is known, then acts as its creator',
-  },
-  { file: 'shared/services/assistant/turn.ts', fn: 'continueTurn', uses: 6, reason: JOB },
-  {
-    file: 'shared/services/assistant/approval-required.ts',
-    fn: 'awaitApproval',
-    uses: 1,
-    reason:
-      'the turn job: marks the turn awaiting approval and writes its assistant.approval_required event in one transaction',
-  },
-  {
-    file: 'shared/services/assistant/turn.ts',
-    fn: 'decideApproval',
+    file: 'shared/services/assistant/turn/store.ts',
+    fn: 'storeDecision',
     uses: 1,
     reason:
       'records the decision and queues the job: assistant_tool_calls and jobs are SELECT-only for API roles',
   },
   {
-    file: 'shared/services/assistant/turn.ts',
-    fn: 'sweepTurns',
+    file: 'shared/services/assistant/turn/store.ts',
+    fn: 'loadTurn',
     uses: 1,
-    reason: 'fails turns stuck past their deadline, across every tenant',
+    reason: 'the turn job: loads the turn by id before its tenant is known, then acts as its creator',
+  },
+  { file: 'shared/services/assistant/turn/store.ts', fn: 'finishTurn', uses: 1, reason: JOB },
+  { file: 'shared/services/assistant/turn/store.ts', fn: 'markInterrupted', uses: 1, reason: JOB },
+  { file: 'shared/services/assistant/turn/store.ts', fn: 'takeApproved', uses: 1, reason: JOB },
+  { file: 'shared/services/assistant/turn/store.ts', fn: 'readConversation', uses: 1, reason: JOB },
+  { file: 'shared/services/assistant/turn/store.ts', fn: 'readInstructions', uses: 1, reason: JOB },
+  { file: 'shared/services/assistant/turn/store.ts', fn: 'approvalRequired', uses: 1, reason: JOB },
+  { file: 'shared/services/assistant/turn/store.ts', fn: 'storeAnswer', uses: 1, reason: JOB },
+  {
+    file: 'shared/services/assistant/turn/store.ts',
+    fn: 'storeToolCallEnd',
+    uses: 1,
+    reason: 'stores the tool call outcome: assistant_tool_calls is SELECT-only for API roles',
+  },
+  {
+    file: 'shared/services/assistant/turn/store.ts',
+    fn: 'awaitApproval',
+    uses: 1,
+    reason:
+      'the turn job: marks the turn awaiting approval and writes its assistant.approval_required event in one transaction',
   },
   // Commerce
   { file: 'shared/services/commerce/process.ts', fn: 'claimDueDeliveries', uses: 1, reason: ACROSS },

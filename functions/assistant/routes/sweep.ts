@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, depsOf } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
-import { sweepTurns } from '@shared/services/assistant/turn.ts'
+import { sweepTurns } from '@shared/services/assistant/sweep.ts'
 import { scheduledSweepReportSchema } from '@shared/services/jobs/schema.ts'
 
 export const route = defineRoute(

@@ -4,7 +4,7 @@ import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
 import { presentMessage } from '@shared/services/assistant/conversations.ts'
 import { postMessageBody, streamEvents, turnResultSchema } from '@shared/services/assistant/schema.ts'
-import { startTurn } from '@shared/services/assistant/turn.ts'
+import { startTurn } from '@shared/services/assistant/turn/index.ts'
 import { assistantAuth, toolScopes } from '../auth.ts'
 import { answerTurn } from '../turn-response.ts'
 

@@ -18,6 +18,7 @@
  * background task (EdgeRuntime.waitUntil) so it continues after the response.
  */
 
+import { runInBackground } from '../background.ts'
 import {
   claimLeased,
   finishLeased,
@@ -192,14 +193,6 @@ export interface JobEngine {
   kick(ids: string[]): void
   /** Resolves when every kicked run so far has ended (tests, benchmarks, shutdown). */
   idle(): Promise<void>
-}
-
-declare const EdgeRuntime: { waitUntil(promise: Promise<unknown>): void } | undefined
-
-/** Hands a promise to the runtime's background tasks where there is such a thing. */
-export function runInBackground(promise: Promise<unknown>): void {
-  const runtime = (globalThis as { EdgeRuntime?: typeof EdgeRuntime }).EdgeRuntime
-  if (runtime && typeof runtime.waitUntil === 'function') runtime.waitUntil(promise)
 }
 
 /**

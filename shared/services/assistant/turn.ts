@@ -1,15 +1,9 @@
+import { runInBackground } from '@shared/infra/background.ts'
 import { actingCallerFor, scopes as allScopes, requireRole, type TenantCaller } from '@shared/infra/caller.ts'
 import { isPgError, pgErrors, type Queryable } from '@shared/infra/db.ts'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
-import {
-  engineFor,
-  enqueueJob,
-  type JobRow,
-  type JobRun,
-  type Json,
-  runInBackground,
-} from '@shared/infra/jobs/engine.ts'
+import { engineFor, enqueueJob, type JobRow, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
 import { CredentialUnavailableError, useCredential } from '../credentials/use-credential.ts'
 import { providerFailure } from '../generation/providers.ts'
 import { type AiProvider, defaultModels } from '../generation/schema.ts'

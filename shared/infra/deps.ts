@@ -88,9 +88,8 @@ export interface ServiceContext extends DepsWithoutDatabase {
 export function serviceContextFor(deps: FunctionDeps, caller: TenantCaller): ServiceContext {
   const sql = deps.sql
   // Named one by one rather than `const { sql, ...rest } = deps; { ...rest }`: object rest and
-  // spread cost about 3.7 µs here against 0.5 µs, on every request that builds a context
-  // (measured on Node 20). A new field of FunctionDeps belongs here too (tsc names a missing one
-  // unless it is optional).
+  // spread cost several times as much on every request that builds a context (docs/performance.md).
+  // A new field of FunctionDeps belongs here too (tsc names a missing one unless it is optional).
   return {
     config: deps.config,
     vault: deps.vault,

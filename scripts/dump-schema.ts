@@ -36,7 +36,7 @@ try {
   const files = new Map<string, Map<string, string[]>>()
   const objects = dump
     .replace(/\n\\(un)?restrict .*\n/g, '\n')
-    .replace(/\n--\n-- PostgreSQL database dump complete[^]*$/, '')
+    .replace(/\n--\n-- PostgreSQL database dump complete[\s\S]*$/, '')
   for (const { kind, name, text } of blocksOf(objects)) {
     const block = text.replace(/; Owner: -/, '')
     if (/^-- Name: public; Type: SCHEMA/.test(block) || /COMMENT ON SCHEMA public/.test(block)) continue

@@ -235,7 +235,7 @@ export async function queueScrape(
   const now = ctx.clock.now()
   return ctx.asTenant(async (tx) => {
     await sourceRow(tx, caller.tenantId, sourceId)
-    // A requested scrape's input names only the source (as before the schedule joined it).
+    // A requested scrape's input names only the source: it carries no schedule slot to join on.
     return queueOrJoin(scrapes, tx, caller.tenantId, sourceId, 'request', now, {})
   })
 }

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi'
-import { runAfterResponse } from '@shared/infra/background.ts'
+import { runInBackground } from '@shared/infra/background.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, depsOf, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -24,6 +24,6 @@ export type ReplayDeliveryResponse = z.infer<typeof deliverySchema>
 export const registerReplayDelivery = (app: App) =>
   app.openapi(route, async (c) => {
     const delivery = await replayDelivery(serviceContext(c), c.req.valid('param').id)
-    runAfterResponse(kickProcessing(depsOf(c)))
+    runInBackground(kickProcessing(depsOf(c)))
     return c.json(delivery, 200)
   })

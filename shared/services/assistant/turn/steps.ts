@@ -1,13 +1,8 @@
 import { actingCallerFor, type TenantCaller } from '@shared/infra/caller.ts'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
-import {
-  createJobEngine,
-  type JobKind,
-  type JobRun,
-  type Json,
-  runInBackground,
-} from '@shared/infra/jobs/engine.ts'
+import { runInBackground } from '@shared/infra/background.ts'
+import { createJobEngine, type JobKind, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
 import { CredentialUnavailableError, useCredential } from '@shared/services/credentials/use-credential.ts'
 import { providerFailure } from '@shared/services/generation/providers.ts'
 import { listTools, type ToolEntry } from '@shared/services/tools/tool-set.ts'

@@ -1,7 +1,7 @@
+import { runInBackground } from '@shared/infra/background.ts'
 import { actingCallerFor, type TenantCaller } from '@shared/infra/caller.ts'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
-import { runInBackground } from '@shared/infra/background.ts'
 import { createJobEngine, type JobKind, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
 import { CredentialUnavailableError, useCredential } from '@shared/services/credentials/use-credential.ts'
 import { providerFailure } from '@shared/services/generation/providers.ts'

@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { revokeApiKey } from '@shared/services/api-keys/api-keys.ts'
 import { apiKeySchema } from '@shared/services/api-keys/schema.ts'
-import { writeAuth } from './auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/{id}/revoke',
   summary: 'Revoke an API key (takes effect at once; idempotent)',

@@ -3,12 +3,13 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { tenantCaller } from '@shared/infra/http/authenticate.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { contentPage, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { contentListSchema, slugField } from '@shared/services/content/schema.ts'
 import { meterContentRequest } from '@shared/services/usage/metering.ts'
-import { cached, metered, readAuth } from './auth.ts'
+import { cached, metered } from './read-options.ts'
 import { respondCached } from './respond.ts'
 
 const listQuery = pageQuery.extend({
@@ -32,7 +33,7 @@ const listQuery = pageQuery.extend({
     .openapi({ description: 'Oldest first (the default) or newest first' }),
 })
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/',
   summary: "List the tenant's sites and articles (oldest or newest first, keyset pagination)",

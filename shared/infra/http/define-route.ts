@@ -7,19 +7,6 @@ import { authenticate, callerForTenant, type RouteAuth, tenantCaller } from './a
 /** The OpenAPI extension that carries a route's RouteAuth, read by the security matrix and README check. */
 export const AUTH_EXTENSION = 'x-auth'
 
-/**
- * Who may call a server function (scrape-social, generate-article, sync-affiliate): a signed-in
- * user (Supabase convention: `apikey: <anon key>` + `Authorization: Bearer <access token>`), a
- * platform key with content:write, or the service-role key naming the tenant (`tenant_id`).
- */
-export const serverFunctionAuth = {
-  allow: ['user', 'platform_key', 'service'],
-  scope: 'content:write',
-} as const satisfies RouteAuth
-
-/** Routes that take no credentials (OAuth callbacks, invitation look-ups) say so explicitly. */
-export const publicRoute = { allow: [] } as const satisfies RouteAuth
-
 function securityFor(auth: RouteAuth): RouteConfig['security'] {
   const schemes: Record<string, string[]>[] = []
   if (auth.allow.some((k) => k === 'user' || k === 'user_without_tenant' || k === 'platform_key'))

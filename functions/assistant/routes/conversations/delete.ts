@@ -1,10 +1,10 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { deleteConversation } from '@shared/services/assistant/conversations.ts'
-import { assistantAuth } from '../auth.ts'
 
-export const route = defineRoute(assistantAuth, {
+export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'delete',
   path: '/conversations/{id}',
   summary: 'Delete a conversation with its messages and tool calls',

@@ -2,9 +2,10 @@ import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getArticleBySlug } from '@shared/services/content/articles.ts'
 import { articleSchema, slugField } from '@shared/services/content/schema.ts'
-import { cached, formatsQuery, metered, meteredContext, readAuth } from '../auth.ts'
+import { cached, formatsQuery, metered, meteredContext } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 
 const params = z.object({
@@ -19,7 +20,7 @@ const movedSchema = z
   })
   .openapi('ArticleMoved')
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/sites/{site_id}/articles/{slug}',
   summary:

@@ -2,12 +2,13 @@ import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getArticle } from '@shared/services/content/articles.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { cached, formatsQuery, metered, meteredContext, readAuth } from '../auth.ts'
+import { cached, formatsQuery, metered, meteredContext } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}',
   summary: 'One article with its body (content:read; a published-only key sees published articles only)',

@@ -2,11 +2,12 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { listArticleSources } from '@shared/services/content/articles.ts'
 import { articleSourcesSchema } from '@shared/services/content/schema.ts'
-import { metered, meteredContext, readAuth } from '../auth.ts'
+import { metered, meteredContext } from '../read-options.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}/sources',
   summary:

@@ -2,13 +2,14 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getRevision } from '@shared/services/content/revisions.ts'
 import { articleRevisionSchema } from '@shared/services/content/schema.ts'
-import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { cached, metered, meteredContext } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 import { revisionParams } from './params.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}/revisions/{revision_id}',
   summary: 'One revision with all its fields (content:read; not a published-only key)',

@@ -1,11 +1,11 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { deleteSite } from '@shared/services/content/sites.ts'
+import { metered, meteredContext } from '../read-options.ts'
 
-import { metered, meteredContext, writeAuth } from '../auth.ts'
-
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'delete',
   path: '/sites/{id}',
   summary: 'Remove a site and its articles (content:write); event site.deleted',

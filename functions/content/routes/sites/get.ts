@@ -2,12 +2,13 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { siteDetailSchema } from '@shared/services/content/schema.ts'
 import { getSiteDetail } from '@shared/services/content/sites.ts'
-import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { cached, metered, meteredContext } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/sites/{id}',
   summary: 'One site with the counts of what it holds: what deleting it removes (content:read)',

@@ -2,11 +2,12 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { createTagBody, tagSchema } from '@shared/services/content/schema.ts'
 import { createTag } from '@shared/services/content/tags.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered, meteredContext } from '../read-options.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',
   path: '/tags',
   summary:

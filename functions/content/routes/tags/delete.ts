@@ -1,10 +1,11 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { deleteTag } from '@shared/services/content/tags.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered, meteredContext } from '../read-options.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'delete',
   path: '/tags/{id}',
   summary: 'Delete a tag (content:write); the articles that carried it keep their other tags',

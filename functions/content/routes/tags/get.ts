@@ -2,12 +2,13 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { tagSchema } from '@shared/services/content/schema.ts'
 import { getTag } from '@shared/services/content/tags.ts'
-import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { cached, metered, meteredContext } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/tags/{id}',
   summary: 'One tag (content:read)',

@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { listConnections } from '@shared/services/integrations/connections.ts'
 import { connectionListSchema } from '@shared/services/integrations/schema.ts'
-import { userAuth } from '../auth.ts'
 
-export const route = defineRoute(userAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/connections',
   summary: "The tenant's connections (never a token)",

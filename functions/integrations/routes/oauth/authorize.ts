@@ -2,12 +2,12 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { startAuthorization } from '@shared/services/integrations/oauth-flow.ts'
 import { authorizeResponse, slugParam } from '@shared/services/integrations/schema.ts'
 import { setCookie } from 'hono/cookie'
-import { userAuth } from '../auth.ts'
 
-export const route = defineRoute(userAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/{slug}/authorize',
   summary:

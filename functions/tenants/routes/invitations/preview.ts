@@ -1,8 +1,9 @@
 import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { limitAnonymous } from '@shared/infra/http/authenticate.ts'
-import { defineRoute, publicRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { publicRoute } from '@shared/infra/http/route-auth.ts'
 import { previewInvitation } from '@shared/services/tenants/invitations.ts'
 import { invitationPreviewSchema, previewInvitationQuery } from '@shared/services/tenants/schema.ts'
 

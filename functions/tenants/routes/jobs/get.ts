@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getJob } from '@shared/services/jobs/jobs.ts'
 import { jobSchema } from '@shared/services/jobs/schema.ts'
-import { jobsReadAuth } from './auth.ts'
 
-export const route = defineRoute(jobsReadAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/background-jobs/{id}',
   summary: 'One job: its status, attempts, result or error',

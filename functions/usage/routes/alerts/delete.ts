@@ -1,10 +1,10 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { deleteAlert } from '@shared/services/usage/alerts.ts'
-import { alertWriteAuth } from '../auth.ts'
 
-export const route = defineRoute(alertWriteAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'delete',
   path: '/alerts/{id}',
   summary: 'Delete a usage alert (owners and admins)',

@@ -2,12 +2,12 @@ import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, depsOf } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { job } from '@shared/infra/http/route-auth.ts'
 import { checkUsageAlerts } from '@shared/services/usage/alerts.ts'
-import { jobAuth } from '../auth.ts'
 
 const queuedSchema = z.object({ queued: z.number() })
 
-export const route = defineRoute(jobAuth, {
+export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/check-usage-alerts',
   summary: 'Job: queue usage alerts that are due and not yet sent (service role only)',

@@ -1,11 +1,11 @@
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getArticleBySlug } from '@shared/services/content/articles.ts'
 import { articleSchema, slugField } from '@shared/services/content/schema.ts'
-import { cached, formatsQuery, metered, meteredContext } from '../read-options.ts'
+import { cached, formatsQuery, metered } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 
 const params = z.object({
@@ -23,6 +23,7 @@ const movedSchema = z
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/sites/{site_id}/articles/{slug}',
+  meter: 'content',
   summary:
     'One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one',
   description: `${metered}${cached} A published-only key sees published articles only: anything else is 404.`,
@@ -39,7 +40,7 @@ export type GetArticleBySlugResponse = z.infer<typeof articleSchema>
 
 export const registerGetArticleBySlug = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     const { site_id, slug } = c.req.valid('param')
     const found = await getArticleBySlug(ctx, site_id, slug, c.req.valid('query').formats)
     if ('redirect_to' in found) {

@@ -1,15 +1,16 @@
 import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { siteSchema, updateSiteBody } from '@shared/services/content/schema.ts'
 import { updateSite } from '@shared/services/content/sites.ts'
-import { metered, meteredContext } from '../read-options.ts'
+import { metered } from '../read-options.ts'
 
 export const route = defineRoute(memberOrKey('content:write'), {
   method: 'patch',
   path: '/sites/{id}',
+  meter: 'content',
   summary:
     "Change a site's name, slug or domain (content:write; domain null removes it); a slug another site of the tenant holds is 409",
   description: metered,
@@ -32,6 +33,6 @@ export type UpdateSiteResponse = z.infer<typeof siteSchema>
 
 export const registerUpdateSite = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return c.json(await updateSite(ctx, c.req.valid('param').id, c.req.valid('json')), 200)
   })

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -16,8 +15,6 @@ export const route = defineRoute(ownerOrAdmin, {
     ...errorResponses(400, 401, 403, 413, 429),
   },
 })
-
-export type CreateApiKeyResponse = z.infer<typeof createdApiKeySchema>
 
 export const registerCreateApiKey = (app: App) =>
   app.openapi(route, async (c) => c.json(await createApiKey(serviceContext(c), c.req.valid('json')), 201))

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -20,8 +19,6 @@ export const putRoute = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   request: { body: { content: { 'application/json': { schema: settingsBody } }, required: true } },
   responses: { 200: jsonContent(settingsSchema, 'The settings'), ...errorResponses(400, 401, 403, 413, 429) },
 })
-
-export type AssistantSettingsResponse = z.infer<typeof settingsSchema>
 
 export const registerGetSettings = (app: App) =>
   app.openapi(getRoute, async (c) => c.json(await getSettings(serviceContext(c)), 200))

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, depsOf } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -13,8 +12,6 @@ export const route = defineRoute(job, {
     'Job: start due automations, resume turns a stopped instance left (lease ran out), mark failed ones',
   responses: { 200: jsonContent(scheduledSweepReportSchema, 'Counts'), ...errorResponses(401) },
 })
-
-export type SweepResponse = z.infer<typeof scheduledSweepReportSchema>
 
 export const registerSweep = (app: App) =>
   app.openapi(route, async (c) => c.json(await sweepTurns(depsOf(c)), 200))

@@ -49,8 +49,6 @@ export const route = defineRoute(memberOrKey('content:read'), {
   },
 })
 
-export type ListContentResponse = z.infer<typeof contentListSchema>
-
 export const registerListContent = (app: App) =>
   app.openapi(route, async (c) => {
     const { limit, cursor, type, site_id, status, tag, author, published_since, published_before, q, order } =

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, depsOf } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -12,8 +11,6 @@ export const route = defineRoute(job, {
   summary: 'Job: run due generation jobs (retries after backoff) and those a stopped instance left',
   responses: { 200: jsonContent(sweepReportSchema, 'Counts'), ...errorResponses(401) },
 })
-
-export type SweepResponse = z.infer<typeof sweepReportSchema>
 
 export const registerSweep = (app: App) =>
   app.openapi(route, async (c) => c.json(await generationEngine(depsOf(c)).runDue(), 200))

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContextForTenant } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -20,8 +19,6 @@ export const route = defineRoute(serverFunctionAuth, {
     ...errorResponses(400, 401, 403, 404, 413, 429),
   },
 })
-
-export type SyncAffiliateResponse = z.infer<typeof acceptedJobSchema>
 
 export const registerTrigger = (app: App) =>
   app.openapi(route, async (c) => {

@@ -72,8 +72,6 @@ export const runsRoute = defineRoute(memberOrKey('assistant:invoke'), {
   responses: { 200: jsonContent(runListSchema, 'Runs'), ...errorResponses(400, 401, 403, 404, 429) },
 })
 
-export type AutomationResponse = z.infer<typeof automationSchema>
-
 export const registerAutomations = (app: App) => {
   app.openapi(listRoute, async (c) => c.json(await listAutomations(serviceContext(c)), 200))
   app.openapi(createRoute, async (c) =>

@@ -38,8 +38,6 @@ export const route = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   },
 })
 
-export type ApproveToolCallResponse = z.infer<typeof turnResultSchema>
-
 export const registerApproveToolCall = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)

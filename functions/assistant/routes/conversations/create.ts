@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -20,8 +19,6 @@ export const route = defineRoute(memberOrKey('assistant:invoke'), {
     ...errorResponses(400, 401, 403, 413, 429),
   },
 })
-
-export type CreateConversationResponse = z.infer<typeof conversationSchema>
 
 export const registerCreateConversation = (app: App) =>
   app.openapi(route, async (c) => {

@@ -12,9 +12,6 @@ export const route = defineRoute(memberOrKey('assistant:invoke'), {
   responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 429) },
 })
 
-/** No body: 204. */
-export type DeleteConversationResponse = null
-
 export const registerDeleteConversation = (app: App) =>
   app.openapi(route, async (c) => {
     await deleteConversation(serviceContext(c), c.req.valid('param').id)

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -18,8 +17,6 @@ export const route = defineRoute(memberOrKey('assistant:invoke'), {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type GetConversationResponse = z.infer<typeof conversationDetailSchema>
 
 export const registerGetConversation = (app: App) =>
   app.openapi(route, async (c) =>

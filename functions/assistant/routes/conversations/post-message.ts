@@ -61,8 +61,6 @@ export const route = defineRoute(memberOrKey('assistant:invoke'), {
   },
 })
 
-export type PostMessageResponse = z.infer<typeof turnResultSchema>
-
 export const registerPostMessage = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -13,8 +12,6 @@ export const route = defineRoute(member, {
   request: { params: idParam },
   responses: { 200: jsonContent(deliverySchema, 'The delivery'), ...errorResponses(400, 401, 404, 429) },
 })
-
-export type GetDeliveryResponse = z.infer<typeof deliverySchema>
 
 export const registerGetDelivery = (app: App) =>
   app.openapi(route, async (c) => c.json(await getDelivery(serviceContext(c), c.req.valid('param').id), 200))

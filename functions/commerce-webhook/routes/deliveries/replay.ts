@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import { runInBackground } from '@shared/infra/background.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, depsOf, serviceContext } from '@shared/infra/http/define-route.ts'
@@ -18,8 +17,6 @@ export const route = defineRoute(ownerOrAdmin, {
     ...errorResponses(400, 401, 403, 404, 409, 429),
   },
 })
-
-export type ReplayDeliveryResponse = z.infer<typeof deliverySchema>
 
 export const registerReplayDelivery = (app: App) =>
   app.openapi(route, async (c) => {

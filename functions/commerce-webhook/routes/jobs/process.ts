@@ -20,7 +20,5 @@ export const route = defineRoute(job, {
   responses: { 200: jsonContent(processResultSchema, 'Counts'), ...errorResponses(401) },
 })
 
-export type ProcessJobResponse = z.infer<typeof processResultSchema>
-
 export const registerProcessJob = (app: App) =>
   app.openapi(route, async (c) => c.json(await processDueDeliveries(depsOf(c)), 200))

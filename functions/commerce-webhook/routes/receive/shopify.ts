@@ -16,6 +16,4 @@ export const route = defineRoute(publicRoute, {
   },
 })
 
-export type { ReceiptResponse as ReceiveShopifyResponse } from './handle.ts'
-
 export const registerReceiveShopify = (app: App) => app.openapi(route, (c) => handleReceipt(c, undefined))

@@ -25,7 +25,5 @@ export const route = defineRoute(publicRoute, {
   },
 })
 
-export type { ReceiptResponse as ReceiveForStoreResponse } from './handle.ts'
-
 export const registerReceiveForStore = (app: App) =>
   app.openapi(route, (c) => handleReceipt(c, c.req.valid('param').store_id))

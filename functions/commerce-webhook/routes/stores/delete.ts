@@ -12,8 +12,6 @@ export const route = defineRoute(ownerOrAdmin, {
   responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 429) },
 })
 
-export type DeleteStoreResponse = null
-
 export const registerDeleteStore = (app: App) =>
   app.openapi(route, async (c) => {
     await deleteStore(serviceContext(c), c.req.valid('param').id)

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -14,8 +13,6 @@ export const route = defineRoute(member, {
   request: { query: pageQuery },
   responses: { 200: jsonContent(storeListSchema, 'A page of stores'), ...errorResponses(400, 401, 429) },
 })
-
-export type ListStoresResponse = z.infer<typeof storeListSchema>
 
 export const registerListStores = (app: App) =>
   app.openapi(route, async (c) => {

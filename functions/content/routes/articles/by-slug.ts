@@ -36,8 +36,6 @@ export const route = defineRoute(memberOrKey('content:read'), {
   },
 })
 
-export type GetArticleBySlugResponse = z.infer<typeof articleSchema>
-
 export const registerGetArticleBySlug = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -20,8 +19,6 @@ export const route = defineRoute(memberOrKey('content:write'), {
     ...errorResponses(400, 401, 403, 404, 409, 429),
   },
 })
-
-export type CancelScheduleResponse = z.infer<typeof articleSchema>
 
 export const registerCancelSchedule = (app: App) =>
   app.openapi(route, async (c) => {

@@ -18,8 +18,6 @@ export const route = defineRoute(memberOrKey('content:write'), {
   },
 })
 
-export type DeleteArticleResponse = null
-
 export const registerDeleteArticle = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)

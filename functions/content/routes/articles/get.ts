@@ -22,8 +22,6 @@ export const route = defineRoute(memberOrKey('content:read'), {
   },
 })
 
-export type GetArticleResponse = z.infer<typeof articleSchema>
-
 export const registerGetArticle = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)

@@ -14,7 +14,5 @@ export const route = defineRoute(job, {
   responses: { 200: jsonContent(publishedSchema, 'How many were published'), ...errorResponses(401) },
 })
 
-export type PublishScheduledResponse = z.infer<typeof publishedSchema>
-
 export const registerPublishScheduledJob = (app: App) =>
   app.openapi(route, async (c) => c.json({ published: await publishDueArticles(depsOf(c)) }, 200))

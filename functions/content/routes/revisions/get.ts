@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -22,8 +21,6 @@ export const route = defineRoute(memberOrKey('content:read'), {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type GetRevisionResponse = z.infer<typeof articleRevisionSchema>
 
 export const registerGetRevision = (app: App) =>
   app.openapi(route, async (c) => {

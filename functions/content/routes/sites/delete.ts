@@ -18,8 +18,6 @@ export const route = defineRoute(memberOrKey('content:write'), {
   },
 })
 
-export type DeleteSiteResponse = null
-
 export const registerDeleteSite = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)

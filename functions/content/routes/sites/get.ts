@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -21,8 +20,6 @@ export const route = defineRoute(memberOrKey('content:read'), {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type GetSiteResponse = z.infer<typeof siteDetailSchema>
 
 export const registerGetSite = (app: App) =>
   app.openapi(route, async (c) => {

@@ -3,11 +3,7 @@ import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { updateCredential } from '@shared/services/credentials/credentials.ts'
-import {
-  type Credential,
-  credentialSchema,
-  updateCredentialBody,
-} from '@shared/services/credentials/schema.ts'
+import { credentialSchema, updateCredentialBody } from '@shared/services/credentials/schema.ts'
 
 export const route = defineRoute(ownerOrAdmin, {
   method: 'patch',
@@ -22,8 +18,6 @@ export const route = defineRoute(ownerOrAdmin, {
     ...errorResponses(400, 401, 403, 404, 409, 429),
   },
 })
-
-export type UpdateCredentialResponse = Credential
 
 export const registerUpdateCredential = (app: App) =>
   app.openapi(route, async (c) =>

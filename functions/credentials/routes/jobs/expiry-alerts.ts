@@ -14,7 +14,5 @@ export const route = defineRoute(job, {
   responses: { 200: jsonContent(countsSchema, 'Counts'), ...errorResponses(401) },
 })
 
-export type ExpiryAlertsJobResponse = z.infer<typeof countsSchema>
-
 export const registerExpiryAlertsJob = (app: App) =>
   app.openapi(route, async (c) => c.json(await sendExpiryAlerts(depsOf(c)), 200))

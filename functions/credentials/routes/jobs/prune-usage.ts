@@ -14,7 +14,5 @@ export const route = defineRoute(job, {
   responses: { 200: jsonContent(countSchema, 'Count'), ...errorResponses(401) },
 })
 
-export type PruneUsageJobResponse = z.infer<typeof countSchema>
-
 export const registerPruneUsageJob = (app: App) =>
   app.openapi(route, async (c) => c.json(await pruneCredentialUsage(depsOf(c)), 200))

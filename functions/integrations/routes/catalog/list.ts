@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
@@ -15,8 +14,6 @@ export const route = defineRoute(member, {
     ...errorResponses(401, 429),
   },
 })
-
-export type ListCatalogResponse = z.infer<typeof catalogSchema>
 
 export const registerListCatalog = (app: App) =>
   app.openapi(route, (c) => c.json(publicCatalog(c.var.deps.config), 200))

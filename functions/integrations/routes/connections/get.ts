@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
@@ -19,8 +18,6 @@ export const route = defineRoute(member, {
     ...errorResponses(400, 401, 404, 429),
   },
 })
-
-export type GetConnectionResponse = z.infer<typeof connectionDetailSchema>
 
 export const registerGetConnection = (app: App) =>
   app.openapi(route, async (c) =>

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
@@ -18,8 +17,6 @@ export const route = defineRoute(member, {
     ...errorResponses(401, 429),
   },
 })
-
-export type ListConnectionsResponse = z.infer<typeof connectionListSchema>
 
 export const registerListConnections = (app: App) =>
   app.openapi(route, async (c) => c.json(await listConnections(serviceContext(c)), 200))

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
@@ -17,8 +16,6 @@ export const route = defineRoute(job, {
     ...errorResponses(401),
   },
 })
-
-export type RefreshTokensJobResponse = z.infer<typeof refreshJobResult>
 
 export const registerRefreshTokensJob = (app: App) =>
   app.openapi(route, async (c) =>

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
@@ -22,8 +21,6 @@ export const route = defineRoute(member, {
     ...errorResponses(400, 401, 403, 404, 422, 429),
   },
 })
-
-export type AuthorizeResponse = z.infer<typeof authorizeResponse>
 
 export const registerAuthorize = (app: App) =>
   app.openapi(route, async (c) => {

@@ -12,8 +12,6 @@ export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
   responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 429) },
 })
 
-export type DeleteDestinationResponse = null
-
 export const registerDeleteDestination = (app: App) =>
   app.openapi(route, async (c) => {
     await deleteDestination(serviceContext(c), c.req.valid('param').id)

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -19,8 +18,6 @@ export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
     ...errorResponses(400, 401, 403, 404, 413, 429),
   },
 })
-
-export type CreateProgramResponse = z.infer<typeof programSchema>
 
 export const registerCreateProgram = (app: App) =>
   app.openapi(route, async (c) =>

@@ -18,8 +18,6 @@ export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
   responses: { 204: { description: 'Detached' }, ...errorResponses(400, 401, 403, 404, 429) },
 })
 
-export type DeleteProgramResponse = null
-
 export const registerDeleteProgram = (app: App) =>
   app.openapi(route, async (c) => {
     const { id, program_id } = c.req.valid('param')

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -12,8 +11,6 @@ export const route = defineRoute(job, {
   summary: 'Job: delete finished rate-limit windows (service role only)',
   responses: { 200: jsonContent(pruneRateLimitsResult, 'Count'), ...errorResponses(401) },
 })
-
-export type PruneRateLimitsJobResponse = z.infer<typeof pruneRateLimitsResult>
 
 export const registerPruneRateLimitsJob = (app: App) =>
   app.openapi(route, async (c) => {

@@ -20,7 +20,5 @@ export const route = defineRoute(job, {
   responses: { 200: jsonContent(pruneRetentionResult, 'Counts'), ...errorResponses(401) },
 })
 
-export type PruneRetentionJobResponse = z.infer<typeof pruneRetentionResult>
-
 export const registerPruneRetentionJob = (app: App) =>
   app.openapi(route, async (c) => c.json(await pruneRetention(c.var.deps), 200))

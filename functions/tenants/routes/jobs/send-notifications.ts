@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -11,8 +10,6 @@ export const route = defineRoute(job, {
   summary: 'Job: send queued e-mail notifications (service role only)',
   responses: { 200: jsonContent(sendNotificationsResult, 'Counts'), ...errorResponses(401) },
 })
-
-export type SendNotificationsJobResponse = z.infer<typeof sendNotificationsResult>
 
 export const registerSendNotificationsJob = (app: App) =>
   app.openapi(route, async (c) => c.json(await c.var.deps.notifier.sendPending(), 200))

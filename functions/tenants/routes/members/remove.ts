@@ -14,9 +14,6 @@ export const route = defineRoute(member, {
   responses: { 204: { description: 'Removed' }, ...errorResponses(400, 401, 403, 404, 409, 429) },
 })
 
-/** 204: no body. */
-export type RemoveMemberResponse = null
-
 export const registerRemoveMember = (app: App) =>
   app.openapi(route, async (c) => {
     await removeMember(serviceContext(c), c.req.valid('param').user_id)

@@ -14,7 +14,5 @@ export const route = defineRoute(job, {
   responses: { 200: jsonContent(queuedSchema, 'Count'), ...errorResponses(401) },
 })
 
-export type CheckUsageAlertsResponse = z.infer<typeof queuedSchema>
-
 export const registerCheckUsageAlertsJob = (app: App) =>
   app.openapi(route, async (c) => c.json(await checkUsageAlerts(depsOf(c)), 200))

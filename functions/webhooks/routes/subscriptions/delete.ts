@@ -12,9 +12,6 @@ export const route = defineRoute(ownerOrAdmin, {
   responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 429) },
 })
 
-/** No body: 204. */
-export type DeleteSubscriptionResponse = null
-
 export const registerDeleteSubscription = (app: App) =>
   app.openapi(route, async (c) => {
     await deleteSubscription(serviceContext(c), c.req.valid('param').id)

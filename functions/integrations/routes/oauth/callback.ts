@@ -21,7 +21,7 @@ export const route = defineRoute(publicRoute, {
 })
 
 export function registerCallback(app: App) {
-  // Anonymous callers are rate limited per address, as before the route had its own file.
+  // A public route: each calling address is charged to the unauthenticated rate limit.
   app.use(route.path, limitAnonymous())
   return app.openapi(route, async (c) => {
     const deps = c.var.deps

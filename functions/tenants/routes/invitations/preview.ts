@@ -19,8 +19,8 @@ export const route = defineRoute(publicRoute, {
 export type PreviewInvitationResponse = z.infer<typeof invitationPreviewSchema>
 
 export function registerPreviewInvitation(app: App) {
-  // Anonymous callers are rate limited per address, as before. GET only: POST on the same path
-  // (accept) authenticates and is charged to the user.
+  // A public route: each calling address is charged to the unauthenticated rate limit. GET only:
+  // POST on the same path (accept) authenticates and is charged to the user.
   app.on('GET', route.path, limitAnonymous())
   return app.openapi(route, async (c) =>
     c.json(await previewInvitation(c.var.deps, c.req.valid('query').token), 200),

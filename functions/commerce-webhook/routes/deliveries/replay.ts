@@ -1,14 +1,13 @@
-import type { z } from '@hono/zod-openapi'
 import { runInBackground } from '@shared/infra/background.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, depsOf, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { replayDelivery } from '@shared/services/commerce/deliveries.ts'
 import { kickProcessing } from '@shared/services/commerce/process.ts'
 import { deliverySchema } from '@shared/services/commerce/schema.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/deliveries/{id}/replay',
   summary: 'Queue a dead-lettered delivery again, with a fresh retry schedule',
@@ -18,8 +17,6 @@ export const route = defineRoute(writeAuth, {
     ...errorResponses(400, 401, 403, 404, 409, 429),
   },
 })
-
-export type ReplayDeliveryResponse = z.infer<typeof deliverySchema>
 
 export const registerReplayDelivery = (app: App) =>
   app.openapi(route, async (c) => {

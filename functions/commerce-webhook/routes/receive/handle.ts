@@ -15,7 +15,7 @@ export const receiptSchema = z
   })
   .openapi('CommerceReceipt')
 
-export type ReceiptResponse = z.infer<typeof receiptSchema>
+type ReceiptResponse = z.infer<typeof receiptSchema>
 
 /**
  * A shop's delivery is never refused for its query string (a merchant may paste the address with

@@ -2,7 +2,7 @@ import { isPgError, pgErrors, privilegeErrorAs, type Queryable } from '@shared/i
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '@shared/infra/errors.ts'
 import type { JobRow } from '@shared/infra/jobs/engine.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
 import { queueDueRuns, queueOrJoin, type ScheduledResource } from '../jobs/scheduled.ts'
 import type { ProgramRow } from './adapters/types.ts'
 import {
@@ -122,25 +122,23 @@ export async function listDestinations(
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<Destination>> {
   const { caller } = ctx
-  const { rows, programs } = await ctx.asTenant(async (tx) => {
-    const rows = await tx<DestinationRow[]>`
-      select * from public.affiliate_destinations where tenant_id = ${caller.tenantId}
-        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
-      order by created_at desc, id desc limit ${page.limit + 1}`
-    return {
-      rows,
-      programs: await programsOf(
-        tx,
-        caller.tenantId,
-        rows.map((r) => r.id),
-      ),
-    }
-  })
-  return paginate(
-    rows,
-    page.limit,
-    (r) => ({ at: r.created_at, id: r.id }),
-    (r) => presentDestination(r, programs),
+  let programs: Awaited<ReturnType<typeof programsOf>> = []
+  return keysetPage(
+    page,
+    { at: 'created_at' },
+    (keyset) =>
+      ctx.asTenant(async (tx) => {
+        const rows = await tx<DestinationRow[]>`
+          select * from public.affiliate_destinations where tenant_id = ${caller.tenantId}
+            ${keyset(tx)}`
+        programs = await programsOf(
+          tx,
+          caller.tenantId,
+          rows.map((r) => r.id),
+        )
+        return rows
+      }),
+    (r: DestinationRow) => presentDestination(r, programs),
   )
 }
 

@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi'
 import { isPgError, pgErrors, privilegeErrorAs } from '@shared/infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
 import type { createStoreBody, Platform, rotateStoreSecretBody, Store, updateStoreBody } from './schema.ts'
 
 /** Connected shops: create, list, get, update, rotate the signing secret, delete. */
@@ -84,19 +84,17 @@ export async function listStores(
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<Store>> {
   const { caller } = ctx
-  const rows = await ctx.asTenant(
-    (tx) => tx<StoreRow[]>`
+  return keysetPage(
+    page,
+    { at: 'created_at' },
+    (keyset) =>
+      ctx.asTenant(
+        (tx) => tx<StoreRow[]>`
       select ${tx.unsafe(columns)} from public.commerce_stores
       where tenant_id = ${caller.tenantId}
-        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
-      order by created_at desc, id desc
-      limit ${page.limit + 1}`,
-  )
-  return paginate(
-    rows,
-    page.limit,
-    (r) => ({ at: r.created_at, id: r.id }),
-    (r) => present(ctx, r),
+        ${keyset(tx)}`,
+      ),
+    (r: StoreRow) => present(ctx, r),
   )
 }
 

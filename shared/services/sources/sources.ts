@@ -2,7 +2,7 @@ import { isPgError, pgErrors, privilegeErrorAs, type Queryable } from '@shared/i
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '@shared/infra/errors.ts'
 import type { JobRow } from '@shared/infra/jobs/engine.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
 import { queueDueRuns, queueOrJoin, type ScheduledResource } from '../jobs/scheduled.ts'
 import {
   type CreateSourceInput,
@@ -131,13 +131,17 @@ export async function listSources(
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<Source>> {
   const { caller } = ctx
-  const rows = await ctx.asTenant(
-    (tx) => tx<SourceRow[]>`
+  return keysetPage(
+    page,
+    { at: 'created_at' },
+    (keyset) =>
+      ctx.asTenant(
+        (tx) => tx<SourceRow[]>`
       select * from public.sources where tenant_id = ${caller.tenantId}
-        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
-      order by created_at desc, id desc limit ${page.limit + 1}`,
+        ${keyset(tx)}`,
+      ),
+    presentSource,
   )
-  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentSource)
 }
 
 async function sourceRow(db: Queryable, tenantId: string, id: string): Promise<SourceRow> {
@@ -206,15 +210,19 @@ export async function listSourceItems(
   page: { limit: number; after: Cursor | null },
 ): Promise<Page<SourceItem>> {
   const { caller } = ctx
-  const rows = await ctx.asTenant(async (tx) => {
-    await sourceRow(tx, caller.tenantId, sourceId)
-    return tx<ItemRow[]>`
+  return keysetPage(
+    page,
+    { at: 'created_at' },
+    (keyset) =>
+      ctx.asTenant(async (tx) => {
+        await sourceRow(tx, caller.tenantId, sourceId)
+        return tx<ItemRow[]>`
       select id, source_id, external_id, url, title, text, author, media, published_at, created_at
       from public.source_items where tenant_id = ${caller.tenantId} and source_id = ${sourceId}
-        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
-      order by created_at desc, id desc limit ${page.limit + 1}`
-  })
-  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentItem)
+        ${keyset(tx)}`
+      }),
+    presentItem,
+  )
 }
 
 /** Sources as scheduled resources: a request and the schedule join one scrape job. */

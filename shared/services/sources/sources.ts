@@ -4,12 +4,12 @@ import { invalidField, notFound, ServiceError, validationError } from '@shared/i
 import type { JobRow } from '@shared/infra/jobs/engine.ts'
 import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
 import { queueDueRuns, queueOrJoin, type ScheduledResource } from '../jobs/scheduled.ts'
+import { nextRunAt } from '../jobs/schedules.ts'
 import {
   type CreateSourceInput,
   type Schedule,
   type Source,
   type SourceItem,
-  scheduleMinutes,
   sourceInput,
   type UpdateSourceInput,
 } from './schema.ts'
@@ -94,9 +94,6 @@ function checkedConfig(kind: 'feed' | 'apify', config: unknown): Record<string, 
   return parsed.data.config as Record<string, unknown>
 }
 
-const nextRun = (schedule: Schedule | null, enabled: boolean, now: Date) =>
-  schedule && enabled ? new Date(now.getTime() + scheduleMinutes[schedule] * 60_000) : null
-
 const asPermissionError = privilegeErrorAs('Only owners and admins manage sources')
 /** Row-level security let the read through but not the write: a member. */
 const refused = () => new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners and admins manage sources')
@@ -117,7 +114,7 @@ export async function createSource(ctx: ServiceContext, input: CreateSourceInput
       const [created] = await tx<SourceRow[]>`
       insert into public.sources (tenant_id, site_id, name, kind, config, schedule, enabled, next_run_at, created_by, created_at, updated_at)
       values (${caller.tenantId}, ${input.site_id}, ${input.name}, ${input.kind}, ${tx.json(config as never)},
-              ${input.schedule}, ${input.enabled}, ${nextRun(input.schedule, input.enabled, now)}, ${caller.userId}, ${now}, ${now})
+              ${input.schedule}, ${input.enabled}, ${nextRunAt(input.schedule, input.enabled, now)}, ${caller.userId}, ${now}, ${now})
       returning *`
       return created!
     })
@@ -174,7 +171,7 @@ export async function updateSource(
       const next =
         schedule === before.schedule && enabled === before.enabled
           ? before.next_run_at
-          : nextRun(schedule, enabled, now)
+          : nextRunAt(schedule, enabled, now)
       // A new address invalidates the conditional GET validators of the old one.
       const sameFeed = JSON.stringify(config) === JSON.stringify(before.config)
       const [updated] = await tx<SourceRow[]>`
@@ -226,12 +223,11 @@ export async function listSourceItems(
 }
 
 /** Sources as scheduled resources: a request and the schedule join one scrape job. */
-const scrapes: ScheduledResource<Schedule> = {
+const scrapes: ScheduledResource = {
   table: 'public.sources',
   kind: SCRAPE_JOB_KIND,
   resource: 'source_id',
   maxAttempts: 3,
-  nextRun: (schedule, now) => nextRun(schedule, true, now),
 }
 
 /** Queues a scrape of one source of the caller's tenant (in the same transaction as the check). */
@@ -243,7 +239,7 @@ export async function queueScrape(
   const now = ctx.clock.now()
   return ctx.asTenant(async (tx) => {
     await sourceRow(tx, caller.tenantId, sourceId)
-    // A requested scrape's input names only the source (as before the schedule joined it).
+    // A requested scrape's input is the source alone; a scheduled one also says `trigger: 'schedule'`.
     return queueOrJoin(scrapes, tx, caller.tenantId, sourceId, 'request', now, {})
   })
 }

@@ -69,15 +69,6 @@ export interface OAuthProvider {
   clientSecretEnv: string
 }
 
-/** Google's OAuth 2.0 endpoints and API host, the same for its Gmail, Calendar and Drive integrations. */
-export const googleOAuth = {
-  authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
-  tokenUrl: 'https://oauth2.googleapis.com/token',
-  revocationUrl: 'https://oauth2.googleapis.com/revoke',
-  apiBaseUrl: 'https://www.googleapis.com',
-  scopeSeparator: ' ',
-} as const
-
 export interface CatalogEntry {
   integration_id: string
   slug: string

@@ -30,7 +30,7 @@ export function functionsUrl(deps: Pick<FunctionDeps, 'config'>): string {
 /**
  * Every store, Shopify's too, has its own delivery address: only that store's secret is tried
  * there, so no other tenant's stores can change its outcome (docs/commerce.md, "Why each store has
- * its own address"). Shopify stores connected before this also keep the shared address.
+ * its own address"). The shared Shopify address still answers, for shops whose webhooks point there.
  */
 export function webhookUrl(deps: Pick<FunctionDeps, 'config'>, row: Pick<StoreRow, 'id'>): string {
   return `${functionsUrl(deps)}/functions/v1/${FUNCTION_NAME}/stores/${row.id}`

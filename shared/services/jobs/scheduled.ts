@@ -40,8 +40,8 @@ export function queueOrJoin(
 
 /**
  * Queues the job of every enabled resource whose `next_run_at` has come and moves its next run on
- * (the sweep job; all tenants), in turns across tenants. Safe on several instances: due rows are locked with SKIP LOCKED for
- * this one transaction. Returns the ids of the jobs it created (joined ones are already running).
+ * (the sweep job; all tenants), in turns across tenants. Safe on several instances: due rows are
+ * locked with SKIP LOCKED for this one transaction. Returns the ids of the jobs it created (joined ones are already running).
  */
 export async function queueDueRuns(
   r: ScheduledResource,

@@ -134,7 +134,7 @@ export function defineProvider(definition: ProviderDefinition): ProviderDefiniti
 
 /**
  * The JSON Schema the catalog publishes for a tool's input (as the platform tools do), in the
- * form the catalog has always published: `required` present even when empty, and a free-form
+ * form its clients read: `required` present even when empty, and a free-form
  * object (z.looseObject({})) as a bare `{type: 'object'}` rather than zod's equivalent spelling.
  */
 export function inputJsonSchema(input: z.ZodObject): JsonSchema {

@@ -2,7 +2,7 @@ import { isPgError, pgErrors, privilegeErrorAs, type Queryable } from '@shared/i
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '@shared/infra/errors.ts'
 import type { JobRow } from '@shared/infra/jobs/engine.ts'
-import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import { queueDueRuns, queueOrJoin, type ScheduledResource } from '../jobs/scheduled.ts'
 import { nextRunAt } from '../jobs/schedules.ts'
 import type { ProgramRow } from './adapters/types.ts'
@@ -114,10 +114,7 @@ export async function createDestination(ctx: ServiceContext, input: DestinationI
   return presentDestination(row, [])
 }
 
-export async function listDestinations(
-  ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null },
-): Promise<Page<Destination>> {
+export async function listDestinations(ctx: ServiceContext, page: PageRequest): Promise<Page<Destination>> {
   const { caller } = ctx
   let programs: Awaited<ReturnType<typeof programsOf>> = []
   return keysetPage(

@@ -5,7 +5,7 @@ import { invalidField, notFound, requireFuture } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import { applyAuthChangesNow } from '@shared/infra/hot-path/hot-path.ts'
 import { displayPrefix, generateKey, hashKey } from '@shared/infra/keys.ts'
-import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import { requireOwnConnections } from '@shared/services/tools/tool-subset.ts'
 import {
   type ApiKey,
@@ -131,10 +131,7 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
   return { ...present(row), key }
 }
 
-export async function listApiKeys(
-  ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null },
-): Promise<Page<ApiKey>> {
+export async function listApiKeys(ctx: ServiceContext, page: PageRequest): Promise<Page<ApiKey>> {
   const { caller } = ctx
   return keysetPage(
     page,

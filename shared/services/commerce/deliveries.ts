@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi'
 import { privilegeErrorAs, readAsTenant } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
-import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { Delivery, deliveriesQuery, Platform } from './schema.ts'
 
 /** The delivery log as the tenant sees it (never the payload), and replaying dead letters. */
@@ -42,7 +42,7 @@ function present(row: DeliveryRow): Delivery {
 export async function listDeliveries(
   ctx: ServiceContext,
   filter: z.output<typeof deliveriesQuery>,
-  page: { limit: number; after: Cursor | null },
+  page: PageRequest,
 ): Promise<Page<Delivery>> {
   const { caller } = ctx
   return keysetPage(

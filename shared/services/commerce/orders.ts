@@ -1,7 +1,7 @@
 import type { z } from '@hono/zod-openapi'
 import { readAsTenant } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
-import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { OrderRecord } from './payloads.ts'
 import type { Order, ordersQuery } from './schema.ts'
 
@@ -32,7 +32,7 @@ function present(row: OrderRow): Order {
 export async function listOrders(
   ctx: ServiceContext,
   filter: z.output<typeof ordersQuery>,
-  page: { limit: number; after: Cursor | null },
+  page: PageRequest,
 ): Promise<Page<Order>> {
   const { caller } = ctx
   return keysetPage(

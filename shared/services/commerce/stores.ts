@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi'
 import { isPgError, pgErrors, privilegeErrorAs } from '@shared/infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
-import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { createStoreBody, Platform, rotateStoreSecretBody, Store, updateStoreBody } from './schema.ts'
 
 /** Connected shops: create, list, get, update, rotate the signing secret, delete. */
@@ -79,10 +79,7 @@ export async function createStore(
   return present(ctx, row!)
 }
 
-export async function listStores(
-  ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null },
-): Promise<Page<Store>> {
+export async function listStores(ctx: ServiceContext, page: PageRequest): Promise<Page<Store>> {
   const { caller } = ctx
   return keysetPage(
     page,

@@ -1,7 +1,7 @@
 import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
-import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { CreateTagInput, Tag, UpdateTagInput } from './schema.ts'
 import { numberedSlug, slugify } from './slug.ts'
 
@@ -80,10 +80,7 @@ export async function createTag(ctx: ServiceContext, input: CreateTagInput): Pro
   return presentTag(row)
 }
 
-export async function listTags(
-  ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null },
-): Promise<Page<Tag>> {
+export async function listTags(ctx: ServiceContext, page: PageRequest): Promise<Page<Tag>> {
   const { caller } = ctx
   return keysetPage(
     page,

@@ -1,6 +1,6 @@
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
-import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { CredentialUsage } from './schema.ts'
 
 /** A credential's usage history: the tenant's paged read and the daily retention prune. */
@@ -14,7 +14,7 @@ type UsageRow = { id: string; caller_kind: 'assistant'; function_name: string; u
 export async function listCredentialUsage(
   ctx: ServiceContext,
   id: string,
-  page: { limit: number; after: Cursor | null },
+  page: PageRequest,
 ): Promise<Page<CredentialUsage>> {
   const { caller } = ctx
   return keysetPage(

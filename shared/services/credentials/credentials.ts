@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi'
 import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, requireFuture, ServiceError } from '@shared/infra/errors.ts'
-import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import { credentialStatus } from './credential-status.ts'
 import { keyHint } from './key-hint.ts'
 import type {
@@ -147,7 +147,7 @@ export async function createCredential(
 
 export async function listCredentials(
   ctx: ServiceContext,
-  query: { limit: number; after: Cursor | null; provider_id?: string; environment?: Environment },
+  query: PageRequest & { provider_id?: string; environment?: Environment },
 ): Promise<Page<Credential>> {
   const { caller } = ctx
   const { provider_id, environment } = query

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
 import type { JobRow } from '@shared/infra/jobs/engine.ts'
-import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { AcceptedJob, Job } from './schema.ts'
 
 /** The tenant's view of the job engine's rows: list and get, under row-level security. */
@@ -31,7 +31,7 @@ export function acceptedJob(row: Pick<JobRow, 'id' | 'kind' | 'status'>): Accept
 
 export async function listJobs(
   ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null; kind?: string; status?: Job['status'] },
+  page: PageRequest & { kind?: string; status?: Job['status'] },
 ): Promise<Page<Job>> {
   const { caller } = ctx
   return keysetPage(

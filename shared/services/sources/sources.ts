@@ -2,7 +2,7 @@ import { isPgError, pgErrors, privilegeErrorAs, type Queryable } from '@shared/i
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '@shared/infra/errors.ts'
 import type { JobRow } from '@shared/infra/jobs/engine.ts'
-import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import { queueDueRuns, queueOrJoin, type ScheduledResource } from '../jobs/scheduled.ts'
 import { nextRunAt } from '../jobs/schedules.ts'
 import {
@@ -123,10 +123,7 @@ export async function createSource(ctx: ServiceContext, input: CreateSourceInput
   return presentSource(row)
 }
 
-export async function listSources(
-  ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null },
-): Promise<Page<Source>> {
+export async function listSources(ctx: ServiceContext, page: PageRequest): Promise<Page<Source>> {
   const { caller } = ctx
   return keysetPage(
     page,
@@ -204,7 +201,7 @@ export async function deleteSource(ctx: ServiceContext, id: string): Promise<voi
 export async function listSourceItems(
   ctx: ServiceContext,
   sourceId: string,
-  page: { limit: number; after: Cursor | null },
+  page: PageRequest,
 ): Promise<Page<SourceItem>> {
   const { caller } = ctx
   return keysetPage(

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
-import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import {
   asPermissionError,
   type DeliveryRow,
@@ -27,7 +27,7 @@ const presentAttempt = (r: AttemptRow): DeliveryAttempt => ({
 export async function listDeliveryAttempts(
   ctx: ServiceContext,
   id: string,
-  query: { limit: number; after: Cursor | null; eventId?: string },
+  query: PageRequest & { eventId?: string },
 ): Promise<Page<DeliveryAttempt>> {
   const { caller } = ctx
   const { limit, after, eventId } = query

@@ -3,7 +3,7 @@ import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { generateKey } from '@shared/infra/keys.ts'
 import { assertPublicUrl, OutboundBlockedError, outboundPolicyFrom } from '@shared/infra/outbound.ts'
-import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import {
   asPermissionError,
   columns,
@@ -69,10 +69,7 @@ export async function createSubscription(
   return { ...present(row, now), secret }
 }
 
-export async function listSubscriptions(
-  ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null },
-): Promise<Page<Subscription>> {
+export async function listSubscriptions(ctx: ServiceContext, page: PageRequest): Promise<Page<Subscription>> {
   const { caller } = ctx
   const now = ctx.clock.now()
   return keysetPage(

@@ -1,5 +1,5 @@
 import type { z } from '@hono/zod-openapi'
-import { privilegeErrorAs, readAsTenant } from '@shared/infra/db.ts'
+import { privilegeErrorAs } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'

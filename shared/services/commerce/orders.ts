@@ -1,5 +1,4 @@
 import type { z } from '@hono/zod-openapi'
-import { readAsTenant } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { OrderRecord } from './payloads.ts'

@@ -1,4 +1,3 @@
-import { readAsTenant } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
 import type { Image, Variant } from './payloads.ts'

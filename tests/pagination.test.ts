@@ -33,8 +33,8 @@ async function walk(oldestFirst: boolean, qualified: boolean): Promise<string[][
       qualified
         ? { at: 'created_at', column: 'p.created_at', id: 'p.id', oldestFirst }
         : { at: 'created_at', oldestFirst },
+      (r: Row) => r.id.slice(-1),
       (tail) => db.sql<Row[]>`select p.id, p.created_at from paged p where true ${tail(db.sql)}`,
-      (r) => r.id.slice(-1),
     )
     pages.push(got.data)
     if (!got.next_cursor) return pages
@@ -59,6 +59,7 @@ describe('keysetPage', () => {
     const got = await keysetPage(
       { limit: 5, after: null },
       { at: 'created_at' },
+      (r: Row) => r,
       (tail) => db.sql<Row[]>`select id, created_at from paged where true ${tail(db.sql)}`,
     )
     expect([got.data.length, got.next_cursor]).toEqual([5, null])

@@ -88,13 +88,14 @@ export interface Keyset<Row> {
 /**
  * One keyset list: `read` gets `tail`, which renders the rest of the query after its own filters
  * (`and (at, id) < cursor order by at desc, id desc limit n + 1`), and the rows come back as the
- * page and its next_cursor. The column names come from code, never from a request.
+ * page (each through `present`) and its next_cursor. The column names come from code, never from
+ * a request.
  */
 export async function keysetPage<Row extends { id: string }, Out = Row>(
   page: PageRequest,
   keyset: Keyset<NoInfer<Row>>,
+  present: (row: Row) => Out,
   read: (tail: (q: Queryable) => Fragment) => Promise<Row[]>,
-  present?: (row: Row) => Out,
 ): Promise<Page<Out>> {
   const at = keyset.column ?? keyset.at
   const id = keyset.id ?? 'id'

@@ -120,6 +120,7 @@ export async function listDestinations(ctx: ServiceContext, page: PageRequest): 
   return keysetPage(
     page,
     { at: 'created_at' },
+    (r: DestinationRow) => presentDestination(r, programs),
     (keyset) =>
       ctx.asTenant(async (tx) => {
         const rows = await tx<DestinationRow[]>`
@@ -132,7 +133,6 @@ export async function listDestinations(ctx: ServiceContext, page: PageRequest): 
         )
         return rows
       }),
-    (r: DestinationRow) => presentDestination(r, programs),
   )
 }
 

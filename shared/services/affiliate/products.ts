@@ -44,26 +44,6 @@ export async function searchAffiliateProducts(
   return keysetPage(
     search,
     { at: 'created_at' },
-    (keyset) =>
-      ctx.asTenant(async (tx) => {
-        const [dest] = await tx`
-      select 1 from public.affiliate_destinations where id = ${search.destinationId} and tenant_id = ${caller.tenantId}`
-        if (!dest) throw notFound('Destination')
-        const match = words.map((w) => {
-          const like = `%${likeEscape(w)}%`
-          return tx`and (title ilike ${like} or merchant ilike ${like} or gtin = ${w})`
-        })
-        return tx<ProductRow[]>`
-      select id, destination_id, program_id, network, external_id, merchant, title, description, category,
-        price::text as price, sale_price::text as sale_price, currency, availability, image_url, affiliate_url, gtin,
-        previous_price::text as previous_price, previous_sale_price::text as previous_sale_price, price_changed_at,
-        last_synced_at, created_at ${search.includeRaw ? tx`, raw` : tx``}
-      from public.affiliate_products
-      where tenant_id = ${caller.tenantId} and destination_id = ${search.destinationId}
-        ${search.availability ? tx`and availability = ${search.availability}` : tx``}
-        ${match.reduce((acc, m) => tx`${acc} ${m}`, tx``)}
-        ${keyset(tx)}`
-      }),
     (r: ProductRow): Product => ({
       id: r.id,
       destination_id: r.destination_id,
@@ -87,5 +67,25 @@ export async function searchAffiliateProducts(
       last_synced_at: r.last_synced_at.toISOString(),
       ...(r.raw && { raw: r.raw }),
     }),
+    (keyset) =>
+      ctx.asTenant(async (tx) => {
+        const [dest] = await tx`
+      select 1 from public.affiliate_destinations where id = ${search.destinationId} and tenant_id = ${caller.tenantId}`
+        if (!dest) throw notFound('Destination')
+        const match = words.map((w) => {
+          const like = `%${likeEscape(w)}%`
+          return tx`and (title ilike ${like} or merchant ilike ${like} or gtin = ${w})`
+        })
+        return tx<ProductRow[]>`
+      select id, destination_id, program_id, network, external_id, merchant, title, description, category,
+        price::text as price, sale_price::text as sale_price, currency, availability, image_url, affiliate_url, gtin,
+        previous_price::text as previous_price, previous_sale_price::text as previous_sale_price, price_changed_at,
+        last_synced_at, created_at ${search.includeRaw ? tx`, raw` : tx``}
+      from public.affiliate_products
+      where tenant_id = ${caller.tenantId} and destination_id = ${search.destinationId}
+        ${search.availability ? tx`and availability = ${search.availability}` : tx``}
+        ${match.reduce((acc, m) => tx`${acc} ${m}`, tx``)}
+        ${keyset(tx)}`
+      }),
   )
 }

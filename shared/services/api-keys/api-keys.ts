@@ -133,17 +133,13 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
 
 export async function listApiKeys(ctx: ServiceContext, page: PageRequest): Promise<Page<ApiKey>> {
   const { caller } = ctx
-  return keysetPage(
-    page,
-    { at: 'created_at' },
-    (keyset) =>
-      ctx.asTenant(
-        (tx) => tx<ApiKeyRow[]>`
+  return keysetPage(page, { at: 'created_at' }, present, (keyset) =>
+    ctx.asTenant(
+      (tx) => tx<ApiKeyRow[]>`
       select ${tx.unsafe(columns)} from public.api_keys
       where tenant_id = ${caller.tenantId}
         ${keyset(tx)}`,
-      ),
-    present,
+    ),
   )
 }
 

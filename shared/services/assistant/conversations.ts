@@ -151,17 +151,13 @@ export async function listConversations(
   limit: number,
 ): Promise<Page<Conversation>> {
   const { caller } = ctx
-  return keysetPage(
-    { limit, after },
-    { at: 'created_at' },
-    (keyset) =>
-      ctx.asTenant(
-        (tx) => tx<ConversationRow[]>`
+  return keysetPage({ limit, after }, { at: 'created_at' }, presentConversation, (keyset) =>
+    ctx.asTenant(
+      (tx) => tx<ConversationRow[]>`
       select * from public.assistant_conversations
       where tenant_id = ${caller.tenantId}
         ${keyset(tx)}`,
-      ),
-    presentConversation,
+    ),
   )
 }
 

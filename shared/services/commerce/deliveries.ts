@@ -45,19 +45,15 @@ export async function listDeliveries(
   page: PageRequest,
 ): Promise<Page<Delivery>> {
   const { caller } = ctx
-  return keysetPage(
-    page,
-    { at: 'received_at' },
-    (keyset) =>
-      ctx.readAsTenant(
-        (q) => q<DeliveryRow[]>`
+  return keysetPage(page, { at: 'received_at' }, present, (keyset) =>
+    ctx.readAsTenant(
+      (q) => q<DeliveryRow[]>`
       select ${q.unsafe(columns)} from public.commerce_deliveries
       where tenant_id = ${caller.tenantId}
         ${filter.status ? q`and status = ${filter.status}` : q``}
         ${filter.store_id ? q`and store_id = ${filter.store_id}` : q``}
         ${keyset(q)}`,
-      ),
-    present,
+    ),
   )
 }
 

@@ -34,12 +34,9 @@ export async function listOrders(
   page: PageRequest,
 ): Promise<Page<Order>> {
   const { caller } = ctx
-  return keysetPage(
-    page,
-    { at: 'created_at' },
-    (keyset) =>
-      ctx.readAsTenant(
-        (q) => q<OrderRow[]>`
+  return keysetPage(page, { at: 'created_at' }, present, (keyset) =>
+    ctx.readAsTenant(
+      (q) => q<OrderRow[]>`
       select ${q.unsafe(columns)} from public.commerce_orders
       where tenant_id = ${caller.tenantId}
         ${filter.store_id ? q`and store_id = ${filter.store_id}` : q``}
@@ -47,7 +44,6 @@ export async function listOrders(
         ${filter.fulfillment_status ? q`and fulfillment_status = ${filter.fulfillment_status}` : q``}
         ${filter.updated_since ? q`and source_updated_at >= ${new Date(filter.updated_since)}` : q``}
         ${keyset(q)}`,
-      ),
-    present,
+    ),
   )
 }

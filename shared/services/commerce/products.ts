@@ -59,16 +59,13 @@ const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}
 export async function searchProducts(ctx: ServiceContext, search: ProductSearch): Promise<Page<Product>> {
   const { caller } = ctx
   const words = (search.q ?? '').split(/\s+/).filter(Boolean).slice(0, 10)
-  return keysetPage(
-    search,
-    { at: 'created_at' },
-    (keyset) =>
-      ctx.readAsTenant((q) => {
-        const wordFilters = words.map(
-          (w) => q`and (title ilike ${likePattern(w)} or handle ilike ${likePattern(w)}
+  return keysetPage(search, { at: 'created_at' }, present, (keyset) =>
+    ctx.readAsTenant((q) => {
+      const wordFilters = words.map(
+        (w) => q`and (title ilike ${likePattern(w)} or handle ilike ${likePattern(w)}
                     or exists (select 1 from jsonb_array_elements(variants) v where v->>'sku' ilike ${likePattern(w)}))`,
-        )
-        return q<ProductRow[]>`
+      )
+      return q<ProductRow[]>`
       select ${q.unsafe(columns)} from public.commerce_products
       where tenant_id = ${caller.tenantId}
         ${search.include_deleted ? q`` : q`and deleted_at is null`}
@@ -76,7 +73,6 @@ export async function searchProducts(ctx: ServiceContext, search: ProductSearch)
         ${search.status ? q`and status = ${search.status}` : q``}
         ${wordFilters.reduce((acc, f) => q`${acc} ${f}`, q``)}
         ${keyset(q)}`
-      }),
-    present,
+    }),
   )
 }

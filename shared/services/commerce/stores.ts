@@ -84,6 +84,7 @@ export async function listStores(ctx: ServiceContext, page: PageRequest): Promis
   return keysetPage(
     page,
     { at: 'created_at' },
+    (r: StoreRow) => present(ctx, r),
     (keyset) =>
       ctx.asTenant(
         (tx) => tx<StoreRow[]>`
@@ -91,7 +92,6 @@ export async function listStores(ctx: ServiceContext, page: PageRequest): Promis
       where tenant_id = ${caller.tenantId}
         ${keyset(tx)}`,
       ),
-    (r: StoreRow) => present(ctx, r),
   )
 }
 

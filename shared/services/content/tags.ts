@@ -82,17 +82,13 @@ export async function createTag(ctx: ServiceContext, input: CreateTagInput): Pro
 
 export async function listTags(ctx: ServiceContext, page: PageRequest): Promise<Page<Tag>> {
   const { caller } = ctx
-  return keysetPage(
-    page,
-    { at: 'created_at', oldestFirst: true },
-    (keyset) =>
-      ctx.readAsTenant(
-        (q) => q<TagRow[]>`
+  return keysetPage(page, { at: 'created_at', oldestFirst: true }, presentTag, (keyset) =>
+    ctx.readAsTenant(
+      (q) => q<TagRow[]>`
           select ${q.unsafe(tagColumns)} from public.tags
           where tenant_id = ${caller.tenantId}
             ${keyset(q)}`,
-      ),
-    presentTag,
+    ),
   )
 }
 

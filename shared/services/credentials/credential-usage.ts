@@ -20,6 +20,7 @@ export async function listCredentialUsage(
   return keysetPage(
     page,
     { at: 'used_at' },
+    (r: UsageRow) => ({ ...r, used_at: r.used_at.toISOString() }),
     (keyset) =>
       ctx.asTenant(async (tx) => {
         const [credential] =
@@ -30,7 +31,6 @@ export async function listCredentialUsage(
           where credential_id = ${id} and tenant_id = ${caller.tenantId}
             ${keyset(tx)}`
       }),
-    (r: UsageRow) => ({ ...r, used_at: r.used_at.toISOString() }),
   )
 }
 

@@ -155,6 +155,7 @@ export async function listCredentials(
   return keysetPage(
     query,
     { at: 'created_at', column: 'c.created_at', id: 'c.id' },
+    (r: CredentialRow) => present(r, now),
     (keyset) =>
       ctx.asTenant(
         (tx) => tx<CredentialRow[]>`
@@ -164,7 +165,6 @@ export async function listCredentials(
         ${environment ? tx`and c.environment = ${environment}` : tx``}
         ${keyset(tx)}`,
       ),
-    (r: CredentialRow) => present(r, now),
   )
 }
 

@@ -34,19 +34,15 @@ export async function listJobs(
   page: PageRequest & { kind?: string; status?: Job['status'] },
 ): Promise<Page<Job>> {
   const { caller } = ctx
-  return keysetPage(
-    page,
-    { at: 'created_at' },
-    (keyset) =>
-      ctx.asTenant(
-        (tx) => tx<JobRow[]>`
+  return keysetPage(page, { at: 'created_at' }, presentJob, (keyset) =>
+    ctx.asTenant(
+      (tx) => tx<JobRow[]>`
       select * from public.jobs
       where tenant_id = ${caller.tenantId}
         ${page.kind ? tx`and kind in ${tx(page.kind.split(','))}` : tx``}
         ${page.status ? tx`and status = ${page.status}` : tx``}
         ${keyset(tx)}`,
-      ),
-    presentJob,
+    ),
   )
 }
 

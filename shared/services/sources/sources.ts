@@ -125,16 +125,12 @@ export async function createSource(ctx: ServiceContext, input: CreateSourceInput
 
 export async function listSources(ctx: ServiceContext, page: PageRequest): Promise<Page<Source>> {
   const { caller } = ctx
-  return keysetPage(
-    page,
-    { at: 'created_at' },
-    (keyset) =>
-      ctx.asTenant(
-        (tx) => tx<SourceRow[]>`
+  return keysetPage(page, { at: 'created_at' }, presentSource, (keyset) =>
+    ctx.asTenant(
+      (tx) => tx<SourceRow[]>`
       select * from public.sources where tenant_id = ${caller.tenantId}
         ${keyset(tx)}`,
-      ),
-    presentSource,
+    ),
   )
 }
 
@@ -204,18 +200,14 @@ export async function listSourceItems(
   page: PageRequest,
 ): Promise<Page<SourceItem>> {
   const { caller } = ctx
-  return keysetPage(
-    page,
-    { at: 'created_at' },
-    (keyset) =>
-      ctx.asTenant(async (tx) => {
-        await sourceRow(tx, caller.tenantId, sourceId)
-        return tx<ItemRow[]>`
+  return keysetPage(page, { at: 'created_at' }, presentItem, (keyset) =>
+    ctx.asTenant(async (tx) => {
+      await sourceRow(tx, caller.tenantId, sourceId)
+      return tx<ItemRow[]>`
       select id, source_id, external_id, url, title, text, author, media, published_at, created_at
       from public.source_items where tenant_id = ${caller.tenantId} and source_id = ${sourceId}
         ${keyset(tx)}`
-      }),
-    presentItem,
+    }),
   )
 }
 

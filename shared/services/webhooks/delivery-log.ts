@@ -31,21 +31,17 @@ export async function listDeliveryAttempts(
 ): Promise<Page<DeliveryAttempt>> {
   const { caller } = ctx
   const { limit, after, eventId } = query
-  return keysetPage(
-    { limit, after },
-    { at: 'attempted_at' },
-    (keyset) =>
-      ctx.asTenant(async (tx) => {
-        await findSubscription(tx, caller.tenantId, id)
-        return tx<AttemptRow[]>`
+  return keysetPage({ limit, after }, { at: 'attempted_at' }, presentAttempt, (keyset) =>
+    ctx.asTenant(async (tx) => {
+      await findSubscription(tx, caller.tenantId, id)
+      return tx<AttemptRow[]>`
       select id, delivery_id, event_id, event_type, attempt, success, status_code, duration_ms, response_excerpt, error,
              attempted_at, next_attempt_at
       from public.webhook_delivery_attempts
       where tenant_id = ${caller.tenantId} and subscription_id = ${id}
         ${eventId ? tx`and event_id = ${eventId}` : tx``}
         ${keyset(tx)}`
-      }),
-    presentAttempt,
+    }),
   )
 }
 

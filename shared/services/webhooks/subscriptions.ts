@@ -75,6 +75,7 @@ export async function listSubscriptions(ctx: ServiceContext, page: PageRequest):
   return keysetPage(
     page,
     { at: 'created_at' },
+    (r: SubscriptionRow) => present(r, now),
     (keyset) =>
       ctx.asTenant(
         (tx) => tx<SubscriptionRow[]>`
@@ -82,7 +83,6 @@ export async function listSubscriptions(ctx: ServiceContext, page: PageRequest):
       where tenant_id = ${caller.tenantId}
         ${keyset(tx)}`,
       ),
-    (r: SubscriptionRow) => present(r, now),
   )
 }
 

@@ -98,6 +98,42 @@ describe('layering', () => {
     expect(found).toEqual([])
   })
 
+  it("the README's map of functions to service areas is the import graph's", () => {
+    const used = new Map<string, Set<string>>()
+    for (const path of sourceFiles('functions')) {
+      const file = relative('.', path)
+      const fn = file.split('/')[1]!
+      for (const target of importsOf(file, readFileSync(path, 'utf8'))) {
+        const area = /^shared\/services\/([^/]+)\//.exec(target)?.[1]
+        if (area) used.set(fn, (used.get(fn) ?? new Set()).add(area))
+      }
+    }
+    const readme = readFileSync('README.md', 'utf8')
+    const table = readme.slice(
+      readme.indexOf('| function '),
+      readme.indexOf('\n\n', readme.indexOf('| function ')),
+    )
+    const documented = new Map(
+      table
+        .split('\n')
+        .slice(2)
+        .map((row) => {
+          const [fn, areas] = row
+            .split('|')
+            .slice(1, 3)
+            .map((cell) => cell.trim())
+          // Only the area names count: `assistant` (the turn in `assistant/turn/`) names `assistant`.
+          const names = [...areas!.replace(/\([^)]*\)/g, '').matchAll(/`([^`]+)`/g)].map((m) => m[1]!)
+          return [fn!.replaceAll('`', ''), new Set(names)] as const
+        }),
+    )
+    const sorted = (m: Map<string, Set<string>>) =>
+      Object.fromEntries(
+        [...m].map(([k, v]) => [k, [...v].sort()]).sort(([a], [b]) => String(a).localeCompare(String(b))),
+      )
+    expect(sorted(documented)).toEqual(sorted(used))
+  })
+
   it('refuses each kind of violation (the check can fail)', () => {
     const graph: ImportGraph = new Map([
       ['shared/infra/db.ts', ['shared/services/content/queries.ts', 'postgres']],

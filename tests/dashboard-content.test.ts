@@ -58,6 +58,9 @@ async function go(hash: string): Promise<void> {
   await page.locator('main h1').first().waitFor()
 }
 
+/** The article editor's save state: Saved, Saving…, Unsaved changes or Not saved. */
+const saveState = () => page.locator('.save-state').getAttribute('data-state')
+
 /** The signed-in user's access token, from supabase-js's storage in the page. */
 const pageToken = () =>
   page.evaluate(() => {
@@ -214,9 +217,9 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByLabel('Body (Markdown)').fill('First draft.')
     await page.getByRole('button', { name: 'Create draft' }).click()
     await page.getByRole('heading', { name: 'Edge functions in practice' }).waitFor()
+    // The editor saves a draft on its own once typing pauses.
     await page.getByLabel('Body (Markdown)').fill('First draft, now longer.')
-    await page.getByRole('button', { name: 'Save changes' }).click()
-    await page.getByText('Saved.').waitFor()
+    await expect.poll(saveState, { timeout: 10_000 }).toBe('Saved')
     const token = await pageToken()
     const [row] = await tp.db.sql<{ id: string; body: string }[]>`
       select id, body from public.articles where title = 'Edge functions in practice'`
@@ -227,7 +230,7 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await expect.poll(() => page.locator('main .pill').first().textContent()).toBe('published')
     // The status once, then when: never "published published just now".
     const line = (await page.locator('main p.muted').first().textContent())!.replace(/\s+/g, ' ')
-    expect(line).toMatch(/^published just now · created/)
+    expect(line).toMatch(/^Published just now · by editor$/)
     await shot('article')
     await shot('article-narrow', 390)
     await page.getByRole('button', { name: 'Unpublish' }).click()
@@ -334,8 +337,7 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     expect(page.url()).toContain(`#/articles/${articleId}`)
     // The draft can be edited, then published.
     await page.getByLabel('Title', { exact: true }).fill('What the week brought, edited')
-    await page.getByRole('button', { name: 'Save changes' }).click()
-    await page.getByText('Saved.').waitFor()
+    await expect.poll(saveState, { timeout: 10_000 }).toBe('Saved')
     await page.getByRole('button', { name: 'Publish' }).click()
     await expect.poll(() => page.locator('main .pill').first().textContent()).toBe('published')
     await shot('generated-draft')

@@ -5,10 +5,12 @@ import { api, config, supabase } from './api.ts'
 import { FramedRefusal, isFramed } from './framed.ts'
 import { AffiliatePage } from './pages/affiliate.ts'
 import { ApiKeysPage } from './pages/api-keys.ts'
+import { ArticlesPage } from './pages/articles.ts'
 import { AssistantPage } from './pages/assistant.ts'
 import { CommercePage } from './pages/commerce.ts'
-import { ArticlePage, SitePage, SitesPage } from './pages/content.ts'
+import { SitePage, SitesPage } from './pages/content.ts'
 import { CredentialsPage } from './pages/credentials.ts'
+import { ArticleEditorPage } from './pages/editor.ts'
 import { HomePage } from './pages/home.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
 import { InvitationPage } from './pages/invitation.ts'
@@ -20,10 +22,12 @@ import { AcceptInvitation, CreateTenant, TeamPage, type Tenant } from './pages/t
 import { UsagePage } from './pages/usage.ts'
 import { WebhookPage, WebhooksPage } from './pages/webhooks.ts'
 import { ConfirmHost, ErrorNote, html, Loading, type Session, SessionContext } from './ui.ts'
+import { workspaceZone } from './zone.ts'
 
 const nav = [
   { path: 'home', label: 'Home' },
   { path: 'assistant', label: 'Assistant' },
+  { path: 'articles', label: 'Articles' },
   { path: 'sites', label: 'Sites' },
   { path: 'integrations', label: 'Integrations' },
   { path: 'credentials', label: 'Credentials' },
@@ -56,7 +60,7 @@ function Page({ route }: { route: string[] }): VNode {
     case 'sites':
       return id ? html`<${SitePage} id=${id} />` : html`<${SitesPage} />`
     case 'articles':
-      return id ? html`<${ArticlePage} id=${id} />` : html`<${SitesPage} />`
+      return id ? html`<${ArticleEditorPage} id=${id} />` : html`<${ArticlesPage} />`
     case 'assistant':
       return html`<${AssistantPage} id=${id} />`
     case 'keys':
@@ -113,7 +117,7 @@ function Shell({
       setSwitching(err)
     }
   }
-  const top = route[0] === 'articles' ? 'sites' : (route[0] ?? 'home')
+  const top = route[0] ?? 'home'
   return html`<${SessionContext.Provider} value=${session}>
     <a class="skip" href="#main" onClick=${(e: Event) => {
       e.preventDefault()
@@ -247,6 +251,7 @@ function App(): VNode {
     tenantId: active.id,
     tenantName: active.name,
     role: active.role,
+    timeZone: workspaceZone(active.settings?.timezone),
     refresh: async () => {
       await supabase.auth.refreshSession()
       await loadTenants()

@@ -397,6 +397,37 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     expect(await saveState()).toBe('Saved')
   })
 
+  it('writes nothing over a save made elsewhere meanwhile, and lets the author choose whose version stays', async () => {
+    const bulbs = (await tp.json('/v1/content?type=article&q=bulbs', { token })).body.data[0].id
+    await go(`#/articles/${bulbs}`)
+    await page.getByLabel('Title', { exact: true }).waitFor()
+    // Another tab (or a colleague) saves first.
+    const other = await tp.json(`/v1/content/articles/${bulbs}`, {
+      token,
+      method: 'PATCH',
+      body: { body: 'Their version.' },
+    })
+    expect(other.status).toBe(200)
+    await body().fill('My version.')
+    await expect.poll(saveState, { timeout: 10_000 }).toBe('Not saved: changed elsewhere')
+    expect((await article(bulbs)).body).toBe('Their version.')
+    await page.getByRole('alert').getByText('saved elsewhere').waitFor()
+    await page.getByRole('button', { name: 'Load the other version' }).click()
+    expect(await body().inputValue()).toBe('Their version.')
+    expect(await saveState()).toBe('Saved')
+    // Keeping one's own: it replaces the other version.
+    await tp.json(`/v1/content/articles/${bulbs}`, {
+      token,
+      method: 'PATCH',
+      body: { body: 'Theirs again.' },
+    })
+    await body().fill('Mine after all.')
+    await expect.poll(saveState, { timeout: 10_000 }).toBe('Not saved: changed elsewhere')
+    await page.getByRole('button', { name: 'Keep mine' }).click()
+    await expect.poll(saveState, { timeout: 10_000 }).toBe('Saved')
+    expect((await article(bulbs)).body).toBe('Mine after all.')
+  })
+
   it('lists every site’s articles newest first, by site, status, tag and author, searched, a page at a time', async () => {
     const sites = (await tp.json('/v1/content?type=site', { token })).body.data
     const kitchen = sites.find((s: { name: string }) => s.name === 'Kitchen').id

@@ -304,6 +304,7 @@ function Editor({ initial }: { initial: Article }): VNode {
         onTagCreated=${() => tags.reload()} derivedExcerpt=${renderer ? renderer.excerptOf(fields.body) : saved.excerpt} />
       <${Seo} fields=${fields} set=${set} domain=${site.data?.domain ?? null}
         excerpt=${fields.excerpt.trim() || (renderer ? renderer.excerptOf(fields.body) : saved.excerpt)} />
+      <div class="panel-stack">
       <${Schedule} article=${saved} zone=${zone} schedule=${async (iso: string) => {
         await transition('POST', 'schedule', { publish_at: iso })
         setNote(undefined)
@@ -318,6 +319,7 @@ function Editor({ initial }: { initial: Article }): VNode {
           setFields(fieldsOf(restored))
           setSaveError(undefined)
         }} />
+      </div>
     </div>
     <${Sources} id=${saved.id} />`
 }
@@ -668,9 +670,11 @@ function Revisions({
                   <p><strong>${open.revision.title}</strong> <small class="mono muted">/${open.revision.slug}</small></p>
                   ${open.revision.tags.length ? html`<p class="muted">Tags: ${open.revision.tags.join(', ')}</p>` : null}
                   ${
-                    renderer
-                      ? html`<div class="prose"><div class="rendered" dangerouslySetInnerHTML=${{ __html: renderer.renderHtml(open.revision.body) }}></div></div>`
-                      : html`<pre class="mono">${open.revision.body}</pre>`
+                    !open.revision.body
+                      ? html`<p class="muted">(The body was empty.)</p>`
+                      : renderer
+                        ? html`<div class="prose"><div class="rendered" dangerouslySetInnerHTML=${{ __html: renderer.renderHtml(open.revision.body) }}></div></div>`
+                        : html`<pre class="mono">${open.revision.body}</pre>`
                   }
                 </div>`
                 : html`<p class="muted"><span class="spinner" aria-hidden="true"></span>Loading…</p>`

@@ -50,7 +50,6 @@ export async function buildDashboard(
     legalComments: 'none',
     logLevel: 'warning',
   })
-  copyFileSync(join(here, 'src/index.html'), join(outdir, 'index.html'))
   copyFileSync(join(here, 'src/app.css'), join(outdir, 'app.css'))
   copyFileSync(join(here, 'src/favicon.svg'), join(outdir, 'favicon.svg'))
   if (opts.supabaseUrl && opts.anonKey) {
@@ -74,6 +73,13 @@ export async function buildDashboard(
     const data = readFileSync(join(outdir, f))
     return { bytes: data.length, gzipBytes: gzipSync(data).length }
   }
+  // The chunks app.js imports are fetched with it, not after it has been parsed.
+  const preload = [...eager]
+    .filter((f) => f !== 'app.js')
+    .map((f) => `  <link rel="modulepreload" href="${f}" />\n`)
+    .join('')
+  const page = readFileSync(join(here, 'src/index.html'), 'utf8')
+  writeFileSync(join(outdir, 'index.html'), page.replace('  <script type="module"', `${preload}$&`))
   let bytes = 0
   let gzipBytes = 0
   for (const f of ['index.html', 'app.css', ...eager]) {

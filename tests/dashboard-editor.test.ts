@@ -132,9 +132,10 @@ afterAll(async () => {
 })
 
 describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60_000 }, () => {
-  it('keeps the renderer out of the first load: a chunk of its own, within the budget', () => {
+  it('keeps the editor and its renderer out of the first load: chunks of their own, within the budget', () => {
     const renderer = built.lazy.find((c) => c.file.startsWith('render-'))
     expect(renderer, JSON.stringify(built.lazy)).toBeDefined()
+    expect(built.lazy.find((c) => c.file.startsWith('editor-'))).toBeDefined()
     console.log(
       `dashboard first load ${(built.gzipBytes / 1024).toFixed(1)} KiB gzip; renderer chunk ` +
         `${(renderer!.gzipBytes / 1024).toFixed(1)} KiB gzip (${(renderer!.bytes / 1024).toFixed(1)} KiB)`,
@@ -177,8 +178,9 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     requested.length = 0
     await go('#/articles')
     await page.getByText('No articles yet').waitFor()
-    // The renderer is not fetched for a page without a preview.
-    expect(requested.filter((u) => /\/render-\w+\.js$/.test(u))).toEqual([])
+    // The editor and its renderer are not fetched for a page without them.
+    const lazy = () => requested.filter((u) => /\/(render|editor)-\w+\.js$/.test(u))
+    expect(lazy()).toEqual([])
     await page.locator('summary', { hasText: 'New article' }).click()
     const form = page.getByRole('form', { name: 'New article' })
     await form.getByLabel('Title').fill('First frost')
@@ -193,7 +195,7 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     expect(await saveState()).toBe('Unsaved changes')
     await expect.poll(saveState, { timeout: 10_000 }).toBe('Saved')
     expect((await article(firstId)).body).toBe(FIRST_BODY)
-    expect(requested.filter((u) => /\/render-\w+\.js$/.test(u))).toHaveLength(1)
+    expect(lazy()).toHaveLength(2)
   })
 
   it('previews with the API’s renderer: the same HTML readers get, and no script kept or run', async () => {

@@ -10,7 +10,6 @@ import { AssistantPage } from './pages/assistant.ts'
 import { CommercePage } from './pages/commerce.ts'
 import { SitePage, SitesPage } from './pages/content.ts'
 import { CredentialsPage } from './pages/credentials.ts'
-import { ArticleEditorPage } from './pages/editor.ts'
 import { HomePage } from './pages/home.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
 import { InvitationPage } from './pages/invitation.ts'
@@ -21,6 +20,7 @@ import { SourcesPage } from './pages/sources.ts'
 import { AcceptInvitation, CreateTenant, TeamPage, type Tenant } from './pages/team.ts'
 import { UsagePage } from './pages/usage.ts'
 import { WebhookPage, WebhooksPage } from './pages/webhooks.ts'
+import { loadRenderer } from './renderer.ts'
 import { ConfirmHost, ErrorNote, html, Loading, type Session, SessionContext } from './ui.ts'
 import { workspaceZone } from './zone.ts'
 
@@ -54,13 +54,31 @@ function useRoute(): string[] {
   return route
 }
 
+/**
+ * The article editor and the renderer its preview uses are chunks of their own (dashboard/build.ts),
+ * fetched together when an article is opened, so the first page loads without them.
+ */
+function ArticleEditor({ id }: { id: string }): VNode {
+  const [page, setPage] = useState<{ Editor?: (p: { id: string }) => VNode; error?: unknown }>({})
+  useEffect(() => {
+    // Fetched beside the editor, not after it; the preview shows the error should this fail.
+    loadRenderer().catch(() => undefined)
+    import('./pages/editor.ts').then(
+      (m) => setPage({ Editor: m.ArticleEditorPage }),
+      (error) => setPage({ error }),
+    )
+  }, [])
+  if (page.error) return html`<${ErrorNote} error=${page.error} />`
+  return page.Editor ? html`<${page.Editor} id=${id} />` : html`<${Loading} label="Opening the editor" />`
+}
+
 function Page({ route }: { route: string[] }): VNode {
   const [top, id] = route
   switch (top) {
     case 'sites':
       return id ? html`<${SitePage} id=${id} />` : html`<${SitesPage} />`
     case 'articles':
-      return id ? html`<${ArticleEditorPage} id=${id} />` : html`<${ArticlesPage} />`
+      return id ? html`<${ArticleEditor} id=${id} />` : html`<${ArticlesPage} />`
     case 'assistant':
       return html`<${AssistantPage} id=${id} />`
     case 'keys':

@@ -113,12 +113,16 @@ export function ArticlesPage(): VNode {
           </tr>`,
         )}</tbody></table>`
     }}<//>
-    <div class="row pager" role="navigation" aria-label="Pages">
+    ${
+      at > 0 || articles.data?.next_cursor
+        ? html`<div class="row pager" role="navigation" aria-label="Pages">
       <button type="button" disabled=${at === 0} onClick=${() => setCursors((c) => c.slice(0, -1))}>← Newer</button>
       <span class="muted" aria-live="polite">Page ${at + 1}</span>
       <button type="button" disabled=${!articles.data?.next_cursor}
         onClick=${() => setCursors((c) => [...c, articles.data?.next_cursor ?? undefined])}>Older →</button>
-    </div>
+    </div>`
+        : null
+    }
   </section>`
 }
 

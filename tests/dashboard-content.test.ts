@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard } from '../dashboard/build.ts'
 import { linkify, renderMailbox, wantsMailboxPage } from '../local-platform/mailbox-page.ts'
+import { chromiumMissing, openBrowser, signUpWithWorkspace } from './support/chromium.ts'
 import { type LlmServer, startLlmServer } from './support/llm-server.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts'
@@ -16,7 +17,6 @@ import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.
  * favicon. DASHBOARD_SCREENSHOTS=<folder> saves the screenshots.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const SHOTS = process.env.DASHBOARD_SCREENSHOTS
 const OWNER = { email: 'editor@content.example', password: 'editor password 1' }
 const INVITEE = { email: 'writer@content.example', password: 'writer password 1' }
@@ -34,7 +34,7 @@ let receiver: WebhookReceiver
 let browser: Browser
 let page: Page
 let dashboardUrl: string
-const consoleErrors: string[] = []
+let consoleErrors: string[] = []
 
 async function shot(name: string, width = 1280): Promise<void> {
   const before = page.viewportSize()
@@ -68,11 +68,7 @@ const pageToken = () =>
     return JSON.parse(localStorage.getItem(key)!).access_token as string
   })
 
-const browserMissing = !existsSync(CHROMIUM) && !process.env.CI
-if (browserMissing)
-  console.warn(
-    `tests/dashboard-content.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`,
-  )
+const browserMissing = chromiumMissing('tests/dashboard-content.test.ts')
 
 beforeAll(async () => {
   if (browserMissing) return
@@ -86,23 +82,7 @@ beforeAll(async () => {
     },
   })
   dashboardUrl = `${tp.baseUrl}/dashboard/`
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  })
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
-  // A step that cannot happen fails with the locator's name, well before the test's own timeout.
-  page.setDefaultTimeout(15_000)
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`)
-  })
-  page.on('pageerror', (e) => consoleErrors.push(String(e)))
+  ;({ browser, page, consoleErrors } = await openBrowser())
   await page
     .context()
     .route(`${FRONT_END}/**`, (route) =>
@@ -125,14 +105,7 @@ afterAll(async () => {
 
 describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 }, () => {
   it('lands a new tenant on a checklist of its real state, whose steps link and tick', async () => {
-    await page.goto(dashboardUrl)
-    await page.getByRole('tab', { name: 'Create an account' }).click()
-    await page.getByLabel('E-mail').fill(OWNER.email)
-    await page.getByLabel('Password').fill(OWNER.password)
-    await page.getByRole('button', { name: 'Sign up' }).click()
-    await page.getByLabel('Workspace name').fill('Content Co')
-    await page.getByRole('button', { name: 'Create workspace' }).click()
-    await page.getByRole('heading', { name: 'Welcome to Content Co' }).waitFor()
+    await signUpWithWorkspace(page, dashboardUrl, OWNER, 'Content Co')
     await page.getByText('0 of 6 steps done').waitFor()
     expect(await page.locator('ol.checklist li.done').count()).toBe(0)
     expect(

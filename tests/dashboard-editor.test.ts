@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { type Browser, chromium, type Dialog, type Page } from 'playwright-core'
+import type { Browser, Dialog, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard, type DashboardBuild } from '../dashboard/build.ts'
+import { chromiumMissing, openBrowser, signUpWithWorkspace } from './support/chromium.ts'
 import { addMember, startTestPlatform, type TestPlatform } from './support/platform.ts'
 
 /**
@@ -14,7 +15,6 @@ import { addMember, startTestPlatform, type TestPlatform } from './support/platf
  * pages. The steps build on each other. DASHBOARD_SCREENSHOTS=<folder> saves the screenshots.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const SHOTS = process.env.DASHBOARD_SCREENSHOTS
 const OWNER = { email: 'editor@editor.example', password: 'editor password 1' }
 const ZONE = 'America/New_York'
@@ -49,7 +49,7 @@ let dashboardUrl: string
 let token: string
 let tenantId: string
 let firstId: string
-const consoleErrors: string[] = []
+let consoleErrors: string[] = []
 const requested: string[] = []
 
 async function shot(name: string, width = 1280, full = width >= 1000): Promise<void> {
@@ -79,33 +79,14 @@ const saveState = () => page.locator('.save-state').getAttribute('data-state')
 const article = async (id: string) => (await tp.json(`/v1/content/articles/${id}`, { token })).body
 const body = () => page.getByLabel('Body (Markdown)')
 
-const browserMissing = !existsSync(CHROMIUM) && !process.env.CI
-if (browserMissing)
-  console.warn(
-    `tests/dashboard-editor.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`,
-  )
+const browserMissing = chromiumMissing('tests/dashboard-editor.test.ts')
 
 beforeAll(async () => {
   if (browserMissing) return
   built = await buildDashboard()
   tp = await startTestPlatform()
   dashboardUrl = `${tp.baseUrl}/dashboard/`
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  })
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
-  page.setDefaultTimeout(15_000)
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`)
-  })
-  page.on('pageerror', (e) => consoleErrors.push(String(e)))
+  ;({ browser, page, consoleErrors } = await openBrowser())
   page.on('request', (r) => requested.push(r.url()))
   await page
     .context()
@@ -145,14 +126,7 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
   })
 
   it('signs up into a workspace in New York time with two sites', async () => {
-    await page.goto(dashboardUrl)
-    await page.getByRole('tab', { name: 'Create an account' }).click()
-    await page.getByLabel('E-mail').fill(OWNER.email)
-    await page.getByLabel('Password').fill(OWNER.password)
-    await page.getByRole('button', { name: 'Sign up' }).click()
-    await page.getByLabel('Workspace name').fill('Editor Co')
-    await page.getByRole('button', { name: 'Create workspace' }).click()
-    await page.getByRole('heading', { name: 'Welcome to Editor Co' }).waitFor()
+    await signUpWithWorkspace(page, dashboardUrl, OWNER, 'Editor Co')
     const [row] = await tp.db.sql<{ user_id: string; tenant_id: string }[]>`
       select m.user_id, m.tenant_id from public.tenant_members m join auth.users u on u.id = m.user_id
       where u.email = ${OWNER.email}`

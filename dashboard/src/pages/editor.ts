@@ -654,12 +654,12 @@ function Revisions({
         (r) => html`<li data-revision=${r.number}>
         <div class="row">
           <strong>#${r.number}</strong> <span>${r.reason}</span>
-          ${r.id === article.revision_id ? html`<span class="pill">current</span>` : null}
-          ${r.id === article.published_revision_id ? html`<span class="pill ok">went live</span>` : null}
           <span class="grow"></span>
           <button type="button" class="link" aria-expanded=${open?.id === r.id} onClick=${() => view(r.id)}>${open?.id === r.id ? 'Hide' : 'View'}</button>
           ${r.id === article.revision_id ? null : html`<${Action} kind="link" label=${`Restore revision ${r.number}`} run=${() => restoreOne(r)}>Restore<//>`}
         </div>
+        ${r.id === article.revision_id ? html`<span class="pill">current</span>` : null}
+        ${r.id === article.published_revision_id ? html`<span class="pill ok">went live</span>` : null}
         <small class="muted">${who(r.created_by)} · <span title=${when(r.created_at)}>${ago(r.created_at)}</span> · “${r.title}”</small>
         ${
           open?.id === r.id

@@ -1,0 +1,54 @@
+import { existsSync } from 'node:fs'
+import { type Browser, chromium, type Page } from 'playwright-core'
+
+/**
+ * The browser the dashboard's tests drive: Debian's chromium (or CHROMIUM_PATH) through
+ * playwright-core, headless, one page 1280 px wide whose console errors are collected.
+ */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+/** True (with a warning naming the file) where there is no chromium and this is not CI. */
+export function chromiumMissing(file: string): boolean {
+  const missing = !existsSync(CHROMIUM) && !process.env.CI
+  if (missing) console.warn(`${file} skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`)
+  return missing
+}
+
+export async function openBrowser(): Promise<{ browser: Browser; page: Page; consoleErrors: string[] }> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--no-first-run',
+    ],
+  })
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
+  // A step that cannot happen fails with the locator's name, well before the test's own timeout.
+  page.setDefaultTimeout(15_000)
+  const consoleErrors: string[] = []
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`)
+  })
+  page.on('pageerror', (e) => consoleErrors.push(String(e)))
+  return { browser, page, consoleErrors }
+}
+
+/** Signs a new user up on the dashboard's first page and creates their first workspace. */
+export async function signUpWithWorkspace(
+  page: Page,
+  dashboardUrl: string,
+  user: { email: string; password: string },
+  workspace: string,
+): Promise<void> {
+  await page.goto(dashboardUrl)
+  await page.getByRole('tab', { name: 'Create an account' }).click()
+  await page.getByLabel('E-mail').fill(user.email)
+  await page.getByLabel('Password').fill(user.password)
+  await page.getByRole('button', { name: 'Sign up' }).click()
+  await page.getByLabel('Workspace name').fill(workspace)
+  await page.getByRole('button', { name: 'Create workspace' }).click()
+  await page.getByRole('heading', { name: `Welcome to ${workspace}` }).waitFor()
+}

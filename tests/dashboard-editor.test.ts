@@ -247,6 +247,10 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     await expect.poll(saveState, { timeout: 10_000 }).toBe('Not saved')
     expect(await page.locator('main .error').first().textContent()).toContain('canonical url')
     expect((await article(firstId)).canonical_url).toBeNull()
+    // Publish saves first: with edits that cannot be saved, nothing is published.
+    await page.getByRole('button', { name: 'Publish' }).click()
+    await page.locator('.editor-bar .error', { hasText: 'Nothing was changed' }).waitFor()
+    expect((await article(firstId)).status).toBe('draft')
     await page.getByLabel('Canonical URL').fill('https://garden.example.com/frost')
     await expect.poll(saveState, { timeout: 10_000 }).toBe('Saved')
     expect((await article(firstId)).canonical_url).toBe('https://garden.example.com/frost')
@@ -461,10 +465,10 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
 
   it('logged no console error (no refused image or script) on any page', () => {
     // Expected: the image the Markdown names on purpose and that does not exist, and the answers
-    // to input refused on purpose (an http canonical URL, a schedule in the past), which the
+    // to input refused on purpose (an http canonical URL twice, a schedule in the past), which the
     // browser logs as failed loads.
     const expected = (e: string) => e.includes(MISSING) || e.includes('status of 400 (Bad Request)')
     expect(consoleErrors.filter((e) => !expected(e))).toEqual([])
-    expect(consoleErrors.filter((e) => e.includes('status of 400')).length).toBe(2)
+    expect(consoleErrors.filter((e) => e.includes('status of 400')).length).toBe(3)
   })
 })

@@ -217,7 +217,10 @@ function Editor({ initial }: { initial: Article }): VNode {
   }, [fields, saved, conflict])
 
   const transition = async (method: 'POST' | 'DELETE', action: string, body?: unknown) => {
-    await saveNow()
+    // The save's own error is shown once, above the editor; the button says why it stopped.
+    await saveNow().catch(() => {
+      throw new ApiError(0, 'CLIENT', 'Nothing was changed: the edits could not be saved first (see above)')
+    })
     take(await api<Article>(method, `/v1/content/articles/${saved.id}/${action}`, body))
   }
   const publish = async () => {
@@ -248,7 +251,7 @@ function Editor({ initial }: { initial: Article }): VNode {
         <span class=${`save-state ${state.tone}`} role="status" aria-live="polite" data-state=${state.text}
           title=${`Last saved ${when(saved.updated_at)}`}>${saving ? html`<span class="spinner" aria-hidden="true"></span>` : null}${state.text}</span>
         <span class="grow"></span>
-        ${live && dirty ? html`<${Action} kind="primary" run=${saveNow}>Update<//>` : null}
+        ${live && dirty ? html`<${Action} kind="primary" run=${() => saveNow().catch(() => undefined)}>Update<//>` : null}
         ${saved.status === 'draft' ? html`<${Action} kind="primary" run=${publish}>Publish<//>` : null}
         ${saved.status === 'scheduled' ? html`<${Action} run=${publish}>Publish now<//>` : null}
         ${

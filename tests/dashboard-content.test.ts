@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard } from '../dashboard/build.ts'
 import { linkify, renderMailbox, wantsMailboxPage } from '../local-platform/mailbox-page.ts'
-import { chromiumMissing, openBrowser, signUpWithWorkspace } from './support/chromium.ts'
+import { chromiumMissing, openBrowser, screenshot, signUpWithWorkspace } from './support/chromium.ts'
 import { type LlmServer, startLlmServer } from './support/llm-server.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts'
@@ -17,7 +16,6 @@ import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.
  * favicon. DASHBOARD_SCREENSHOTS=<folder> saves the screenshots.
  */
 
-const SHOTS = process.env.DASHBOARD_SCREENSHOTS
 const OWNER = { email: 'editor@content.example', password: 'editor password 1' }
 const INVITEE = { email: 'writer@content.example', password: 'writer password 1' }
 const OPENAI = 'bc152fb4-8e13-4148-bfdc-1734d3f3c667'
@@ -35,22 +33,6 @@ let browser: Browser
 let page: Page
 let dashboardUrl: string
 let consoleErrors: string[] = []
-
-async function shot(name: string, width = 1280): Promise<void> {
-  const before = page.viewportSize()
-  if (width !== before?.width) await page.setViewportSize({ width, height: width < 1000 ? 844 : 800 })
-  await page.waitForTimeout(100)
-  // Nothing may stick out sideways on a phone.
-  if (width < 1000) {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0)
-  }
-  if (SHOTS) {
-    mkdirSync(SHOTS, { recursive: true })
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: width >= 1000 })
-  }
-  if (before && width !== before.width) await page.setViewportSize(before)
-}
 
 async function go(hash: string): Promise<void> {
   await page.goto(`${dashboardUrl}${hash}`)
@@ -133,8 +115,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
         .locator('ol.checklist li.done')
         .evaluateAll((li) => li.map((l) => l.getAttribute('data-step'))),
     ).toEqual(['ai-credential', 'webhook'])
-    await shot('home')
-    await shot('home-narrow', 390)
+    await screenshot(page, 'home')
+    await screenshot(page, 'home-narrow', 390)
   })
 
   it('creates, edits and searches sites; empty pages say what to do next, without API paths', async () => {
@@ -142,7 +124,7 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     const empty = page.locator('main .note')
     await empty.first().waitFor()
     expect(await page.locator('main').textContent()).not.toMatch(/\/v1\/|POST |GET /)
-    await shot('sites-empty')
+    await screenshot(page, 'sites-empty')
     await page.getByLabel('Name', { exact: true }).fill('Tech blog')
     // A pasted address is cut to its host, on leaving the field and on saving.
     await page.getByLabel('Domain (optional)').fill('https://Blog.Example.com/')
@@ -178,8 +160,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByLabel('Search sites').fill('')
     await page.getByLabel('Search sites').press('Enter')
     await expect.poll(() => page.locator('tr[data-site]').count()).toBe(2)
-    await shot('sites')
-    await shot('sites-narrow', 390)
+    await screenshot(page, 'sites')
+    await screenshot(page, 'sites-narrow', 390)
   })
 
   it('writes an article, edits, publishes and unpublishes it, and the delivery log shows both events', async () => {
@@ -204,8 +186,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     // The status once, then when: never "published published just now".
     const line = (await page.locator('main p.muted').first().textContent())!.replace(/\s+/g, ' ')
     expect(line).toMatch(/^Published just now · by editor$/)
-    await shot('article')
-    await shot('article-narrow', 390)
+    await screenshot(page, 'article')
+    await screenshot(page, 'article-narrow', 390)
     await page.getByRole('button', { name: 'Unpublish' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Unpublish' }).click()
     await expect.poll(() => page.locator('main .pill').first().textContent()).toBe('draft')
@@ -257,8 +239,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByLabel('Search articles by title').fill('')
     await page.getByLabel('Search articles by title').press('Enter')
     await expect.poll(() => page.locator('tr[data-article]').count()).toBe(3)
-    await shot('site-articles')
-    await shot('site-articles-narrow', 390)
+    await screenshot(page, 'site-articles')
+    await screenshot(page, 'site-articles-narrow', 390)
   })
 
   it('shows a generated draft with the source items it came from, and the job names its site', async () => {
@@ -313,8 +295,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await expect.poll(saveState, { timeout: 10_000 }).toBe('Saved')
     await page.getByRole('button', { name: 'Publish' }).click()
     await expect.poll(() => page.locator('main .pill').first().textContent()).toBe('published')
-    await shot('generated-draft')
-    await shot('generated-draft-narrow', 390)
+    await screenshot(page, 'generated-draft')
+    await screenshot(page, 'generated-draft-narrow', 390)
   })
 
   it('says what deleting a site takes with it before it happens', async () => {
@@ -325,7 +307,7 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     expect(await dialog.textContent()).toContain(
       'This also deletes 4 articles (2 published, 2 drafts), 1 source with the 2 items they collected, 0 affiliate destinations.',
     )
-    await shot('site-delete')
+    await screenshot(page, 'site-delete')
     await dialog.getByRole('button', { name: 'Cancel' }).click()
     expect(await page.locator('tr[data-site]').count()).toBe(2)
     await page.getByRole('button', { name: 'Delete Recipes' }).click()
@@ -373,8 +355,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     expect(used).toBe(Number(counter!.units))
     expect(await charts.first().locator('line.quota').count()).toBe(1)
     expect(await page.getByRole('meter', { name: 'Content API' }).count()).toBe(1)
-    await shot('usage-daily')
-    await shot('usage-daily-narrow', 390)
+    await screenshot(page, 'usage-daily')
+    await screenshot(page, 'usage-daily-narrow', 390)
   })
 
   it('takes an invitee from the e-mail link to the tenant: tenant and role shown, sign up, accept', async () => {
@@ -391,8 +373,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.goto(`${tp.baseUrl}/_dev/mailbox?to=${encodeURIComponent(INVITEE.email)}`)
     await page.getByRole('heading', { name: 'Dev mailbox' }).waitFor()
     await page.getByRole('heading', { name: 'You are invited to join Content Co' }).waitFor()
-    await shot('mailbox')
-    await shot('mailbox-narrow', 390)
+    await screenshot(page, 'mailbox')
+    await screenshot(page, 'mailbox-narrow', 390)
     const link = page.getByRole('link', { name: /#\/invitation\/inv_/ })
     const href = (await link.getAttribute('href'))!
     expect(href).toMatch(/^http:\/\/localhost:5173\/dashboard\/#\/invitation\/inv_\w{32}$/)
@@ -404,8 +386,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByRole('heading', { name: 'You are invited to join Content Co' }).waitFor()
     expect(await page.getByRole('region', { name: 'Invitation' }).textContent()).toContain('As an admin')
     expect(await page.getByLabel('E-mail').inputValue()).toBe(INVITEE.email)
-    await shot('invitation')
-    await shot('invitation-narrow', 390)
+    await screenshot(page, 'invitation')
+    await screenshot(page, 'invitation-narrow', 390)
     await page.getByLabel('Password').fill(INVITEE.password)
     await page.getByRole('button', { name: 'Sign up' }).click()
     await page.getByRole('button', { name: 'Accept and join Content Co' }).click()

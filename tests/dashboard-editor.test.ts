@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Dialog, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard, type DashboardBuild } from '../dashboard/build.ts'
-import { chromiumMissing, openBrowser, signUpWithWorkspace } from './support/chromium.ts'
+import { chromiumMissing, openBrowser, screenshot, signUpWithWorkspace } from './support/chromium.ts'
 import { addMember, startTestPlatform, type TestPlatform } from './support/platform.ts'
 
 /**
@@ -15,7 +14,6 @@ import { addMember, startTestPlatform, type TestPlatform } from './support/platf
  * pages. The steps build on each other. DASHBOARD_SCREENSHOTS=<folder> saves the screenshots.
  */
 
-const SHOTS = process.env.DASHBOARD_SCREENSHOTS
 const OWNER = { email: 'editor@editor.example', password: 'editor password 1' }
 const ZONE = 'America/New_York'
 /** A feature image on an https host of the publication, answered by the test (below). */
@@ -51,23 +49,6 @@ let tenantId: string
 let firstId: string
 let consoleErrors: string[] = []
 const requested: string[] = []
-
-async function shot(name: string, width = 1280, full = width >= 1000): Promise<void> {
-  const before = page.viewportSize()
-  if (width !== before?.width) await page.setViewportSize({ width, height: width < 1000 ? 844 : 800 })
-  await page.waitForTimeout(150)
-  if (width < 1000) {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0)
-  }
-  if (SHOTS) {
-    mkdirSync(SHOTS, { recursive: true })
-    // From the top: the editor's bar sticks to the top of the window as the page scrolls.
-    if (full) await page.evaluate(() => window.scrollTo(0, 0))
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: full })
-  }
-  if (before && width !== before.width) await page.setViewportSize(before)
-}
 
 async function go(hash: string): Promise<void> {
   await page.goto(`${dashboardUrl}${hash}`)
@@ -200,8 +181,8 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     await preview.locator('.rendered blockquote', { hasText: 'low ground' }).waitFor()
     expect(await preview.locator('.rendered img').count()).toBe(0)
     await expect.poll(saveState, { timeout: 10_000 }).toBe('Saved')
-    await shot('editor-draft')
-    await shot('editor-narrow', 390)
+    await screenshot(page, 'editor-draft')
+    await screenshot(page, 'editor-narrow', 390)
   })
 
   it('edits the slug, excerpt, tags, feature image and SEO fields, with counts, and refuses an unsafe URL', async () => {
@@ -240,7 +221,7 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     const [tags] = await tp.db.sql<{ n: number }[]>`
       select count(*)::int as n from public.tags where tenant_id = ${tenantId}`
     expect(tags!.n).toBe(2)
-    await shot('editor-settings')
+    await screenshot(page, 'editor-settings')
 
     // An http: canonical URL is refused by the API; the editor says which field and keeps the text.
     await page.getByLabel('Canonical URL').fill('http://garden.example.com/frost')
@@ -263,7 +244,7 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     const dialog = page.getByRole('dialog')
     await dialog.waitFor()
     expect(await dialog.textContent()).toContain('changes that are not saved yet')
-    await shot('editor-leave-guard', 1280, false)
+    await screenshot(page, 'editor-leave-guard', 1280, false)
     await dialog.getByRole('button', { name: 'Cancel' }).click()
     expect(page.url()).toContain(`#/articles/${firstId}`)
     expect(await body().inputValue()).toContain('One more line.')
@@ -311,7 +292,7 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     await expect.poll(saveState).toBe('Saved')
     expect((await article(firstId)).body).toContain('Updated after publishing.')
     await page.getByText('edited since it was published').waitFor()
-    await shot('editor-published')
+    await screenshot(page, 'editor-published')
   })
 
   it('schedules in the workspace’s time zone, saving first; a past time is refused; the schedule is cancelled', async () => {
@@ -341,7 +322,7 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     })
     expect(await page.locator('.editor-bar').textContent()).toContain(`(${ZONE})`)
     expect(await page.locator('.editor-bar strong').textContent()).toMatch(/Jan 15, 2030.*9:30/)
-    await shot('editor-scheduled')
+    await screenshot(page, 'editor-scheduled')
 
     await page.getByLabel('Publish at').fill('2020-01-15T09:30')
     await publishing.getByRole('button', { name: 'Reschedule' }).click()
@@ -366,7 +347,7 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     await view.waitFor()
     expect(await view.textContent()).toContain('First frost')
     expect(await first.textContent()).toContain(OWNER.email)
-    await shot('editor-revisions')
+    await screenshot(page, 'editor-revisions')
     await first.getByRole('button', { name: 'Restore revision 1' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click()
     await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toBe('First frost')
@@ -433,8 +414,8 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     expect(await page.getByRole('navigation', { name: 'Pages' }).textContent()).toContain('Page 2')
     await page.getByRole('button', { name: '← Newer' }).click()
     await expect.poll(() => rows.count()).toBe(20)
-    await shot('articles')
-    await shot('articles-narrow', 390)
+    await screenshot(page, 'articles')
+    await screenshot(page, 'articles-narrow', 390)
 
     // Each change of filter reads the list again; the titles say when the new list is in.
     const titles = () => page.locator('tr[data-article] td[data-label="Title"] strong').allTextContents()
@@ -457,7 +438,7 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     await page.getByLabel('Search articles by title').fill('bulbs')
     await page.getByLabel('Search articles by title').press('Enter')
     await expect.poll(titles).toEqual(['Bulbs for spring'])
-    await shot('articles-search')
+    await screenshot(page, 'articles-search')
     await page.getByLabel('Search articles by title').fill('nothing like this')
     await page.getByLabel('Search articles by title').press('Enter')
     await page.getByText('No article matches.').waitFor()

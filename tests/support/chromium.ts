@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
+import { expect } from 'vitest'
 
 /**
  * The browser the dashboard's tests drive: Debian's chromium (or CHROMIUM_PATH) through
@@ -51,4 +53,32 @@ export async function signUpWithWorkspace(
   await page.getByLabel('Workspace name').fill(workspace)
   await page.getByRole('button', { name: 'Create workspace' }).click()
   await page.getByRole('heading', { name: `Welcome to ${workspace}` }).waitFor()
+}
+
+/**
+ * Looks at the page `width` px wide: below 1000 px nothing may stick out sideways (the check fails
+ * the test). With DASHBOARD_SCREENSHOTS=<folder>, saves it there as <name>.png: the whole page from
+ * its top when `full` (the default when wide), else the window as it is (an open dialog).
+ */
+export async function screenshot(
+  page: Page,
+  name: string,
+  width = 1280,
+  full = width >= 1000,
+): Promise<void> {
+  const folder = process.env.DASHBOARD_SCREENSHOTS
+  const before = page.viewportSize()
+  if (width !== before?.width) await page.setViewportSize({ width, height: width < 1000 ? 844 : 800 })
+  await page.waitForTimeout(150)
+  if (width < 1000) {
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0)
+  }
+  if (folder) {
+    mkdirSync(folder, { recursive: true })
+    // From the top: a bar that sticks to the top of the window would otherwise be drawn mid-page.
+    if (full) await page.evaluate(() => window.scrollTo(0, 0))
+    await page.screenshot({ path: join(folder, `${name}.png`), fullPage: full })
+  }
+  if (before && width !== before.width) await page.setViewportSize(before)
 }

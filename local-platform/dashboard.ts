@@ -6,7 +6,7 @@ import type { Hono } from 'hono'
 import { compress } from 'hono/compress'
 
 /** Where `npm run build:dashboard` puts the static site (git-ignored). */
-export const dashboardOutDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../dist/dashboard')
+export const dashboardOutDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../dist/dashboard')
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

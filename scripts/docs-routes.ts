@@ -1,4 +1,4 @@
-// Regenerates the README's route table (endpoint, callers, key scope, user roles) from the routes'
+// Regenerates the README's route table (endpoint, callers, key scope, user roles, meters) from the routes'
 // own declarations. tests/checks/security-matrix.test.ts fails when the README is out of date.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { openApiDocuments, renderRouteTable, routesOf, withRouteTable } from './lib/route-catalog.ts'

@@ -635,7 +635,7 @@ describe('metering, failures and concurrency', () => {
     const deps = tp.instances[0]!.platform.deps
     const { actingCallerFor } = await import('../shared/infra/caller.ts')
     const { serviceContextFor } = await import('../shared/infra/deps.ts')
-    const { startTurn } = await import('../shared/services/assistant/turn.ts')
+    const { startTurn } = await import('../shared/services/assistant/turn/index.ts')
     const ctx = serviceContextFor(deps, await actingCallerFor(deps.sql, t.tenantId, t.userId))
     const started = await startTurn(ctx, id, 'Post to Slack', { triggeredBy: 'assistant' })
     await tp.db.sql`

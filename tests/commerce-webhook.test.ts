@@ -647,7 +647,7 @@ describe('reading orders and products', () => {
 describe('shop-domain squatting', () => {
   const VICTIM_DOMAIN = 'victim-shop.myshopify.com'
   const VICTIM_SECRET = 'shpss_victim_secret_0001'
-  const SQUATTERS = 12 // more than the 10 candidates the shared address used to look at
+  const SQUATTERS = 12 // more than a limit of 10 on the shared address's candidates would see
 
   /** Other tenants connecting the same shop domain, each with a secret of its own. */
   async function squat(domain: string) {
@@ -702,7 +702,7 @@ describe('shop-domain squatting', () => {
 
   it('keeps the shared address for stores connected before, checking every candidate there', async () => {
     const domain = 'legacy-shop.myshopify.com'
-    // Squatters that were connected before the change as well: on the shared address like it.
+    // Squatters connected before per-store addresses as well: on the shared address like it.
     const oldSquatters = await squat(domain)
     const owner = await tp.createTenant()
     const legacy = await tp.json('/api/commerce/stores', {

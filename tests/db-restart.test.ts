@@ -1,4 +1,4 @@
-// The database restarts under load (issue 28, item 7). The test starts a PostgreSQL cluster of its
+// The database restarts under load. The test starts a PostgreSQL cluster of its
 // own, runs two platform instances on it with requests in flight (keyed reads, writes that fire
 // webhooks, commerce deliveries, jobs), stops the server and starts it again. While it is down
 // every request answers 503 in the error body with retryAfter, within its time bound, never 500;

@@ -7,7 +7,7 @@ import { createLogger } from '../shared/infra/logger.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**
- * What a new developer trips over in the first hour (issue 29): methods and query parameters a
+ * What a new developer trips over in the first hour: methods and query parameters a
  * path does not take, the platform's front door and API reference, error messages that say what
  * to do, and one warning line per failure in the background.
  */

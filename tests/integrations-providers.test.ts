@@ -26,7 +26,7 @@ import type { ProviderDefinition } from '../shared/services/integrations/provide
 
 const providersDir = fileURLToPath(new URL('../shared/services/integrations/providers/', import.meta.url))
 /** The files of the directory that are not provider modules. */
-const notProviders = new Set(['provider.ts', 'api.ts', 'mcp-servers.ts'])
+const notProviders = new Set(['provider.ts', 'api.ts', 'google.ts', 'mcp-servers.ts'])
 
 describe('provider modules and the catalog', () => {
   it('every catalog tool of an OAuth integration has an implementation, and MCP types have none', () => {

@@ -1,4 +1,4 @@
-// Issue 16, item 8: the authorize request sends each provider its real scope names, mapped from
+// The authorize request sends each provider its real scope names, mapped from
 // the spec's permission names in the catalog, and every one of them is a scope the provider
 // documents. The lists below are copied from the providers' documentation (named per provider);
 // a scope added to the catalog must be found there first.

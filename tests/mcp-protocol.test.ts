@@ -141,7 +141,7 @@ describe('the OAuth challenge of a 401', () => {
     expect(wrong.headers.get('www-authenticate')).toBe(
       `Bearer resource_metadata="${tp.baseUrl}/mcp/.well-known/oauth-protected-resource", error="invalid_token"`,
     )
-    // A key keeps working as before, with no challenge.
+    // A key still works beside OAuth, with no challenge.
     const ok = await tp.request('/mcp/tools/list', { headers: { 'x-api-key': key } })
     expect([ok.status, ok.headers.get('www-authenticate')]).toEqual([200, null])
   })

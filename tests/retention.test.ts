@@ -1,4 +1,4 @@
-// Issue 16, item 9: the prune-retention job removes what is past its retention period and keeps
+// The prune-retention job removes what is past its retention period and keeps
 // what the delivery log and the statistics promise: pending deliveries, the last 30 days of the
 // delivery log, and event and tool-usage counts as daily aggregates.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

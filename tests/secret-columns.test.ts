@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type RequestClaims, withTenant } from '../shared/infra/db.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
-// Issue 16, item 4: a member signed in to the Data API (PostgREST runs their queries as role
+// A member signed in to the Data API (PostgREST runs their queries as role
 // `authenticated` with their claims, as withTenant does) must not read any hash or ciphertext,
 // and anon must not read them either. Checked over SQL, under the same roles PostgREST uses.
 

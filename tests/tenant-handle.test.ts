@@ -74,6 +74,21 @@ describe('ctx.asTenant, the everyday handle', () => {
     expect(rows.map((r) => r.tenant_id)).toEqual([a.tenantId, a.tenantId])
   })
 
+  it('an async callback that awaits its statement still runs inside the transaction, with the claims', async () => {
+    // An async callback sends its statement the moment it is called; readAsTenant must have sent
+    // BEGIN and the claims already, or the read runs as the pool's role and sees every tenant.
+    const ctx = await contextOf(a)
+    const rows = await ctx.readAsTenant(async (q) => {
+      const found = await q<{ tenant_id: string }[]>`select tenant_id from public.articles`
+      return found.map((r) => r.tenant_id)
+    })
+    expect(rows).toEqual([a.tenantId, a.tenantId])
+    const [who] = await ctx.readAsTenant(
+      async (q) => await q<{ role: string }[]>`select current_user as role`,
+    )
+    expect(who!.role).toBe('authenticated')
+  })
+
   it('the context offers no `sql`: the owner pool is only under its own name', async () => {
     const ctx = await contextOf(a)
     expect('sql' in ctx).toBe(false)

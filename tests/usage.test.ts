@@ -95,6 +95,11 @@ describe('metering', () => {
     const contentKey = await newKey(t, ['content:read'])
     expect((await tp.json('/v1/content?limit=0', { token: contentKey })).status).toBe(400)
     expect(await counter(t, 'content')).toBe(0)
+    // The frame meters before the handler runs, so the cursor is checked with the query.
+    const badCursor = await tp.json('/v1/content?cursor=bad', { token: contentKey })
+    expect(badCursor.status).toBe(400)
+    expect(badCursor.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ field: 'cursor' }] })
+    expect(await counter(t, 'content')).toBe(0)
   })
 })
 

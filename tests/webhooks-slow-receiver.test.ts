@@ -1,4 +1,4 @@
-// Issue 16, item 11: one tenant's receiver that never answers must not hold up another tenant's
+// One tenant's receiver that never answers must not hold up another tenant's
 // deliveries. Real receivers on loopback, the in-process kick after each commit (as `npm start`
 // runs it), real clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

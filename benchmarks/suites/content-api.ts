@@ -1,7 +1,7 @@
 /**
  * GET /v1/content with a platform key against a bare route that runs the same query as the
  * database owner with no authentication, rate limit or RLS, both over HTTP on loopback against
- * the same pool, in the same run (issue 25; docs/adr/0004-rate-limits-in-postgres.md).
+ * the same pool, in the same run (docs/adr/0004-rate-limits-in-postgres.md).
  * Goals: throughput at least 0.8 of the bare read at 1 and at 50 clients (50 keys) on PostgreSQL,
  * 0.7 on PGlite; backend CPU per keyed read at most 1.3 times the bare read's (PostgreSQL: read
  * from /proc/<pid>/stat of the pool's backends); at most 20 database writes per 1,000 keyed

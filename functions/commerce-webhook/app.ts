@@ -20,7 +20,8 @@ export const functionName = 'commerce-webhook'
 /**
  * Inbound Shopify and WooCommerce webhooks (verified, deduplicated, acknowledged at once and
  * processed afterwards), the stores that send them, the delivery log, and the synced orders and
- * products.
+ * products. The spec has no commerce scope: synced orders and products are read-only content the
+ * tenant publishes from, so a key reads them with content:read.
  */
 export function createApp(deps: FunctionDeps) {
   const app = createFunctionApp(

@@ -1,5 +1,7 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { serviceContext } from '@shared/infra/http/define-route.ts'
 import { createFunctionApp } from '@shared/infra/http/function-app.ts'
+import { meterContentRequest } from '@shared/services/usage/metering.ts'
 import { registerGetArticleBySlug } from './routes/articles/by-slug.ts'
 import { registerCancelSchedule } from './routes/articles/cancel-schedule.ts'
 import { registerCreateArticle } from './routes/articles/create.ts'
@@ -31,6 +33,7 @@ export const functionName = 'content'
 export function createApp(deps: FunctionDeps) {
   const app = createFunctionApp(functionName, deps, 'Content API: sites, articles, tags and revisions', {
     keyOriginCors: true,
+    meter: (c, { buffered }) => meterContentRequest(serviceContext(c), { buffered }),
   })
   for (const register of [
     registerListContent,

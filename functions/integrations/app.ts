@@ -19,7 +19,11 @@ export const functionName = 'integrations'
 
 export { DEFAULT_TOOL_ALLOWED } from '@shared/services/integrations/connections.ts'
 
-/** Integrations hub: catalog, OAuth and MCP connections, tool permissions, usage. */
+/**
+ * Integrations hub: catalog, OAuth and MCP connections, tool permissions, usage. Every route takes
+ * any signed-in member; writes need owner or admin, checked in the service after the input is
+ * validated, so an unknown integration answers 400 or 404 before a member's 403.
+ */
 export function createApp(deps: FunctionDeps) {
   const app = createFunctionApp(
     functionName,

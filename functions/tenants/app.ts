@@ -21,7 +21,10 @@ import { registerSwitchTenant } from './routes/tenants/switch.ts'
 
 export const functionName = 'tenants'
 
-/** Tenants (sign-up, switching), the current tenant, its members and invitations, and two platform jobs. */
+/**
+ * Tenants (sign-up, switching), the current tenant, its members and invitations, and two platform
+ * jobs. Role checks that depend on the input are in the services.
+ */
 export function createApp(deps: FunctionDeps) {
   const app = createFunctionApp(functionName, deps, 'Tenants, teams, invitations, notifications')
   for (const register of [

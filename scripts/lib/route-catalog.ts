@@ -4,14 +4,15 @@ import { fileURLToPath } from 'node:url'
 import { functionModules } from '@local-platform/functions.ts'
 import type { CallerKind, MemberRole, Scope } from '@shared/infra/caller.ts'
 import { createDeps } from '@shared/infra/create-deps.ts'
-import { AUTH_EXTENSION } from '@shared/infra/http/define-route.ts'
+import { AUTH_EXTENSION, METER_EXTENSION, type RouteMeter } from '@shared/infra/http/define-route.ts'
 import { apiReferenceDocument } from '@shared/infra/http/openapi.ts'
 import { toPublicPath } from '@shared/infra/http/public-routes.ts'
 
 /**
  * Every route of every function with the authentication it declares (the `x-auth` extension that
- * defineRoute publishes). The README's route table is generated from this, and the security matrix
- * test walks the same list, so a new route is documented and tested by being registered.
+ * defineRoute publishes) and what it meters (`x-meter`). The README's route table is generated
+ * from this, and the security matrix test walks the same list, so a new route is documented and
+ * tested by being registered.
  */
 export interface RouteAuthEntry {
   fn: string
@@ -23,6 +24,8 @@ export interface RouteAuthEntry {
   allow: CallerKind[]
   scope?: Scope
   roles?: MemberRole[]
+  /** What a request meters, when the route declares it (the `x-meter` extension). */
+  meter?: RouteMeter
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is walked generically here
@@ -39,7 +42,15 @@ export function routesOf(fn: string, doc: OpenApiDocument): RouteAuthEntry[] {
       const auth = op[AUTH_EXTENSION] as Pick<RouteAuthEntry, 'allow' | 'scope' | 'roles'> | undefined
       if (!auth)
         throw new Error(`${method.toUpperCase()} ${fn}${path} declares no authentication (use defineRoute)`)
-      entries.push({ fn, method: method.toUpperCase(), path, publicPath: publicPathOf(fn, path), ...auth })
+      const meter = op[METER_EXTENSION] as RouteMeter | undefined
+      entries.push({
+        fn,
+        method: method.toUpperCase(),
+        path,
+        publicPath: publicPathOf(fn, path),
+        ...auth,
+        ...(meter && { meter }),
+      })
     }
   }
   return entries
@@ -141,10 +152,11 @@ export function renderRouteTable(entries: RouteAuthEntry[], sources = routeSourc
     const scope =
       e.scope && (e.allow.includes('platform_key') || e.allow.includes('tool_key')) ? `\`${e.scope}\`` : ''
     const roles = e.allow.includes('user') ? (e.roles ? e.roles.join(' or ') : 'any member') : ''
+    const meters = e.meter ? `${e.meter.product}${e.meter.buffered ? ' (buffered)' : ''}` : ''
     const source = sources.get(e)
-    return [`\`${e.method} ${e.publicPath}\``, callers, scope, roles, `\`${source}\``]
+    return [`\`${e.method} ${e.publicPath}\``, callers, scope, roles, meters, `\`${source}\``]
   })
-  return markdownTable(['endpoint', 'callers', 'key scope', 'user roles', 'source'], cells)
+  return markdownTable(['endpoint', 'callers', 'key scope', 'user roles', 'meters', 'source'], cells)
 }
 
 /** A Markdown table with padded columns, as the formatter (Biome) lays tables out. */

@@ -3,9 +3,9 @@
  * the worker alive until the task settles; on Node (the local platform, tests) a pending promise
  * keeps running by itself. The task must not reject: handle its errors inside.
  */
-export function runAfterResponse(task: Promise<void>): void {
+export function runInBackground(task: Promise<unknown>): void {
   const runtime = (globalThis as { EdgeRuntime?: { waitUntil?: (p: Promise<unknown>) => void } }).EdgeRuntime
-  runtime?.waitUntil?.(task)
+  if (typeof runtime?.waitUntil === 'function') runtime.waitUntil(task)
 }
 
 /**
@@ -34,7 +34,7 @@ export class FlushTimer {
       void this.flush().finally(() => settle?.())
     }, this.delayMs)
     ;(this.timer as { unref?: () => void }).unref?.()
-    runAfterResponse(done)
+    runInBackground(done)
   }
 
   /** Drops a pending run (the caller flushes itself, at shutdown). */

@@ -69,10 +69,9 @@ export function fromBase64(text: string): Uint8Array {
 }
 
 /**
- * SHA-256 of a short text (a key, a token) as lower-case hex, synchronously. Not crypto.subtle: on
- * Node each subtle.digest is a job handed to the thread pool, a tenth of a millisecond of
- * main-thread time per call; node:crypto's native hash takes about 2 µs where @noble/hashes in
- * JavaScript took 10 (measured on every key-authenticated request, docs/performance.md).
+ * SHA-256 of a short text (a key, a token) as lower-case hex, synchronously, with node:crypto's
+ * native hash: on every key-authenticated request, crypto.subtle (a job handed to the thread pool
+ * on Node) and a hash in JavaScript both cost more (figures in docs/performance.md).
  */
 export function sha256Hex(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex')

@@ -148,7 +148,7 @@ async function reserveWithin(sql: Sql, ms: number): Promise<postgres.ReservedSql
   let timer: ReturnType<typeof setTimeout> | undefined
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      // Only during an outage: a busy pool on a healthy server is waited for as before.
+      // Only during an outage: on a healthy server a busy pool is waited for, however long.
       if (performance.now() - lastUnavailableAt > OUTAGE_MEMORY_MS) return
       reserving.then(
         (late) => late.release(),

@@ -42,6 +42,26 @@ export interface FunctionDeps {
  */
 export type DepsWithoutDatabase = Omit<FunctionDeps, 'sql'>
 
+/** Brands the owner pool that the job engine hands to a job handler; nothing else can name it. */
+declare const jobPool: unique symbol
+
+/**
+ * The owner pool as a job handler holds it. A job runs for no signed-in caller, so it cannot act as
+ * a tenant until it has loaded one; its statements are scoped by the job's `tenant_id`. Only the job
+ * engine (shared/infra/jobs/engine.ts) gives out this type: a request's `FunctionDeps.sql` is not
+ * assignable to it, so a helper that takes `JobDeps` can only be reached from a job.
+ */
+export type JobPool = Sql & { readonly [jobPool]: true }
+
+/**
+ * What a job handler runs with: FunctionDeps whose pool is typed as the job's. Its uses are exempt
+ * from the owner-handle allow-list by type, as infrastructure is (docs/adr/0013). It is assignable to
+ * FunctionDeps, so a handler passes it on to anything that takes those.
+ */
+export interface JobDeps extends DepsWithoutDatabase {
+  sql: JobPool
+}
+
 /**
  * What a service operation runs with: the function's dependencies and the tenant caller it acts
  * for. REST handlers, tool calls, server functions and jobs build one and call the same service.
@@ -68,9 +88,8 @@ export interface ServiceContext extends DepsWithoutDatabase {
 export function serviceContextFor(deps: FunctionDeps, caller: TenantCaller): ServiceContext {
   const sql = deps.sql
   // Named one by one rather than `const { sql, ...rest } = deps; { ...rest }`: object rest and
-  // spread cost about 3.7 µs here against 0.5 µs, on every request that builds a context
-  // (measured on Node 20). A new field of FunctionDeps belongs here too (tsc names a missing one
-  // unless it is optional).
+  // spread cost several times as much on every request that builds a context (docs/performance.md).
+  // A new field of FunctionDeps belongs here too (tsc names a missing one unless it is optional).
   return {
     config: deps.config,
     vault: deps.vault,

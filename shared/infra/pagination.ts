@@ -1,4 +1,6 @@
 import { z } from '@hono/zod-openapi'
+import type { Fragment } from './claim-lease.ts'
+import type { Queryable } from './db.ts'
 import { ServiceError } from './errors.ts'
 
 /**
@@ -45,6 +47,12 @@ export function decodeCursor(cursor: string | undefined): Cursor | null {
   }
 }
 
+/** What a list asks for: the page size and where the previous page ended. */
+export interface PageRequest {
+  limit: number
+  after: Cursor | null
+}
+
 export interface Page<T> {
   data: T[]
   next_cursor: string | null
@@ -64,4 +72,45 @@ export function paginate<Row, Out = Row>(
   const last = page[page.length - 1]
   const next = rows.length > limit && last ? key(last) : null
   return { data: page.map(present), next_cursor: next ? encodeCursor(next.at, next.id) : null }
+}
+
+/**
+ * How a list walks its rows: the timestamp column and the id column (qualified when the query
+ * joins, e.g. `c.created_at`), newest first unless `oldestFirst`.
+ */
+export interface Keyset<Row> {
+  at: keyof Row & string
+  column?: string
+  id?: string
+  oldestFirst?: boolean
+}
+
+/**
+ * One keyset list: `read` gets `tail`, which renders the rest of the query after its own filters
+ * (`and (at, id) < cursor order by at desc, id desc limit n + 1`), and the rows come back as the
+ * page (each through `present`) and its next_cursor. The column names come from code, never from
+ * a request.
+ */
+export async function keysetPage<Row extends { id: string }, Out = Row>(
+  page: PageRequest,
+  keyset: Keyset<NoInfer<Row>>,
+  present: (row: Row) => Out,
+  read: (tail: (q: Queryable) => Fragment) => Promise<Row[]>,
+): Promise<Page<Out>> {
+  const at = keyset.column ?? keyset.at
+  const id = keyset.id ?? 'id'
+  const tail = (q: Queryable): Fragment => {
+    const after = page.after
+    const order = keyset.oldestFirst
+      ? q`order by ${q(at)}, ${q(id)}`
+      : q`order by ${q(at)} desc, ${q(id)} desc`
+    const past = !after
+      ? q``
+      : keyset.oldestFirst
+        ? q`and (${q(at)}, ${q(id)}) > (${after.at}, ${after.id})`
+        : q`and (${q(at)}, ${q(id)}) < (${after.at}, ${after.id})`
+    return q`${past} ${order} limit ${page.limit + 1}` as Fragment
+  }
+  const rows = await read(tail)
+  return paginate(rows, page.limit, (r) => ({ at: r[keyset.at] as Date, id: r.id }), present)
 }

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi'
 
 /**
- * Shared request schemas for values that reach PostgreSQL (issue 16, item 1): every timestamp a
+ * Shared request schemas for values that reach PostgreSQL, so no input gives a 5xx: every timestamp a
  * client sends is bounded to what both JavaScript and PostgreSQL store (years 0001 to 9999, where
  * PostgreSQL has no year 0), and every free-form JSON field is capped in depth and size.
  */

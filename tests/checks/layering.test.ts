@@ -36,7 +36,8 @@ function sourceFiles(dir: string): string[] {
 }
 
 const isPackage = (spec: string) =>
-  !spec.includes('/') || !/^(shared|functions|scripts|local-platform|dashboard|clients|tests|benchmarks)\//.test(spec)
+  !spec.includes('/') ||
+  !/^(shared|functions|scripts|local-platform|dashboard|clients|tests|benchmarks)\//.test(spec)
 
 function layerViolations(graph: ImportGraph): string[] {
   const violations: string[] = []
@@ -90,10 +91,47 @@ describe('layering', () => {
     expect(climbing('shared/services/x/y.ts', `import { a } from '../../infra/db.ts'`)).toEqual([
       'shared/services/x/y.ts: ../../infra/db.ts',
     ])
-    const found = ['shared', 'functions', 'scripts', 'local-platform', 'tests', 'benchmarks'].flatMap((root) =>
-      sourceFiles(root).flatMap((path) => climbing(relative('.', path), readFileSync(path, 'utf8'))),
+    const found = ['shared', 'functions', 'scripts', 'local-platform', 'tests', 'benchmarks'].flatMap(
+      (root) =>
+        sourceFiles(root).flatMap((path) => climbing(relative('.', path), readFileSync(path, 'utf8'))),
     )
     expect(found).toEqual([])
+  })
+
+  it("the README's map of functions to service areas is the import graph's", () => {
+    const used = new Map<string, Set<string>>()
+    for (const path of sourceFiles('functions')) {
+      const file = relative('.', path)
+      const fn = file.split('/')[1]!
+      for (const target of importsOf(file, readFileSync(path, 'utf8'))) {
+        const area = /^shared\/services\/([^/]+)\//.exec(target)?.[1]
+        if (area) used.set(fn, (used.get(fn) ?? new Set()).add(area))
+      }
+    }
+    const readme = readFileSync('README.md', 'utf8')
+    const table = readme.slice(
+      readme.indexOf('| function '),
+      readme.indexOf('\n\n', readme.indexOf('| function ')),
+    )
+    const documented = new Map(
+      table
+        .split('\n')
+        .slice(2)
+        .map((row) => {
+          const [fn, areas] = row
+            .split('|')
+            .slice(1, 3)
+            .map((cell) => cell.trim())
+          // Only the area names count: `assistant` (the turn in `assistant/turn/`) names `assistant`.
+          const names = [...areas!.replace(/\([^)]*\)/g, '').matchAll(/`([^`]+)`/g)].map((m) => m[1]!)
+          return [fn!.replaceAll('`', ''), new Set(names)] as const
+        }),
+    )
+    const sorted = (m: Map<string, Set<string>>) =>
+      Object.fromEntries(
+        [...m].map(([k, v]) => [k, [...v].sort()]).sort(([a], [b]) => String(a).localeCompare(String(b))),
+      )
+    expect(sorted(documented)).toEqual(sorted(used))
   })
 
   it('refuses each kind of violation (the check can fail)', () => {

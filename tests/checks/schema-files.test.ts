@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs'
 import { applyMigrations, migrationsDir } from '@scripts/lib/migrations.ts'
-import { schemaDir, schemaFiles } from '@scripts/lib/schema-files.ts'
+import { blocksOf, phaseOf, schemaDir, snapshotFiles } from '@scripts/lib/schema-files.ts'
 import type { Sql, Tx } from '@shared/infra/db.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 
 /**
  * supabase/schema-snapshot/*.sql is where a reader finds the current definition of every function, table,
- * policy and grant of the platform's schemas (public and private). It is only worth reading if it
+ * policy and grant of the platform's schemas (public and private), a table's all in one place. It is only worth reading if it
  * is true: one database is built from the migrations, another from Supabase's stand-ins (the
  * bootstrap migration) plus the schema files, and the two catalogs must match object for object.
  * After a new migration, `npm run schema:dump` rewrites the files.
@@ -58,9 +58,14 @@ const catalogOf = (sql: Sql) => sql.unsafe<CatalogRow[]>(CATALOG)
 async function applySchemaFiles(sql: Sql): Promise<void> {
   const bootstrap = readFileSync(`${migrationsDir}20261121000000_supabase_bootstrap.sql`, 'utf8')
   await sql.unsafe(bootstrap).simple()
+  // The files are by area, for readers; the objects are created by kind, as a dump orders them.
+  const blocks = snapshotFiles().flatMap((file) => blocksOf(readFileSync(schemaDir + file, 'utf8')))
+  const ordered = blocks
+    .map((b, i) => ({ ...b, i }))
+    .sort((a, b) => phaseOf(a.kind) - phaseOf(b.kind) || a.i - b.i)
   await sql.begin(async (tx) => {
     await tx.unsafe('set local check_function_bodies = off').simple()
-    for (const { file } of schemaFiles) await tx.unsafe(readFileSync(schemaDir + file, 'utf8')).simple()
+    await tx.unsafe(ordered.map((b) => `--\n${b.text}`).join('\n\n')).simple()
   })
 }
 
@@ -82,6 +87,7 @@ describe('supabase/schema-snapshot/ matches the migrations', () => {
   it('every function, table, column, constraint, index, trigger, policy and grant is the same', async () => {
     const [migrated, declared] = await Promise.all([catalogOf(fromMigrations.sql), catalogOf(fromSchema.sql)])
     expect(migrated.length).toBeGreaterThan(500)
+    expect(snapshotFiles().length).toBeGreaterThan(5) // the areas' files and the functions' file
     // Compared as text, so a failure names the objects that differ. The parentheses of a constraint
     // or index expression are left out: a dump re-parsed nests \`a AND b AND c\` as ((a AND b) AND c).
     const lines = (rows: CatalogRow[]) =>

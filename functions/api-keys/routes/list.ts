@@ -1,13 +1,12 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { listApiKeys } from '@shared/services/api-keys/api-keys.ts'
 import { apiKeyListSchema } from '@shared/services/api-keys/schema.ts'
-import { readAuth } from './auth.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/',
   summary: "List the tenant's API keys (never a secret)",
@@ -17,8 +16,6 @@ export const route = defineRoute(readAuth, {
     ...errorResponses(400, 401, 429),
   },
 })
-
-export type ListApiKeysResponse = z.infer<typeof apiKeyListSchema>
 
 export const registerListApiKeys = (app: App) =>
   app.openapi(route, async (c) => {

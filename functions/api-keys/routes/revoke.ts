@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { revokeApiKey } from '@shared/services/api-keys/api-keys.ts'
 import { apiKeySchema } from '@shared/services/api-keys/schema.ts'
-import { writeAuth } from './auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/{id}/revoke',
   summary: 'Revoke an API key (takes effect at once; idempotent)',
@@ -16,8 +15,6 @@ export const route = defineRoute(writeAuth, {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type RevokeApiKeyResponse = z.infer<typeof apiKeySchema>
 
 export const registerRevokeApiKey = (app: App) =>
   app.openapi(route, async (c) => c.json(await revokeApiKey(serviceContext(c), c.req.valid('param').id), 200))

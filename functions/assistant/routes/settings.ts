@@ -1,27 +1,24 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey, ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { settingsBody, settingsSchema } from '@shared/services/assistant/schema.ts'
 import { getSettings, updateSettings } from '@shared/services/assistant/settings.ts'
-import { assistantAuth, managerAuth } from './auth.ts'
 
-export const getRoute = defineRoute(assistantAuth, {
+export const getRoute = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/settings',
   summary: "The assistant's model: provider, model, credential environment, and what the next turn will use",
   responses: { 200: jsonContent(settingsSchema, 'The settings'), ...errorResponses(401, 403, 429) },
 })
 
-export const putRoute = defineRoute(managerAuth, {
+export const putRoute = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   method: 'put',
   path: '/settings',
   summary: "Choose the assistant's provider and model (owners and admins)",
   request: { body: { content: { 'application/json': { schema: settingsBody } }, required: true } },
   responses: { 200: jsonContent(settingsSchema, 'The settings'), ...errorResponses(400, 401, 403, 413, 429) },
 })
-
-export type AssistantSettingsResponse = z.infer<typeof settingsSchema>
 
 export const registerGetSettings = (app: App) =>
   app.openapi(getRoute, async (c) => c.json(await getSettings(serviceContext(c)), 200))

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
-import { onTurnEvents, runTurnNow, turnResult } from '@shared/services/assistant/turn.ts'
+import { runTurnNow, type TurnEvents, turnResult } from '@shared/services/assistant/turn/index.ts'
 import type { Context } from 'hono'
 
 const encoder = new TextEncoder()
@@ -10,8 +10,9 @@ export const wantsStream = (c: Context<AppEnv>) =>
 
 /**
  * Runs a queued turn job here and answers: 200 JSON with the turn result once it ends, or with
- * Accept: text/event-stream the turn's events as they happen, ending with `turn.ended`. The turn
- * does not depend on the client: one that goes away stops receiving events, the turn goes on.
+ * Accept: text/event-stream the turn's events as they happen, ending with `turn.ended`. The stream
+ * is the turn's event sink (TurnEvents), handed to the run it starts. The turn does not depend on
+ * the client: one that goes away stops receiving events, the turn goes on.
  */
 export async function answerTurn(
   c: Context<AppEnv>,
@@ -39,14 +40,13 @@ export async function answerTurn(
     start(controller) {
       ctrl = controller
       if (first) write(first.event, first.data)
-      const stop = onTurnEvents(turnId, (e) => write(e.event, e.data))
-      const run = jobId ? runTurnNow(deps, jobId) : Promise.resolve()
+      const events: TurnEvents = { emit: (e) => write(e.event, e.data) }
+      const run = jobId ? runTurnNow(deps, jobId, events) : Promise.resolve()
       void run
         .then(() => turnResult(ctx, turnId))
         .then((result) => write('turn.ended', result))
         .catch((err) => deps.logger.warn('assistant stream: result failed', { error: String(err) }))
         .finally(() => {
-          stop()
           if (closed) return
           closed = true
           try {

@@ -1,17 +1,20 @@
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { tenantCaller } from '@shared/infra/http/authenticate.ts'
-import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { contentPage, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { contentListSchema, slugField } from '@shared/services/content/schema.ts'
-import { meterContentRequest } from '@shared/services/usage/metering.ts'
-import { cached, metered, readAuth } from './auth.ts'
+import { cached, metered } from './read-options.ts'
 import { respondCached } from './respond.ts'
 
 const listQuery = pageQuery.extend({
+  // Decoded while the query is validated, so a request with a bad cursor is refused before the
+  // frame meters it.
+  cursor: pageQuery.shape.cursor.transform(decodeCursor),
   type: z.enum(['site', 'article']).optional().openapi({ description: 'Only sites or only articles' }),
   site_id: z.uuid().optional().openapi({ description: 'The site, and the articles of that site' }),
   status: z
@@ -32,9 +35,10 @@ const listQuery = pageQuery.extend({
     .openapi({ description: 'Oldest first (the default) or newest first' }),
 })
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/',
+  meter: { product: 'content', buffered: true },
   summary: "List the tenant's sites and articles (oldest or newest first, keyset pagination)",
   description: `Needs a user access token or a platform API key with the scope content:read; a published-only key lists sites and published articles only.${metered}${cached}`,
   request: { query: listQuery },
@@ -45,14 +49,10 @@ export const route = defineRoute(readAuth, {
   },
 })
 
-export type ListContentResponse = z.infer<typeof contentListSchema>
-
 export const registerListContent = (app: App) =>
   app.openapi(route, async (c) => {
     const { limit, cursor, type, site_id, status, tag, author, published_since, published_before, q, order } =
       c.req.valid('query')
-    const deps = c.get('deps')
-    const after = decodeCursor(cursor)
     const filter = {
       type,
       site_id,
@@ -65,11 +65,13 @@ export const registerListContent = (app: App) =>
       newestFirst: order === 'newest',
     }
     // The hot path: the key was verified and its rate limit charged from this instance's cache
-    // and lease (no database statement when both are in hand), metering is buffered
-    // (meterBuffered, for requests made with API keys; a Free tenant's unit is reserved before
-    // the read), and the read is one statement that sets role and claims itself and reads under
-    // row-level security.
-    if (deps.config.METERING_ENABLED) await meterContentRequest(serviceContext(c), { buffered: true })
-    const rows = await readContentAsTenant(deps.sql, tenantCaller(c), { limit, after, filter })
+    // and lease (no database statement when both are in hand), the frame metered it through the
+    // usage buffer (a Free tenant's unit is reserved before the read), and the read is one
+    // statement that sets role and claims itself and reads under row-level security.
+    const rows = await readContentAsTenant(c.get('deps').sql, tenantCaller(c), {
+      limit,
+      after: cursor,
+      filter,
+    })
     return respondCached(c, contentPage(rows, limit))
   })

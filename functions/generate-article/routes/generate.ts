@@ -1,7 +1,7 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute, serverFunctionAuth, serviceContextForTenant } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContextForTenant } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { serverFunctionAuth } from '@shared/infra/http/route-auth.ts'
 import { generationEngine, queueGeneration } from '@shared/services/generation/generate.ts'
 import { generateArticleBody } from '@shared/services/generation/schema.ts'
 import { acceptedJob } from '@shared/services/jobs/jobs.ts'
@@ -18,8 +18,6 @@ export const route = defineRoute(serverFunctionAuth, {
     ...errorResponses(400, 401, 403, 404, 413, 422, 429),
   },
 })
-
-export type GenerateArticleResponse = z.infer<typeof acceptedJobSchema>
 
 export const registerGenerate = (app: App) =>
   app.openapi(route, async (c) => {

@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { integrationParam, statsQuery, statsSchema } from '@shared/services/integrations/schema.ts'
 import { getIntegrationStats } from '@shared/services/integrations/tool-calls.ts'
-import { userAuth } from './auth.ts'
 
-export const route = defineRoute(userAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/{id}/stats',
   summary: "Usage statistics of one integration for the caller's tenant",
@@ -16,8 +15,6 @@ export const route = defineRoute(userAuth, {
     ...errorResponses(400, 401, 404, 429),
   },
 })
-
-export type StatsResponse = z.infer<typeof statsSchema>
 
 export const registerStats = (app: App) =>
   app.openapi(route, async (c) =>

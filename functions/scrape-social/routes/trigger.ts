@@ -1,7 +1,7 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute, serverFunctionAuth, serviceContextForTenant } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContextForTenant } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { serverFunctionAuth } from '@shared/infra/http/route-auth.ts'
 import { acceptedJob } from '@shared/services/jobs/jobs.ts'
 import { acceptedJobSchema } from '@shared/services/jobs/schema.ts'
 import { triggerScrapeBody } from '@shared/services/sources/schema.ts'
@@ -19,8 +19,6 @@ export const route = defineRoute(serverFunctionAuth, {
     ...errorResponses(400, 401, 403, 404, 413, 429),
   },
 })
-
-export type TriggerScrapeResponse = z.infer<typeof acceptedJobSchema>
 
 export const registerTrigger = (app: App) =>
   app.openapi(route, async (c) => {

@@ -26,7 +26,7 @@ const PERIOD_MS = 60_000
 /**
  * The largest lease for a limit: a tenth of it, one token for limits of 100 a minute or less. A
  * tenth keeps a busy key at one lease per 100 requests at 1000 a minute (10 writes per 1,000; a
- * twentieth made it 20, the whole write budget of issue 25), for a burst less than a tenth short
+ * twentieth makes it 20, the whole write budget in docs/performance.md), for a burst less than a tenth short
  * of the limit and at most a tenth of the limit stranded per instance when it goes idle.
  */
 export function maxBlock(limit: number): number {

@@ -6,19 +6,22 @@ import { authenticate, callerForTenant, type RouteAuth, tenantCaller } from './a
 
 /** The OpenAPI extension that carries a route's RouteAuth, read by the security matrix and README check. */
 export const AUTH_EXTENSION = 'x-auth'
+/** The OpenAPI extension that carries what a route meters, read by the frame and the README's route table. */
+export const METER_EXTENSION = 'x-meter'
+
+/** A product the frame meters per request (the Content API); other products are metered by their services. */
+export type MeteredProduct = 'content'
 
 /**
- * Who may call a server function (scrape-social, generate-article, sync-affiliate): a signed-in
- * user (Supabase convention: `apikey: <anon key>` + `Authorization: Bearer <access token>`), a
- * platform key with content:write, or the service-role key naming the tenant (`tenant_id`).
+ * What one request to a route counts as: a unit of the product, metered by the frame after the
+ * request is validated and before the handler runs (malformed requests are not billed). Who is
+ * metered is the product's rule (for content: requests made with API keys). `buffered` counts it
+ * through the instance's usage buffer, for the hot read path.
  */
-export const serverFunctionAuth = {
-  allow: ['user', 'platform_key', 'service'],
-  scope: 'content:write',
-} as const satisfies RouteAuth
-
-/** Routes that take no credentials (OAuth callbacks, invitation look-ups) say so explicitly. */
-export const publicRoute = { allow: [] } as const satisfies RouteAuth
+export interface RouteMeter {
+  product: MeteredProduct
+  buffered?: boolean
+}
 
 function securityFor(auth: RouteAuth): RouteConfig['security'] {
   const schemes: Record<string, string[]>[] = []
@@ -31,17 +34,17 @@ function securityFor(auth: RouteAuth): RouteConfig['security'] {
 
 /**
  * A route definition with its authentication beside it: who may call (caller kinds), the scope a
- * key needs and the roles a user needs. The rule is enforced by the route's own middleware and
+ * key needs and the roles a user needs, and what a request meters (`meter`, see RouteMeter). The rule is enforced by the route's own middleware and
  * published in the OpenAPI document (security plus `x-auth`), so the security matrix test and the
  * README's scope table read the same declaration the code enforces.
  */
 export function defineRoute<const R extends Omit<RouteConfig, 'security' | 'middleware'>>(
   auth: RouteAuth,
-  config: R,
+  { meter, ...config }: R & { meter?: MeteredProduct | RouteMeter },
 ) {
   const isPublic = auth.allow.length === 0
   return createRoute({
-    ...config,
+    ...(config as unknown as R),
     // Typed as the route declares it (the strict copy has the same parameters).
     ...({ request: { ...config.request, query: strictQuery(config.request?.query) } } as object),
     security: isPublic ? [] : securityFor(auth),
@@ -51,6 +54,7 @@ export function defineRoute<const R extends Omit<RouteConfig, 'security' | 'midd
       ...(auth.scope && { scope: auth.scope }),
       ...(auth.roles && { roles: [...auth.roles] }),
     },
+    ...(meter && { [METER_EXTENSION]: typeof meter === 'string' ? { product: meter } : meter }),
   })
 }
 

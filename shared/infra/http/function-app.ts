@@ -1,5 +1,5 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
-import type { Context, Hono } from 'hono'
+import type { Context, Hono, MiddlewareHandler, Next } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { getPath } from 'hono/utils/url'
 import type { FunctionDeps } from '../deps.ts'
@@ -8,6 +8,7 @@ import { describeError } from '../logger.ts'
 import { findUnstorable, hasUnstorableText } from '../schemas.ts'
 import { allowedMethodsOf, unmatchedResponse } from './allowed-methods.ts'
 import type { App, AppEnv } from './app-env.ts'
+import { METER_EXTENSION, type RouteMeter } from './define-route.ts'
 import { toErrorResponse } from './error-response.ts'
 import { toFunctionPath } from './public-routes.ts'
 import { securityHeadersFor } from './security-headers.ts'
@@ -42,6 +43,12 @@ export interface FunctionAppOptions {
    * only from the key's origins.
    */
   keyOriginCors?: boolean
+  /**
+   * Meters one request to a route that declares `meter` (defineRoute): the product's rule of who
+   * is metered lives here, in the function that owns the product. Called only when metering is
+   * enabled, after validation and before the handler.
+   */
+  meter?: (c: Context<AppEnv>, meter: RouteMeter) => Promise<void>
 }
 
 /**
@@ -157,6 +164,8 @@ export function createFunctionApp(
       throw validationError(result.error.issues)
     },
   })
+
+  meterDeclaredRoutes(app, name, deps, options.meter)
 
   app.use('*', async (c, next) => {
     const incoming = c.req.header('x-request-id')
@@ -328,6 +337,33 @@ export function createFunctionApp(
     servers: [{ url: `/functions/v1/${name}` }],
   })
   return app
+}
+
+/**
+ * Routes registered on `app` that declare `meter` are metered once, here: the handler is wrapped
+ * so the request is metered after the route's validators and before its handler runs. A route
+ * that declares a meter in a function that gives no way to meter is an error at start-up.
+ */
+function meterDeclaredRoutes(
+  app: App,
+  name: string,
+  deps: FunctionDeps,
+  meterRequest: FunctionAppOptions['meter'],
+) {
+  const register = app.openapi
+  app.openapi = ((route, handler, hook) => {
+    const meter = (route as { [METER_EXTENSION]?: RouteMeter })[METER_EXTENSION]
+    if (!meter) return register(route, handler, hook)
+    if (!meterRequest)
+      throw new Error(
+        `${route.method.toUpperCase()} ${name}${route.path} declares a meter; createFunctionApp has none`,
+      )
+    const metered = async (c: Context<AppEnv>, next: Next) => {
+      if (deps.config.METERING_ENABLED) await meterRequest(c, meter)
+      return (handler as MiddlewareHandler<AppEnv>)(c, next)
+    }
+    return register(route, metered as unknown as typeof handler, hook)
+  }) as App['openapi']
 }
 
 /** The path of a serialized absolute URL, as `new URL(url).pathname` has it, without parsing it. */

@@ -18,6 +18,7 @@
  * background task (EdgeRuntime.waitUntil) so it continues after the response.
  */
 
+import { runInBackground } from '../background.ts'
 import {
   claimLeased,
   finishLeased,
@@ -28,7 +29,7 @@ import {
   released,
 } from '../claim-lease.ts'
 import { type Queryable, retryWhileUnavailable } from '../db.ts'
-import type { FunctionDeps } from '../deps.ts'
+import type { FunctionDeps, JobDeps } from '../deps.ts'
 import { ServiceError } from '../errors.ts'
 import { recordEvent } from '../events.ts'
 import { OutboundBlockedError, OutboundError } from '../outbound.ts'
@@ -107,9 +108,9 @@ export function isFinalAttempt(err: unknown, job: Pick<JobRow, 'attempts' | 'max
   return !classifyJobError(err).transient || job.attempts >= job.max_attempts
 }
 
-/** What a handler runs with: the function's dependencies and the claimed job. */
+/** What a handler runs with: the function's dependencies, its pool typed as the job's, and the claimed job. */
 export interface JobRun {
-  deps: FunctionDeps
+  deps: JobDeps
   job: JobRow
 }
 
@@ -194,14 +195,6 @@ export interface JobEngine {
   idle(): Promise<void>
 }
 
-declare const EdgeRuntime: { waitUntil(promise: Promise<unknown>): void } | undefined
-
-/** Hands a promise to the runtime's background tasks where there is such a thing. */
-export function runInBackground(promise: Promise<unknown>): void {
-  const runtime = (globalThis as { EdgeRuntime?: typeof EdgeRuntime }).EdgeRuntime
-  if (runtime && typeof runtime.waitUntil === 'function') runtime.waitUntil(promise)
-}
-
 /**
  * A function's engine for its kinds, made once per function instance (its deps) on first use:
  * `export const scrapeEngine = engineFor({ [SCRAPE_JOB_KIND]: { ... } })`.
@@ -227,6 +220,8 @@ export function createJobEngine(
   const random = opts.random ?? Math.random
   const running = new Set<Promise<unknown>>()
   const { sql, logger, clock } = deps
+  // The same object: only its type changes, to say that handlers hold the pool as a job.
+  const jobDeps = deps as unknown as JobDeps
 
   async function claim(limit: number, ids?: string[]): Promise<{ lease: Lease; jobs: JobRow[] }> {
     const now = clock.now()
@@ -302,7 +297,7 @@ export function createJobEngine(
     const kind = kinds[job.kind]!
     let outcome: { result?: Json | undefined; error?: unknown }
     try {
-      outcome = { result: await kind.handler({ deps, job }) }
+      outcome = { result: await kind.handler({ deps: jobDeps, job }) }
     } catch (error) {
       outcome = { error }
     }

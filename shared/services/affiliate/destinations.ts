@@ -2,8 +2,9 @@ import { isPgError, pgErrors, privilegeErrorAs, type Queryable } from '@shared/i
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '@shared/infra/errors.ts'
 import type { JobRow } from '@shared/infra/jobs/engine.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import { queueDueRuns, queueOrJoin, type ScheduledResource } from '../jobs/scheduled.ts'
+import { nextRunAt } from '../jobs/schedules.ts'
 import type { ProgramRow } from './adapters/types.ts'
 import {
   type Destination,
@@ -13,7 +14,6 @@ import {
   type ProgramInput,
   programInput,
   type Schedule,
-  scheduleMinutes,
 } from './schema.ts'
 
 /** Destinations and their affiliate programs (the admin API /api/affiliate), and queueing syncs. */
@@ -71,9 +71,6 @@ function presentDestination(row: DestinationRow, programs: ProgramRow[]): Destin
   }
 }
 
-const nextRun = (schedule: Schedule | null, enabled: boolean, now: Date) =>
-  schedule && enabled ? new Date(now.getTime() + scheduleMinutes[schedule] * 60_000) : null
-
 const MANAGE = 'Only owners and admins manage affiliate destinations'
 const asPermissionError = privilegeErrorAs(MANAGE)
 const refused = () => new ServiceError('INSUFFICIENT_PERMISSIONS', MANAGE)
@@ -108,7 +105,7 @@ export async function createDestination(ctx: ServiceContext, input: DestinationI
       const [created] = await tx<DestinationRow[]>`
       insert into public.affiliate_destinations (tenant_id, site_id, name, schedule, enabled, next_run_at, created_by, created_at, updated_at)
       values (${caller.tenantId}, ${input.site_id}, ${input.name}, ${input.schedule}, ${input.enabled},
-              ${nextRun(input.schedule, input.enabled, now)}, ${caller.userId}, ${now}, ${now})
+              ${nextRunAt(input.schedule, input.enabled, now)}, ${caller.userId}, ${now}, ${now})
       returning *`
       return created!
     })
@@ -117,30 +114,25 @@ export async function createDestination(ctx: ServiceContext, input: DestinationI
   return presentDestination(row, [])
 }
 
-export async function listDestinations(
-  ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null },
-): Promise<Page<Destination>> {
+export async function listDestinations(ctx: ServiceContext, page: PageRequest): Promise<Page<Destination>> {
   const { caller } = ctx
-  const { rows, programs } = await ctx.asTenant(async (tx) => {
-    const rows = await tx<DestinationRow[]>`
-      select * from public.affiliate_destinations where tenant_id = ${caller.tenantId}
-        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
-      order by created_at desc, id desc limit ${page.limit + 1}`
-    return {
-      rows,
-      programs: await programsOf(
-        tx,
-        caller.tenantId,
-        rows.map((r) => r.id),
-      ),
-    }
-  })
-  return paginate(
-    rows,
-    page.limit,
-    (r) => ({ at: r.created_at, id: r.id }),
-    (r) => presentDestination(r, programs),
+  let programs: Awaited<ReturnType<typeof programsOf>> = []
+  return keysetPage(
+    page,
+    { at: 'created_at' },
+    (r: DestinationRow) => presentDestination(r, programs),
+    (keyset) =>
+      ctx.asTenant(async (tx) => {
+        const rows = await tx<DestinationRow[]>`
+          select * from public.affiliate_destinations where tenant_id = ${caller.tenantId}
+            ${keyset(tx)}`
+        programs = await programsOf(
+          tx,
+          caller.tenantId,
+          rows.map((r) => r.id),
+        )
+        return rows
+      }),
   )
 }
 
@@ -167,7 +159,7 @@ export async function updateDestination(
       const next =
         schedule === before.schedule && enabled === before.enabled
           ? before.next_run_at
-          : nextRun(schedule, enabled, now)
+          : nextRunAt(schedule, enabled, now)
       const [updated] = await tx<DestinationRow[]>`
       update public.affiliate_destinations set name = ${input.name ?? before.name}, schedule = ${schedule},
         enabled = ${enabled}, next_run_at = ${next}, updated_at = ${now}
@@ -238,12 +230,11 @@ export async function deleteProgram(
  * Destinations as scheduled resources: two requests (on two instances), or a request and the
  * schedule, join one sync job.
  */
-const syncs: ScheduledResource<Schedule> = {
+const syncs: ScheduledResource = {
   table: 'public.affiliate_destinations',
   kind: SYNC_JOB_KIND,
   resource: 'destination_id',
   maxAttempts: 3,
-  nextRun: (schedule, now) => nextRun(schedule, true, now),
 }
 
 export async function queueSync(

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
 import type { Availability, NormalizedProduct } from './product.ts'
 import type { Network, Product } from './schema.ts'
 
@@ -41,31 +41,10 @@ export async function searchAffiliateProducts(
 ): Promise<Page<Product>> {
   const { caller } = ctx
   const words = (search.q ?? '').split(/\s+/).filter(Boolean).slice(0, 8)
-  const rows = await ctx.asTenant(async (tx) => {
-    const [dest] = await tx`
-      select 1 from public.affiliate_destinations where id = ${search.destinationId} and tenant_id = ${caller.tenantId}`
-    if (!dest) throw notFound('Destination')
-    const match = words.map((w) => {
-      const like = `%${likeEscape(w)}%`
-      return tx`and (title ilike ${like} or merchant ilike ${like} or gtin = ${w})`
-    })
-    return tx<ProductRow[]>`
-      select id, destination_id, program_id, network, external_id, merchant, title, description, category,
-        price::text as price, sale_price::text as sale_price, currency, availability, image_url, affiliate_url, gtin,
-        previous_price::text as previous_price, previous_sale_price::text as previous_sale_price, price_changed_at,
-        last_synced_at, created_at ${search.includeRaw ? tx`, raw` : tx``}
-      from public.affiliate_products
-      where tenant_id = ${caller.tenantId} and destination_id = ${search.destinationId}
-        ${search.availability ? tx`and availability = ${search.availability}` : tx``}
-        ${match.reduce((acc, m) => tx`${acc} ${m}`, tx``)}
-        ${search.after ? tx`and (created_at, id) < (${search.after.at}, ${search.after.id})` : tx``}
-      order by created_at desc, id desc limit ${search.limit + 1}`
-  })
-  return paginate(
-    rows,
-    search.limit,
-    (r) => ({ at: r.created_at, id: r.id }),
-    (r): Product => ({
+  return keysetPage(
+    search,
+    { at: 'created_at' },
+    (r: ProductRow): Product => ({
       id: r.id,
       destination_id: r.destination_id,
       program_id: r.program_id,
@@ -88,5 +67,25 @@ export async function searchAffiliateProducts(
       last_synced_at: r.last_synced_at.toISOString(),
       ...(r.raw && { raw: r.raw }),
     }),
+    (keyset) =>
+      ctx.asTenant(async (tx) => {
+        const [dest] = await tx`
+      select 1 from public.affiliate_destinations where id = ${search.destinationId} and tenant_id = ${caller.tenantId}`
+        if (!dest) throw notFound('Destination')
+        const match = words.map((w) => {
+          const like = `%${likeEscape(w)}%`
+          return tx`and (title ilike ${like} or merchant ilike ${like} or gtin = ${w})`
+        })
+        return tx<ProductRow[]>`
+      select id, destination_id, program_id, network, external_id, merchant, title, description, category,
+        price::text as price, sale_price::text as sale_price, currency, availability, image_url, affiliate_url, gtin,
+        previous_price::text as previous_price, previous_sale_price::text as previous_sale_price, price_changed_at,
+        last_synced_at, created_at ${search.includeRaw ? tx`, raw` : tx``}
+      from public.affiliate_products
+      where tenant_id = ${caller.tenantId} and destination_id = ${search.destinationId}
+        ${search.availability ? tx`and availability = ${search.availability}` : tx``}
+        ${match.reduce((acc, m) => tx`${acc} ${m}`, tx``)}
+        ${keyset(tx)}`
+      }),
   )
 }

@@ -1,11 +1,12 @@
 import { z } from '@hono/zod-openapi'
 import { pageQuery } from '@shared/infra/pagination.ts'
+import type { ScheduleName } from '../jobs/schedules.ts'
 import { availabilities } from './product.ts'
 
-/** How often a scheduled destination syncs, and its interval in minutes. */
-export const scheduleMinutes = { hourly: 60, every_6_hours: 360, daily: 1440 } as const
-export type Schedule = keyof typeof scheduleMinutes
-const schedule = z.enum(['hourly', 'every_6_hours', 'daily'])
+/** How often a scheduled destination may sync: no more often than hourly. */
+const schedules = ['hourly', 'every_6_hours', 'daily'] as const satisfies ScheduleName[]
+export type Schedule = (typeof schedules)[number]
+const schedule = z.enum(schedules)
 
 export const networks = ['awin', 'cj', 'amazon', 'feed'] as const
 export type Network = (typeof networks)[number]

@@ -4,7 +4,7 @@
  * program completed are the products no program listed this time marked unavailable; a failed
  * or partial sync removes nothing. Skipped rows are counted with their reasons in the result.
  */
-import type { FunctionDeps } from '@shared/infra/deps.ts'
+import type { FunctionDeps, JobDeps } from '@shared/infra/deps.ts'
 import { engineFor, isFinalAttempt, JobError, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
 import { tenantAdminEmails } from '@shared/infra/notifier.ts'
 import { CredentialUnavailableError, useCredential } from '../credentials/use-credential.ts'
@@ -40,7 +40,7 @@ export interface SyncResult {
 
 /** Upserts one batch; a new price keeps the previous one (previous_price, price_changed_at). */
 export async function upsertBatch(
-  deps: Pick<FunctionDeps, 'sql'>,
+  deps: Pick<JobDeps, 'sql'>,
   program: ProgramRow,
   jobId: string,
   now: Date,
@@ -114,7 +114,7 @@ async function credentialFor(deps: FunctionDeps, program: ProgramRow) {
 
 /** Streams one program's catalog into the products table. */
 export async function syncProgram(
-  deps: FunctionDeps,
+  deps: JobDeps,
   program: ProgramRow,
   jobId: string,
   now: Date,

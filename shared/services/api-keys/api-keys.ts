@@ -5,7 +5,7 @@ import { invalidField, notFound, requireFuture } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import { applyAuthChangesNow } from '@shared/infra/hot-path/hot-path.ts'
 import { displayPrefix, generateKey, hashKey } from '@shared/infra/keys.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import { requireOwnConnections } from '@shared/services/tools/tool-subset.ts'
 import {
   type ApiKey,
@@ -131,20 +131,16 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
   return { ...present(row), key }
 }
 
-export async function listApiKeys(
-  ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null },
-): Promise<Page<ApiKey>> {
+export async function listApiKeys(ctx: ServiceContext, page: PageRequest): Promise<Page<ApiKey>> {
   const { caller } = ctx
-  const rows = await ctx.asTenant(
-    (tx) => tx<ApiKeyRow[]>`
+  return keysetPage(page, { at: 'created_at' }, present, (keyset) =>
+    ctx.asTenant(
+      (tx) => tx<ApiKeyRow[]>`
       select ${tx.unsafe(columns)} from public.api_keys
       where tenant_id = ${caller.tenantId}
-        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
-      order by created_at desc, id desc
-      limit ${page.limit + 1}`,
+        ${keyset(tx)}`,
+    ),
   )
-  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), present)
 }
 
 export async function getApiKey(ctx: ServiceContext, id: string): Promise<ApiKey> {

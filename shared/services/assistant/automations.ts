@@ -5,7 +5,7 @@ import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { Cron } from 'croner'
 import { createConversation } from './conversations.ts'
 import type { Automation, AutomationInput, AutomationRun } from './schema.ts'
-import { managerRoles, runTurnNow, startTurn } from './turn.ts'
+import { managerRoles, runTurnNow, startTurn } from './turn/index.ts'
 
 /**
  * Automations: an instruction the assistant runs on a schedule (5-field cron, UTC), as an assistant

@@ -1,7 +1,7 @@
 import type { Queryable } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
 import type {
   AssistantMessage,
   AssistantToolCall,
@@ -151,15 +151,14 @@ export async function listConversations(
   limit: number,
 ): Promise<Page<Conversation>> {
   const { caller } = ctx
-  const rows = await ctx.asTenant(
-    (tx) => tx<ConversationRow[]>`
+  return keysetPage({ limit, after }, { at: 'created_at' }, presentConversation, (keyset) =>
+    ctx.asTenant(
+      (tx) => tx<ConversationRow[]>`
       select * from public.assistant_conversations
       where tenant_id = ${caller.tenantId}
-        ${after ? tx`and (created_at, id) < (${after.at}, ${after.id})` : tx``}
-      order by created_at desc, id desc
-      limit ${limit + 1}`,
+        ${keyset(tx)}`,
+    ),
   )
-  return paginate(rows, limit, (r) => ({ at: r.created_at, id: r.id }), presentConversation)
 }
 
 /** The conversation as the caller may see it, with its messages, tool calls and turns. */

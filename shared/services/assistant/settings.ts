@@ -1,7 +1,7 @@
 import { privilegeErrorAs } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import type { AssistantSettings, SettingsInput } from './schema.ts'
-import { modelChoice } from './turn.ts'
+import { modelChoice } from './turn/index.ts'
 
 /** The tenant's assistant settings (one row, owners and admins write it) and what they resolve to. */
 export async function getSettings(ctx: ServiceContext): Promise<AssistantSettings> {

@@ -1,8 +1,8 @@
 import type { z } from '@hono/zod-openapi'
-import { privilegeErrorAs, readAsTenant } from '@shared/infra/db.ts'
+import { privilegeErrorAs } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { Delivery, deliveriesQuery, Platform } from './schema.ts'
 
 /** The delivery log as the tenant sees it (never the payload), and replaying dead letters. */
@@ -42,20 +42,19 @@ function present(row: DeliveryRow): Delivery {
 export async function listDeliveries(
   ctx: ServiceContext,
   filter: z.output<typeof deliveriesQuery>,
-  page: { limit: number; after: Cursor | null },
+  page: PageRequest,
 ): Promise<Page<Delivery>> {
   const { caller } = ctx
-  const rows = await ctx.readAsTenant(
-    (q) => q<DeliveryRow[]>`
+  return keysetPage(page, { at: 'received_at' }, present, (keyset) =>
+    ctx.readAsTenant(
+      (q) => q<DeliveryRow[]>`
       select ${q.unsafe(columns)} from public.commerce_deliveries
       where tenant_id = ${caller.tenantId}
         ${filter.status ? q`and status = ${filter.status}` : q``}
         ${filter.store_id ? q`and store_id = ${filter.store_id}` : q``}
-        ${page.after ? q`and (received_at, id) < (${page.after.at}, ${page.after.id})` : q``}
-      order by received_at desc, id desc
-      limit ${page.limit + 1}`,
+        ${keyset(q)}`,
+    ),
   )
-  return paginate(rows, page.limit, (r) => ({ at: r.received_at, id: r.id }), present)
 }
 
 export async function getDelivery(ctx: ServiceContext, id: string): Promise<Delivery> {

@@ -1,7 +1,6 @@
 import type { z } from '@hono/zod-openapi'
-import { readAsTenant } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { OrderRecord } from './payloads.ts'
 import type { Order, ordersQuery } from './schema.ts'
 
@@ -32,20 +31,19 @@ function present(row: OrderRow): Order {
 export async function listOrders(
   ctx: ServiceContext,
   filter: z.output<typeof ordersQuery>,
-  page: { limit: number; after: Cursor | null },
+  page: PageRequest,
 ): Promise<Page<Order>> {
   const { caller } = ctx
-  const rows = await ctx.readAsTenant(
-    (q) => q<OrderRow[]>`
+  return keysetPage(page, { at: 'created_at' }, present, (keyset) =>
+    ctx.readAsTenant(
+      (q) => q<OrderRow[]>`
       select ${q.unsafe(columns)} from public.commerce_orders
       where tenant_id = ${caller.tenantId}
         ${filter.store_id ? q`and store_id = ${filter.store_id}` : q``}
         ${filter.financial_status ? q`and financial_status = ${filter.financial_status}` : q``}
         ${filter.fulfillment_status ? q`and fulfillment_status = ${filter.fulfillment_status}` : q``}
         ${filter.updated_since ? q`and source_updated_at >= ${new Date(filter.updated_since)}` : q``}
-        ${page.after ? q`and (created_at, id) < (${page.after.at}, ${page.after.id})` : q``}
-      order by created_at desc, id desc
-      limit ${page.limit + 1}`,
+        ${keyset(q)}`,
+    ),
   )
-  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), present)
 }

@@ -1,6 +1,5 @@
-import { readAsTenant } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
 import type { Image, Variant } from './payloads.ts'
 import type { Product } from './schema.ts'
 
@@ -60,21 +59,20 @@ const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}
 export async function searchProducts(ctx: ServiceContext, search: ProductSearch): Promise<Page<Product>> {
   const { caller } = ctx
   const words = (search.q ?? '').split(/\s+/).filter(Boolean).slice(0, 10)
-  const rows = await ctx.readAsTenant((q) => {
-    const wordFilters = words.map(
-      (w) => q`and (title ilike ${likePattern(w)} or handle ilike ${likePattern(w)}
+  return keysetPage(search, { at: 'created_at' }, present, (keyset) =>
+    ctx.readAsTenant((q) => {
+      const wordFilters = words.map(
+        (w) => q`and (title ilike ${likePattern(w)} or handle ilike ${likePattern(w)}
                     or exists (select 1 from jsonb_array_elements(variants) v where v->>'sku' ilike ${likePattern(w)}))`,
-    )
-    return q<ProductRow[]>`
+      )
+      return q<ProductRow[]>`
       select ${q.unsafe(columns)} from public.commerce_products
       where tenant_id = ${caller.tenantId}
         ${search.include_deleted ? q`` : q`and deleted_at is null`}
         ${search.store_id ? q`and store_id = ${search.store_id}` : q``}
         ${search.status ? q`and status = ${search.status}` : q``}
         ${wordFilters.reduce((acc, f) => q`${acc} ${f}`, q``)}
-        ${search.after ? q`and (created_at, id) < (${search.after.at}, ${search.after.id})` : q``}
-      order by created_at desc, id desc
-      limit ${search.limit + 1}`
-  })
-  return paginate(rows, search.limit, (r) => ({ at: r.created_at, id: r.id }), present)
+        ${keyset(q)}`
+    }),
+  )
 }

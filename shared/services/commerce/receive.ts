@@ -132,8 +132,8 @@ async function loadStores(
     'storeId' in key
       ? await deps.sql<Omit<CandidateStore, 'secret'>[]>`
           select id, tenant_id, platform, secret_ciphertext from public.commerce_stores where id = ${key.storeId}`
-      : // The shared address: every store still on it for this domain (no limit: a limit let ten
-        // squatted stores hide the real one). Only stores connected before per-store addresses
+      : // The shared address: every store still on it for this domain (no limit: with one, enough
+        // squatted stores would hide the real one). Only stores connected before per-store addresses
         // are on it, so this set is closed; see migrations/20261127010100.
         await deps.sql<Omit<CandidateStore, 'secret'>[]>`
           select id, tenant_id, platform, secret_ciphertext from public.commerce_stores

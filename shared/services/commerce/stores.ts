@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi'
 import { isPgError, pgErrors, privilegeErrorAs } from '@shared/infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { createStoreBody, Platform, rotateStoreSecretBody, Store, updateStoreBody } from './schema.ts'
 
 /** Connected shops: create, list, get, update, rotate the signing secret, delete. */
@@ -30,7 +30,7 @@ export function functionsUrl(deps: Pick<FunctionDeps, 'config'>): string {
 /**
  * Every store, Shopify's too, has its own delivery address: only that store's secret is tried
  * there, so no other tenant's stores can change its outcome (docs/commerce.md, "Why each store has
- * its own address"). Shopify stores connected before this also keep the shared address.
+ * its own address"). The shared Shopify address still answers, for shops whose webhooks point there.
  */
 export function webhookUrl(deps: Pick<FunctionDeps, 'config'>, row: Pick<StoreRow, 'id'>): string {
   return `${functionsUrl(deps)}/functions/v1/${FUNCTION_NAME}/stores/${row.id}`
@@ -79,24 +79,19 @@ export async function createStore(
   return present(ctx, row!)
 }
 
-export async function listStores(
-  ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null },
-): Promise<Page<Store>> {
+export async function listStores(ctx: ServiceContext, page: PageRequest): Promise<Page<Store>> {
   const { caller } = ctx
-  const rows = await ctx.asTenant(
-    (tx) => tx<StoreRow[]>`
+  return keysetPage(
+    page,
+    { at: 'created_at' },
+    (r: StoreRow) => present(ctx, r),
+    (keyset) =>
+      ctx.asTenant(
+        (tx) => tx<StoreRow[]>`
       select ${tx.unsafe(columns)} from public.commerce_stores
       where tenant_id = ${caller.tenantId}
-        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
-      order by created_at desc, id desc
-      limit ${page.limit + 1}`,
-  )
-  return paginate(
-    rows,
-    page.limit,
-    (r) => ({ at: r.created_at, id: r.id }),
-    (r) => present(ctx, r),
+        ${keyset(tx)}`,
+      ),
   )
 }
 

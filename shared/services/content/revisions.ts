@@ -2,7 +2,7 @@ import type { Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { type Page, type PageRequest, paginate } from '@shared/infra/pagination.ts'
 import { type ArticleRow, applyFields, presentArticle, selectArticle, updatedEvent } from './articles.ts'
 import { type RevisionFields, saveRevision } from './revision-store.ts'
 import type { Article, ArticleRevision, ArticleRevisionSummary } from './schema.ts'
@@ -52,7 +52,7 @@ async function requireArticle(tx: Tx, tenantId: string, id: string): Promise<voi
 export async function listRevisions(
   ctx: ServiceContext,
   articleId: string,
-  page: { limit: number; after: Cursor | null },
+  page: PageRequest,
 ): Promise<Page<ArticleRevisionSummary>> {
   refusePublishedOnly(ctx)
   const { caller } = ctx

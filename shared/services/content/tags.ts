@@ -1,7 +1,7 @@
 import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { CreateTagInput, Tag, UpdateTagInput } from './schema.ts'
 import { numberedSlug, slugify } from './slug.ts'
 
@@ -80,20 +80,16 @@ export async function createTag(ctx: ServiceContext, input: CreateTagInput): Pro
   return presentTag(row)
 }
 
-export async function listTags(
-  ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null },
-): Promise<Page<Tag>> {
+export async function listTags(ctx: ServiceContext, page: PageRequest): Promise<Page<Tag>> {
   const { caller } = ctx
-  const rows = await ctx.readAsTenant(
-    (q) => q<TagRow[]>`
-      select ${q.unsafe(tagColumns)} from public.tags
-      where tenant_id = ${caller.tenantId}
-        ${page.after ? q`and (created_at, id) > (${page.after.at}, ${page.after.id})` : q``}
-      order by created_at, id
-      limit ${page.limit + 1}`,
+  return keysetPage(page, { at: 'created_at', oldestFirst: true }, presentTag, (keyset) =>
+    ctx.readAsTenant(
+      (q) => q<TagRow[]>`
+          select ${q.unsafe(tagColumns)} from public.tags
+          where tenant_id = ${caller.tenantId}
+            ${keyset(q)}`,
+    ),
   )
-  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentTag)
 }
 
 export async function getTag(ctx: ServiceContext, id: string): Promise<Tag> {

@@ -2,7 +2,7 @@ import type { z } from '@hono/zod-openapi'
 import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, requireFuture, ServiceError } from '@shared/infra/errors.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import { credentialStatus } from './credential-status.ts'
 import { keyHint } from './key-hint.ts'
 import type {
@@ -147,26 +147,24 @@ export async function createCredential(
 
 export async function listCredentials(
   ctx: ServiceContext,
-  query: { limit: number; after: Cursor | null; provider_id?: string; environment?: Environment },
+  query: PageRequest & { provider_id?: string; environment?: Environment },
 ): Promise<Page<Credential>> {
   const { caller } = ctx
-  const { limit, after, provider_id, environment } = query
-  const rows = await ctx.asTenant(
-    (tx) => tx<CredentialRow[]>`
+  const { provider_id, environment } = query
+  const now = ctx.clock.now()
+  return keysetPage(
+    query,
+    { at: 'created_at', column: 'c.created_at', id: 'c.id' },
+    (r: CredentialRow) => present(r, now),
+    (keyset) =>
+      ctx.asTenant(
+        (tx) => tx<CredentialRow[]>`
       ${withProvider(tx, 'public.credentials')}
       where c.tenant_id = ${caller.tenantId}
         ${provider_id ? tx`and c.provider_id = ${provider_id}` : tx``}
         ${environment ? tx`and c.environment = ${environment}` : tx``}
-        ${after ? tx`and (c.created_at, c.id) < (${after.at}, ${after.id})` : tx``}
-      order by c.created_at desc, c.id desc
-      limit ${limit + 1}`,
-  )
-  const now = ctx.clock.now()
-  return paginate(
-    rows,
-    limit,
-    (r) => ({ at: r.created_at, id: r.id }),
-    (r) => present(r, now),
+        ${keyset(tx)}`,
+      ),
   )
 }
 

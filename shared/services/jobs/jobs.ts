@@ -1,7 +1,7 @@
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
 import type { JobRow } from '@shared/infra/jobs/engine.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { AcceptedJob, Job } from './schema.ts'
 
 /** The tenant's view of the job engine's rows: list and get, under row-level security. */
@@ -31,20 +31,19 @@ export function acceptedJob(row: Pick<JobRow, 'id' | 'kind' | 'status'>): Accept
 
 export async function listJobs(
   ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null; kind?: string; status?: Job['status'] },
+  page: PageRequest & { kind?: string; status?: Job['status'] },
 ): Promise<Page<Job>> {
   const { caller } = ctx
-  const rows = await ctx.asTenant(
-    (tx) => tx<JobRow[]>`
+  return keysetPage(page, { at: 'created_at' }, presentJob, (keyset) =>
+    ctx.asTenant(
+      (tx) => tx<JobRow[]>`
       select * from public.jobs
       where tenant_id = ${caller.tenantId}
         ${page.kind ? tx`and kind in ${tx(page.kind.split(','))}` : tx``}
         ${page.status ? tx`and status = ${page.status}` : tx``}
-        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
-      order by created_at desc, id desc
-      limit ${page.limit + 1}`,
+        ${keyset(tx)}`,
+    ),
   )
-  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentJob)
 }
 
 export async function getJob(ctx: ServiceContext, id: string): Promise<Job> {

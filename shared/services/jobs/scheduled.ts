@@ -1,6 +1,7 @@
 import type { Queryable } from '@shared/infra/db.ts'
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { enqueueOrJoin, type JobRow } from '@shared/infra/jobs/engine.ts'
+import { nextRunAt, type ScheduleName } from './schedules.ts'
 
 /**
  * A scheduled resource: a row with `enabled`, `schedule` and `next_run_at` whose run is a job (a
@@ -8,19 +9,18 @@ import { enqueueOrJoin, type JobRow } from '@shared/infra/jobs/engine.ts'
  * already queued or running for the resource is joined, never doubled (enqueueOrJoin,
  * docs/adr/0006-job-engine.md).
  */
-export interface ScheduledResource<S> {
+export interface ScheduledResource {
   /** Schema-qualified table, e.g. 'public.sources'. */
   table: string
   kind: string
   /** The job input's field naming the resource, e.g. 'source_id'. */
   resource: string
   maxAttempts: number
-  nextRun: (schedule: S, now: Date) => Date | null
 }
 
 /** Queues the resource's job, or returns the one already queued or running. */
-export function queueOrJoin<S>(
-  r: ScheduledResource<S>,
+export function queueOrJoin(
+  r: ScheduledResource,
   tx: Queryable,
   tenantId: string,
   resourceId: string,
@@ -40,11 +40,11 @@ export function queueOrJoin<S>(
 
 /**
  * Queues the job of every enabled resource whose `next_run_at` has come and moves its next run on
- * (the sweep job; all tenants), in turns across tenants. Safe on several instances: due rows are locked with SKIP LOCKED for
- * this one transaction. Returns the ids of the jobs it created (joined ones are already running).
+ * (the sweep job; all tenants), in turns across tenants. Safe on several instances: due rows are
+ * locked with SKIP LOCKED for this one transaction. Returns the ids of the jobs it created (joined ones are already running).
  */
-export async function queueDueRuns<S>(
-  r: ScheduledResource<S>,
+export async function queueDueRuns(
+  r: ScheduledResource,
   deps: Pick<FunctionDeps, 'sql' | 'clock'>,
   limit: number,
 ): Promise<string[]> {
@@ -52,7 +52,7 @@ export async function queueDueRuns<S>(
   return deps.sql.begin(async (tx) => {
     // In turns across tenants: each tenant's most overdue first, so one tenant's many schedules
     // cannot hold back another's.
-    const due = await tx<{ id: string; tenant_id: string; schedule: S }[]>`
+    const due = await tx<{ id: string; tenant_id: string; schedule: ScheduleName }[]>`
       with ranked as (
         select id, row_number() over (partition by tenant_id order by next_run_at, id) as rank
         from ${tx(r.table)}
@@ -64,7 +64,7 @@ export async function queueDueRuns<S>(
       for update of t skip locked`
     const ids: string[] = []
     for (const row of due) {
-      await tx`update ${tx(r.table)} set next_run_at = ${r.nextRun(row.schedule, now)} where id = ${row.id}`
+      await tx`update ${tx(r.table)} set next_run_at = ${nextRunAt(row.schedule, true, now)} where id = ${row.id}`
       const { job, created } = await queueOrJoin(r, tx, row.tenant_id, row.id, 'schedule', now)
       if (created) ids.push(job.id)
     }

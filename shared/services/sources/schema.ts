@@ -1,17 +1,14 @@
 import { z } from '@hono/zod-openapi'
+import type { ScheduleName } from '../jobs/schedules.ts'
 
-/** How often a scheduled source runs, and its interval in minutes. */
-export const scheduleMinutes = {
-  every_15_minutes: 15,
-  hourly: 60,
-  every_6_hours: 360,
-  daily: 1440,
-} as const
-export const schedules = Object.keys(scheduleMinutes) as [
-  keyof typeof scheduleMinutes,
-  ...(keyof typeof scheduleMinutes)[],
-]
-export type Schedule = keyof typeof scheduleMinutes
+/** How often a scheduled source may run: every schedule there is. */
+export const schedules = [
+  'every_15_minutes',
+  'hourly',
+  'every_6_hours',
+  'daily',
+] as const satisfies ScheduleName[]
+export type Schedule = (typeof schedules)[number]
 
 const noNul = (s: string) => !s.includes('\u0000')
 

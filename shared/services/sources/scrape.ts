@@ -1,4 +1,4 @@
-import type { FunctionDeps } from '@shared/infra/deps.ts'
+import type { FunctionDeps, JobDeps } from '@shared/infra/deps.ts'
 import { engineFor, isFinalAttempt, JobError, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
 import { OutboundError } from '@shared/infra/outbound.ts'
 import { CredentialUnavailableError, useCredential } from '../credentials/use-credential.ts'
@@ -61,11 +61,7 @@ async function fetchFeed(
 }
 
 /** Inserts new items; an item already seen for this source (same guid, or link) is skipped. */
-async function storeItems(
-  deps: Pick<FunctionDeps, 'sql' | 'clock'>,
-  source: SourceRow,
-  items: ScrapedItem[],
-) {
+async function storeItems(deps: Pick<JobDeps, 'sql' | 'clock'>, source: SourceRow, items: ScrapedItem[]) {
   if (items.length === 0) return 0
   const now = deps.clock.now()
   // Duplicates within one fetch count once (the first wins, as it would across fetches).

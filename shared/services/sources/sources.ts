@@ -2,14 +2,14 @@ import { isPgError, pgErrors, privilegeErrorAs, type Queryable } from '@shared/i
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError, validationError } from '@shared/infra/errors.ts'
 import type { JobRow } from '@shared/infra/jobs/engine.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import { queueDueRuns, queueOrJoin, type ScheduledResource } from '../jobs/scheduled.ts'
+import { nextRunAt } from '../jobs/schedules.ts'
 import {
   type CreateSourceInput,
   type Schedule,
   type Source,
   type SourceItem,
-  scheduleMinutes,
   sourceInput,
   type UpdateSourceInput,
 } from './schema.ts'
@@ -94,9 +94,6 @@ function checkedConfig(kind: 'feed' | 'apify', config: unknown): Record<string, 
   return parsed.data.config as Record<string, unknown>
 }
 
-const nextRun = (schedule: Schedule | null, enabled: boolean, now: Date) =>
-  schedule && enabled ? new Date(now.getTime() + scheduleMinutes[schedule] * 60_000) : null
-
 const asPermissionError = privilegeErrorAs('Only owners and admins manage sources')
 /** Row-level security let the read through but not the write: a member. */
 const refused = () => new ServiceError('INSUFFICIENT_PERMISSIONS', 'Only owners and admins manage sources')
@@ -117,7 +114,7 @@ export async function createSource(ctx: ServiceContext, input: CreateSourceInput
       const [created] = await tx<SourceRow[]>`
       insert into public.sources (tenant_id, site_id, name, kind, config, schedule, enabled, next_run_at, created_by, created_at, updated_at)
       values (${caller.tenantId}, ${input.site_id}, ${input.name}, ${input.kind}, ${tx.json(config as never)},
-              ${input.schedule}, ${input.enabled}, ${nextRun(input.schedule, input.enabled, now)}, ${caller.userId}, ${now}, ${now})
+              ${input.schedule}, ${input.enabled}, ${nextRunAt(input.schedule, input.enabled, now)}, ${caller.userId}, ${now}, ${now})
       returning *`
       return created!
     })
@@ -126,18 +123,15 @@ export async function createSource(ctx: ServiceContext, input: CreateSourceInput
   return presentSource(row)
 }
 
-export async function listSources(
-  ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null },
-): Promise<Page<Source>> {
+export async function listSources(ctx: ServiceContext, page: PageRequest): Promise<Page<Source>> {
   const { caller } = ctx
-  const rows = await ctx.asTenant(
-    (tx) => tx<SourceRow[]>`
+  return keysetPage(page, { at: 'created_at' }, presentSource, (keyset) =>
+    ctx.asTenant(
+      (tx) => tx<SourceRow[]>`
       select * from public.sources where tenant_id = ${caller.tenantId}
-        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
-      order by created_at desc, id desc limit ${page.limit + 1}`,
+        ${keyset(tx)}`,
+    ),
   )
-  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentSource)
 }
 
 async function sourceRow(db: Queryable, tenantId: string, id: string): Promise<SourceRow> {
@@ -170,7 +164,7 @@ export async function updateSource(
       const next =
         schedule === before.schedule && enabled === before.enabled
           ? before.next_run_at
-          : nextRun(schedule, enabled, now)
+          : nextRunAt(schedule, enabled, now)
       // A new address invalidates the conditional GET validators of the old one.
       const sameFeed = JSON.stringify(config) === JSON.stringify(before.config)
       const [updated] = await tx<SourceRow[]>`
@@ -203,27 +197,26 @@ export async function deleteSource(ctx: ServiceContext, id: string): Promise<voi
 export async function listSourceItems(
   ctx: ServiceContext,
   sourceId: string,
-  page: { limit: number; after: Cursor | null },
+  page: PageRequest,
 ): Promise<Page<SourceItem>> {
   const { caller } = ctx
-  const rows = await ctx.asTenant(async (tx) => {
-    await sourceRow(tx, caller.tenantId, sourceId)
-    return tx<ItemRow[]>`
+  return keysetPage(page, { at: 'created_at' }, presentItem, (keyset) =>
+    ctx.asTenant(async (tx) => {
+      await sourceRow(tx, caller.tenantId, sourceId)
+      return tx<ItemRow[]>`
       select id, source_id, external_id, url, title, text, author, media, published_at, created_at
       from public.source_items where tenant_id = ${caller.tenantId} and source_id = ${sourceId}
-        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
-      order by created_at desc, id desc limit ${page.limit + 1}`
-  })
-  return paginate(rows, page.limit, (r) => ({ at: r.created_at, id: r.id }), presentItem)
+        ${keyset(tx)}`
+    }),
+  )
 }
 
 /** Sources as scheduled resources: a request and the schedule join one scrape job. */
-const scrapes: ScheduledResource<Schedule> = {
+const scrapes: ScheduledResource = {
   table: 'public.sources',
   kind: SCRAPE_JOB_KIND,
   resource: 'source_id',
   maxAttempts: 3,
-  nextRun: (schedule, now) => nextRun(schedule, true, now),
 }
 
 /** Queues a scrape of one source of the caller's tenant (in the same transaction as the check). */
@@ -235,7 +228,7 @@ export async function queueScrape(
   const now = ctx.clock.now()
   return ctx.asTenant(async (tx) => {
     await sourceRow(tx, caller.tenantId, sourceId)
-    // A requested scrape's input names only the source (as before the schedule joined it).
+    // A requested scrape's input names only the source: it carries no schedule slot to join on.
     return queueOrJoin(scrapes, tx, caller.tenantId, sourceId, 'request', now, {})
   })
 }

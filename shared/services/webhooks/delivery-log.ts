@@ -1,6 +1,6 @@
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import {
   asPermissionError,
   type DeliveryRow,
@@ -27,23 +27,22 @@ const presentAttempt = (r: AttemptRow): DeliveryAttempt => ({
 export async function listDeliveryAttempts(
   ctx: ServiceContext,
   id: string,
-  query: { limit: number; after: Cursor | null; eventId?: string },
+  query: PageRequest & { eventId?: string },
 ): Promise<Page<DeliveryAttempt>> {
   const { caller } = ctx
   const { limit, after, eventId } = query
-  const rows = await ctx.asTenant(async (tx) => {
-    await findSubscription(tx, caller.tenantId, id)
-    return tx<AttemptRow[]>`
+  return keysetPage({ limit, after }, { at: 'attempted_at' }, presentAttempt, (keyset) =>
+    ctx.asTenant(async (tx) => {
+      await findSubscription(tx, caller.tenantId, id)
+      return tx<AttemptRow[]>`
       select id, delivery_id, event_id, event_type, attempt, success, status_code, duration_ms, response_excerpt, error,
              attempted_at, next_attempt_at
       from public.webhook_delivery_attempts
       where tenant_id = ${caller.tenantId} and subscription_id = ${id}
         ${eventId ? tx`and event_id = ${eventId}` : tx``}
-        ${after ? tx`and (attempted_at, id) < (${after.at}, ${after.id})` : tx``}
-      order by attempted_at desc, id desc
-      limit ${limit + 1}`
-  })
-  return paginate(rows, limit, (r) => ({ at: r.attempted_at, id: r.id }), presentAttempt)
+        ${keyset(tx)}`
+    }),
+  )
 }
 
 /** Sends one event again: a new run of the retry schedule, same event id. */

@@ -9,7 +9,7 @@
  * only while the lease is still ours. A dispatcher that dies mid-delivery leaves its lease to
  * expire, after which another dispatcher sends the same attempt again (at least once).
  *
- * In-flight attempts are independent (issue 16, item 11): each claimed attempt is sent and
+ * In-flight attempts are independent, so one slow receiver cannot hold up others: each claimed attempt is sent and
  * recorded on its own, and a free slot is refilled by a new claim at once, so a receiver that
  * hangs until the time-out holds only its own attempts. Concurrency is capped in total per
  * process (WEBHOOK_MAX_IN_FLIGHT) and per endpoint, i.e. per subscription

@@ -3,7 +3,7 @@ import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { generateKey } from '@shared/infra/keys.ts'
 import { assertPublicUrl, OutboundBlockedError, outboundPolicyFrom } from '@shared/infra/outbound.ts'
-import { type Cursor, type Page, paginate } from '@shared/infra/pagination.ts'
+import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import {
   asPermissionError,
   columns,
@@ -69,25 +69,20 @@ export async function createSubscription(
   return { ...present(row, now), secret }
 }
 
-export async function listSubscriptions(
-  ctx: ServiceContext,
-  page: { limit: number; after: Cursor | null },
-): Promise<Page<Subscription>> {
+export async function listSubscriptions(ctx: ServiceContext, page: PageRequest): Promise<Page<Subscription>> {
   const { caller } = ctx
-  const rows = await ctx.asTenant(
-    (tx) => tx<SubscriptionRow[]>`
+  const now = ctx.clock.now()
+  return keysetPage(
+    page,
+    { at: 'created_at' },
+    (r: SubscriptionRow) => present(r, now),
+    (keyset) =>
+      ctx.asTenant(
+        (tx) => tx<SubscriptionRow[]>`
       select ${tx.unsafe(columns)} from public.webhook_subscriptions
       where tenant_id = ${caller.tenantId}
-        ${page.after ? tx`and (created_at, id) < (${page.after.at}, ${page.after.id})` : tx``}
-      order by created_at desc, id desc
-      limit ${page.limit + 1}`,
-  )
-  const now = ctx.clock.now()
-  return paginate(
-    rows,
-    page.limit,
-    (r) => ({ at: r.created_at, id: r.id }),
-    (r) => present(r, now),
+        ${keyset(tx)}`,
+      ),
   )
 }
 

@@ -2,6 +2,7 @@ import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey, ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import {
   createAutomation,
   deleteAutomation,
@@ -15,21 +16,20 @@ import {
   automationRunSchema,
   automationSchema,
 } from '@shared/services/assistant/schema.ts'
-import { assistantAuth, managerAuth } from '../auth.ts'
 
 /** Automations: scheduled assistant turns (docs/assistant.md). One file: five small routes. */
 
 const listSchema = z.object({ data: z.array(automationSchema) }).openapi('AutomationList')
 const runListSchema = z.object({ data: z.array(automationRunSchema) }).openapi('AutomationRunList')
 
-export const listRoute = defineRoute(assistantAuth, {
+export const listRoute = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/automations',
   summary: "The tenant's automations with their last and next run",
   responses: { 200: jsonContent(listSchema, 'Automations'), ...errorResponses(401, 403, 429) },
 })
 
-export const createRoute = defineRoute(managerAuth, {
+export const createRoute = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   method: 'post',
   path: '/automations',
   summary: 'Save an instruction the assistant runs on a schedule (owners and admins)',
@@ -42,7 +42,7 @@ export const createRoute = defineRoute(managerAuth, {
   },
 })
 
-export const updateRoute = defineRoute(managerAuth, {
+export const updateRoute = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   method: 'patch',
   path: '/automations/{id}',
   summary: 'Change, pause (enabled: false) or resume an automation',
@@ -56,7 +56,7 @@ export const updateRoute = defineRoute(managerAuth, {
   },
 })
 
-export const deleteRoute = defineRoute(managerAuth, {
+export const deleteRoute = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   method: 'delete',
   path: '/automations/{id}',
   summary: 'Delete an automation (its runs go; their conversations stay)',
@@ -64,15 +64,13 @@ export const deleteRoute = defineRoute(managerAuth, {
   responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 429) },
 })
 
-export const runsRoute = defineRoute(assistantAuth, {
+export const runsRoute = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/automations/{id}/runs',
   summary: "An automation's runs, newest first, each with its conversation and turn status",
   request: { params: idParam },
   responses: { 200: jsonContent(runListSchema, 'Runs'), ...errorResponses(400, 401, 403, 404, 429) },
 })
-
-export type AutomationResponse = z.infer<typeof automationSchema>
 
 export const registerAutomations = (app: App) => {
   app.openapi(listRoute, async (c) => c.json(await listAutomations(serviceContext(c)), 200))

@@ -2,9 +2,9 @@ import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { approvalBody, turnResultSchema } from '@shared/services/assistant/schema.ts'
-import { decideApproval } from '@shared/services/assistant/turn.ts'
-import { managerAuth } from '../auth.ts'
+import { decideApproval } from '@shared/services/assistant/turn/index.ts'
 import { answerTurn } from '../turn-response.ts'
 import { streamDescription } from './post-message.ts'
 
@@ -13,7 +13,7 @@ const params = z.object({
   call_id: z.uuid().openapi({ param: { name: 'call_id', in: 'path' } }),
 })
 
-export const route = defineRoute(managerAuth, {
+export const route = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   method: 'post',
   path: '/conversations/{id}/approvals/{call_id}',
   summary: 'Approve or deny a tool call that waits for approval; the turn then resumes',
@@ -37,8 +37,6 @@ export const route = defineRoute(managerAuth, {
     ...errorResponses(400, 401, 403, 404, 409, 429),
   },
 })
-
-export type ApproveToolCallResponse = z.infer<typeof turnResultSchema>
 
 export const registerApproveToolCall = (app: App) =>
   app.openapi(route, async (c) => {

@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { createConversation } from '@shared/services/assistant/conversations.ts'
 import { conversationSchema, createConversationBody } from '@shared/services/assistant/schema.ts'
-import { assistantAuth } from '../auth.ts'
 
-export const route = defineRoute(assistantAuth, {
+export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'post',
   path: '/conversations',
   summary: 'Start a conversation with the assistant',
@@ -20,8 +19,6 @@ export const route = defineRoute(assistantAuth, {
     ...errorResponses(400, 401, 403, 413, 429),
   },
 })
-
-export type CreateConversationResponse = z.infer<typeof conversationSchema>
 
 export const registerCreateConversation = (app: App) =>
   app.openapi(route, async (c) => {

@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getConversation } from '@shared/services/assistant/conversations.ts'
 import { conversationDetailSchema } from '@shared/services/assistant/schema.ts'
-import { assistantAuth } from '../auth.ts'
 
-export const route = defineRoute(assistantAuth, {
+export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/conversations/{id}',
   summary: 'A conversation with its messages, tool calls and turns',
@@ -18,8 +17,6 @@ export const route = defineRoute(assistantAuth, {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type GetConversationResponse = z.infer<typeof conversationDetailSchema>
 
 export const registerGetConversation = (app: App) =>
   app.openapi(route, async (c) =>

@@ -1,13 +1,12 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { listConversations } from '@shared/services/assistant/conversations.ts'
 import { conversationListSchema } from '@shared/services/assistant/schema.ts'
-import { assistantAuth } from '../auth.ts'
 
-export const route = defineRoute(assistantAuth, {
+export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/conversations',
   summary: 'List conversations, newest first (keyset pagination)',
@@ -17,8 +16,6 @@ export const route = defineRoute(assistantAuth, {
     ...errorResponses(400, 401, 403, 429),
   },
 })
-
-export type ListConversationsResponse = z.infer<typeof conversationListSchema>
 
 export const registerListConversations = (app: App) =>
   app.openapi(route, async (c) => {

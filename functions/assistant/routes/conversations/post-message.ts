@@ -2,10 +2,11 @@ import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { presentMessage } from '@shared/services/assistant/conversations.ts'
 import { postMessageBody, streamEvents, turnResultSchema } from '@shared/services/assistant/schema.ts'
-import { startTurn } from '@shared/services/assistant/turn.ts'
-import { assistantAuth, toolScopes } from '../auth.ts'
+import { startTurn } from '@shared/services/assistant/turn/index.ts'
+import { toolScopes } from '../tool-scopes.ts'
 import { answerTurn } from '../turn-response.ts'
 
 export const streamDescription = [
@@ -35,7 +36,7 @@ const eventStreamExample = [
   '',
 ].join('\n')
 
-export const route = defineRoute(assistantAuth, {
+export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'post',
   path: '/conversations/{id}/messages',
   summary: 'Send a message: runs one assistant turn (JSON, or streamed with Accept: text/event-stream)',
@@ -59,8 +60,6 @@ export const route = defineRoute(assistantAuth, {
     ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429),
   },
 })
-
-export type PostMessageResponse = z.infer<typeof turnResultSchema>
 
 export const registerPostMessage = (app: App) =>
   app.openapi(route, async (c) => {

@@ -1,13 +1,12 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { listDeliveries } from '@shared/services/commerce/deliveries.ts'
 import { deliveriesQuery, deliveryListSchema } from '@shared/services/commerce/schema.ts'
-import { readAuth } from '../auth.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/deliveries',
   summary: 'The log of received deliveries, newest first (status=failed lists the dead letters)',
@@ -17,8 +16,6 @@ export const route = defineRoute(readAuth, {
     ...errorResponses(400, 401, 429),
   },
 })
-
-export type ListDeliveriesResponse = z.infer<typeof deliveryListSchema>
 
 export const registerListDeliveries = (app: App) =>
   app.openapi(route, async (c) => {

@@ -1,14 +1,13 @@
-import type { z } from '@hono/zod-openapi'
-import { runAfterResponse } from '@shared/infra/background.ts'
+import { runInBackground } from '@shared/infra/background.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, depsOf, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { replayDelivery } from '@shared/services/commerce/deliveries.ts'
 import { kickProcessing } from '@shared/services/commerce/process.ts'
 import { deliverySchema } from '@shared/services/commerce/schema.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/deliveries/{id}/replay',
   summary: 'Queue a dead-lettered delivery again, with a fresh retry schedule',
@@ -19,11 +18,9 @@ export const route = defineRoute(writeAuth, {
   },
 })
 
-export type ReplayDeliveryResponse = z.infer<typeof deliverySchema>
-
 export const registerReplayDelivery = (app: App) =>
   app.openapi(route, async (c) => {
     const delivery = await replayDelivery(serviceContext(c), c.req.valid('param').id)
-    runAfterResponse(kickProcessing(depsOf(c)))
+    runInBackground(kickProcessing(depsOf(c)))
     return c.json(delivery, 200)
   })

@@ -2,8 +2,8 @@ import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, depsOf } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { job } from '@shared/infra/http/route-auth.ts'
 import { processDueDeliveries } from '@shared/services/commerce/process.ts'
-import { jobAuth } from '../auth.ts'
 
 const processResultSchema = z.object({
   claimed: z.number().int(),
@@ -13,14 +13,12 @@ const processResultSchema = z.object({
   lease_lost: z.number().int(),
 })
 
-export const route = defineRoute(jobAuth, {
+export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/process',
   summary: 'Job: process due deliveries (service role only; pg_cron every minute)',
   responses: { 200: jsonContent(processResultSchema, 'Counts'), ...errorResponses(401) },
 })
-
-export type ProcessJobResponse = z.infer<typeof processResultSchema>
 
 export const registerProcessJob = (app: App) =>
   app.openapi(route, async (c) => c.json(await processDueDeliveries(depsOf(c)), 200))

@@ -1,13 +1,12 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { listOrders } from '@shared/services/commerce/orders.ts'
 import { orderListSchema, ordersQuery } from '@shared/services/commerce/schema.ts'
-import { dataAuth } from '../auth.ts'
 
-export const route = defineRoute(dataAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/orders',
   summary: 'Synced orders, newest first, with filters',
@@ -17,8 +16,6 @@ export const route = defineRoute(dataAuth, {
     ...errorResponses(400, 401, 403, 429),
   },
 })
-
-export type ListOrdersResponse = z.infer<typeof orderListSchema>
 
 export const registerListOrders = (app: App) =>
   app.openapi(route, async (c) => {

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { runAfterResponse } from '@shared/infra/background.ts'
+import { runInBackground } from '@shared/infra/background.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import { chargeClientAddress } from '@shared/infra/http/authenticate.ts'
@@ -15,7 +15,7 @@ export const receiptSchema = z
   })
   .openapi('CommerceReceipt')
 
-export type ReceiptResponse = z.infer<typeof receiptSchema>
+type ReceiptResponse = z.infer<typeof receiptSchema>
 
 /**
  * A shop's delivery is never refused for its query string (a merchant may paste the address with
@@ -38,7 +38,7 @@ export async function handleReceipt(c: Context<AppEnv>, storeId: string | undefi
   try {
     const result = await receiveDelivery(deps, { storeId, header: (name) => c.req.header(name), body })
     if (result.status === 'accepted' && deps.config.COMMERCE_PROCESS_ON_RECEIPT)
-      runAfterResponse(kickProcessing(deps))
+      runInBackground(kickProcessing(deps))
     return c.json(result satisfies ReceiptResponse, 200)
   } catch (err) {
     // One line for the platform's operator; the sender gets only the generic refusal.

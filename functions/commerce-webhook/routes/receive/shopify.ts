@@ -1,6 +1,7 @@
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute, publicRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { publicRoute } from '@shared/infra/http/route-auth.ts'
 import { handleReceipt, receiptQuery, receiptSchema, receiveDescription } from './handle.ts'
 
 export const route = defineRoute(publicRoute, {
@@ -14,7 +15,5 @@ export const route = defineRoute(publicRoute, {
     ...errorResponses(400, 401, 413, 429),
   },
 })
-
-export type { ReceiptResponse as ReceiveShopifyResponse } from './handle.ts'
 
 export const registerReceiveShopify = (app: App) => app.openapi(route, (c) => handleReceipt(c, undefined))

@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute, publicRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { publicRoute } from '@shared/infra/http/route-auth.ts'
 import { handleReceipt, receiptQuery, receiptSchema, receiveDescription } from './handle.ts'
 
 // Not validated as a uuid here: an ill-formed id gets the same 401 as an unknown one.
@@ -23,8 +24,6 @@ export const route = defineRoute(publicRoute, {
     ...errorResponses(400, 401, 413, 429),
   },
 })
-
-export type { ReceiptResponse as ReceiveForStoreResponse } from './handle.ts'
 
 export const registerReceiveForStore = (app: App) =>
   app.openapi(route, (c) => handleReceipt(c, c.req.valid('param').store_id))

@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { createStoreBody, storeSchema } from '@shared/services/commerce/schema.ts'
 import { createStore } from '@shared/services/commerce/stores.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/stores',
   summary: 'Connect a Shopify or WooCommerce store (its signing secret is write-only)',
@@ -16,8 +15,6 @@ export const route = defineRoute(writeAuth, {
     ...errorResponses(400, 401, 403, 409, 413, 429),
   },
 })
-
-export type CreateStoreResponse = z.infer<typeof storeSchema>
 
 export const registerCreateStore = (app: App) =>
   app.openapi(route, async (c) => c.json(await createStore(serviceContext(c), c.req.valid('json')), 201))

@@ -1,18 +1,16 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { deleteStore } from '@shared/services/commerce/stores.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'delete',
   path: '/stores/{id}',
   summary: 'Disconnect a store, deleting its deliveries, orders and products',
   request: { params: idParam },
   responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 429) },
 })
-
-export type DeleteStoreResponse = null
 
 export const registerDeleteStore = (app: App) =>
   app.openapi(route, async (c) => {

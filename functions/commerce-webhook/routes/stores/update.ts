@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { storeSchema, updateStoreBody } from '@shared/services/commerce/schema.ts'
 import { updateStore } from '@shared/services/commerce/stores.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'patch',
   path: '/stores/{id}',
   summary: 'Rename a store or change its shop domain / site URL',
@@ -19,8 +18,6 @@ export const route = defineRoute(writeAuth, {
     ...errorResponses(400, 401, 403, 404, 409, 413, 429),
   },
 })
-
-export type UpdateStoreResponse = z.infer<typeof storeSchema>
 
 export const registerUpdateStore = (app: App) =>
   app.openapi(route, async (c) =>

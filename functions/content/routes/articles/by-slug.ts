@@ -1,10 +1,11 @@
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getArticleBySlug } from '@shared/services/content/articles.ts'
 import { articleSchema, slugField } from '@shared/services/content/schema.ts'
-import { cached, formatsQuery, metered, meteredContext, readAuth } from '../auth.ts'
+import { cached, formatsQuery, metered } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 
 const params = z.object({
@@ -19,9 +20,10 @@ const movedSchema = z
   })
   .openapi('ArticleMoved')
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/sites/{site_id}/articles/{slug}',
+  meter: 'content',
   summary:
     'One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one',
   description: `${metered}${cached} A published-only key sees published articles only: anything else is 404.`,
@@ -34,11 +36,9 @@ export const route = defineRoute(readAuth, {
   },
 })
 
-export type GetArticleBySlugResponse = z.infer<typeof articleSchema>
-
 export const registerGetArticleBySlug = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     const { site_id, slug } = c.req.valid('param')
     const found = await getArticleBySlug(ctx, site_id, slug, c.req.valid('query').formats)
     if ('redirect_to' in found) {

@@ -1,14 +1,15 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { cancelSchedule } from '@shared/services/content/articles.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered } from '../read-options.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'delete',
   path: '/articles/{id}/schedule',
+  meter: 'content',
   summary:
     'Cancel a schedule (content:write): the article goes back to draft, event content.unpublished. A draft is returned as is; a published article is 409',
   description: metered,
@@ -19,10 +20,8 @@ export const route = defineRoute(writeAuth, {
   },
 })
 
-export type CancelScheduleResponse = z.infer<typeof articleSchema>
-
 export const registerCancelSchedule = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return c.json(await cancelSchedule(ctx, c.req.valid('param').id), 200)
   })

@@ -1,14 +1,15 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { createArticle } from '@shared/services/content/articles.ts'
 import { articleSchema, createArticleBody } from '@shared/services/content/schema.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered } from '../read-options.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',
   path: '/articles',
+  meter: 'content',
   summary:
     'Create a draft article in a site (content:write); event content.updated. The slug is made from the title when absent; a slug another article of the site holds is 409 naming it',
   description: metered,
@@ -19,10 +20,8 @@ export const route = defineRoute(writeAuth, {
   },
 })
 
-export type CreateArticleResponse = z.infer<typeof articleSchema>
-
 export const registerCreateArticle = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return c.json(await createArticle(ctx, c.req.valid('json')), 201)
   })

@@ -1,15 +1,17 @@
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getArticle } from '@shared/services/content/articles.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { cached, formatsQuery, metered, meteredContext, readAuth } from '../auth.ts'
+import { cached, formatsQuery, metered } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}',
+  meter: 'content',
   summary: 'One article with its body (content:read; a published-only key sees published articles only)',
   description: `${metered}${cached}`,
   request: { params: idParam, query: z.object({ formats: formatsQuery }) },
@@ -20,10 +22,8 @@ export const route = defineRoute(readAuth, {
   },
 })
 
-export type GetArticleResponse = z.infer<typeof articleSchema>
-
 export const registerGetArticle = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return respondCached(c, await getArticle(ctx, c.req.valid('param').id, c.req.valid('query').formats))
   })

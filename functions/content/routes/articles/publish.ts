@@ -1,14 +1,15 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { publishArticle } from '@shared/services/content/articles.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered } from '../read-options.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',
   path: '/articles/{id}/publish',
+  meter: 'content',
   summary: 'Publish an article (content:write); event content.published. Publishing again changes nothing',
   description: metered,
   request: { params: idParam },
@@ -18,10 +19,8 @@ export const route = defineRoute(writeAuth, {
   },
 })
 
-export type PublishArticleResponse = z.infer<typeof articleSchema>
-
 export const registerPublishArticle = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return c.json(await publishArticle(ctx, c.req.valid('param').id), 200)
   })

@@ -1,14 +1,15 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { scheduleArticle } from '@shared/services/content/articles.ts'
 import { articleSchema, scheduleArticleBody } from '@shared/services/content/schema.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered } from '../read-options.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',
   path: '/articles/{id}/schedule',
+  meter: 'content',
   summary:
     'Schedule a draft, or reschedule a scheduled article (content:write); event content.scheduled. publish_at must lie in the future (400 otherwise); a published article is 409',
   description: `${metered} The article is published within a minute of publish_at, once, with content.published.`,
@@ -22,11 +23,9 @@ export const route = defineRoute(writeAuth, {
   },
 })
 
-export type ScheduleArticleResponse = z.infer<typeof articleSchema>
-
 export const registerScheduleArticle = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     const publishAt = new Date(c.req.valid('json').publish_at)
     return c.json(await scheduleArticle(ctx, c.req.valid('param').id, publishAt), 200)
   })

@@ -1,14 +1,15 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { listArticleSources } from '@shared/services/content/articles.ts'
 import { articleSourcesSchema } from '@shared/services/content/schema.ts'
-import { metered, meteredContext, readAuth } from '../auth.ts'
+import { metered } from '../read-options.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}/sources',
+  meter: 'content',
   summary:
     'The scraped items a generated article was written from (content:read); empty for one written by hand',
   description: metered,
@@ -19,10 +20,8 @@ export const route = defineRoute(readAuth, {
   },
 })
 
-export type ArticleSourcesResponse = z.infer<typeof articleSourcesSchema>
-
 export const registerArticleSources = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return c.json({ data: await listArticleSources(ctx, c.req.valid('param').id) }, 200)
   })

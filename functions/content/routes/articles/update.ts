@@ -1,14 +1,15 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { updateArticle } from '@shared/services/content/articles.ts'
 import { articleSchema, updateArticleBody } from '@shared/services/content/schema.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered } from '../read-options.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'patch',
   path: '/articles/{id}',
+  meter: 'content',
   summary:
     "Change any of an article's fields (content:write); event content.updated and a new revision when something changed. A slug another article of the site holds is 409 naming it",
   description: metered,
@@ -22,10 +23,8 @@ export const route = defineRoute(writeAuth, {
   },
 })
 
-export type UpdateArticleResponse = z.infer<typeof articleSchema>
-
 export const registerUpdateArticle = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return c.json(await updateArticle(ctx, c.req.valid('param').id, c.req.valid('json')), 200)
   })

@@ -1,16 +1,17 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getRevision } from '@shared/services/content/revisions.ts'
 import { articleRevisionSchema } from '@shared/services/content/schema.ts'
-import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { cached, metered } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 import { revisionParams } from './params.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}/revisions/{revision_id}',
+  meter: 'content',
   summary: 'One revision with all its fields (content:read; not a published-only key)',
   description: `${metered}${cached}`,
   request: { params: revisionParams },
@@ -21,11 +22,9 @@ export const route = defineRoute(readAuth, {
   },
 })
 
-export type GetRevisionResponse = z.infer<typeof articleRevisionSchema>
-
 export const registerGetRevision = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     const { id, revision_id } = c.req.valid('param')
     return respondCached(c, await getRevision(ctx, id, revision_id))
   })

@@ -1,17 +1,18 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { MAX_REVISIONS } from '@shared/services/content/revision-store.ts'
 import { listRevisions } from '@shared/services/content/revisions.ts'
 import { articleRevisionListSchema } from '@shared/services/content/schema.ts'
-import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { cached, metered } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}/revisions',
+  meter: 'content',
   summary: `An article's revisions, newest first: one per save, the newest ${MAX_REVISIONS} kept (content:read; not a published-only key)`,
   description: `${metered}${cached}`,
   request: { params: idParam, query: pageQuery },
@@ -22,11 +23,9 @@ export const route = defineRoute(readAuth, {
   },
 })
 
-export type ListRevisionsResponse = z.infer<typeof articleRevisionListSchema>
-
 export const registerListRevisions = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     const { limit, cursor } = c.req.valid('query')
     return respondCached(
       c,

@@ -1,15 +1,16 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { restoreRevision } from '@shared/services/content/revisions.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered } from '../read-options.ts'
 import { revisionParams } from './params.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',
   path: '/articles/{id}/revisions/{revision_id}/restore',
+  meter: 'content',
   summary:
     "Restore a revision (content:write): its fields become the article's again, as a new revision; event content.updated. A slug taken since is 409",
   description: metered,
@@ -20,11 +21,9 @@ export const route = defineRoute(writeAuth, {
   },
 })
 
-export type RestoreRevisionResponse = z.infer<typeof articleSchema>
-
 export const registerRestoreRevision = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     const { id, revision_id } = c.req.valid('param')
     return c.json(await restoreRevision(ctx, id, revision_id), 200)
   })

@@ -1,14 +1,15 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { createSiteBody, siteSchema } from '@shared/services/content/schema.ts'
 import { createSite } from '@shared/services/content/sites.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered } from '../read-options.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',
   path: '/sites',
+  meter: 'content',
   summary:
     'Add a site (content:write); event site.created. The slug is made from the name when absent; a taken slug is 409',
   description: metered,
@@ -19,10 +20,8 @@ export const route = defineRoute(writeAuth, {
   },
 })
 
-export type CreateSiteResponse = z.infer<typeof siteSchema>
-
 export const registerCreateSite = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return c.json(await createSite(ctx, c.req.valid('json')), 201)
   })

@@ -1,13 +1,14 @@
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { deleteSite } from '@shared/services/content/sites.ts'
+import { metered } from '../read-options.ts'
 
-import { metered, meteredContext, writeAuth } from '../auth.ts'
-
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'delete',
   path: '/sites/{id}',
+  meter: 'content',
   summary: 'Remove a site and its articles (content:write); event site.deleted',
   description: metered,
   request: { params: idParam },
@@ -17,11 +18,9 @@ export const route = defineRoute(writeAuth, {
   },
 })
 
-export type DeleteSiteResponse = null
-
 export const registerDeleteSite = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     await deleteSite(ctx, c.req.valid('param').id)
     return c.body(null, 204)
   })

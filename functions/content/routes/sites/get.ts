@@ -1,15 +1,16 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { siteDetailSchema } from '@shared/services/content/schema.ts'
 import { getSiteDetail } from '@shared/services/content/sites.ts'
-import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { cached, metered } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/sites/{id}',
+  meter: 'content',
   summary: 'One site with the counts of what it holds: what deleting it removes (content:read)',
   description: `${metered}${cached} A published-only key gets the site without its counts.`,
   request: { params: idParam },
@@ -20,10 +21,8 @@ export const route = defineRoute(readAuth, {
   },
 })
 
-export type GetSiteResponse = z.infer<typeof siteDetailSchema>
-
 export const registerGetSite = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return respondCached(c, await getSiteDetail(ctx, c.req.valid('param').id))
   })

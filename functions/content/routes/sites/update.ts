@@ -1,14 +1,15 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { siteSchema, updateSiteBody } from '@shared/services/content/schema.ts'
 import { updateSite } from '@shared/services/content/sites.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered } from '../read-options.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'patch',
   path: '/sites/{id}',
+  meter: 'content',
   summary:
     "Change a site's name, slug or domain (content:write; domain null removes it); a slug another site of the tenant holds is 409",
   description: metered,
@@ -27,10 +28,8 @@ export const route = defineRoute(writeAuth, {
   },
 })
 
-export type UpdateSiteResponse = z.infer<typeof siteSchema>
-
 export const registerUpdateSite = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return c.json(await updateSite(ctx, c.req.valid('param').id, c.req.valid('json')), 200)
   })

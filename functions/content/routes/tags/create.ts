@@ -1,14 +1,15 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { createTagBody, tagSchema } from '@shared/services/content/schema.ts'
 import { createTag } from '@shared/services/content/tags.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered } from '../read-options.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',
   path: '/tags',
+  meter: 'content',
   summary:
     'Create a tag (content:write); its slug is made from the name when absent. 409 when the slug is taken',
   description: metered,
@@ -19,10 +20,8 @@ export const route = defineRoute(writeAuth, {
   },
 })
 
-export type CreateTagResponse = z.infer<typeof tagSchema>
-
 export const registerCreateTag = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return c.json(await createTag(ctx, c.req.valid('json')), 201)
   })

@@ -1,12 +1,14 @@
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { deleteTag } from '@shared/services/content/tags.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered } from '../read-options.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'delete',
   path: '/tags/{id}',
+  meter: 'content',
   summary: 'Delete a tag (content:write); the articles that carried it keep their other tags',
   description: metered,
   request: { params: idParam },
@@ -18,7 +20,7 @@ export const route = defineRoute(writeAuth, {
 
 export const registerDeleteTag = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     await deleteTag(ctx, c.req.valid('param').id)
     return c.body(null, 204)
   })

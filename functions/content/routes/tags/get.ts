@@ -1,15 +1,16 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { tagSchema } from '@shared/services/content/schema.ts'
 import { getTag } from '@shared/services/content/tags.ts'
-import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { cached, metered } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/tags/{id}',
+  meter: 'content',
   summary: 'One tag (content:read)',
   description: `${metered}${cached}`,
   request: { params: idParam },
@@ -20,10 +21,8 @@ export const route = defineRoute(readAuth, {
   },
 })
 
-export type GetTagResponse = z.infer<typeof tagSchema>
-
 export const registerGetTag = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return respondCached(c, await getTag(ctx, c.req.valid('param').id))
   })

@@ -1,16 +1,17 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { tagListSchema } from '@shared/services/content/schema.ts'
 import { listTags } from '@shared/services/content/tags.ts'
-import { cached, metered, meteredContext, readAuth } from '../auth.ts'
+import { cached, metered } from '../read-options.ts'
 import { respondCached } from '../respond.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/tags',
+  meter: 'content',
   summary: "List the tenant's tags, oldest first (content:read; a published-only key may)",
   description: `${metered}${cached}`,
   request: { query: pageQuery },
@@ -21,11 +22,9 @@ export const route = defineRoute(readAuth, {
   },
 })
 
-export type ListTagsResponse = z.infer<typeof tagListSchema>
-
 export const registerListTags = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     const { limit, cursor } = c.req.valid('query')
     return respondCached(c, await listTags(ctx, { limit, after: decodeCursor(cursor) }))
   })

@@ -1,14 +1,15 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { tagSchema, updateTagBody } from '@shared/services/content/schema.ts'
 import { updateTag } from '@shared/services/content/tags.ts'
-import { metered, meteredContext, writeAuth } from '../auth.ts'
+import { metered } from '../read-options.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(memberOrKey('content:write'), {
   method: 'patch',
   path: '/tags/{id}',
+  meter: 'content',
   summary: 'Rename a tag or change its slug (content:write); 409 when the slug is taken',
   description: metered,
   request: {
@@ -21,10 +22,8 @@ export const route = defineRoute(writeAuth, {
   },
 })
 
-export type UpdateTagResponse = z.infer<typeof tagSchema>
-
 export const registerUpdateTag = (app: App) =>
   app.openapi(route, async (c) => {
-    const ctx = await meteredContext(c)
+    const ctx = serviceContext(c)
     return c.json(await updateTag(ctx, c.req.valid('param').id, c.req.valid('json')), 200)
   })

@@ -1,15 +1,15 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { createCredential } from '@shared/services/credentials/credentials.ts'
 import {
   type Credential,
   createCredentialBody,
   credentialSchema,
 } from '@shared/services/credentials/schema.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/',
   summary: 'Store a credential (the secret is encrypted at once; only key_hint is ever shown)',

@@ -2,12 +2,12 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor } from '@shared/infra/pagination.ts'
 import { listCredentials } from '@shared/services/credentials/credentials.ts'
 import { credentialListQuery, credentialListSchema } from '@shared/services/credentials/schema.ts'
-import { readAuth } from '../auth.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/',
   summary: "List the tenant's credentials, newest first",

@@ -1,15 +1,15 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { rotateCredential } from '@shared/services/credentials/credentials.ts'
 import {
   type Credential,
   credentialSchema,
   rotateCredentialBody,
 } from '@shared/services/credentials/schema.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/{id}/rotate',
   summary: 'Replace the secret (new key_hint; the old ciphertext is overwritten)',

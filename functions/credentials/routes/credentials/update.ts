@@ -1,15 +1,11 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { updateCredential } from '@shared/services/credentials/credentials.ts'
-import {
-  type Credential,
-  credentialSchema,
-  updateCredentialBody,
-} from '@shared/services/credentials/schema.ts'
-import { writeAuth } from '../auth.ts'
+import { credentialSchema, updateCredentialBody } from '@shared/services/credentials/schema.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'patch',
   path: '/{id}',
   summary: "Change a credential's name, scopes or expiry",
@@ -22,8 +18,6 @@ export const route = defineRoute(writeAuth, {
     ...errorResponses(400, 401, 403, 404, 409, 429),
   },
 })
-
-export type UpdateCredentialResponse = Credential
 
 export const registerUpdateCredential = (app: App) =>
   app.openapi(route, async (c) =>

@@ -1,10 +1,13 @@
 import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
+import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 import { defineRoute, depsOf } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { listProviders } from '@shared/services/credentials/providers.ts'
 import { providerListSchema, providerQuery } from '@shared/services/credentials/schema.ts'
-import { catalogAuth } from '../auth.ts'
+
+/** The provider catalog is public knowledge: members, and the anon key before sign-in. */
+const catalogAuth = { allow: ['user', 'anon'] } as const satisfies RouteAuth
 
 export const route = defineRoute(catalogAuth, {
   method: 'get',

@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { publicCatalog } from '@shared/services/integrations/catalog.ts'
 import { catalogSchema } from '@shared/services/integrations/schema.ts'
-import { userAuth } from '../auth.ts'
 
-export const route = defineRoute(userAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/',
   summary: 'The integrations catalog: OAuth providers and MCP integration types, by category',
@@ -15,8 +14,6 @@ export const route = defineRoute(userAuth, {
     ...errorResponses(401, 429),
   },
 })
-
-export type ListCatalogResponse = z.infer<typeof catalogSchema>
 
 export const registerListCatalog = (app: App) =>
   app.openapi(route, (c) => c.json(publicCatalog(c.var.deps.config), 200))

@@ -1,17 +1,16 @@
 import { setBindingCookie } from '@functions/integrations/binding-cookie.ts'
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { connectMcp } from '@shared/services/integrations/connections.ts'
 import {
   connectBody,
   connectionDetailSchema,
   mcpAuthorizeResponse,
 } from '@shared/services/integrations/schema.ts'
-import { userAuth } from '../auth.ts'
 
-export const route = defineRoute(userAuth, {
+export const route = defineRoute(member, {
   method: 'post',
   path: '/connect',
   summary:
@@ -30,8 +29,6 @@ export const route = defineRoute(userAuth, {
     ...errorResponses(400, 401, 403, 413, 422, 429),
   },
 })
-
-export type ConnectMcpResponse = z.infer<typeof connectionDetailSchema>
 
 export const registerConnectMcp = (app: App) =>
   app.openapi(route, async (c) => {

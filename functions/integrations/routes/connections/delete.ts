@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { deleteConnection } from '@shared/services/integrations/connections.ts'
 import { deletedSchema, idParam } from '@shared/services/integrations/schema.ts'
-import { userAuth } from '../auth.ts'
 
-export const route = defineRoute(userAuth, {
+export const route = defineRoute(member, {
   method: 'delete',
   path: '/connections/{id}',
   summary: 'Delete a connection (revoking its token at the provider where it offers revocation)',
@@ -19,8 +18,6 @@ export const route = defineRoute(userAuth, {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type DeleteConnectionResponse = z.infer<typeof deletedSchema>
 
 export const registerDeleteConnection = (app: App) =>
   app.openapi(route, async (c) =>

@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { listConnections } from '@shared/services/integrations/connections.ts'
 import { connectionListSchema } from '@shared/services/integrations/schema.ts'
-import { userAuth } from '../auth.ts'
 
-export const route = defineRoute(userAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/connections',
   summary: "The tenant's connections (never a token)",
@@ -18,8 +17,6 @@ export const route = defineRoute(userAuth, {
     ...errorResponses(401, 429),
   },
 })
-
-export type ListConnectionsResponse = z.infer<typeof connectionListSchema>
 
 export const registerListConnections = (app: App) =>
   app.openapi(route, async (c) => c.json(await listConnections(serviceContext(c)), 200))

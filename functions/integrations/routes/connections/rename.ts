@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { renameConnection } from '@shared/services/integrations/connections.ts'
 import { connectionSchema, idParam, renameBody } from '@shared/services/integrations/schema.ts'
-import { userAuth } from '../auth.ts'
 
-export const route = defineRoute(userAuth, {
+export const route = defineRoute(member, {
   method: 'patch',
   path: '/connections/{id}',
   summary: 'Rename a connection',
@@ -19,8 +18,6 @@ export const route = defineRoute(userAuth, {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type RenameConnectionResponse = z.infer<typeof connectionSchema>
 
 export const registerRenameConnection = (app: App) =>
   app.openapi(route, async (c) =>

@@ -1,13 +1,12 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { job } from '@shared/infra/http/route-auth.ts'
 import { resolveProviders } from '@shared/services/integrations/catalog.ts'
 import { refreshJobResult } from '@shared/services/integrations/schema.ts'
 import { refreshExpiringTokens } from '@shared/services/integrations/token-refresh.ts'
-import { serviceAuth } from '../auth.ts'
 
-export const route = defineRoute(serviceAuth, {
+export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/refresh-tokens',
   summary: 'Job: refresh OAuth tokens that expire within 1 hour (service role only; hourly)',
@@ -17,8 +16,6 @@ export const route = defineRoute(serviceAuth, {
     ...errorResponses(401),
   },
 })
-
-export type RefreshTokensJobResponse = z.infer<typeof refreshJobResult>
 
 export const registerRefreshTokensJob = (app: App) =>
   app.openapi(route, async (c) =>

@@ -1,13 +1,12 @@
 import { setBindingCookie } from '@functions/integrations/binding-cookie.ts'
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { startAuthorization } from '@shared/services/integrations/oauth-flow.ts'
 import { authorizeResponse, slugParam } from '@shared/services/integrations/schema.ts'
-import { userAuth } from '../auth.ts'
 
-export const route = defineRoute(userAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/{slug}/authorize',
   summary:
@@ -22,8 +21,6 @@ export const route = defineRoute(userAuth, {
     ...errorResponses(400, 401, 403, 404, 422, 429),
   },
 })
-
-export type AuthorizeResponse = z.infer<typeof authorizeResponse>
 
 export const registerAuthorize = (app: App) =>
   app.openapi(route, async (c) => {

@@ -1,7 +1,8 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { limitAnonymous } from '@shared/infra/http/authenticate.ts'
-import { defineRoute, publicRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { publicRoute } from '@shared/infra/http/route-auth.ts'
 import { bindingCookieName, callbackUrl } from '@shared/services/integrations/oauth.ts'
 import { completeAuthorization } from '@shared/services/integrations/oauth-flow.ts'
 import { callbackQuery } from '@shared/services/integrations/schema.ts'
@@ -20,7 +21,7 @@ export const route = defineRoute(publicRoute, {
 })
 
 export function registerCallback(app: App) {
-  // Anonymous callers are rate limited per address, as before the route had its own file.
+  // A public route: each calling address is charged to the unauthenticated rate limit.
   app.use(route.path, limitAnonymous())
   return app.openapi(route, async (c) => {
     const deps = c.var.deps

@@ -1,8 +1,8 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { limitAnonymous } from '@shared/infra/http/authenticate.ts'
-import { defineRoute, publicRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { publicRoute } from '@shared/infra/http/route-auth.ts'
 import { clientMetadataDocument } from '@shared/services/integrations/mcp-auth.ts'
 import { clientMetadataSchema } from '@shared/services/integrations/schema.ts'
 
@@ -14,9 +14,8 @@ export const route = defineRoute(publicRoute, {
   responses: { 200: jsonContent(clientMetadataSchema, 'The document'), ...errorResponses(429) },
 })
 
-export type ClientMetadataResponse = z.infer<typeof clientMetadataSchema>
-
 export function registerClientMetadata(app: App) {
+  // A public route: each calling address is charged to the unauthenticated rate limit.
   app.use(route.path, limitAnonymous())
   return app.openapi(route, (c) =>
     c.json(clientMetadataDocument(c.var.deps.config), 200, { 'cache-control': 'public, max-age=3600' }),

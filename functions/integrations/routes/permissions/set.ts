@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { setPermission } from '@shared/services/integrations/connections.ts'
 import { idParam, permissionBody, permissionSchema } from '@shared/services/integrations/schema.ts'
-import { userAuth } from '../auth.ts'
 
-export const route = defineRoute(userAuth, {
+export const route = defineRoute(member, {
   method: 'post',
   path: '/connections/{id}/permissions',
   summary: 'Allow or disable a tool on a connection, with optional restrictions',
@@ -20,8 +19,6 @@ export const route = defineRoute(userAuth, {
     ...errorResponses(400, 401, 403, 404, 413, 429),
   },
 })
-
-export type SetPermissionResponse = z.infer<typeof permissionSchema>
 
 export const registerSetPermission = (app: App) =>
   app.openapi(route, async (c) => {

@@ -13,8 +13,6 @@ export const route = defineRoute(toolAuth, {
   responses: { 405: { description: 'Method Not Allowed' }, ...errorResponses(401, 403, 429) },
 })
 
-export type McpDeleteResponse = never
-
 export const registerMcpDelete = (app: App) =>
   app.openapi(route, (c) => {
     checkOrigin(c)

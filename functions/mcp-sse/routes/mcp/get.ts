@@ -13,8 +13,6 @@ export const route = defineRoute(toolAuth, {
   responses: { 405: { description: 'Method Not Allowed' }, ...errorResponses(401, 403, 429) },
 })
 
-export type McpGetResponse = never
-
 export const registerMcpGet = (app: App) =>
   app.openapi(route, (c) => {
     checkOrigin(c)

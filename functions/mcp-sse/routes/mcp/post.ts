@@ -35,8 +35,6 @@ export const route = defineRoute(toolAuth, {
   },
 })
 
-export type McpPostResponse = z.infer<typeof jsonRpc>
-
 export const registerMcpPost = (app: App) =>
   app.openapi(route, async (c) => {
     checkOrigin(c)

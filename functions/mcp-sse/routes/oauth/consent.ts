@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { member, ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import {
   decideRequest,
   describeRequest,
@@ -11,9 +11,7 @@ import {
 } from '@shared/services/mcp-oauth/oauth-server.ts'
 import { toolSubsetSchema } from '@shared/services/tools/tool-subset.ts'
 
-/** The dashboard's side of MCP sign-in: the consent page, and the tenant's connected clients. */
-const signedIn = { allow: ['user'] } as const satisfies RouteAuth
-const ownerOrAdmin = { allow: ['user'], roles: ['owner', 'admin'] } as const satisfies RouteAuth
+// The dashboard's side of MCP sign-in: the consent page, and the tenant's connected clients.
 
 const requestSchema = z
   .object({
@@ -27,7 +25,7 @@ const requestSchema = z
   })
   .openapi('McpAuthorizationRequest')
 
-export const requestRoute = defineRoute(signedIn, {
+export const requestRoute = defineRoute(member, {
   method: 'get',
   path: '/oauth/requests/{id}',
   summary: 'An MCP client’s pending authorization request, for the consent page',
@@ -47,7 +45,7 @@ const decisionBody = z
   .openapi({ example: { approve: true } })
 const decisionSchema = z.object({ redirect_to: z.string().url() })
 
-export const decisionRoute = defineRoute(signedIn, {
+export const decisionRoute = defineRoute(member, {
   method: 'post',
   path: '/oauth/requests/{id}/decision',
   summary: 'Approve (owners and admins) or decline an MCP client’s request; where the browser goes next',
@@ -76,7 +74,7 @@ const clientSchema = z
   .openapi('ConnectedMcpClient')
 const clientListSchema = z.object({ data: z.array(clientSchema) })
 
-export const listRoute = defineRoute(signedIn, {
+export const listRoute = defineRoute(member, {
   method: 'get',
   path: '/oauth/clients',
   summary: 'The MCP clients connected to this tenant by OAuth, newest first (also /api/mcp-clients)',

@@ -3,8 +3,9 @@ import { mcpUrl } from '@functions/mcp-sse/public-url.ts'
 import { z } from '@hono/zod-openapi'
 import type { App, AppEnv } from '@shared/infra/http/app-env.ts'
 import { limitAnonymous } from '@shared/infra/http/authenticate.ts'
-import { defineRoute, publicRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { publicRoute } from '@shared/infra/http/route-auth.ts'
 import type { Context } from 'hono'
 
 const metadataSchema = z

@@ -23,8 +23,6 @@ export const route = defineRoute(toolAuth, {
   },
 })
 
-export type SseMessageResponse = never
-
 export const registerSseMessages = (app: App) =>
   app.openapi(route, async (c) => {
     checkOrigin(c)

@@ -23,8 +23,6 @@ export const route = defineRoute(toolAuth, {
   },
 })
 
-export type SseOpenResponse = string
-
 const encoder = new TextEncoder()
 const RECONNECT_MS = 1000
 

@@ -29,8 +29,6 @@ export const route = defineRoute(toolAuth, {
   },
 })
 
-export type ExecuteToolResponse = z.infer<typeof executeResult>
-
 export const registerExecuteTool = (app: App) =>
   app.openapi(route, async (c) => {
     checkOrigin(c)

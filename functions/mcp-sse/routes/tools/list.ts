@@ -24,8 +24,6 @@ export const route = defineRoute(toolAuth, {
   responses: { 200: jsonContent(toolListSchema, 'Tools'), ...errorResponses(401, 403, 429) },
 })
 
-export type ListToolsResponse = z.infer<typeof toolListSchema>
-
 export const registerListTools = (app: App) =>
   app.openapi(route, async (c) => {
     checkOrigin(c)

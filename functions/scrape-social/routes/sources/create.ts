@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { createSourceBody, sourceSchema } from '@shared/services/sources/schema.ts'
 import { createSource } from '@shared/services/sources/sources.ts'
-import { writeAuth } from './auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
   method: 'post',
   path: '/sources',
   summary: 'Add a source (a feed, or an Apify actor run) that feeds one site, with an optional schedule',
@@ -16,8 +15,6 @@ export const route = defineRoute(writeAuth, {
     ...errorResponses(400, 401, 403, 413, 429),
   },
 })
-
-export type CreateSourceResponse = z.infer<typeof sourceSchema>
 
 export const registerCreateSource = (app: App) =>
   app.openapi(route, async (c) => c.json(await createSource(serviceContext(c), c.req.valid('json')), 201))

@@ -1,18 +1,16 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { deleteSource } from '@shared/services/sources/sources.ts'
-import { writeAuth } from './auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
   method: 'delete',
   path: '/sources/{id}',
   summary: 'Delete a source and its items',
   request: { params: idParam },
   responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 429) },
 })
-
-export type DeleteSourceResponse = null
 
 export const registerDeleteSource = (app: App) =>
   app.openapi(route, async (c) => {

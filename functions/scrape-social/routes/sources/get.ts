@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { sourceSchema } from '@shared/services/sources/schema.ts'
 import { getSource } from '@shared/services/sources/sources.ts'
-import { readAuth } from './auth.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/sources/{id}',
   summary: 'One source, with its last run',
@@ -16,8 +15,6 @@ export const route = defineRoute(readAuth, {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type GetSourceResponse = z.infer<typeof sourceSchema>
 
 export const registerGetSource = (app: App) =>
   app.openapi(route, async (c) => c.json(await getSource(serviceContext(c), c.req.valid('param').id), 200))

@@ -1,13 +1,12 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { sourceItemListSchema } from '@shared/services/sources/schema.ts'
 import { listSourceItems } from '@shared/services/sources/sources.ts'
-import { readAuth } from './auth.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/sources/{id}/items',
   summary: "The source's scraped items, newest first (their ids feed generate-article)",
@@ -17,8 +16,6 @@ export const route = defineRoute(readAuth, {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type ListSourceItemsResponse = z.infer<typeof sourceItemListSchema>
 
 export const registerListSourceItems = (app: App) =>
   app.openapi(route, async (c) => {

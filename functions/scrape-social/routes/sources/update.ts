@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { sourceSchema, updateSourceBody } from '@shared/services/sources/schema.ts'
 import { updateSource } from '@shared/services/sources/sources.ts'
-import { writeAuth } from './auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
   method: 'patch',
   path: '/sources/{id}',
   summary: 'Change a source: name, site, config (same kind), schedule, enabled',
@@ -19,8 +18,6 @@ export const route = defineRoute(writeAuth, {
     ...errorResponses(400, 401, 403, 404, 413, 429),
   },
 })
-
-export type UpdateSourceResponse = z.infer<typeof sourceSchema>
 
 export const registerUpdateSource = (app: App) =>
   app.openapi(route, async (c) =>

@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { createDestination } from '@shared/services/affiliate/destinations.ts'
 import { destinationInput, destinationSchema } from '@shared/services/affiliate/schema.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
   method: 'post',
   path: '/destinations',
   summary: 'Create the affiliate destination of a site (one per site), optionally on a schedule',
@@ -16,8 +15,6 @@ export const route = defineRoute(writeAuth, {
     ...errorResponses(400, 401, 403, 409, 413, 429),
   },
 })
-
-export type CreateDestinationResponse = z.infer<typeof destinationSchema>
 
 export const registerCreateDestination = (app: App) =>
   app.openapi(route, async (c) =>

@@ -1,18 +1,16 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { deleteDestination } from '@shared/services/affiliate/destinations.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
   method: 'delete',
   path: '/destinations/{id}',
   summary: 'Delete a destination, its programs and its products',
   request: { params: idParam },
   responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 429) },
 })
-
-export type DeleteDestinationResponse = null
 
 export const registerDeleteDestination = (app: App) =>
   app.openapi(route, async (c) => {

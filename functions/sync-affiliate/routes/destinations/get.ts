@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getDestination } from '@shared/services/affiliate/destinations.ts'
 import { destinationSchema } from '@shared/services/affiliate/schema.ts'
-import { readAuth } from '../auth.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/destinations/{id}',
   summary: 'One destination with its programs and its last sync',
@@ -16,8 +15,6 @@ export const route = defineRoute(readAuth, {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type GetDestinationResponse = z.infer<typeof destinationSchema>
 
 export const registerGetDestination = (app: App) =>
   app.openapi(route, async (c) =>

@@ -1,13 +1,12 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { listDestinations } from '@shared/services/affiliate/destinations.ts'
 import { destinationListSchema } from '@shared/services/affiliate/schema.ts'
-import { readAuth } from '../auth.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/destinations',
   summary: "The tenant's affiliate destinations with their programs, newest first",
@@ -17,8 +16,6 @@ export const route = defineRoute(readAuth, {
     ...errorResponses(400, 401, 403, 429),
   },
 })
-
-export type ListDestinationsResponse = z.infer<typeof destinationListSchema>
 
 export const registerListDestinations = (app: App) =>
   app.openapi(route, async (c) => {

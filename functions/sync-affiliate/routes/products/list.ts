@@ -1,13 +1,12 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor } from '@shared/infra/pagination.ts'
 import { searchAffiliateProducts } from '@shared/services/affiliate/products.ts'
 import { productListSchema, productQuery } from '@shared/services/affiliate/schema.ts'
-import { readAuth } from '../auth.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/products',
   summary: "A destination's synced products, newest first, by words and availability (GET /v1/products)",
@@ -17,8 +16,6 @@ export const route = defineRoute(readAuth, {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type ListProductsResponse = z.infer<typeof productListSchema>
 
 export const registerListProducts = (app: App) =>
   app.openapi(route, async (c) => {

@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { addProgram } from '@shared/services/affiliate/destinations.ts'
 import { programInput, programSchema } from '@shared/services/affiliate/schema.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
   method: 'post',
   path: '/destinations/{id}/programs',
   summary: 'Attach an affiliate program (a network, merchant ids, feed or query, tracking id, credential)',
@@ -19,8 +18,6 @@ export const route = defineRoute(writeAuth, {
     ...errorResponses(400, 401, 403, 404, 413, 429),
   },
 })
-
-export type CreateProgramResponse = z.infer<typeof programSchema>
 
 export const registerCreateProgram = (app: App) =>
   app.openapi(route, async (c) =>

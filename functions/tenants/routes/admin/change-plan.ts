@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { serviceRole } from '@shared/infra/http/route-auth.ts'
 import { changePlanBody, planChangeSchema, tenantIdParam } from '@shared/services/tenants/schema.ts'
 import { changePlan } from '@shared/services/tenants/tenants.ts'
-import { serviceAuth } from '../auth.ts'
 
-export const route = defineRoute(serviceAuth, {
+export const route = defineRoute(serviceRole, {
   method: 'post',
   path: '/admin/tenants/{id}/plan',
   summary:

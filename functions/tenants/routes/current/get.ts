@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { tenantSchema } from '@shared/services/tenants/schema.ts'
 import { getCurrentTenant } from '@shared/services/tenants/tenants.ts'
-import { memberAuth } from '../auth.ts'
 
-export const route = defineRoute(memberAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/current',
   summary: 'The tenant of the access token',

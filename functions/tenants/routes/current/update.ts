@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { tenantSchema, updateTenantBody } from '@shared/services/tenants/schema.ts'
 import { updateCurrentTenant } from '@shared/services/tenants/tenants.ts'
-import { adminAuth } from '../auth.ts'
 
-export const route = defineRoute(adminAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'patch',
   path: '/current',
   summary: 'Change the name, settings (owners and admins) or plan (owners) of the tenant',

@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { signedIn } from '@shared/infra/http/route-auth.ts'
 import { acceptInvitation } from '@shared/services/tenants/invitations.ts'
 import { acceptedInvitationSchema, acceptInvitationBody } from '@shared/services/tenants/schema.ts'
-import { signedInAuth } from '../auth.ts'
 
-export const route = defineRoute(signedInAuth, {
+export const route = defineRoute(signedIn, {
   method: 'post',
   path: '/invitations/accept',
   summary: 'Accept an invitation as the signed-in user whose e-mail was invited',

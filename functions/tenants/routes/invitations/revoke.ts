@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { revokeInvitation } from '@shared/services/tenants/invitations.ts'
 import { invitationSchema } from '@shared/services/tenants/schema.ts'
-import { adminAuth } from '../auth.ts'
 
-export const route = defineRoute(adminAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'delete',
   path: '/invitations/{id}',
   summary: 'Revoke a pending invitation (owners and admins)',

@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getJob } from '@shared/services/jobs/jobs.ts'
 import { jobSchema } from '@shared/services/jobs/schema.ts'
-import { jobsReadAuth } from './auth.ts'
 
-export const route = defineRoute(jobsReadAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/background-jobs/{id}',
   summary: 'One job: its status, attempts, result or error',
@@ -16,8 +15,6 @@ export const route = defineRoute(jobsReadAuth, {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type GetJobResponse = z.infer<typeof jobSchema>
 
 export const registerGetJob = (app: App) =>
   app.openapi(route, async (c) => c.json(await getJob(serviceContext(c), c.req.valid('param').id), 200))

@@ -1,13 +1,12 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor } from '@shared/infra/pagination.ts'
 import { listJobs } from '@shared/services/jobs/jobs.ts'
 import { jobListQuery, jobListSchema } from '@shared/services/jobs/schema.ts'
-import { jobsReadAuth } from './auth.ts'
 
-export const route = defineRoute(jobsReadAuth, {
+export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/background-jobs',
   summary: "List the tenant's background jobs (scrapes, article generation, syncs), newest first",
@@ -17,8 +16,6 @@ export const route = defineRoute(jobsReadAuth, {
     ...errorResponses(400, 401, 403, 429),
   },
 })
-
-export type ListJobsResponse = z.infer<typeof jobListSchema>
 
 export const registerListJobs = (app: App) =>
   app.openapi(route, async (c) => {

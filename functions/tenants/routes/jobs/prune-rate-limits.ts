@@ -1,19 +1,16 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { job } from '@shared/infra/http/route-auth.ts'
 import { pruneRateLimitBuckets } from '@shared/infra/rate-limit.ts'
 import { pruneRateLimitsResult } from '@shared/services/tenants/schema.ts'
-import { jobAuth } from '../auth.ts'
 
-export const route = defineRoute(jobAuth, {
+export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/prune-rate-limits',
   summary: 'Job: delete finished rate-limit windows (service role only)',
   responses: { 200: jsonContent(pruneRateLimitsResult, 'Count'), ...errorResponses(401) },
 })
-
-export type PruneRateLimitsJobResponse = z.infer<typeof pruneRateLimitsResult>
 
 export const registerPruneRateLimitsJob = (app: App) =>
   app.openapi(route, async (c) => {

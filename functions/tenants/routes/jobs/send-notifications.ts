@@ -1,18 +1,15 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { job } from '@shared/infra/http/route-auth.ts'
 import { sendNotificationsResult } from '@shared/services/tenants/schema.ts'
-import { jobAuth } from '../auth.ts'
 
-export const route = defineRoute(jobAuth, {
+export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/send-notifications',
   summary: 'Job: send queued e-mail notifications (service role only)',
   responses: { 200: jsonContent(sendNotificationsResult, 'Counts'), ...errorResponses(401) },
 })
-
-export type SendNotificationsJobResponse = z.infer<typeof sendNotificationsResult>
 
 export const registerSendNotificationsJob = (app: App) =>
   app.openapi(route, async (c) => c.json(await c.var.deps.notifier.sendPending(), 200))

@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { updateMemberRole } from '@shared/services/tenants/members.ts'
 import { memberSchema, updateMemberBody, userIdParam } from '@shared/services/tenants/schema.ts'
-import { adminAuth } from '../auth.ts'
 
-export const route = defineRoute(adminAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'patch',
   path: '/current/members/{user_id}',
   summary: "Change a member's role (owners and admins; only owners grant or take the owner role)",

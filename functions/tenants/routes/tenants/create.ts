@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { signedIn } from '@shared/infra/http/route-auth.ts'
 import { createTenantBody, tenantSchema } from '@shared/services/tenants/schema.ts'
 import { createTenant } from '@shared/services/tenants/tenants.ts'
-import { signedInAuth } from '../auth.ts'
 
-export const route = defineRoute(signedInAuth, {
+export const route = defineRoute(signedIn, {
   method: 'post',
   path: '/',
   summary: 'Sign up a new tenant; the signed-in user becomes its owner and it becomes the active tenant',

@@ -2,13 +2,13 @@ import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { signedIn } from '@shared/infra/http/route-auth.ts'
 import { tenantSchema } from '@shared/services/tenants/schema.ts'
 import { listTenants } from '@shared/services/tenants/tenants.ts'
-import { signedInAuth } from '../auth.ts'
 
 const tenantListSchema = z.object({ data: z.array(tenantSchema) })
 
-export const route = defineRoute(signedInAuth, {
+export const route = defineRoute(signedIn, {
   method: 'get',
   path: '/',
   summary: 'The tenants the signed-in user belongs to',

@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { signedIn } from '@shared/infra/http/route-auth.ts'
 import { switchTenantBody, switchTenantResponse } from '@shared/services/tenants/schema.ts'
 import { switchActiveTenant } from '@shared/services/tenants/tenants.ts'
-import { signedInAuth } from '../auth.ts'
 
-export const route = defineRoute(signedInAuth, {
+export const route = defineRoute(signedIn, {
   method: 'post',
   path: '/active',
   summary: "Switch the user's active tenant (the next access token carries it; refresh the session)",

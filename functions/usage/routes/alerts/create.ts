@@ -1,11 +1,11 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { type Alert, createAlert } from '@shared/services/usage/alerts.ts'
 import { alertSchema, createAlertBody } from '@shared/services/usage/schema.ts'
-import { alertWriteAuth } from '../auth.ts'
 
-export const route = defineRoute(alertWriteAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/alerts',
   summary: 'Add a usage alert (owners and admins): an e-mail once per month when usage reaches the threshold',

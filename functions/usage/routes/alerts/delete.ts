@@ -1,19 +1,16 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { deleteAlert } from '@shared/services/usage/alerts.ts'
-import { alertWriteAuth } from '../auth.ts'
 
-export const route = defineRoute(alertWriteAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'delete',
   path: '/alerts/{id}',
   summary: 'Delete a usage alert (owners and admins)',
   request: { params: idParam },
   responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 429) },
 })
-
-/** No body: 204. */
-export type DeleteAlertResponse = null
 
 export const registerDeleteAlert = (app: App) =>
   app.openapi(route, async (c) => {

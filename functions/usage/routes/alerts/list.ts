@@ -2,13 +2,13 @@ import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { listAlerts } from '@shared/services/usage/alerts.ts'
 import { alertSchema } from '@shared/services/usage/schema.ts'
-import { alertReadAuth } from '../auth.ts'
 
 const alertListSchema = z.object({ data: z.array(alertSchema) })
 
-export const route = defineRoute(alertReadAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/alerts',
   summary: "The tenant's usage alerts",

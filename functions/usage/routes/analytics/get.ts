@@ -1,11 +1,11 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { type Analytics, getAnalytics } from '@shared/services/usage/analytics.ts'
 import { analyticsQuery, analyticsSchema } from '@shared/services/usage/schema.ts'
-import { analyticsAuth } from '../auth.ts'
 
-export const route = defineRoute(analyticsAuth, {
+export const route = defineRoute(memberOrKey('analytics:read'), {
   method: 'get',
   path: '/analytics',
   summary:

@@ -1,11 +1,11 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { usageQuery, usageSchema } from '@shared/services/usage/schema.ts'
 import { getUsage, type Usage } from '@shared/services/usage/usage.ts'
-import { usageAuth } from '../auth.ts'
 
-export const route = defineRoute(usageAuth, {
+export const route = defineRoute(memberOrKey('billing:read'), {
   method: 'get',
   path: '/usage',
   summary: 'Usage, quota, percent and overage per product for a month (users, or keys with billing:read)',

@@ -2,12 +2,12 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor } from '@shared/infra/pagination.ts'
 import { listDeliveryAttempts } from '@shared/services/webhooks/delivery-log.ts'
 import { attemptListSchema, deliveriesQuery } from '@shared/services/webhooks/schema.ts'
-import { readAuth } from '../auth.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/{id}/deliveries',
   summary: 'The delivery log: attempts, newest first',

@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { recoverFailedDeliveries } from '@shared/services/webhooks/recovery.ts'
 import { recoverBody, recoverResultSchema } from '@shared/services/webhooks/schema.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/{id}/recover',
   summary: 'Requeue every failed delivery of events created since a time',

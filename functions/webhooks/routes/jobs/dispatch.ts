@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { job } from '@shared/infra/http/route-auth.ts'
 import type { DispatchResult } from '@shared/services/webhooks/dispatcher.ts'
 import { dispatchResultSchema } from '@shared/services/webhooks/schema.ts'
-import { jobAuth } from '../auth.ts'
 
-export const route = defineRoute(jobAuth, {
+export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/dispatch',
   summary: 'Job: send due deliveries (service role only; pg_cron every minute)',

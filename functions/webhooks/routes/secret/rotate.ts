@@ -3,11 +3,11 @@ import { MALFORMED_JSON, ServiceError, validationError } from '@shared/infra/err
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { rotateSecretBody, secretSchema } from '@shared/services/webhooks/schema.ts'
 import { rotateSecret } from '@shared/services/webhooks/secrets.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/{id}/rotate-secret',
   summary: 'Rotate the signing secret; the previous one keeps signing during the overlap',

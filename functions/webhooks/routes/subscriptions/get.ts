@@ -2,11 +2,11 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { subscriptionSchema } from '@shared/services/webhooks/schema.ts'
 import { getSubscription } from '@shared/services/webhooks/subscriptions.ts'
-import { readAuth } from '../auth.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/{id}',
   summary: 'Get one webhook subscription',

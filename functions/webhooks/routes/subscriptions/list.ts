@@ -2,12 +2,12 @@ import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
+import { member } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { subscriptionListSchema } from '@shared/services/webhooks/schema.ts'
 import { listSubscriptions } from '@shared/services/webhooks/subscriptions.ts'
-import { readAuth } from '../auth.ts'
 
-export const route = defineRoute(readAuth, {
+export const route = defineRoute(member, {
   method: 'get',
   path: '/',
   summary: "List the tenant's webhook subscriptions, newest first",

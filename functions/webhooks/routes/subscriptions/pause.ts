@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { pauseSubscription } from '@shared/services/webhooks/pause.ts'
 import { subscriptionSchema } from '@shared/services/webhooks/schema.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/{id}/pause',
   summary: 'Pause deliveries (events are held until resume)',
@@ -16,8 +15,6 @@ export const route = defineRoute(writeAuth, {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type PauseSubscriptionResponse = z.infer<typeof subscriptionSchema>
 
 export const registerPauseSubscription = (app: App) =>
   app.openapi(route, async (c) =>

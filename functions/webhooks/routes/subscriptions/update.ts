@@ -1,12 +1,11 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { ownerOrAdmin } from '@shared/infra/http/route-auth.ts'
 import { subscriptionSchema, updateSubscriptionBody } from '@shared/services/webhooks/schema.ts'
 import { updateSubscription } from '@shared/services/webhooks/subscriptions.ts'
-import { writeAuth } from '../auth.ts'
 
-export const route = defineRoute(writeAuth, {
+export const route = defineRoute(ownerOrAdmin, {
   method: 'patch',
   path: '/{id}',
   summary: 'Update url, events or description',
@@ -19,8 +18,6 @@ export const route = defineRoute(writeAuth, {
     ...errorResponses(400, 401, 403, 404, 429),
   },
 })
-
-export type UpdateSubscriptionResponse = z.infer<typeof subscriptionSchema>
 
 export const registerUpdateSubscription = (app: App) =>
   app.openapi(route, async (c) =>

@@ -1,7 +1,8 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: provider JSON is read field by field, each checked where it matters
 import { z } from 'zod'
 import { enc, MAX_TEXT, need } from './api.ts'
-import { defineProvider, googleOAuth, providerTool } from './provider.ts'
+import { defineGoogleProvider } from './google.ts'
+import { providerTool } from './provider.ts'
 
 const sendInput = z.strictObject({
   to: z.array(z.string()).min(1).describe('Recipients'),
@@ -55,28 +56,15 @@ const header = (payload: any, name: string): string | null =>
   (payload?.headers ?? []).find((h: any) => String(h.name).toLowerCase() === name)?.value ?? null
 
 // Gmail API: https://developers.google.com/gmail/api/reference/rest
-export const gmail = defineProvider({
+export const gmail = defineGoogleProvider({
   integration_id: '55c3247b-943a-4c8c-86ea-345014cb3ef2',
   slug: 'gmail',
   name: 'Gmail',
   kind: 'e-mail',
   category: 'office-suite',
-  connection_types: ['oauth'],
   capabilities: ['send', 'read', 'search'],
-  oauth_scopes: ['mail.send', 'mail.readonly'],
-  oauth: {
-    ...googleOAuth,
-    scopeNames: {
-      'mail.send': 'https://www.googleapis.com/auth/gmail.send',
-      'mail.readonly': 'https://www.googleapis.com/auth/gmail.readonly',
-    },
-    pkce: true,
-    tokenAuth: 'client_secret_post',
-    extraAuthorizeParams: { access_type: 'offline', prompt: 'consent' },
-    account: { endpoint: { path: '/gmail/v1/users/me/profile', id: 'emailAddress', name: 'emailAddress' } },
-    clientIdEnv: 'OAUTH_GMAIL_CLIENT_ID',
-    clientSecretEnv: 'OAUTH_GMAIL_CLIENT_SECRET',
-  },
+  scopes: { 'mail.send': 'gmail.send', 'mail.readonly': 'gmail.readonly' },
+  account: { path: '/gmail/v1/users/me/profile', id: 'emailAddress', name: 'emailAddress' },
   tools: [
     providerTool({
       name: 'send_email',

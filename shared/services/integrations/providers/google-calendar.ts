@@ -1,30 +1,21 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: provider JSON is read field by field, each checked where it matters
 import { z } from 'zod'
 import { enc, need } from './api.ts'
-import { defineProvider, formatted, googleOAuth, providerTool } from './provider.ts'
+import { defineGoogleProvider } from './google.ts'
+import { formatted, providerTool } from './provider.ts'
 
 const calendarId = z.string().describe('Calendar id; the primary calendar when absent')
 
 // Google Calendar API v3: https://developers.google.com/calendar/api/v3/reference
-export const googleCalendar = defineProvider({
+export const googleCalendar = defineGoogleProvider({
   integration_id: 'f854db29-76ce-4c52-a40f-14c872408db3',
   slug: 'google-calendar',
   name: 'Google Calendar',
   kind: 'calendar',
   category: 'office-suite',
-  connection_types: ['oauth'],
   capabilities: ['read events', 'create events'],
-  oauth_scopes: ['calendar.events'],
-  oauth: {
-    ...googleOAuth,
-    scopeNames: { 'calendar.events': 'https://www.googleapis.com/auth/calendar.events' },
-    pkce: true,
-    tokenAuth: 'client_secret_post',
-    extraAuthorizeParams: { access_type: 'offline', prompt: 'consent' },
-    account: { endpoint: { path: '/calendar/v3/calendars/primary', id: 'id', name: 'summary' } },
-    clientIdEnv: 'OAUTH_GOOGLE_CALENDAR_CLIENT_ID',
-    clientSecretEnv: 'OAUTH_GOOGLE_CALENDAR_CLIENT_SECRET',
-  },
+  scopes: { 'calendar.events': 'calendar.events' },
+  account: { path: '/calendar/v3/calendars/primary', id: 'id', name: 'summary' },
   tools: [
     providerTool({
       name: 'list_events',

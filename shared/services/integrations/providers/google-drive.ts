@@ -1,34 +1,20 @@
 import { z } from 'zod'
 import { enc, need } from './api.ts'
-import { defineProvider, formatted, googleOAuth, providerTool } from './provider.ts'
+import { defineGoogleProvider } from './google.ts'
+import { formatted, providerTool } from './provider.ts'
 
 const fileId = z.string().describe('Drive file id')
 
 // Google Drive API v3: https://developers.google.com/drive/api/reference/rest/v3
-export const googleDrive = defineProvider({
+export const googleDrive = defineGoogleProvider({
   integration_id: 'cf225993-dd39-454a-92f3-d3ff2b1a7097',
   slug: 'google-drive',
   name: 'Google Drive',
   kind: 'cloud drive',
   category: 'storage',
-  connection_types: ['oauth'],
   capabilities: ['read files', 'write files', 'share files'],
-  oauth_scopes: ['drive.file', 'drive.readonly'],
-  oauth: {
-    ...googleOAuth,
-    scopeNames: {
-      'drive.file': 'https://www.googleapis.com/auth/drive.file',
-      'drive.readonly': 'https://www.googleapis.com/auth/drive.readonly',
-    },
-    pkce: true,
-    tokenAuth: 'client_secret_post',
-    extraAuthorizeParams: { access_type: 'offline', prompt: 'consent' },
-    account: {
-      endpoint: { path: '/drive/v3/about?fields=user', id: 'user.permissionId', name: 'user.emailAddress' },
-    },
-    clientIdEnv: 'OAUTH_GOOGLE_DRIVE_CLIENT_ID',
-    clientSecretEnv: 'OAUTH_GOOGLE_DRIVE_CLIENT_SECRET',
-  },
+  scopes: { 'drive.file': 'drive.file', 'drive.readonly': 'drive.readonly' },
+  account: { path: '/drive/v3/about?fields=user', id: 'user.permissionId', name: 'user.emailAddress' },
   tools: [
     providerTool({
       name: 'read_file',

@@ -69,15 +69,6 @@ export interface OAuthProvider {
   clientSecretEnv: string
 }
 
-/** Google's OAuth 2.0 endpoints and API host, the same for its Gmail, Calendar and Drive integrations. */
-export const googleOAuth = {
-  authorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
-  tokenUrl: 'https://oauth2.googleapis.com/token',
-  revocationUrl: 'https://oauth2.googleapis.com/revoke',
-  apiBaseUrl: 'https://www.googleapis.com',
-  scopeSeparator: ' ',
-} as const
-
 export interface CatalogEntry {
   integration_id: string
   slug: string
@@ -143,7 +134,7 @@ export function defineProvider(definition: ProviderDefinition): ProviderDefiniti
 
 /**
  * The JSON Schema the catalog publishes for a tool's input (as the platform tools do), in the
- * form the catalog has always published: `required` present even when empty, and a free-form
+ * form its clients read: `required` present even when empty, and a free-form
  * object (z.looseObject({})) as a bare `{type: 'object'}` rather than zod's equivalent spelling.
  */
 export function inputJsonSchema(input: z.ZodObject): JsonSchema {

@@ -1,35 +1,13 @@
 import { z } from '@hono/zod-openapi'
-import type { AppEnv } from '@shared/infra/http/app-env.ts'
-import type { RouteAuth } from '@shared/infra/http/authenticate.ts'
-import { serviceContext } from '@shared/infra/http/define-route.ts'
 import { type ContentFormat, contentFormats } from '@shared/services/content/articles.ts'
-import { meterContentRequest } from '@shared/services/usage/metering.ts'
-import type { Context } from 'hono'
 
-export const readAuth = {
-  allow: ['user', 'platform_key'],
-  scope: 'content:read',
-} as const satisfies RouteAuth
-export const writeAuth = {
-  allow: ['user', 'platform_key'],
-  scope: 'content:write',
-} as const satisfies RouteAuth
-/** Job routes take only the service-role key (pg_cron, the local scheduler). */
-export const jobAuth = { allow: ['service'] } as const satisfies RouteAuth
-
+/** The description of a metered route (meter: 'content'). */
 export const metered =
   ' With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.'
 
 /** Reads answer with an ETag; If-None-Match with the current one answers 304 without a body. */
 export const cached =
   ' Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.'
-
-/** The service context of a content request, metered when an API key made it. */
-export async function meteredContext(c: Context<AppEnv>) {
-  const ctx = serviceContext(c)
-  await meterContentRequest(ctx)
-  return ctx
-}
 
 /** `formats=markdown,html,plaintext`: which renderings of the body a read returns. */
 export const formatsQuery = z

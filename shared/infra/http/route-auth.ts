@@ -1,0 +1,44 @@
+import type { Scope } from '../caller.ts'
+import type { RouteAuth } from './authenticate.ts'
+
+/**
+ * The route-auth presets: who may call a route, named once and used by name in every
+ * `defineRoute`. A role rule applies to the acting person (a user's own role, a key's creator's
+ * current role); a scope applies to keys only.
+ */
+
+/** Any member of the tenant, signed in (the dashboard); keys cannot reach these routes. */
+export const member = { allow: ['user'] } as const satisfies RouteAuth
+
+/** The tenant's owners and admins, signed in. */
+export const ownerOrAdmin = { allow: ['user'], roles: ['owner', 'admin'] } as const satisfies RouteAuth
+
+/** Any signed-in user, with or without a tenant yet (sign-up, switching, accepting an invitation). */
+export const signedIn = { allow: ['user', 'user_without_tenant'] } as const satisfies RouteAuth
+
+/** Any member, or a platform key with `scope`. */
+export const memberOrKey = <const S extends Scope>(scope: S) =>
+  ({ allow: ['user', 'platform_key'], scope }) as const satisfies RouteAuth
+
+/** Owners and admins, or a platform key with `scope` whose creator is still one. */
+export const ownerOrAdminOrKey = <const S extends Scope>(scope: S) =>
+  ({ allow: ['user', 'platform_key'], scope, roles: ['owner', 'admin'] }) as const satisfies RouteAuth
+
+/** The service-role key only: the platform's own operations (billing). */
+export const serviceRole = { allow: ['service'] } as const satisfies RouteAuth
+
+/** Scheduled jobs (pg_cron, the outbox kick, the local scheduler): the service-role key only. */
+export const job = { allow: ['service'] } as const satisfies RouteAuth
+
+/**
+ * Who may call a server function (scrape-social, generate-article, sync-affiliate): a signed-in
+ * user (Supabase convention: `apikey: <anon key>` + `Authorization: Bearer <access token>`), a
+ * platform key with content:write, or the service-role key naming the tenant (`tenant_id`).
+ */
+export const serverFunctionAuth = {
+  allow: ['user', 'platform_key', 'service'],
+  scope: 'content:write',
+} as const satisfies RouteAuth
+
+/** Routes that take no credentials (OAuth callbacks, invitation look-ups) say so explicitly. */
+export const publicRoute = { allow: [] } as const satisfies RouteAuth

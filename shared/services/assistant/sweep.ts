@@ -1,0 +1,26 @@
+import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { engineFor } from '@shared/infra/jobs/engine.ts'
+import { runDueAutomations } from './automations.ts'
+import { turnJobKind } from './turn/index.ts'
+
+/** The assistant's engine (turn jobs nobody streams) and its sweep, beside the automations it starts. */
+export const assistantEngine = engineFor(turnJobKind())
+
+/**
+ * The sweep: due automations start, turns whose instance stopped are resumed (the engine claims
+ * jobs whose lease ran out), and turns whose job failed for good are marked failed.
+ */
+export async function sweepTurns(deps: FunctionDeps) {
+  // Automations first: their turns run now, and the engine then finds nothing of theirs left.
+  const scheduled = await runDueAutomations(deps)
+  const report = await assistantEngine(deps).runDue()
+  const now = deps.clock.now()
+  const failed = await deps.sql`
+    update public.assistant_turns t
+    set status = 'failed', error = coalesce(j.error, 'the turn stopped without finishing'),
+        finished_at = ${now}, updated_at = ${now}
+    from public.jobs j
+    where j.id = t.job_id and t.status = 'running' and j.status in ('failed', 'succeeded')
+    returning t.id`
+  return { ...report, failed: report.failed + failed.length, scheduled }
+}

@@ -1,0 +1,346 @@
+import type { Queryable } from '@shared/infra/db.ts'
+import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
+import { notFound } from '@shared/infra/errors.ts'
+import { recordEvent } from '@shared/infra/events.ts'
+import { enqueueJob, type JobRow } from '@shared/infra/jobs/engine.ts'
+import { periodOf, productIds } from '@shared/services/usage/metering.ts'
+import {
+  conversationRecords,
+  DEFAULT_TITLE,
+  type MessageRow,
+  type ToolCallRow,
+  type TurnRow,
+} from '../conversations.ts'
+import type { ToolCallRequest } from '../model.ts'
+import { TURN_JOB_KIND } from './limits.ts'
+import type { ToolCallEnd } from './shaping.ts'
+
+/**
+ * A turn's stored state: every statement on assistant_turns, assistant_messages and
+ * assistant_tool_calls. Two ways in, one per side:
+ * - the request side (start, approve, result) acts as the caller: reads as the tenant under RLS,
+ *   writes through the owner handle of the caller's context (the tables are SELECT-only for API roles);
+ * - the job side (the step loop) runs for no signed-in caller: the owner pool of FunctionDeps, every
+ *   statement scoped by the turn's tenant_id.
+ */
+
+type JobDeps = Pick<FunctionDeps, 'sql' | 'clock' | 'onOutboxCommitted'>
+
+// ---------------------------------------------------------------------------------------------
+// The request side.
+
+/** NOT_FOUND unless the caller may see the conversation. */
+export async function assertConversationVisible(ctx: ServiceContext, conversationId: string): Promise<void> {
+  const rows = await ctx.asTenant(
+    (tx) => tx<{ title: string }[]>`
+      select title from public.assistant_conversations where id = ${conversationId} and tenant_id = ${ctx.caller.tenantId}`,
+  )
+  if (!rows[0]) throw notFound('Conversation')
+}
+
+export interface NewTurn {
+  conversationId: string
+  content: string
+  triggeredBy: TurnRow['triggered_by']
+  provider: TurnRow['provider']
+  model: string
+  environment: TurnRow['credential_environment']
+  scopes: string[]
+  now: Date
+}
+
+/** The user message, the turn and its job, in one transaction. */
+export function insertTurn(
+  ctx: ServiceContext,
+  t: NewTurn,
+): Promise<{ turn: TurnRow; job: JobRow; userMessage: MessageRow }> {
+  const { caller } = ctx
+  const { conversationId, now } = t
+  return ctx.asOwner.begin(async (tx) => {
+    const [turn] = await tx<TurnRow[]>`
+      insert into public.assistant_turns
+        (tenant_id, conversation_id, status, triggered_by, provider, model, credential_environment, scopes,
+         created_by, created_at, updated_at)
+      values (${caller.tenantId}, ${conversationId}, 'running', ${t.triggeredBy}, ${t.provider},
+              ${t.model}, ${t.environment}, ${t.scopes}, ${caller.userId}, ${now}, ${now})
+      returning *`
+    const [userMessage] = await tx<MessageRow[]>`
+      insert into public.assistant_messages (tenant_id, conversation_id, turn_id, role, content, created_at)
+      values (${caller.tenantId}, ${conversationId}, ${turn!.id}, 'user', ${t.content}, ${now})
+      returning id, conversation_id, turn_id, role, content, created_at`
+    const job = await enqueueJob(tx, {
+      tenantId: caller.tenantId,
+      kind: TURN_JOB_KIND,
+      input: { turn_id: turn!.id, conversation_id: conversationId },
+      maxAttempts: 2,
+      now,
+    })
+    // A turn someone typed is their job (queued through the owner handle, it would name no creator
+    // and read as scheduled); an automation's turn stays the schedule's.
+    if (t.triggeredBy === 'assistant') {
+      await tx`update public.jobs set created_by = ${caller.userId} where id = ${job.id}`
+      job.created_by = caller.userId
+    }
+    await tx`update public.assistant_turns set job_id = ${job.id} where id = ${turn!.id}`
+    // The first message names a conversation that has no title of its own.
+    const title = t.content.trim().replace(/\s+/g, ' ').slice(0, 80)
+    await tx`
+      update public.assistant_conversations
+      set last_message_at = ${now}, updated_at = ${now},
+          title = case when title = ${DEFAULT_TITLE} then ${title} else title end
+      where id = ${conversationId} and tenant_id = ${caller.tenantId}`
+    return { turn: { ...turn!, job_id: job.id }, job, userMessage: userMessage! }
+  })
+}
+
+/** A tool call's status as the caller sees it (undefined: not theirs to see). */
+export async function visibleToolCall(
+  ctx: ServiceContext,
+  conversationId: string,
+  callId: string,
+): Promise<{ turn_id: string; status: string } | undefined> {
+  const [visible] = await ctx.asTenant(
+    (tx) => tx<{ turn_id: string; status: string }[]>`
+      select turn_id, status from public.assistant_tool_calls
+      where id = ${callId} and conversation_id = ${conversationId} and tenant_id = ${ctx.caller.tenantId}`,
+  )
+  return visible
+}
+
+/**
+ * Records the decision; when no call of the turn waits any more, the turn runs again (as its
+ * creator, from what was stored) under a new job the approver queued. `decided` is false when the
+ * call was not waiting.
+ */
+export function storeDecision(
+  ctx: ServiceContext,
+  conversationId: string,
+  callId: string,
+  approve: boolean,
+  result: string | null,
+  now: Date,
+): Promise<{ decided: false } | { decided: true; turnId: string; job: JobRow | null }> {
+  const { caller } = ctx
+  return ctx.asOwner.begin(async (tx) => {
+    const [decided] = await tx<{ turn_id: string }[]>`
+      update public.assistant_tool_calls
+      set status = ${approve ? 'approved' : 'denied'}, decided_by = ${caller.userId}, decided_at = ${now},
+          result = ${result}, finished_at = ${approve ? null : now}
+      where id = ${callId} and tenant_id = ${caller.tenantId} and status = 'awaiting_approval'
+      returning turn_id`
+    if (!decided) return { decided: false as const }
+    const [waiting] = await tx`
+      select 1 from public.assistant_tool_calls
+      where turn_id = ${decided.turn_id} and tenant_id = ${caller.tenantId} and status = 'awaiting_approval' limit 1`
+    if (waiting) return { decided: true as const, turnId: decided.turn_id, job: null }
+    const [turn] = await tx<TurnRow[]>`
+      update public.assistant_turns set status = 'running', updated_at = ${now}
+      where id = ${decided.turn_id} and tenant_id = ${caller.tenantId} and status = 'awaiting_approval'
+      returning *`
+    if (!turn) return { decided: true as const, turnId: decided.turn_id, job: null }
+    const job = await enqueueJob(tx, {
+      tenantId: caller.tenantId,
+      kind: TURN_JOB_KIND,
+      input: { turn_id: turn.id, conversation_id: conversationId, resumed: true },
+      maxAttempts: 2,
+      now,
+    })
+    // Resumed by the approver's decision: theirs, like a typed turn.
+    await tx`update public.jobs set created_by = ${caller.userId} where id = ${job.id}`
+    await tx`update public.assistant_turns set job_id = ${job.id} where id = ${turn.id}`
+    return { decided: true as const, turnId: turn.id, job }
+  })
+}
+
+async function quotaState(
+  db: Queryable,
+  tenantId: string,
+  now: Date,
+): Promise<{ used: number; limit: number | null }> {
+  const [row] = await db<{ used: string | null; quota: string | null }[]>`
+    select (select units from public.usage_counters
+            where tenant_id = t.id and product_id = ${productIds.assistant} and period = ${periodOf(now)}) as used,
+           q.monthly_quota as quota
+    from public.tenants t
+    join public.plan_quotas q on q.plan = t.plan and q.product_id = ${productIds.assistant}
+    where t.id = ${tenantId}`
+  return { used: Number(row?.used ?? 0), limit: row?.quota == null ? null : Number(row.quota) }
+}
+
+async function selectTurn(db: Queryable, turnId: string): Promise<TurnRow | undefined> {
+  const [turn] = await db<TurnRow[]>`select * from public.assistant_turns where id = ${turnId}`
+  return turn
+}
+
+/**
+ * What the turn result is made of. As the caller: turns, messages, tool calls, counters and
+ * quotas are all visible to members under RLS.
+ */
+export function readTurnResult(ctx: ServiceContext, turnId: string) {
+  const tenantId = ctx.caller.tenantId
+  return ctx.asTenant(async (tx) => {
+    const turn = await selectTurn(tx, turnId)
+    if (!turn || turn.tenant_id !== tenantId) throw notFound('Turn')
+    const messages = await tx<MessageRow[]>`
+      select id, conversation_id, turn_id, role, content, created_at from public.assistant_messages
+      where tenant_id = ${tenantId} and turn_id = ${turnId} and role = 'assistant' order by seq`
+    const calls = await tx<ToolCallRow[]>`
+      select * from public.assistant_tool_calls where tenant_id = ${tenantId} and turn_id = ${turnId}
+      order by created_at, position`
+    return { turn, messages, calls, quota: await quotaState(tx, tenantId, ctx.clock.now()) }
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The job side.
+
+/** The turn by id, before its tenant is known (the job names only the turn). */
+export function loadTurn(deps: JobDeps, turnId: string): Promise<TurnRow | undefined> {
+  return selectTurn(deps.sql, turnId)
+}
+
+/** Ends a running turn (awaiting approval is a pause, not an end: no finished_at). */
+export async function finishTurn(
+  deps: JobDeps,
+  turn: TurnRow,
+  status: 'completed' | 'failed' | 'stopped' | 'awaiting_approval',
+  error: string | null,
+): Promise<void> {
+  const now = deps.clock.now()
+  await deps.sql`
+    update public.assistant_turns
+    set status = ${status}, error = ${error}, updated_at = ${now},
+        finished_at = ${status === 'awaiting_approval' ? null : now}
+    where id = ${turn.id} and tenant_id = ${turn.tenant_id} and status = 'running'`
+}
+
+/**
+ * A call that was running when an instance died is not run again (it may have written): it is
+ * marked interrupted, and the model is told so.
+ */
+export async function markInterrupted(deps: JobDeps, turn: TurnRow): Promise<void> {
+  await deps.sql`
+    update public.assistant_tool_calls
+    set status = 'interrupted', finished_at = ${deps.clock.now()},
+        result = 'The call was interrupted (the server stopped); it may or may not have taken effect'
+    where tenant_id = ${turn.tenant_id} and turn_id = ${turn.id} and status = 'running'`
+}
+
+/** The calls approved while the turn waited, moved to running. */
+export function takeApproved(deps: JobDeps, turn: TurnRow): Promise<ToolCallRow[]> {
+  return deps.sql<ToolCallRow[]>`
+    update public.assistant_tool_calls set status = 'running'
+    where tenant_id = ${turn.tenant_id} and turn_id = ${turn.id} and status = 'approved'
+    returning *`
+}
+
+/** The conversation's messages and tool calls, for the history. */
+export function readConversation(deps: JobDeps, turn: TurnRow) {
+  return conversationRecords(deps.sql, turn.tenant_id, turn.conversation_id)
+}
+
+export async function readInstructions(deps: JobDeps, tenantId: string): Promise<string | null> {
+  const [row] = await deps.sql<{ instructions: string | null }[]>`
+    select instructions from public.assistant_settings where tenant_id = ${tenantId}`
+  return row?.instructions ?? null
+}
+
+/** Tool permissions that require approval, as '<connection_id>|<tool_name>'. */
+export async function approvalRequired(deps: JobDeps, tenantId: string): Promise<Set<string>> {
+  const rows = await deps.sql<{ connection_id: string; tool_name: string }[]>`
+    select connection_id, tool_name from public.integration_tool_permissions
+    where tenant_id = ${tenantId} and requires_approval and allowed`
+  return new Set(rows.map((r) => `${r.connection_id}|${r.tool_name}`))
+}
+
+export interface StoredAnswer {
+  steps: number
+  turnTokens: { input: number; output: number }
+  answer: { text: string; inputTokens: number; outputTokens: number }
+  /** The calls the model asked for, each with its tool's name and whether it waits for approval. */
+  calls: { request: ToolCallRequest; tool: string; waits: boolean }[]
+}
+
+/**
+ * One model call's outcome in one transaction: the turn's and the conversation's counters, the
+ * assistant message, and its tool calls (running, or awaiting approval).
+ */
+export function storeAnswer(deps: JobDeps, turn: TurnRow, s: StoredAnswer): Promise<ToolCallRow[]> {
+  const now = () => deps.clock.now()
+  const { answer } = s
+  return deps.sql.begin(async (tx) => {
+    await tx`
+      update public.assistant_turns
+      set steps = ${s.steps}, input_tokens = ${s.turnTokens.input}, output_tokens = ${s.turnTokens.output},
+          updated_at = ${now()}
+      where id = ${turn.id}`
+    await tx`
+      update public.assistant_conversations
+      set input_tokens = input_tokens + ${answer.inputTokens}, output_tokens = output_tokens + ${answer.outputTokens},
+          last_message_at = ${now()}, updated_at = ${now()}
+      where id = ${turn.conversation_id} and tenant_id = ${turn.tenant_id}`
+    const [message] = await tx<MessageRow[]>`
+      insert into public.assistant_messages (tenant_id, conversation_id, turn_id, role, content, created_at)
+      values (${turn.tenant_id}, ${turn.conversation_id}, ${turn.id}, 'assistant', ${answer.text}, ${now()})
+      returning id, conversation_id, turn_id, role, content, created_at`
+    const rows: ToolCallRow[] = []
+    for (const [position, c] of s.calls.entries()) {
+      const [row] = await tx<ToolCallRow[]>`
+        insert into public.assistant_tool_calls
+          (tenant_id, conversation_id, turn_id, message_id, position, provider_call_id, name, tool, arguments,
+           status, created_at)
+        values (${turn.tenant_id}, ${turn.conversation_id}, ${turn.id}, ${message!.id}, ${position},
+                ${c.request.id.slice(0, 200) || `call_${position}`}, ${c.request.name.slice(0, 200) || 'unnamed'},
+                ${c.tool.slice(0, 200) || 'unnamed'}, ${tx.json(c.request.arguments as never)},
+                ${c.waits ? 'awaiting_approval' : 'running'}, ${now()})
+        returning *`
+      rows.push(row!)
+    }
+    return rows
+  })
+}
+
+/** A tool call's outcome, stored as it ends. */
+export async function storeToolCallEnd(
+  deps: JobDeps,
+  turn: TurnRow,
+  call: ToolCallRow,
+  end: ToolCallEnd,
+): Promise<void> {
+  await deps.sql`
+    update public.assistant_tool_calls set status = ${end.status}, result = ${end.result}, finished_at = ${deps.clock.now()}
+    where id = ${call.id} and tenant_id = ${turn.tenant_id}`
+}
+
+/**
+ * A turn starts waiting for approval: its status and the tenant's assistant.approval_required
+ * event (the calls that wait) commit together, once, when the turn moves from running.
+ */
+export async function awaitApproval(
+  deps: JobDeps,
+  turn: Pick<TurnRow, 'id' | 'tenant_id' | 'conversation_id' | 'triggered_by'>,
+  calls: Pick<ToolCallRow, 'id' | 'tool' | 'status'>[],
+  now: Date,
+): Promise<void> {
+  const waiting = calls.filter((c) => c.status === 'awaiting_approval')
+  const recorded = await deps.sql.begin(async (tx) => {
+    const [moved] = await tx`
+      update public.assistant_turns set status = 'awaiting_approval', updated_at = ${now}
+      where id = ${turn.id} and status = 'running'
+      returning id`
+    if (!moved || waiting.length === 0) return false
+    await recordEvent(tx, {
+      tenantId: turn.tenant_id,
+      type: 'assistant.approval_required',
+      at: now,
+      data: {
+        turn_id: turn.id,
+        conversation_id: turn.conversation_id,
+        triggered_by: turn.triggered_by,
+        tool_calls: waiting.map((c) => ({ tool_call_id: c.id, tool: c.tool })),
+      },
+    })
+    return true
+  })
+  if (recorded) deps.onOutboxCommitted?.()
+}

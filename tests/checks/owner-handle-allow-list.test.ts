@@ -188,20 +188,20 @@ const ALLOWED: Allowed[] = [
       'reads the token ciphertexts (no API-role grant) to revoke them, after the row was found visible as the caller',
   },
   {
-    file: 'shared/services/integrations/connections.ts',
-    fn: 'rediscoverTools',
-    reason:
-      'reads mcp_auth_token_encrypted (no API-role grant), after the row was found visible as the caller',
-  },
-  {
     file: 'shared/services/integrations/oauth-flow.ts',
     fn: 'completeAuthorization',
     reason:
       'the OAuth callback: consumes private.oauth_states before the tenant is known, writes token ciphertexts',
   },
   {
+    file: 'shared/services/integrations/mcp-oauth-connect.ts',
+    fn: 'completeMcpAuthorization',
+    reason:
+      'the OAuth callback of an MCP server: the caller is the signed state, not a session; writes token ciphertexts and mcp_oauth (no API-role grant)',
+  },
+  {
     file: 'shared/services/integrations/oauth.ts',
-    fn: 'beginAuthorization',
+    fn: 'storeState',
     reason: 'writes the state to private.oauth_states (private schema, no API-role grant)',
   },
   {

@@ -7820,6 +7820,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/client-metadata.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The platform's OAuth client ID metadata document: its client_id at the authorization servers of OAuth-protected MCP servers that take such documents
+         * @description Supabase address: `GET /functions/v1/integrations/client-metadata.json`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The document */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientIdMetadataDocument"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/integrations/connect": {
         parameters: {
             query?: never;
@@ -7830,7 +7878,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Connect an MCP server: discovers its tools and stores the connection (token encrypted)
+         * Connect an MCP server: discovers its tools and stores the connection (token encrypted); an OAuth-protected server answers 202 with the sign-in address
          * @description Supabase address: `POST /functions/v1/integrations/connect`
          */
         post: {
@@ -7853,6 +7901,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ConnectionDetail"];
+                    };
+                };
+                /** @description The server asks for an OAuth sign-in: the authorization address, and the HttpOnly cookie that binds the flow to this browser */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpAuthorizationStarted"];
                     };
                 };
                 /** @description Invalid request (VALIDATION_ERROR) */
@@ -15578,6 +15635,7 @@ export interface components {
             since: string;
         };
         IntegrationCatalog: {
+            /** @description Every category, in the catalog's order; 'integrations' is 0 where the catalog has none yet */
             categories: {
                 /** @enum {string} */
                 slug: "productivity" | "development" | "office-suite" | "communication" | "storage" | "design" | "analytics" | "crm" | "ecommerce" | "custom";
@@ -15601,6 +15659,13 @@ export interface components {
             /** @enum {string|null} */
             mcp_type: "official" | "self_hosted" | "webhook" | null;
             oauth_configured: boolean;
+            /**
+             * @example [
+             *       "OAUTH_NOTION_CLIENT_ID",
+             *       "OAUTH_NOTION_CLIENT_SECRET"
+             *     ]
+             */
+            oauth_settings: string[] | null;
             tools: components["schemas"]["IntegrationTool"][];
         };
         IntegrationTool: {
@@ -15619,6 +15684,16 @@ export interface components {
             inputSchema: {
                 [key: string]: unknown;
             };
+        };
+        ClientIdMetadataDocument: {
+            /** @example https://api.example.com/api/integrations/client-metadata.json */
+            client_id: string;
+            client_name: string;
+            redirect_uris: string[];
+            grant_types: string[];
+            response_types: string[];
+            /** @enum {string} */
+            token_endpoint_auth_method: "none";
         };
         /**
          * @example {
@@ -15679,13 +15754,18 @@ export interface components {
             last_refreshed_at: string | null;
             mcp_server_url: string | null;
             /** @enum {string|null} */
-            mcp_auth_type: "bearer" | "api_key" | null;
+            mcp_auth_type: "bearer" | "api_key" | "none" | "oauth" | null;
             /** @enum {string|null} */
             mcp_transport: "streamable_http" | "sse" | null;
             tool_count: number;
             tools_discovered_at: string | null;
             created_at: string;
             updated_at: string;
+        };
+        /** @description The MCP server signs users in with OAuth: open authorization_url in the same browser; the callback stores the connection and redirects to the dashboard */
+        McpAuthorizationStarted: {
+            authorization_url: string;
+            expires_at: string;
         };
         /**
          * @example {
@@ -15707,10 +15787,13 @@ export interface components {
              * @example https://mcp.example.com/mcp
              */
             mcp_server_url: string;
-            /** @enum {string} */
-            mcp_auth_type: "bearer" | "api_key";
-            /** @description Write-only: encrypted at once, never returned */
-            mcp_auth_token: string;
+            /**
+             * @description 'bearer' or 'api_key' (with mcp_auth_token); 'none' for a server without credentials (one that answers 401 with an OAuth challenge starts the sign-in, as 'oauth' does); 'oauth' answers 202 with the authorization URL
+             * @enum {string}
+             */
+            mcp_auth_type: "bearer" | "api_key" | "none" | "oauth";
+            /** @description Write-only: encrypted at once, never returned. Required for 'bearer' and 'api_key' only */
+            mcp_auth_token?: string;
             /** @description Used for custom servers */
             display_name?: string;
         };

@@ -200,8 +200,7 @@ export function ApiKeyPage({ id }: { id: string }): VNode {
     <${Loaded} state=${key}>${(k: ApiKey) => {
       const st = status(k)
       return html`<h1>${k.name} <span class=${`pill ${st.tone}`}>${st.text}</span></h1>
-        <p class="muted"><code>${k.key_prefix}…</code> · ${k.kind === 'platform' ? 'platform' : 'tool server'} · ${k.environment}
-          · ${k.rate_limit_per_minute}/min · last used <span title=${when(k.last_used_at)}>${ago(k.last_used_at)}</span></p>
+        <p class="muted"><code>${k.key_prefix}…</code> · ${k.kind === 'platform' ? 'platform' : 'tool server'} · ${k.environment} · ${k.rate_limit_per_minute}/min · last used <span title=${when(k.last_used_at)}>${ago(k.last_used_at)}</span></p>
         <p>${k.scopes.map((s) => html`<code class="tag">${s}</code> `)}</p>`
     }}<//>
     <${KeyRequests} keyId=${id} />

@@ -108,16 +108,20 @@ export function RequestLogPage({ initialKey = '' }: { initialKey?: string }): VN
       setMore({ ...more, error })
     }
   }
+  const [draft, setDraft] = useState('')
   const onPath = (e: Event) => {
     e.preventDefault()
-    const value = String(new FormData(e.target as HTMLFormElement).get('path') ?? '').trim()
+    const value = draft.trim()
     setPath(value && !value.startsWith('/') ? `/${value}` : value)
   }
+  const who =
+    session.role === 'member'
+      ? 'As a member you see the requests made as you: signed in, or with keys you created.'
+      : 'Owners and admins see every request.'
   return html`<section>
     <h1>Request log</h1>
-    <p class="muted">The API requests of <strong>${session.tenantName}</strong>: its keys' and its members'.
-      ${session.role === 'member' ? 'As a member you see the requests made as you: signed in, or with keys you created.' : 'Owners and admins see every request.'}
-      A request appears within about a second and is kept 30 days (the operator may set another period).</p>
+    <p class="muted">The API requests of <strong>${session.tenantName}</strong>, made with its keys or by its members. ${who}
+      ${' A request appears here within about a second and is kept 30 days (the operator may set another period).'}</p>
     <div class="row wrap">
       <label class="field inline"><span>Key</span><select aria-label="Key" value=${keyId}
         onChange=${(e: Event) => setKeyId((e.target as HTMLSelectElement).value)}>
@@ -130,7 +134,8 @@ export function RequestLogPage({ initialKey = '' }: { initialKey?: string }): VN
       </select></label>
       <form class="row" onSubmit=${onPath} role="search" aria-label="Filter by path">
         <label class="field inline"><span>Path starts with</span>
-          <input name="path" maxlength="512" placeholder="/v1/content" value=${path} /></label>
+          <input name="path" maxlength="512" placeholder="/v1/content" value=${draft}
+            onInput=${(e: Event) => setDraft((e.target as HTMLInputElement).value)} /></label>
         <button type="submit">Filter</button>
       </form>
       <span class="grow"></span>
@@ -175,8 +180,8 @@ export function HourlyChart({ hours }: { hours: Hour[] }): VNode {
           <title>${when(h.hour)}: ${num(h.requests)} requests, ${num(h.errors)} refused or failed (${num(h.rate_limited)} over the rate limit, ${num(h.quota_exceeded)} past the quota)</title>
         </g>`,
       )}
-      <text class="label" x=${x(0)} y=${H - 4}>${hh(hours[0]?.hour)}</text>
-      <text class="label" x=${W - pad.right} y=${H - 4} text-anchor="end">${hh(hours[hours.length - 1]?.hour)}</text>
+      <text class="label" x=${x(0)} y=${H - 4}>24 h ago (${hh(hours[0]?.hour)})</text>
+      <text class="label" x=${W - pad.right} y=${H - 4} text-anchor="end">this hour</text>
     </svg>
   </figure>`
 }

@@ -90,21 +90,7 @@ export const keyRequestsSchema = z
 
 export type KeyRequests = z.infer<typeof keyRequestsSchema>
 
-interface Row {
-  id: string
-  at: Date
-  request_id: string
-  method: string
-  path: string
-  status: number
-  key_id: string | null
-  key_name: string | null
-  user_id: string | null
-  latency_ms: number
-  rate_limit: 'allowed' | 'limited' | null
-  rate_remaining: number | null
-  quota: 'counted' | 'exceeded' | null
-}
+type Row = Omit<RequestLogEntry, 'at'> & { at: Date }
 
 const present = (r: Row): RequestLogEntry => ({ ...r, at: r.at.toISOString() })
 

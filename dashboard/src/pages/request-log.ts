@@ -123,7 +123,7 @@ export function RequestLogPage({ initialKey = '' }: { initialKey?: string }): VN
     <p class="muted">The API requests of <strong>${session.tenantName}</strong>, made with its keys or by its members. ${who}
       ${' A request appears here within about a second and is kept 30 days (the operator may set another period).'}</p>
     <div class="row wrap">
-      <label class="field inline"><span>Key</span><select aria-label="Key" value=${keyId}
+      <label class="field inline"><span>Key</span><select aria-label="Key" value=${keyId} key=${keys.data ? 'keys' : 'loading'}
         onChange=${(e: Event) => setKeyId((e.target as HTMLSelectElement).value)}>
         <option value="">All keys and members</option>
         ${keys.data?.data.map((k) => html`<option value=${k.id}>${k.name} (${k.key_prefix}…)</option>`)}

@@ -2,6 +2,7 @@
 // each instance's buffer within the flush bound, read through the API under row-level security,
 // and pruned by the prune-retention job.
 import { withTenant } from '@shared/infra/db.ts'
+import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
 import { FLUSH_MS } from '@shared/infra/hot-path/usage-buffer.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
@@ -253,5 +254,30 @@ describe('request log', () => {
     const left = await tp.db.sql<{ request_id: string }[]>`
       select request_id from public.api_request_log where tenant_id = ${t.tenantId} order by at`
     expect(left.map((r) => r.request_id)).toEqual(['req-29'])
+  })
+
+  it('loses at most the rows buffered since the last flush when its instance is killed (runs last: it kills it)', async () => {
+    const k = await createKey(a.token)
+    const send = async (n: number) => {
+      for (let i = 0; i < n; i++) await (await tp.request('/v1/content', { token: k.key })).arrayBuffer()
+    }
+    const buffer = hotPathOf(tp.instances[0]!.platform.deps).requestLog
+    await send(10)
+    await buffer.flush()
+    const written = async () =>
+      (
+        await tp.db.sql<
+          { n: number }[]
+        >`select count(*)::int as n from public.api_request_log where key_id = ${k.id}`
+      )[0]!.n
+    expect(await written()).toBe(10)
+    await send(10)
+    // The bound: the rows answered since the last flush (at most FLUSH_MS of traffic).
+    const unflushed = buffer.unflushed
+    await tp.instances[0]!.platform.deps.sql.end({ timeout: 0 })
+    const lost = 20 - (await written())
+    console.info(`killed with ${unflushed} unflushed request log rows; lost ${lost} of 20`)
+    expect(lost).toBeGreaterThanOrEqual(0)
+    expect(lost).toBeLessThanOrEqual(unflushed)
   })
 })

@@ -3,9 +3,10 @@ import { defineConfig } from 'vitest/config'
 
 // The path aliases of tsconfig.json (and, for what deploys, deno.json): @shared/x is shared/x.
 const alias = Object.fromEntries(
-  ['shared', 'functions', 'scripts', 'local-platform', 'dashboard', 'clients', 'tests', 'benchmarks'].map(
-    (dir) => [`@${dir}`, fileURLToPath(new URL(`./${dir}`, import.meta.url))],
-  ),
+  ['shared', 'functions', 'scripts', 'local-platform', 'dashboard', 'clients', 'tests', 'benchmarks'].map((dir) => [
+    `@${dir}`,
+    fileURLToPath(new URL(`./${dir}`, import.meta.url)),
+  ]),
 )
 
 export default defineConfig({

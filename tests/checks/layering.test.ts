@@ -36,8 +36,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 const isPackage = (spec: string) =>
-  !spec.includes('/') ||
-  !/^(shared|functions|scripts|local-platform|dashboard|clients|tests|benchmarks)\//.test(spec)
+  !spec.includes('/') || !/^(shared|functions|scripts|local-platform|dashboard|clients|tests|benchmarks)\//.test(spec)
 
 function layerViolations(graph: ImportGraph): string[] {
   const violations: string[] = []
@@ -91,9 +90,8 @@ describe('layering', () => {
     expect(climbing('shared/services/x/y.ts', `import { a } from '../../infra/db.ts'`)).toEqual([
       'shared/services/x/y.ts: ../../infra/db.ts',
     ])
-    const found = ['shared', 'functions', 'scripts', 'local-platform', 'tests', 'benchmarks'].flatMap(
-      (root) =>
-        sourceFiles(root).flatMap((path) => climbing(relative('.', path), readFileSync(path, 'utf8'))),
+    const found = ['shared', 'functions', 'scripts', 'local-platform', 'tests', 'benchmarks'].flatMap((root) =>
+      sourceFiles(root).flatMap((path) => climbing(relative('.', path), readFileSync(path, 'utf8'))),
     )
     expect(found).toEqual([])
   })

@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'preact/hooks'
 import { api, config, supabase } from './api.ts'
 import { FramedRefusal, isFramed } from './framed.ts'
 import { AffiliatePage } from './pages/affiliate.ts'
-import { ApiKeysPage } from './pages/api-keys.ts'
+import { ApiKeyPage, ApiKeysPage } from './pages/api-keys.ts'
 import { ArticlesPage } from './pages/articles.ts'
 import { AssistantPage } from './pages/assistant.ts'
 import { CommercePage } from './pages/commerce.ts'
@@ -15,6 +15,7 @@ import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
 import { InvitationPage } from './pages/invitation.ts'
 import { JobsPage } from './pages/jobs.ts'
 import { McpClientsPage, McpConsentPage } from './pages/mcp-clients.ts'
+import { RequestLogPage } from './pages/request-log.ts'
 import { SignIn } from './pages/sign-in.ts'
 import { SourcesPage } from './pages/sources.ts'
 import { AcceptInvitation, CreateTenant, TeamPage, type Tenant } from './pages/team.ts'
@@ -37,6 +38,7 @@ const nav = [
   { path: 'affiliate', label: 'Affiliate' },
   { path: 'jobs', label: 'Jobs' },
   { path: 'usage', label: 'Usage' },
+  { path: 'request-log', label: 'Request log' },
   { path: 'keys', label: 'API keys', group: 'Settings' },
   { path: 'mcp-clients', label: 'MCP clients', group: 'Settings' },
   { path: 'team', label: 'Team', group: 'Settings' },
@@ -82,7 +84,9 @@ function Page({ route }: { route: string[] }): VNode {
     case 'assistant':
       return html`<${AssistantPage} id=${id} />`
     case 'keys':
-      return html`<${ApiKeysPage} />`
+      return id ? html`<${ApiKeyPage} id=${id} />` : html`<${ApiKeysPage} />`
+    case 'request-log':
+      return html`<${RequestLogPage} initialKey=${id ?? ''} />`
     case 'credentials':
       return html`<${CredentialsPage} />`
     case 'integrations':

@@ -531,6 +531,23 @@ end
 $$;
 
 --
+-- Name: prune_request_log(timestamp with time zone, integer); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.prune_request_log(p_now timestamp with time zone, p_days integer) RETURNS jsonb
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  n integer;
+begin
+  delete from public.api_request_log where at < p_now - make_interval(days => greatest(p_days, 1));
+  get diagnostics n = row_count;
+  return jsonb_build_object('request_log', n);
+end
+$$;
+
+--
 -- Name: prune_retention(timestamp with time zone, integer, integer, integer); Type: FUNCTION; Schema: private
 --
 
@@ -1100,6 +1117,12 @@ GRANT ALL ON FUNCTION private.preview_invitation(p_token_hash text) TO authentic
 --
 
 REVOKE ALL ON FUNCTION private.prune_finished_work(p_now timestamp with time zone, p_commerce_days integer, p_job_days integer) FROM PUBLIC;
+
+--
+-- Name: FUNCTION prune_request_log(p_now timestamp with time zone, p_days integer); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.prune_request_log(p_now timestamp with time zone, p_days integer) FROM PUBLIC;
 
 --
 -- Name: FUNCTION prune_retention(p_now timestamp with time zone, p_delivery_days integer, p_outbox_days integer, p_tool_usage_days integer); Type: ACL; Schema: private

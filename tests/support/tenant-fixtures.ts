@@ -183,6 +183,9 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
       response_time_ms_sum, assistant, automation, manual)
     values (${t}, ${integration!.integration_id}, current_date, 1, 1, 1, 0, 0, 1)`
   await sql`
+    insert into public.api_request_log (tenant_id, at, request_id, method, path, status, key_id, user_id, latency_ms)
+    values (${t}, now(), 'fixture-request', 'GET', '/v1/content', 200, ${ids.apiKey}, ${tenant.userId}, 1)`
+  await sql`
     insert into public.notifications (tenant_id, kind, recipient, subject, body)
     values (${t}, 'fixture', 'fixture@example.com', 'Fixture', 'fixture')`
   await sql`

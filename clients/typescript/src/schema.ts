@@ -148,6 +148,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/request-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's API requests, newest first, by key, status and path (owners and admins: all; a member: their own). Written within a second of the answer, kept REQUEST_LOG_RETENTION_DAYS (30 by default)
+         * @description Supabase address: `GET /functions/v1/api-keys/request-log`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page size (1-100) */
+                    limit?: number;
+                    /** @description next_cursor from the previous page */
+                    cursor?: string;
+                    /** @description Only this key's requests */
+                    key_id?: string;
+                    /** @description A status (429) or a class (2xx, 4xx, 5xx) */
+                    status?: string;
+                    /** @description Paths that start with this (/v1/content) */
+                    path?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of requests, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["RequestLogEntry"][];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-keys/{id}": {
         parameters: {
             query?: never;
@@ -177,6 +257,83 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ApiKey"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys/{id}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One key's latest requests and its last 24 hours by the hour (from the request log)
+         * @description Supabase address: `GET /functions/v1/api-keys/{id}/requests`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The key's recent requests and hourly counts */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyRequests"];
                     };
                 };
                 /** @description Invalid request (VALIDATION_ERROR) */
@@ -14524,6 +14681,62 @@ export interface components {
                 /** @default [] */
                 tools?: string[];
             } | null;
+        };
+        RequestLogEntry: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the request arrived
+             */
+            at: string;
+            /** @description The X-Request-Id the request was answered with */
+            request_id: string;
+            method: string;
+            /** @description The public path, without the query string */
+            path: string;
+            status: number;
+            /**
+             * Format: uuid
+             * @description The key that made it; null: a signed-in member
+             */
+            key_id: string | null;
+            key_name: string | null;
+            /**
+             * Format: uuid
+             * @description The acting user: the member, or the key's creator
+             */
+            user_id: string | null;
+            latency_ms: number;
+            /**
+             * @description allowed, or limited (answered 429 RATE_LIMITED); null when no rate limit was taken
+             * @enum {string|null}
+             */
+            rate_limit: "allowed" | "limited" | null;
+            /** @description X-RateLimit-Remaining after it */
+            rate_remaining: number | null;
+            /**
+             * @description counted (metered against the monthly quota), exceeded (429 QUOTA_EXCEEDED), or null (not metered)
+             * @enum {string|null}
+             */
+            quota: "counted" | "exceeded" | null;
+        };
+        KeyRequests: {
+            /** @description The latest requests, newest first */
+            recent: components["schemas"]["RequestLogEntry"][];
+            /** @description The last 24 hours, oldest first, the current hour last */
+            hours: {
+                /**
+                 * Format: date-time
+                 * @description Start of the hour (UTC)
+                 */
+                hour: string;
+                requests: number;
+                /** @description Answered 400 or above */
+                errors: number;
+                rate_limited: number;
+                quota_exceeded: number;
+            }[];
         };
         ContentItem: {
             /** @enum {string} */

@@ -46,6 +46,42 @@ end
 $$;
 
 --
+-- Name: article_by_slug(text, uuid, uuid, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text) RETURNS TABLE(id uuid, site_id uuid, slug text, title text, body text, excerpt text, feature_image_url text, feature_image_alt text, author_id uuid, author_name text, meta_title text, meta_description text, canonical_url text, status text, publish_at timestamp with time zone, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone, revision_id uuid, published_revision_id uuid, tags json, redirect_to text)
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if p_claims is not null then
+    perform pg_catalog.set_config('request.tenant_id', p_tenant::text, true),
+            pg_catalog.set_config('request.jwt.claims', p_claims, true),
+            pg_catalog.set_config('role', 'authenticated', true);
+  end if;
+  return query
+    with hit as (
+      (select a.id, null::text as redirect_to from public.articles a
+       where a.site_id = p_site and a.slug = p_slug and a.tenant_id = p_tenant)
+      union all
+      (select a.id, a.slug from public.article_slug_redirects r
+       join public.articles a on a.id = r.article_id and a.status = 'published'
+       where r.site_id = p_site and r.slug = p_slug and r.tenant_id = p_tenant)
+      limit 1
+    )
+    select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.feature_image_url, a.feature_image_alt,
+           a.author_id, (select n.name from private.author_names(array[a.author_id]) n),
+           a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.published_at,
+           a.created_at, a.updated_at, a.revision_id, a.published_revision_id,
+           coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by x.position)
+                     from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
+                     where x.article_id = a.id), '[]'::json),
+           hit.redirect_to
+    from public.articles a join hit on hit.id = a.id;
+end
+$$;
+
+--
 -- Name: author_names(uuid[]); Type: FUNCTION; Schema: private
 --
 
@@ -1003,6 +1039,12 @@ $$;
 
 REVOKE ALL ON FUNCTION private.accept_invitation(p_token_hash text, p_now timestamp with time zone) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.accept_invitation(p_token_hash text, p_now timestamp with time zone) TO authenticated;
+
+--
+-- Name: FUNCTION article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION author_names(p_ids uuid[]); Type: ACL; Schema: private

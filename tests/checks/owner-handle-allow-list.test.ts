@@ -152,6 +152,12 @@ const ALLOWED: Allowed[] = [
   },
   // Content
   {
+    file: 'shared/services/content/articles.ts',
+    fn: 'getArticleBySlug',
+    reason:
+      'an article by slug in one statement, as GET /v1/content: private.article_by_slug sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
+  },
+  {
     file: 'shared/services/content/feed.ts',
     fn: 'listContent',
     reason:
@@ -297,6 +303,13 @@ const ALLOWED: Allowed[] = [
     file: 'shared/services/tenants/tenants.ts',
     fn: 'changePlan',
     reason: 'the service-role plan change: tenants.plan is never granted to API roles',
+  },
+  // Tools
+  {
+    file: 'shared/services/tools/platform-tools.ts',
+    fn: 'jobDepsOf',
+    reason:
+      'platform:generate_draft runs the generation job it queued (as the tenant) on the job engine, which claims and runs jobs on the owner pool as every job does',
   },
   // Usage
   {

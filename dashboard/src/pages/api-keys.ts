@@ -59,8 +59,20 @@ type Kind = keyof typeof families
  * and ticks only the one that reads.
  */
 const toolsByScope: Record<string, string[]> = {
-  'content:read': ['platform:list_content', 'platform:get_content', 'platform:search_products'],
-  'content:write': ['platform:create_draft', 'platform:publish_article'],
+  'content:read': [
+    'platform:list_content',
+    'platform:get_content',
+    'platform:list_sources',
+    'platform:list_source_items',
+    'platform:search_products',
+  ],
+  'content:write': [
+    'platform:create_draft',
+    'platform:update_article',
+    'platform:generate_draft',
+    'platform:schedule_article',
+    'platform:publish_article',
+  ],
 }
 
 /** What each scope opens on a platform key; the user scopes guard nothing yet. */

@@ -298,7 +298,8 @@ async function recordAnswer(
     calls: answer.toolCalls.slice(0, MAX_CALLS_PER_STEP).map((request) => {
       const entry = toolByName(run.tools, request.name)
       const waits = Boolean(
-        entry?.connection && call.needsApproval.has(`${entry.connection.id}|${entry.toolName}`),
+        entry?.platform?.requiresApproval ||
+          (entry?.connection && call.needsApproval.has(`${entry.connection.id}|${entry.toolName}`)),
       )
       return { request, tool: entry?.name ?? request.name, waits }
     }),

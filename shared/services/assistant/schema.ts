@@ -294,21 +294,17 @@ export const automationPatchBody = automationFields
 export const automationRunSchema = z
   .object({
     id: z.uuid(),
-    slot: z
-      .string()
-      .openapi({
-        description: 'The scheduled time this run is for, or the time of the event that started it',
-      }),
+    slot: z.string().openapi({
+      description: 'The scheduled time this run is for, or the time of the event that started it',
+    }),
     event_id: z.string().nullable().openapi({ description: 'The event that started the run (evt_...)' }),
     event_type: z.string().nullable(),
     conversation_id: z.uuid().nullable(),
     turn_id: z.uuid().nullable(),
-    status: z
-      .enum(['pending', 'started', 'failed'])
-      .openapi({
-        description:
-          'pending: an event queued it for the next sweep; failed: the turn could not start (see error)',
-      }),
+    status: z.enum(['pending', 'started', 'failed']).openapi({
+      description:
+        'pending: an event queued it for the next sweep; failed: the turn could not start (see error)',
+    }),
     turn_status: z
       .string()
       .nullable()

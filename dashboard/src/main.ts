@@ -5,6 +5,7 @@ import { api, config, supabase } from './api.ts'
 import { FramedRefusal, isFramed } from './framed.ts'
 import { AffiliatePage } from './pages/affiliate.ts'
 import { ApiKeysPage } from './pages/api-keys.ts'
+import { ApprovalsBadge, ApprovalsPage } from './pages/approvals.ts'
 import { AssistantPage } from './pages/assistant.ts'
 import { CommercePage } from './pages/commerce.ts'
 import { ArticlePage, SitePage, SitesPage } from './pages/content.ts'
@@ -24,6 +25,7 @@ import { ConfirmHost, ErrorNote, html, Loading, type Session, SessionContext } f
 const nav = [
   { path: 'home', label: 'Home' },
   { path: 'assistant', label: 'Assistant' },
+  { path: 'approvals', label: 'Approvals' },
   { path: 'sites', label: 'Sites' },
   { path: 'integrations', label: 'Integrations' },
   { path: 'credentials', label: 'Credentials' },
@@ -59,6 +61,8 @@ function Page({ route }: { route: string[] }): VNode {
       return id ? html`<${ArticlePage} id=${id} />` : html`<${SitesPage} />`
     case 'assistant':
       return html`<${AssistantPage} id=${id} />`
+    case 'approvals':
+      return html`<${ApprovalsPage} />`
     case 'keys':
       return html`<${ApiKeysPage} />`
     case 'credentials':
@@ -141,7 +145,7 @@ function Shell({
             n,
             i,
           ) => html`${n.group && nav[i - 1]?.group !== n.group ? html`<span class="nav-group">${n.group}</span>` : null}
-            <a href=${`#/${n.path}`} aria-current=${top === n.path ? 'page' : undefined}>${n.label}</a>`,
+            <a href=${`#/${n.path}`} aria-current=${top === n.path ? 'page' : undefined}>${n.label}${n.path === 'approvals' ? html`<${ApprovalsBadge} key=${session.tenantId} />` : null}</a>`,
         )}
       </nav>
       <main id="main" tabindex="-1">

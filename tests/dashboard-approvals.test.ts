@@ -156,5 +156,19 @@ describe.skipIf(browserMissing)('the Approvals page', () => {
     await expect.poll(() => page.locator('.approvals tbody').textContent()).toContain('Not on Fridays')
     expect(await page.locator('.approvals tbody').textContent()).toContain(`by ${userId}`)
     await shot('approvals-denied')
+
+    // The automation form offers events beside a schedule.
+    await page.goto(`${tp.baseUrl}/dashboard/#/assistant`)
+    const form = page.getByRole('form', { name: 'Add an automation' })
+    await form.getByLabel('Name').fill('New items digest')
+    await form.getByLabel('Instruction').fill('Summarise the new items.')
+    await form.getByLabel('Runs').selectOption('source.items_added')
+    await form.getByRole('button', { name: 'Add automation' }).click()
+    const row = page.locator('.automations tbody tr').filter({ hasText: 'New items digest' })
+    await row.waitFor()
+    expect(await row.locator('[data-label="Schedule"]').textContent()).toContain('on source.items_added')
+    const [saved] = await tp.db.sql<{ trigger_event: string; schedule: string | null }[]>`
+      select trigger_event, schedule from public.assistant_automations where name = 'New items digest'`
+    expect(saved).toEqual({ trigger_event: 'source.items_added', schedule: null })
   })
 })

@@ -80,11 +80,11 @@ export function Automations(): VNode {
     <${Loaded} state=${list}>${(page: { data: Automation[] }) =>
       page.data.length
         ? html`<table><caption class="sr">Automations</caption>
-            <thead><tr><th>Automation</th><th>Runs</th><th>Last run</th><th>Next run</th><th></th></tr></thead>
+            <thead><tr><th>Automation</th><th>Schedule</th><th>Last run</th><th>Next run</th><th></th></tr></thead>
             <tbody>${page.data.map(
               (a) => html`<tr>
                 <td data-label="Automation"><strong>${a.name}</strong><br /><small class="muted">${a.instruction}</small></td>
-                <td data-label="Runs"><${Trigger} a=${a} /><${Off} a=${a} /></td>
+                <td data-label="Schedule"><${Trigger} a=${a} /><${Off} a=${a} /></td>
                 <td data-label="Last run"><${LastRun} run=${a.last_run} /></td>
                 <td data-label="Next run">${a.enabled && a.next_run_at ? when(a.next_run_at) : html`<span class="muted">${a.trigger.type === 'event' ? 'on the next event' : '—'}</span>`}</td>
                 <td>${
@@ -118,12 +118,12 @@ export function Automations(): VNode {
             <${Field} label="Name"><input name="name" required maxlength="200" placeholder="Morning draft" /><//>
             <${Field} label="Instruction"><textarea name="instruction" required rows="3" maxlength="4000"
               placeholder="Draft an article from yesterday's new source items, then post its title to #content."></textarea><//>
-            <${Field} label="Runs" hint="on a schedule, or once for each event of this workspace">
+            <${Field} label="Runs" hint="at set times, or once for each event of this workspace (with the event's data)">
               <select name="trigger">
                 <option value="schedule">On a schedule</option>
                 ${events.map(([name, label]) => html`<option value=${name}>When ${label} (${name})</option>`)}
               </select><//>
-            <${Field} label="Schedule" hint="for a schedule: cron, UTC, minute hour day month weekday (0 8 * * 1-5 is weekdays at 08:00)">
+            <${Field} label="Schedule" hint="for timed runs: cron, UTC, minute hour day month weekday (0 8 * * 1-5 is weekdays at 08:00)">
               <input name="schedule" value="0 8 * * 1-5" /><//>
           <//>`
         : html`<${ReadOnly} what="automations" />`

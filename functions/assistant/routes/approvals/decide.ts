@@ -1,10 +1,9 @@
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
-import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { decideApprovalById } from '@shared/services/assistant/approvals.ts'
-import { approvalBody, turnResultSchema } from '@shared/services/assistant/schema.ts'
+import { route as byConversation } from '../conversations/approve.ts'
 import { streamDescription } from '../conversations/post-message.ts'
 import { answerTurn } from '../turn-response.ts'
 
@@ -19,20 +18,8 @@ export const route = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
     '',
     streamDescription,
   ].join('\n'),
-  request: {
-    params,
-    body: { content: { 'application/json': { schema: approvalBody } }, required: true },
-  },
-  responses: {
-    200: {
-      description: 'The turn result (JSON), or its events (text/event-stream)',
-      content: {
-        'application/json': { schema: turnResultSchema },
-        'text/event-stream': { schema: z.string() },
-      },
-    },
-    ...errorResponses(400, 401, 403, 404, 409, 429),
-  },
+  request: { params, body: byConversation.request.body },
+  responses: byConversation.responses,
 })
 
 export const registerDecideApproval = (app: App) =>

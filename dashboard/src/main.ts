@@ -5,6 +5,7 @@ import { api, config, supabase } from './api.ts'
 import { FramedRefusal, isFramed } from './framed.ts'
 import { AffiliatePage } from './pages/affiliate.ts'
 import { ApiKeyPage, ApiKeysPage } from './pages/api-keys.ts'
+import { ApprovalsBadge, ApprovalsPage } from './pages/approvals.ts'
 import { ArticlesPage } from './pages/articles.ts'
 import { AssistantPage } from './pages/assistant.ts'
 import { CommercePage } from './pages/commerce.ts'
@@ -29,6 +30,7 @@ const nav = [
   { path: 'home', label: 'Home' },
   { path: 'assistant', label: 'Assistant' },
   { path: 'articles', label: 'Articles' },
+  { path: 'approvals', label: 'Approvals' },
   { path: 'sites', label: 'Sites' },
   { path: 'integrations', label: 'Integrations' },
   { path: 'credentials', label: 'Credentials' },
@@ -83,6 +85,8 @@ function Page({ route }: { route: string[] }): VNode {
       return id ? html`<${ArticleEditor} id=${id} />` : html`<${ArticlesPage} />`
     case 'assistant':
       return html`<${AssistantPage} id=${id} />`
+    case 'approvals':
+      return html`<${ApprovalsPage} />`
     case 'keys':
       return id ? html`<${ApiKeyPage} id=${id} />` : html`<${ApiKeysPage} />`
     case 'request-log':
@@ -167,7 +171,7 @@ function Shell({
             n,
             i,
           ) => html`${n.group && nav[i - 1]?.group !== n.group ? html`<span class="nav-group">${n.group}</span>` : null}
-            <a href=${`#/${n.path}`} aria-current=${top === n.path ? 'page' : undefined}>${n.label}</a>`,
+            <a href=${`#/${n.path}`} aria-current=${top === n.path ? 'page' : undefined}>${n.label}${n.path === 'approvals' ? html`<${ApprovalsBadge} key=${session.tenantId} />` : null}</a>`,
         )}
       </nav>
       <main id="main" tabindex="-1">

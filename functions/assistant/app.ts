@@ -1,5 +1,7 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { createFunctionApp } from '@shared/infra/http/function-app.ts'
+import { registerDecideApproval } from './routes/approvals/decide.ts'
+import { registerListApprovals } from './routes/approvals/list.ts'
 import { registerAutomations } from './routes/automations/routes.ts'
 import { registerApproveToolCall } from './routes/conversations/approve.ts'
 import { registerCreateConversation } from './routes/conversations/create.ts'
@@ -22,6 +24,8 @@ export function createApp(deps: FunctionDeps) {
     registerDeleteConversation,
     registerPostMessage,
     registerApproveToolCall,
+    registerListApprovals,
+    registerDecideApproval,
     registerGetSettings,
     registerPutSettings,
     registerAutomations,

@@ -137,6 +137,26 @@ end
 $$;
 
 --
+-- Name: automation_event_fan_out(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.automation_event_fan_out() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  insert into public.assistant_automation_runs
+    (tenant_id, automation_id, slot, event_id, event_type, status, created_at)
+  select e.tenant_id, a.id, e.created_at, e.id, e.type, 'pending', e.created_at
+  from new_events e
+  join public.assistant_automations a
+    on a.tenant_id = e.tenant_id and a.trigger_event = e.type and a.enabled
+  on conflict (automation_id, event_id) where event_id is not null do nothing;
+  return null;
+end
+$$;
+
+--
 -- Name: commerce_store_leaves_shared_address(); Type: FUNCTION; Schema: private
 --
 
@@ -1058,6 +1078,12 @@ GRANT ALL ON FUNCTION private.author_names(p_ids uuid[]) TO authenticated;
 --
 
 REVOKE ALL ON FUNCTION private.authorize_mcp_token(p_token_hash text, p_ip_bucket text, p_ip_limit integer, p_tool_limit integer, p_now timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION automation_event_fan_out(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.automation_event_fan_out() FROM PUBLIC;
 
 --
 -- Name: FUNCTION commerce_store_leaves_shared_address(); Type: ACL; Schema: private

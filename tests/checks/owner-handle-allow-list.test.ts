@@ -79,6 +79,18 @@ const ALLOWED: Allowed[] = [
   },
   // Assistant
   { file: 'shared/services/assistant/automations.ts', fn: 'runDueAutomations', reason: ACROSS },
+  { file: 'shared/services/assistant/automations.ts', fn: 'runEventAutomations', reason: ACROSS },
+  {
+    file: 'shared/services/assistant/automations.ts',
+    fn: 'startRun',
+    reason:
+      'the sweep starts a claimed run as its creator (found through the owner pool) and records the run row: assistant_automation_runs is SELECT-only for API roles',
+  },
+  {
+    file: 'shared/services/assistant/approvals.ts',
+    fn: 'expireApprovals',
+    reason: 'the sweep: expires waiting tool calls and queues their turns across every tenant',
+  },
   {
     file: 'shared/services/assistant/sweep.ts',
     fn: 'sweepTurns',

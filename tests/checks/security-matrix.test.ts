@@ -247,6 +247,7 @@ describe('security matrix', () => {
         path: pathOf(e, {
           id: otherIds[fixture]!,
           user_id: otherIds[fixture]!,
+          call_id: otherIds.assistantToolCall!,
           site_id: otherIds.site!,
           slug: 'fixture',
           revision_id: otherIds.articleRevision!,
@@ -311,6 +312,7 @@ const fixturePatterns: [string, string][] = [
   ['mcp-sse/oauth/clients/{id}', 'mcpClient'],
   ['assistant/conversations/{id}', 'assistantConversation'],
   ['assistant/automations/{id}', 'assistantAutomation'],
+  ['assistant/approvals/{call_id}', 'assistantToolCall'],
 ]
 
 /** Bodies that pass validation, for routes whose 404 comes after it (keyed as label() prints them). */
@@ -339,5 +341,6 @@ const validBodies: Record<string, unknown> = {
   'POST assistant/conversations/{id}/messages': { content: 'hello' },
   'POST mcp-sse/oauth/requests/{id}/decision': { approve: false },
   'POST assistant/conversations/{id}/approvals/{call_id}': { approve: true },
+  'POST assistant/approvals/{call_id}': { approve: true },
   'PATCH assistant/automations/{id}': { name: 'Renamed' },
 }

@@ -203,9 +203,9 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
     values (${t}, ${ids.assistantConversation}, ${turn!.id}, 'assistant', 'Fixture answer') returning id`
   const [toolCall] = await sql<{ id: string }[]>`
     insert into public.assistant_tool_calls (tenant_id, conversation_id, turn_id, message_id, position,
-      provider_call_id, name, tool, status)
+      provider_call_id, name, tool, status, expires_at, decision, decided_by, decided_at)
     values (${t}, ${ids.assistantConversation}, ${turn!.id}, ${message!.id}, 0, 'call_fixture',
-      'platform__list_sites', 'platform:list_sites', 'ok') returning id`
+      'platform__list_sites', 'platform:list_sites', 'ok', now(), 'approved', ${tenant.userId}, now()) returning id`
   await sql`
     insert into public.assistant_automation_runs (tenant_id, automation_id, slot, conversation_id, turn_id, status)
     values (${t}, ${ids.assistantAutomation}, date_trunc('minute', now()), ${ids.assistantConversation},

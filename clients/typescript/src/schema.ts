@@ -12309,6 +12309,202 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/assistant/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The approvals inbox: tool calls that wait (or waited) for approval, newest first
+         * @description Across conversations and automations, each with its tool, arguments, what asked and when it expires. Owners and admins see every one of the tenant; members those of their own conversations. Keyset pages.
+         *
+         *     Supabase address: `GET /functions/v1/assistant/approvals`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page size (1-100) */
+                    limit?: number;
+                    /** @description next_cursor from the previous page */
+                    cursor?: string;
+                    /** @description pending (the default), approved, denied or expired */
+                    status?: "pending" | "approved" | "denied" | "expired";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of approvals */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AssistantApprovalList"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistant/approvals/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or deny a waiting tool call from the inbox; the turn then resumes
+         * @description As POST /conversations/{id}/approvals/{call_id}, by the call alone. A call that is not waiting (decided or expired) is 409.
+         *
+         *     With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:
+         *     - `turn.started`: {turn_id, conversation_id, message}: the stored user message
+         *     - `text.delta`: {text}: the next piece of the assistant text
+         *     - `tool_call.started`: {id, name, tool, arguments}: the model called a tool; it runs now
+         *     - `tool_call.approval_required`: {id, name, tool, arguments}: the call waits for an owner or admin (POST .../approvals/{id})
+         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied or interrupted
+         *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
+         *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
+         *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
+         *
+         *     Supabase address: `POST /functions/v1/assistant/approvals/{call_id}`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    call_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ToolCallApproval"];
+                };
+            };
+            responses: {
+                /** @description The turn result (JSON), or its events (text/event-stream) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AssistantTurnResult"];
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/assistant/settings": {
         parameters: {
             query?: never;
@@ -14484,6 +14680,90 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "source.items_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A source fetch stored new items (a feed or a social scrape); items it had already seen are no event
+         * @description Sent to each subscription whose `events` include `source.items_added`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "source.items_added";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "source_id": "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+                         *       "new_items": 2,
+                         *       "item_ids": [
+                         *         "7b8c9d0e-1f2a-4b3c-9d4e-5f6a7b8c9d0e",
+                         *         "8c9d0e1f-2a3b-4c4d-8e5f-6a7b8c9d0e1f"
+                         *       ]
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            source_id: string;
+                            new_items: number;
+                            /** @description The first 50 new items */
+                            item_ids: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -15749,13 +16029,13 @@ export interface components {
              */
             url: string;
             /**
-             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, content.scheduled, content.unpublished, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated
+             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, content.scheduled, content.unpublished, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated, source.items_added
              * @example [
              *       "content.published",
              *       "api_key.created"
              *     ]
              */
-            events: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "content.scheduled" | "content.unpublished" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated")[];
+            events: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "content.scheduled" | "content.unpublished" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated" | "source.items_added")[];
             description?: string;
         };
         /**
@@ -15774,13 +16054,13 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, content.scheduled, content.unpublished, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated
+             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, content.scheduled, content.unpublished, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated, source.items_added
              * @example [
              *       "content.published",
              *       "api_key.created"
              *     ]
              */
-            events?: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "content.scheduled" | "content.unpublished" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated")[];
+            events?: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "content.scheduled" | "content.unpublished" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated" | "source.items_added")[];
             description?: string | null;
         };
         WebhookSecret: {
@@ -16667,6 +16947,53 @@ export interface components {
             /** @description Told to the model with a denial */
             reason?: string;
         };
+        AssistantApprovalList: {
+            data: components["schemas"]["AssistantApproval"][];
+            next_cursor: string | null;
+        };
+        AssistantApproval: {
+            /**
+             * Format: uuid
+             * @description The tool call; decide it with POST /approvals/{id}
+             */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "denied" | "expired";
+            /** @example slack:post_message */
+            tool: string;
+            arguments: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            conversation_id: string;
+            conversation_title: string;
+            /** Format: uuid */
+            turn_id: string;
+            /** @enum {string} */
+            triggered_by: "assistant" | "automation";
+            /** @description The automation whose run asked, or null for a conversation */
+            automation: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            /**
+             * Format: uuid
+             * @description The member the turn runs as
+             */
+            requested_by: string | null;
+            created_at: string;
+            expires_at: string;
+            /**
+             * Format: uuid
+             * @description Null while pending and when it expired
+             */
+            decided_by: string | null;
+            /** @description When it was decided or expired */
+            decided_at: string | null;
+            /** @description What the model was told on a denial or expiry */
+            reason: string | null;
+        };
         AssistantSettings: {
             /** @enum {string|null} */
             provider: "openai" | "anthropic" | null;
@@ -16674,6 +17001,7 @@ export interface components {
             /** @enum {string} */
             credential_environment: "development" | "staging" | "production";
             instructions: string | null;
+            approval_ttl_hours: number;
             /** @description What the next turn will use */
             effective: {
                 /** @enum {string|null} */
@@ -16701,6 +17029,8 @@ export interface components {
             credential_environment?: "development" | "staging" | "production";
             /** @description The tenant's own instructions, added to the system prompt */
             instructions?: string | null;
+            /** @description How long a tool call waits for approval before it counts as denied (1 to 720 hours; 24 by default) */
+            approval_ttl_hours?: number;
         };
         AutomationList: {
             data: components["schemas"]["Automation"][];
@@ -16710,7 +17040,9 @@ export interface components {
             id: string;
             name: string;
             instruction: string;
-            schedule: string;
+            /** @description The cron schedule; null for an event trigger */
+            schedule: string | null;
+            trigger: components["schemas"]["AutomationTrigger"];
             enabled: boolean;
             /**
              * @description Why the platform turned it off: its creator left the tenant (creator_removed) or is no longer an owner or admin (creator_demoted). It runs as its creator, never as anyone else. Null while enabled or when a person turned it off.
@@ -16725,20 +17057,46 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "type": "event",
+         *       "event": "content.published"
+         *     }
+         */
+        AutomationTrigger: {
+            /** @enum {string} */
+            type: "schedule";
+            /**
+             * @description A 5-field cron expression in UTC (minute hour day month weekday)
+             * @example 0 8 * * 1-5
+             */
+            schedule: string;
+        } | {
+            /** @enum {string} */
+            type: "event";
+            /**
+             * @description The platform event of the tenant that starts a run (once per event); its data is given to the turn
+             * @enum {string}
+             */
+            event: "content.published" | "content.updated" | "source.items_added" | "order.created" | "order.updated";
+        };
         AutomationRun: {
             /** Format: uuid */
             id: string;
-            /** @description The scheduled time this run is for */
+            /** @description The scheduled time this run is for, or the time of the event that started it */
             slot: string;
+            /** @description The event that started the run (evt_...) */
+            event_id: string | null;
+            event_type: string | null;
             /** Format: uuid */
             conversation_id: string | null;
             /** Format: uuid */
             turn_id: string | null;
             /**
-             * @description failed: the turn could not start (see error)
+             * @description pending: an event queued it for the next sweep; failed: the turn could not start (see error)
              * @enum {string}
              */
-            status: "started" | "failed";
+            status: "pending" | "started" | "failed";
             /** @description The turn's status: completed, awaiting_approval, ... */
             turn_status: string | null;
             error: string | null;
@@ -16756,10 +17114,11 @@ export interface components {
             /** @description What the assistant is asked each time, as a user message */
             instruction: string;
             /**
-             * @description A 5-field cron expression in UTC (minute hour day month weekday)
+             * @description Shorthand for trigger {type: "schedule", schedule}: a 5-field cron expression in UTC
              * @example 0 8 * * 1-5
              */
-            schedule: string;
+            schedule?: string;
+            trigger?: components["schemas"]["AutomationTrigger"] & unknown;
             enabled?: boolean;
         };
         /**
@@ -16772,10 +17131,11 @@ export interface components {
             /** @description What the assistant is asked each time, as a user message */
             instruction?: string;
             /**
-             * @description A 5-field cron expression in UTC (minute hour day month weekday)
+             * @description Shorthand for trigger {type: "schedule", schedule}: a 5-field cron expression in UTC
              * @example 0 8 * * 1-5
              */
             schedule?: string;
+            trigger?: components["schemas"]["AutomationTrigger"] & unknown;
             enabled?: boolean;
         };
         AutomationRunList: {

@@ -1,18 +1,21 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { engineFor } from '@shared/infra/jobs/engine.ts'
-import { runDueAutomations } from './automations.ts'
+import { expireApprovals } from './approvals.ts'
+import { runDueAutomations, runEventAutomations } from './automations.ts'
 import { turnJobKind } from './turn/index.ts'
 
 /** The assistant's engine (turn jobs nobody streams) and its sweep, beside the automations it starts. */
 export const assistantEngine = engineFor(turnJobKind())
 
 /**
- * The sweep: due automations start, turns whose instance stopped are resumed (the engine claims
+ * The sweep: due automations (scheduled and event-started) start, expired approvals count as denied, turns whose instance stopped are resumed (the engine claims
  * jobs whose lease ran out), and turns whose job failed for good are marked failed.
  */
 export async function sweepTurns(deps: FunctionDeps) {
   // Automations first: their turns run now, and the engine then finds nothing of theirs left.
-  const scheduled = await runDueAutomations(deps)
+  const scheduled = (await runDueAutomations(deps)) + (await runEventAutomations(deps))
+  // Expired approvals before the engine runs: their turns go on as denied in this same sweep.
+  await expireApprovals(deps)
   const report = await assistantEngine(deps).runDue()
   const now = deps.clock.now()
   const failed = await deps.sql`

@@ -12,6 +12,7 @@ import {
   type TurnRow,
 } from '../conversations.ts'
 import type { ToolCallRequest } from '../model.ts'
+import { markApprovalsWaiting } from './approval-wait.ts'
 import { TURN_JOB_KIND } from './limits.ts'
 import type { ToolCallEnd } from './shaping.ts'
 
@@ -24,7 +25,7 @@ import type { ToolCallEnd } from './shaping.ts'
  *   statement scoped by the turn's tenant_id.
  */
 
-type JobDeps = Pick<FunctionDeps, 'sql' | 'clock' | 'onOutboxCommitted'>
+type JobDeps = Pick<FunctionDeps, 'sql' | 'clock' | 'onOutboxCommitted' | 'notifier'>
 
 // ---------------------------------------------------------------------------------------------
 // The request side.
@@ -124,7 +125,8 @@ export function storeDecision(
   return ctx.asOwner.begin(async (tx) => {
     const [decided] = await tx<{ turn_id: string }[]>`
       update public.assistant_tool_calls
-      set status = ${approve ? 'approved' : 'denied'}, decided_by = ${caller.userId}, decided_at = ${now},
+      set status = ${approve ? 'approved' : 'denied'}, decision = ${approve ? 'approved' : 'denied'},
+          decided_by = ${caller.userId}, decided_at = ${now},
           result = ${result}, finished_at = ${approve ? null : now}
       where id = ${callId} and tenant_id = ${caller.tenantId} and status = 'awaiting_approval'
       returning turn_id`
@@ -340,6 +342,7 @@ export async function awaitApproval(
         tool_calls: waiting.map((c) => ({ tool_call_id: c.id, tool: c.tool })),
       },
     })
+    await markApprovalsWaiting(tx, deps, turn, waiting, now)
     return true
   })
   if (recorded) deps.onOutboxCommitted?.()

@@ -7,6 +7,7 @@ import { registerDeleteConversation } from './routes/conversations/delete.ts'
 import { registerGetConversation } from './routes/conversations/get.ts'
 import { registerListConversations } from './routes/conversations/list.ts'
 import { registerPostMessage } from './routes/conversations/post-message.ts'
+import { registerResumeTurnStream } from './routes/conversations/stream.ts'
 import { registerGetSettings, registerPutSettings } from './routes/settings.ts'
 import { registerSweep } from './routes/sweep.ts'
 
@@ -22,6 +23,7 @@ export function createApp(deps: FunctionDeps) {
     registerDeleteConversation,
     registerPostMessage,
     registerApproveToolCall,
+    registerResumeTurnStream,
     registerGetSettings,
     registerPutSettings,
     registerAutomations,

@@ -1,6 +1,7 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { engineFor } from '@shared/infra/jobs/engine.ts'
 import { runDueAutomations } from './automations.ts'
+import { deleteOldTurnEvents } from './turn/event-log.ts'
 import { turnJobKind } from './turn/index.ts'
 
 /** The assistant's engine (turn jobs nobody streams) and its sweep, beside the automations it starts. */
@@ -8,7 +9,8 @@ export const assistantEngine = engineFor(turnJobKind())
 
 /**
  * The sweep: due automations start, turns whose instance stopped are resumed (the engine claims
- * jobs whose lease ran out), and turns whose job failed for good are marked failed.
+ * jobs whose lease ran out), turns whose job failed for good are marked failed, and stream events
+ * past their retention are deleted.
  */
 export async function sweepTurns(deps: FunctionDeps) {
   // Automations first: their turns run now, and the engine then finds nothing of theirs left.
@@ -22,5 +24,6 @@ export async function sweepTurns(deps: FunctionDeps) {
     from public.jobs j
     where j.id = t.job_id and t.status = 'running' and j.status in ('failed', 'succeeded')
     returning t.id`
+  await deleteOldTurnEvents(deps, now)
   return { ...report, failed: report.failed + failed.length, scheduled }
 }

@@ -9,6 +9,7 @@ import { listTools, type ToolEntry } from '@shared/services/tools/tool-set.ts'
 import { type Reservation, reserveUsage, settleReservation } from '@shared/services/usage/metering.ts'
 import type { ToolCallRow, TurnRow } from '../conversations.ts'
 import { type HistoryItem, type ModelTool, type StreamAnswer, streamModel } from '../model.ts'
+import { withTurnEventLog } from './event-log.ts'
 import { guarded, noTurnEvents, type TurnEmit, type TurnEvents } from './events.ts'
 import {
   MAX_CALLS_PER_STEP,
@@ -55,11 +56,14 @@ import { runToolCall } from './tool-call.ts'
  * tools, the quota and the credential are used as the turn's creator.
  */
 
-/** The job kind, its events going to `events`. */
+/** The job kind, its events numbered and stored (event-log.ts) and going to `events`. */
 export function turnJobKind(events: TurnEvents = noTurnEvents): Record<string, JobKind> {
   return {
     [TURN_JOB_KIND]: {
-      handler: (run) => runTurnJob(run, events),
+      handler: (run) =>
+        withTurnEventLog(run.deps, String(run.job.input.turn_id), events, (logged) =>
+          runTurnJob(run, logged),
+        ),
       maxAttempts: 2,
       leaseSeconds: TURN_LEASE_SECONDS,
     },

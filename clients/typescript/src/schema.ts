@@ -15334,6 +15334,8 @@ export interface components {
             provider_id: string;
             provider: components["schemas"]["Provider"];
             scopes: string[];
+            /** @description An OpenAI-compatible credential's own API base URL; null: the platform's */
+            base_url: string | null;
             expires_at: string | null;
             /**
              * @description expiring: expires within 7 days; expired: expires_at has passed
@@ -15382,6 +15384,12 @@ export interface components {
              * @description Must lie in the future
              */
             expires_at?: string;
+            /**
+             * Format: uri
+             * @description OpenAI-compatible credentials only: the API base URL the assistant's model calls go to instead of the platform's (e.g. https://openrouter.ai/api/v1). Checked against the outbound address policy: no loopback or private addresses, https only, unless the deployment allows them.
+             * @example https://openrouter.ai/api/v1
+             */
+            base_url?: string;
         };
         /**
          * @example {
@@ -15404,6 +15412,12 @@ export interface components {
              * @description null removes the expiry
              */
             expires_at?: string | null;
+            /**
+             * Format: uri
+             * @description null: the platform's base URL again
+             * @example https://openrouter.ai/api/v1
+             */
+            base_url?: string | null;
         };
         /**
          * @example {

@@ -10,7 +10,7 @@ create table public.assistant_turn_events (
   seq integer not null check (seq > 0),
   event text not null check (length(event) between 1 and 64),
   data jsonb not null,
-  created_at timestamptz not null default now(),
+  created_at timestamptz not null default date_trunc('milliseconds', now()),
   primary key (turn_id, seq),
   foreign key (tenant_id, turn_id) references public.assistant_turns (tenant_id, id) on delete cascade
 );

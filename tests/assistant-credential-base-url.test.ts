@@ -93,6 +93,8 @@ describe("a credential's own base URL", () => {
     })
     expect([patched.status, patched.body.code]).toEqual([400, 'VALIDATION_ERROR'])
     const listed = await tp.json('/api/credentials', { token: t.token })
-    expect(listed.body.data.map((c: { base_url: string | null }) => c.base_url)).toEqual(['https://1.1.1.1/v1'])
+    expect(listed.body.data.map((c: { base_url: string | null }) => c.base_url)).toEqual([
+      'https://1.1.1.1/v1',
+    ])
   })
 })

@@ -633,7 +633,7 @@ CREATE TABLE public.assistant_turn_events (
     seq integer NOT NULL,
     event text NOT NULL,
     data jsonb NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     CONSTRAINT assistant_turn_events_event_check CHECK (((length(event) >= 1) AND (length(event) <= 64))),
     CONSTRAINT assistant_turn_events_seq_check CHECK ((seq > 0))
 );

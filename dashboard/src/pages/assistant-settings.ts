@@ -39,7 +39,9 @@ export function SettingsPanel({
   } · keys of <strong>${s.credential_environment}</strong>${s.instructions ? ' · with your instructions' : ''}
     ${canWrite(session) ? html` <button type="button" class="link" aria-expanded=${open} onClick=${() => setOpen(!open)}>${open ? 'Close settings' : 'Settings'}</button>` : null}</p>`
   if (!open || !canWrite(session)) return summary
-  return html`${summary}<${Form} label="Assistant settings" submitLabel="Save settings" submit=${async (data: FormData) => {
+  return html`${summary}<${Form} label="Assistant settings" submitLabel="Save settings" submit=${async (
+    data: FormData,
+  ) => {
     await api('PUT', '/v1/assistant/settings', {
       provider: text(data, 'provider'),
       model: text(data, 'model'),

@@ -2,7 +2,12 @@ import type { z } from '@hono/zod-openapi'
 import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, requireFuture, ServiceError } from '@shared/infra/errors.ts'
-import { assertPublicUrl, OutboundBlockedError, OutboundError, outboundPolicyFrom } from '@shared/infra/outbound.ts'
+import {
+  assertPublicUrl,
+  OutboundBlockedError,
+  OutboundError,
+  outboundPolicyFrom,
+} from '@shared/infra/outbound.ts'
 import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import { credentialStatus } from './credential-status.ts'
 import { keyHint } from './key-hint.ts'
@@ -222,7 +227,8 @@ export async function updateCredential(
   if (input.expires_at !== undefined) changes.expires_at = futureExpiry(input.expires_at, now)
   if (input.base_url !== undefined)
     changes.base_url =
-      input.base_url && (await checkedBaseUrl(ctx, (await getCredential(ctx, id)).provider.slug, input.base_url))
+      input.base_url &&
+      (await checkedBaseUrl(ctx, (await getCredential(ctx, id)).provider.slug, input.base_url))
   return updateRow(ctx, id, changes, now)
 }
 

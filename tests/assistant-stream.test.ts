@@ -1,4 +1,4 @@
-import { DefaultChatTransport, readUIMessageStream, type UIMessage } from 'ai'
+import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
 import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
@@ -79,6 +79,7 @@ async function slackNeedingApproval(t: TestTenant) {
 interface Sse {
   id: number | null
   event: string
+  // biome-ignore lint/suspicious/noExplicitAny: event bodies are read field by field in assertions
   data: any
 }
 
@@ -209,6 +210,9 @@ describe('resuming a stream', () => {
   })
 })
 
+/** A tool part that asked for approval, answered as useChat's addToolApprovalResponse does. */
+type WaitingPart = { state: string; approval: { id: string; approved?: boolean; reason?: string } }
+
 /** What a tenant's app writes (docs/assistant.md): the AI SDK's transport pointed at the assistant API. */
 function transportFor(t: TestTenant, conversationId: string, instance = 0) {
   const api = `${tp.instances[instance]!.baseUrl}/v1/assistant/conversations/${conversationId}`
@@ -232,7 +236,7 @@ function transportFor(t: TestTenant, conversationId: string, instance = 0) {
   })
 }
 
-async function finalMessage(stream: ReadableStream<any>, message?: UIMessage): Promise<UIMessage> {
+async function finalMessage(stream: ReadableStream<UIMessageChunk>, message?: UIMessage): Promise<UIMessage> {
   let last: UIMessage | undefined
   for await (const m of readUIMessageStream<UIMessage>({ stream, message, terminateOnError: true })) last = m
   return last!
@@ -305,7 +309,7 @@ describe('the AI SDK UI message stream', () => {
         abortSignal: undefined,
       }),
     )
-    const waiting = asked.parts.find((p) => p.type === 'dynamic-tool') as any
+    const waiting = asked.parts.find((p) => p.type === 'dynamic-tool') as WaitingPart
     expect(waiting).toMatchObject({
       toolName: 'slack:post_message',
       state: 'approval-requested',
@@ -351,7 +355,7 @@ describe('the AI SDK UI message stream', () => {
         abortSignal: undefined,
       })
     const asked = await finalMessage(await send([userMessage('Post "No"')]))
-    const waiting = asked.parts.find((p) => p.type === 'dynamic-tool') as any
+    const waiting = asked.parts.find((p) => p.type === 'dynamic-tool') as WaitingPart
     waiting.state = 'approval-responded'
     waiting.approval = { id: waiting.approval.id, approved: false, reason: 'not today' }
     const resumed = await finalMessage(await send([asked]), structuredClone(asked))

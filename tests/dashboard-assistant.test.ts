@@ -308,6 +308,9 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
       model: 'gpt-4.1-mini',
       instructions: 'Answer in French.',
     })
-    await page.getByText('gpt-4.1-mini').first().waitFor()
+    // Reopened, the form shows what was saved.
+    await page.getByRole('button', { name: 'Settings' }).click()
+    expect(await form.getByLabel('Model').inputValue()).toBe('gpt-4.1-mini')
+    expect(await form.getByLabel('Instructions').inputValue()).toBe('Answer in French.')
   })
 })

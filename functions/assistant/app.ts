@@ -9,6 +9,7 @@ import { registerDeleteConversation } from './routes/conversations/delete.ts'
 import { registerGetConversation } from './routes/conversations/get.ts'
 import { registerListConversations } from './routes/conversations/list.ts'
 import { registerPostMessage } from './routes/conversations/post-message.ts'
+import { registerResumeTurnStream } from './routes/conversations/stream.ts'
 import { registerGetSettings, registerPutSettings } from './routes/settings.ts'
 import { registerSweep } from './routes/sweep.ts'
 
@@ -26,6 +27,7 @@ export function createApp(deps: FunctionDeps) {
     registerApproveToolCall,
     registerListApprovals,
     registerDecideApproval,
+    registerResumeTurnStream,
     registerGetSettings,
     registerPutSettings,
     registerAutomations,

@@ -672,6 +672,68 @@ CREATE POLICY assistant_tool_calls_select ON public.assistant_tool_calls FOR SEL
 
 GRANT SELECT ON TABLE public.assistant_tool_calls TO authenticated;
 
+-- ======== assistant_turn_events ========
+
+--
+-- Name: assistant_turn_events; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.assistant_turn_events (
+    tenant_id uuid NOT NULL,
+    turn_id uuid NOT NULL,
+    seq integer NOT NULL,
+    event text NOT NULL,
+    data jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    CONSTRAINT assistant_turn_events_event_check CHECK (((length(event) >= 1) AND (length(event) <= 64))),
+    CONSTRAINT assistant_turn_events_seq_check CHECK ((seq > 0))
+);
+
+--
+-- Name: assistant_turn_events assistant_turn_events_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_turn_events
+    ADD CONSTRAINT assistant_turn_events_pkey PRIMARY KEY (turn_id, seq);
+
+--
+-- Name: assistant_turn_events_created_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_turn_events_created_idx ON public.assistant_turn_events USING btree (created_at);
+
+--
+-- Name: assistant_turn_events_tenant_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_turn_events_tenant_idx ON public.assistant_turn_events USING btree (tenant_id);
+
+--
+-- Name: assistant_turn_events assistant_turn_events_tenant_id_turn_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_turn_events
+    ADD CONSTRAINT assistant_turn_events_tenant_id_turn_id_fkey FOREIGN KEY (tenant_id, turn_id) REFERENCES public.assistant_turns(tenant_id, id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_turn_events; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.assistant_turn_events ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: assistant_turn_events assistant_turn_events_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_turn_events_select ON public.assistant_turn_events FOR SELECT TO authenticated USING (((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND (turn_id IN ( SELECT assistant_turns.id
+   FROM public.assistant_turns))));
+
+--
+-- Name: TABLE assistant_turn_events; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.assistant_turn_events TO authenticated;
+
 -- ======== assistant_turns ========
 
 --

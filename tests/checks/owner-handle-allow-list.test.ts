@@ -97,6 +97,11 @@ const ALLOWED: Allowed[] = [
     reason: 'fails turns stuck past their deadline, across every tenant',
   },
   {
+    file: 'shared/services/assistant/turn/event-log.ts',
+    fn: 'deleteOldTurnEvents',
+    reason: 'the sweep: deletes stream events past their retention, across every tenant',
+  },
+  {
     file: 'shared/services/assistant/turn/steps.ts',
     fn: 'creatorOf',
     reason: 'the turn job: finds its creator and their role now, before acting as them',

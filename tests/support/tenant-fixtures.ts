@@ -207,6 +207,9 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
     values (${t}, ${ids.assistantConversation}, ${turn!.id}, ${message!.id}, 0, 'call_fixture',
       'platform__list_sites', 'platform:list_sites', 'ok', now(), 'approved', ${tenant.userId}, now()) returning id`
   await sql`
+    insert into public.assistant_turn_events (tenant_id, turn_id, seq, event, data)
+    values (${t}, ${turn!.id}, 1, 'text.delta', '{"text":"Fixture"}')`
+  await sql`
     insert into public.assistant_automation_runs (tenant_id, automation_id, slot, conversation_id, turn_id, status)
     values (${t}, ${ids.assistantAutomation}, date_trunc('minute', now()), ${ids.assistantConversation},
       ${turn!.id}, 'started')`
@@ -218,7 +221,7 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
     insert into public.webhook_delivery_attempts (tenant_id, subscription_id, delivery_id, event_id, event_type,
       attempt, success, duration_ms, attempted_at)
     values (${t}, ${ids.webhook}, ${delivery!.id}, ${eventId}, 'site.created', 1, false, 1, now())`
-  return { ...ids, affiliateProgram: program!.id, assistantToolCall: toolCall!.id }
+  return { ...ids, affiliateProgram: program!.id, assistantToolCall: toolCall!.id, assistantTurn: turn!.id }
 }
 
 /** The event of the webhook delivery seedEveryTenantTable makes (a redelivery can name it). */

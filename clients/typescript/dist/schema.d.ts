@@ -12085,12 +12085,17 @@ export interface paths {
          *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
          *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
          *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
+         *     Each event has an `id:`, its number in the turn: a client that lost the stream re-attaches with GET /v1/assistant/conversations/{id}/turns/{turn_id}/stream and `Last-Event-ID`.
+         *     With `?stream=ai-sdk` (or the header `x-stream-format: ai-sdk`) the same turn comes as the Vercel AI SDK's UI message stream (v1, header `x-vercel-ai-ui-message-stream: v1`): `start`, `text-start`/`text-delta`/`text-end`, `tool-input-available`, `tool-output-available` (`tool-output-error`, `tool-output-denied`), `tool-approval-request` (its `approvalId` is the call id to approve), `finish`, then `[DONE]`; see docs/assistant.md for `useChat`.
          *
          *     Supabase address: `POST /functions/v1/assistant/conversations/{id}/messages`
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description `ai-sdk`: the answer is the Vercel AI SDK UI message stream (header `x-vercel-ai-ui-message-stream: v1`), whatever the Accept header says; `sse`: the platform's own server-sent events. The header `x-stream-format` says the same (`?stream` wins). */
+                    stream?: "ai-sdk" | "sse";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -12215,12 +12220,17 @@ export interface paths {
          *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
          *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
          *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
+         *     Each event has an `id:`, its number in the turn: a client that lost the stream re-attaches with GET /v1/assistant/conversations/{id}/turns/{turn_id}/stream and `Last-Event-ID`.
+         *     With `?stream=ai-sdk` (or the header `x-stream-format: ai-sdk`) the same turn comes as the Vercel AI SDK's UI message stream (v1, header `x-vercel-ai-ui-message-stream: v1`): `start`, `text-start`/`text-delta`/`text-end`, `tool-input-available`, `tool-output-available` (`tool-output-error`, `tool-output-denied`), `tool-approval-request` (its `approvalId` is the call id to approve), `finish`, then `[DONE]`; see docs/assistant.md for `useChat`.
          *
          *     Supabase address: `POST /functions/v1/assistant/conversations/{id}/approvals/{call_id}`
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description `ai-sdk`: the answer is the Vercel AI SDK UI message stream (header `x-vercel-ai-ui-message-stream: v1`), whatever the Accept header says; `sse`: the platform's own server-sent events. The header `x-stream-format` says the same (`?stream` wins). */
+                    stream?: "ai-sdk" | "sse";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -12412,6 +12422,8 @@ export interface paths {
          *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
          *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
          *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
+         *     Each event has an `id:`, its number in the turn: a client that lost the stream re-attaches with GET /v1/assistant/conversations/{id}/turns/{turn_id}/stream and `Last-Event-ID`.
+         *     With `?stream=ai-sdk` (or the header `x-stream-format: ai-sdk`) the same turn comes as the Vercel AI SDK's UI message stream (v1, header `x-vercel-ai-ui-message-stream: v1`): `start`, `text-start`/`text-delta`/`text-end`, `tool-input-available`, `tool-output-available` (`tool-output-error`, `tool-output-denied`), `tool-approval-request` (its `approvalId` is the call id to approve), `finish`, then `[DONE]`; see docs/assistant.md for `useChat`.
          *
          *     Supabase address: `POST /functions/v1/assistant/approvals/{call_id}`
          */
@@ -12496,6 +12508,115 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistant/conversations/{id}/turns/{turn_id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Re-attach to a turn's stream: the events after the last one seen, then the rest as they come
+         * @description Every event of a turn is numbered (the SSE `id:`) and kept, so a client that reloads or lost its connection re-attaches here, on any instance, with `Last-Event-ID` (EventSource sends it by itself) or `?last_event_id=`: it gets every event after that one, nothing twice, and then the turn's events as they happen, until `turn.ended`. Without either it gets the turn's stream from the start. A finished turn's stream replays and ends; events are kept for 24 hours after the turn ends (after that, just `turn.ended`). One request follows a turn for at most 2 minutes and then ends without `turn.ended`: resume again from the last id.
+         *
+         *     With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:
+         *     - `turn.started`: {turn_id, conversation_id, message}: the stored user message
+         *     - `text.delta`: {text}: the next piece of the assistant text
+         *     - `tool_call.started`: {id, name, tool, arguments}: the model called a tool; it runs now
+         *     - `tool_call.approval_required`: {id, name, tool, arguments}: the call waits for an owner or admin (POST .../approvals/{id})
+         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied or interrupted
+         *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
+         *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
+         *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
+         *     Each event has an `id:`, its number in the turn: a client that lost the stream re-attaches with GET /v1/assistant/conversations/{id}/turns/{turn_id}/stream and `Last-Event-ID`.
+         *     With `?stream=ai-sdk` (or the header `x-stream-format: ai-sdk`) the same turn comes as the Vercel AI SDK's UI message stream (v1, header `x-vercel-ai-ui-message-stream: v1`): `start`, `text-start`/`text-delta`/`text-end`, `tool-input-available`, `tool-output-available` (`tool-output-error`, `tool-output-denied`), `tool-approval-request` (its `approvalId` is the call id to approve), `finish`, then `[DONE]`; see docs/assistant.md for `useChat`.
+         *
+         *     Supabase address: `GET /functions/v1/assistant/conversations/{id}/turns/{turn_id}/stream`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description `ai-sdk`: the answer is the Vercel AI SDK UI message stream (header `x-vercel-ai-ui-message-stream: v1`), whatever the Accept header says; `sse`: the platform's own server-sent events. The header `x-stream-format` says the same (`?stream` wins). */
+                    stream?: "ai-sdk" | "sse";
+                    /** @description The last event id seen, for clients that cannot send the `Last-Event-ID` header (the header wins) */
+                    last_event_id?: number | null;
+                };
+                header?: {
+                    /** @description The last event id seen */
+                    "last-event-id"?: number | null;
+                };
+                path: {
+                    id: string;
+                    turn_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The turn's events (text/event-stream; the AI SDK's format with ?stream=ai-sdk) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -15762,6 +15883,8 @@ export interface components {
             provider_id: string;
             provider: components["schemas"]["Provider"];
             scopes: string[];
+            /** @description An OpenAI-compatible credential's own API base URL; null: the platform's */
+            base_url: string | null;
             expires_at: string | null;
             /**
              * @description expiring: expires within 7 days; expired: expires_at has passed
@@ -15810,6 +15933,12 @@ export interface components {
              * @description Must lie in the future
              */
             expires_at?: string;
+            /**
+             * Format: uri
+             * @description OpenAI-compatible credentials only: the API base URL the assistant's model calls go to instead of the platform's (e.g. https://openrouter.ai/api/v1). Checked against the outbound address policy: no loopback or private addresses, https only, unless the deployment allows them.
+             * @example https://openrouter.ai/api/v1
+             */
+            base_url?: string;
         };
         /**
          * @example {
@@ -15832,6 +15961,12 @@ export interface components {
              * @description null removes the expiry
              */
             expires_at?: string | null;
+            /**
+             * Format: uri
+             * @description null: the platform's base URL again
+             * @example https://openrouter.ai/api/v1
+             */
+            base_url?: string | null;
         };
         /**
          * @example {

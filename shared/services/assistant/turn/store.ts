@@ -179,18 +179,20 @@ async function selectTurn(db: Queryable, turnId: string): Promise<TurnRow | unde
  * quotas are all visible to members under RLS.
  */
 export function readTurnResult(ctx: ServiceContext, turnId: string) {
-  const tenantId = ctx.caller.tenantId
-  return ctx.asTenant(async (tx) => {
-    const turn = await selectTurn(tx, turnId)
-    if (!turn || turn.tenant_id !== tenantId) throw notFound('Turn')
-    const messages = await tx<MessageRow[]>`
-      select id, conversation_id, turn_id, role, content, created_at from public.assistant_messages
-      where tenant_id = ${tenantId} and turn_id = ${turnId} and role = 'assistant' order by seq`
-    const calls = await tx<ToolCallRow[]>`
-      select * from public.assistant_tool_calls where tenant_id = ${tenantId} and turn_id = ${turnId}
-      order by created_at, position`
-    return { turn, messages, calls, quota: await quotaState(tx, tenantId, ctx.clock.now()) }
-  })
+  return ctx.asTenant((tx) => turnRecords(tx, ctx.caller.tenantId, turnId, ctx.clock.now()))
+}
+
+/** The turn result's records on either side: as the caller (RLS), or the job's pool by tenant_id. */
+export async function turnRecords(db: Queryable, tenantId: string, turnId: string, now: Date) {
+  const turn = await selectTurn(db, turnId)
+  if (!turn || turn.tenant_id !== tenantId) throw notFound('Turn')
+  const messages = await db<MessageRow[]>`
+    select id, conversation_id, turn_id, role, content, created_at from public.assistant_messages
+    where tenant_id = ${tenantId} and turn_id = ${turnId} and role = 'assistant' order by seq`
+  const calls = await db<ToolCallRow[]>`
+    select * from public.assistant_tool_calls where tenant_id = ${tenantId} and turn_id = ${turnId}
+    order by created_at, position`
+  return { turn, messages, calls, quota: await quotaState(db, tenantId, now) }
 }
 
 // ---------------------------------------------------------------------------------------------

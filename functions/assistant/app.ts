@@ -2,11 +2,15 @@ import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { registerAutomations } from './routes/automations/routes.ts'
 import { registerApproveToolCall } from './routes/conversations/approve.ts'
+import { registerCancelTurn } from './routes/conversations/cancel.ts'
 import { registerCreateConversation } from './routes/conversations/create.ts'
 import { registerDeleteConversation } from './routes/conversations/delete.ts'
+import { registerEditMessage } from './routes/conversations/edit-message.ts'
 import { registerGetConversation } from './routes/conversations/get.ts'
 import { registerListConversations } from './routes/conversations/list.ts'
 import { registerPostMessage } from './routes/conversations/post-message.ts'
+import { registerRegenerate } from './routes/conversations/regenerate.ts'
+import { registerRenameConversation } from './routes/conversations/rename.ts'
 import { registerGetSettings, registerPutSettings } from './routes/settings.ts'
 import { registerSweep } from './routes/sweep.ts'
 
@@ -22,6 +26,10 @@ export function createApp(deps: FunctionDeps) {
     registerDeleteConversation,
     registerPostMessage,
     registerApproveToolCall,
+    registerCancelTurn,
+    registerRegenerate,
+    registerEditMessage,
+    registerRenameConversation,
     registerGetSettings,
     registerPutSettings,
     registerAutomations,

@@ -1,6 +1,8 @@
+import { runInBackground } from '@shared/infra/background.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import { runTurnNow, type TurnEvents, turnResult } from '@shared/services/assistant/turn/index.ts'
+import { titleAfterTurn } from '@shared/services/assistant/turn/title.ts'
 import type { Context } from 'hono'
 
 const encoder = new TextEncoder()
@@ -24,7 +26,9 @@ export async function answerTurn(
   const deps = c.var.deps
   if (!wantsStream(c)) {
     if (jobId) await runTurnNow(deps, jobId)
-    return c.json(await turnResult(ctx, turnId), 200)
+    const result = await turnResult(ctx, turnId)
+    runInBackground(titleAfterTurn(deps, ctx, turnId))
+    return c.json(result, 200)
   }
   let closed = false
   let ctrl: ReadableStreamDefaultController<Uint8Array>
@@ -44,7 +48,10 @@ export async function answerTurn(
       const run = jobId ? runTurnNow(deps, jobId, events) : Promise.resolve()
       void run
         .then(() => turnResult(ctx, turnId))
-        .then((result) => write('turn.ended', result))
+        .then((result) => {
+          write('turn.ended', result)
+          runInBackground(titleAfterTurn(deps, ctx, turnId))
+        })
         .catch((err) => deps.logger.warn('assistant stream: result failed', { error: String(err) }))
         .finally(() => {
           if (closed) return

@@ -40,7 +40,6 @@ import {
   storeAnswer,
   takeApproved,
 } from './store.ts'
-import { titleFromFirstExchange } from './title.ts'
 import { runToolCall } from './tool-call.ts'
 
 /**
@@ -110,8 +109,6 @@ async function runTurnJob({ deps, job }: JobRun, events: TurnEvents): Promise<Js
   try {
     const tools = await listTools(ctx, turn.scopes, { includeHidden: true })
     await continueTurn({ deps, ctx, turn, emit: guarded(events), tools })
-    // Not part of the turn: its answer does not wait for the title.
-    runInBackground(titleFromFirstExchange(deps, ctx, turn))
   } catch (err) {
     ctx.logger.error('assistant turn failed', { turn_id: turn.id, error: String(err) })
     await finishTurn(deps, turn, 'failed', 'internal error')

@@ -19,11 +19,15 @@ export const TITLE_PROMPT =
   'Answer with the title only: no quotes, no final period.'
 const TITLE_MAX_OUTPUT_TOKENS = 24
 
-export async function titleFromFirstExchange(
-  deps: FunctionDeps,
-  ctx: ServiceContext,
-  turn: TurnRow,
-): Promise<void> {
+/**
+ * After a turn's answer went out (the answer never waits for it, nor counts its tokens): titles
+ * the conversation when this was its first exchange. Never rejects.
+ */
+export async function titleAfterTurn(deps: FunctionDeps, ctx: ServiceContext, turnId: string): Promise<void> {
+  const [turn] = await deps.sql<TurnRow[]>`select * from public.assistant_turns where id = ${turnId}`.catch(
+    () => [],
+  )
+  if (!turn || turn.tenant_id !== ctx.caller.tenantId) return
   try {
     await titleNow(deps, ctx, turn)
   } catch (err) {
@@ -51,46 +55,44 @@ async function titleNow(deps: FunctionDeps, ctx: ServiceContext, turn: TurnRow):
     (m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.content.slice(0, 2000)}`,
   )
   const history = [{ role: 'user' as const, content: exchange.join('\n\n') }]
-  {
-    const reservation = await reserveUsage(
-      ctx,
-      'assistant',
-      inputTokenBound({ system: TITLE_PROMPT, history, tools: [] }) + TITLE_MAX_OUTPUT_TOKENS,
-    )
-    let spent = 0
-    let text = ''
-    try {
-      const { secret } = await useCredential(deps, {
-        tenantId: turn.tenant_id,
-        provider: turn.provider,
-        environment: turn.credential_environment,
-        callerKind: turn.triggered_by === 'automation' ? 'automation' : 'assistant',
-        functionName: 'assistant',
-      })
-      const answer = await streamModel({
-        provider: turn.provider,
-        baseUrl: turn.provider === 'anthropic' ? deps.config.ANTHROPIC_BASE_URL : deps.config.OPENAI_BASE_URL,
-        apiKey: secret,
-        model: turn.model,
-        system: TITLE_PROMPT,
-        history,
-        tools: [],
-        maxOutputTokens: TITLE_MAX_OUTPUT_TOKENS,
-        timeoutMs: PROVIDER_TIMEOUT_MS,
-        fetch: deps.fetch,
-        onText: () => {},
-      })
-      spent = answer.inputTokens + answer.outputTokens
-      text = answer.text
-      await deps.sql`
+  const reservation = await reserveUsage(
+    ctx,
+    'assistant',
+    inputTokenBound({ system: TITLE_PROMPT, history, tools: [] }) + TITLE_MAX_OUTPUT_TOKENS,
+  )
+  let spent = 0
+  let text = ''
+  try {
+    const { secret } = await useCredential(deps, {
+      tenantId: turn.tenant_id,
+      provider: turn.provider,
+      environment: turn.credential_environment,
+      callerKind: turn.triggered_by === 'automation' ? 'automation' : 'assistant',
+      functionName: 'assistant',
+    })
+    const answer = await streamModel({
+      provider: turn.provider,
+      baseUrl: turn.provider === 'anthropic' ? deps.config.ANTHROPIC_BASE_URL : deps.config.OPENAI_BASE_URL,
+      apiKey: secret,
+      model: turn.model,
+      system: TITLE_PROMPT,
+      history,
+      tools: [],
+      maxOutputTokens: TITLE_MAX_OUTPUT_TOKENS,
+      timeoutMs: PROVIDER_TIMEOUT_MS,
+      fetch: deps.fetch,
+      onText: () => {},
+    })
+    spent = answer.inputTokens + answer.outputTokens
+    text = answer.text
+    await deps.sql`
         update public.assistant_conversations
         set input_tokens = input_tokens + ${answer.inputTokens}, output_tokens = output_tokens + ${answer.outputTokens},
             title = coalesce(${cleanTitle(text)}, title),
             title_source = case when ${cleanTitle(text)}::text is null then title_source else 'model' end
         where id = ${turn.conversation_id} and tenant_id = ${turn.tenant_id} and title_source = 'rule'`
-    } finally {
-      await settleReservation(ctx, reservation, spent)
-    }
+  } finally {
+    await settleReservation(ctx, reservation, spent)
   }
 }
 

@@ -126,7 +126,14 @@ describe.skipIf(browserMissing)('the Assistant page as a chat', () => {
     await llm.waitForRequests(before + 1)
     await page.getByText('The assistant is answering: wait, or stop it.').waitFor()
     await page.getByRole('button', { name: 'Stop' }).click()
-    await page.waitForTimeout(200)
+    await expect
+      .poll(async () => {
+        const [turn] = await tp.db.sql<{ marked: boolean }[]>`
+          select cancel_requested_at is not null as marked from public.assistant_turns
+          order by created_at desc limit 1`
+        return turn?.marked
+      })
+      .toBe(true)
     release()
     await page.locator('.turn-usage .pill', { hasText: 'cancelled' }).waitFor()
     expect(llm.requests.length).toBe(before + 1)

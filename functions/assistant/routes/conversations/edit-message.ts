@@ -3,12 +3,12 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
-import { presentMessage } from '@shared/services/assistant/conversations.ts'
-import { postMessageBody, turnResultSchema } from '@shared/services/assistant/schema.ts'
+import { postMessageBody } from '@shared/services/assistant/schema.ts'
 import { editLastMessage } from '@shared/services/assistant/turn/branch.ts'
 import { toolScopes } from '../tool-scopes.ts'
 import { answerTurn } from '../turn-response.ts'
 import { streamDescription } from './post-message.ts'
+import { turnAnswer, turnStarted } from './turn-answer.ts'
 
 const params = z.object({
   id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }),
@@ -30,13 +30,7 @@ export const route = defineRoute(memberOrKey('assistant:invoke'), {
     body: { content: { 'application/json': { schema: postMessageBody } }, required: true },
   },
   responses: {
-    200: {
-      description: 'The turn result (JSON), or its events (text/event-stream)',
-      content: {
-        'application/json': { schema: turnResultSchema },
-        'text/event-stream': { schema: z.string() },
-      },
-    },
+    200: turnAnswer,
     ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429),
   },
 })
@@ -50,12 +44,5 @@ export const registerEditMessage = (app: App) =>
       triggeredBy: 'assistant',
       scopes: toolScopes(c),
     })
-    return answerTurn(c, ctx, started.turn.id, started.job.id, {
-      event: 'turn.started',
-      data: {
-        turn_id: started.turn.id,
-        conversation_id: id,
-        message: presentMessage(started.userMessage, []),
-      },
-    }) as never
+    return answerTurn(c, ctx, started.turn.id, started.job.id, turnStarted(id, started)) as never
   })

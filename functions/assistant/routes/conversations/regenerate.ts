@@ -1,13 +1,12 @@
-import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
-import { turnResultSchema } from '@shared/services/assistant/schema.ts'
 import { regenerateLast } from '@shared/services/assistant/turn/branch.ts'
 import { toolScopes } from '../tool-scopes.ts'
 import { answerTurn } from '../turn-response.ts'
 import { streamDescription } from './post-message.ts'
+import { turnAnswer, turnStarted } from './turn-answer.ts'
 
 export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'post',
@@ -20,13 +19,7 @@ export const route = defineRoute(memberOrKey('assistant:invoke'), {
   ].join('\n'),
   request: { params: idParam },
   responses: {
-    200: {
-      description: 'The turn result (JSON), or its events (text/event-stream)',
-      content: {
-        'application/json': { schema: turnResultSchema },
-        'text/event-stream': { schema: z.string() },
-      },
-    },
+    200: turnAnswer,
     ...errorResponses(400, 401, 403, 404, 409, 422, 429),
   },
 })
@@ -36,8 +29,5 @@ export const registerRegenerate = (app: App) =>
     const ctx = serviceContext(c)
     const id = c.req.valid('param').id
     const started = await regenerateLast(ctx, id, { triggeredBy: 'assistant', scopes: toolScopes(c) })
-    return answerTurn(c, ctx, started.turn.id, started.job.id, {
-      event: 'turn.started',
-      data: { turn_id: started.turn.id, conversation_id: id, message: null },
-    }) as never
+    return answerTurn(c, ctx, started.turn.id, started.job.id, turnStarted(id, started)) as never
   })

@@ -200,6 +200,11 @@ describe('the turn result', () => {
     created_at: at,
     updated_at: at,
     finished_at: at,
+    cancel_requested_at: null,
+    exchange_id: 't1',
+    version: 1,
+    user_message_id: null,
+    superseded_at: null,
   }
 
   it('is the last assistant message with its calls, every call of the turn, and the usage', () => {

@@ -148,7 +148,11 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
     await answer.waitFor()
     const card = page.locator('.tool-call[data-tool="platform:list_content"]')
     expect(await card.getAttribute('data-status')).toBe('ok')
-    expect(await card.textContent()).toContain('"type": "site"')
+    // Arguments as fields, not raw JSON; the result formatted, its raw JSON only on request.
+    expect(await card.locator('.tool-args dt').allTextContents()).toEqual(['type'])
+    expect(await card.locator('.tool-args dd').allTextContents()).toEqual(['site'])
+    expect(await card.locator('.tool-result').textContent()).toContain('Bistro Journal')
+    expect(await card.locator('details.raw').getAttribute('open')).toBeNull()
     expect(await page.locator('.turn-usage').last().textContent()).toContain('240 tokens')
     expect(await page.locator('.quota').textContent()).toMatch(/^240 of 500,000$/)
     // The first message names the conversation in the list.

@@ -4,11 +4,15 @@ import { registerDecideApproval } from './routes/approvals/decide.ts'
 import { registerListApprovals } from './routes/approvals/list.ts'
 import { registerAutomations } from './routes/automations/routes.ts'
 import { registerApproveToolCall } from './routes/conversations/approve.ts'
+import { registerCancelTurn } from './routes/conversations/cancel.ts'
 import { registerCreateConversation } from './routes/conversations/create.ts'
 import { registerDeleteConversation } from './routes/conversations/delete.ts'
+import { registerEditMessage } from './routes/conversations/edit-message.ts'
 import { registerGetConversation } from './routes/conversations/get.ts'
 import { registerListConversations } from './routes/conversations/list.ts'
 import { registerPostMessage } from './routes/conversations/post-message.ts'
+import { registerRegenerate } from './routes/conversations/regenerate.ts'
+import { registerRenameConversation } from './routes/conversations/rename.ts'
 import { registerResumeTurnStream } from './routes/conversations/stream.ts'
 import { registerGetSettings, registerPutSettings } from './routes/settings.ts'
 import { registerSweep } from './routes/sweep.ts'
@@ -28,6 +32,10 @@ export function createApp(deps: FunctionDeps) {
     registerListApprovals,
     registerDecideApproval,
     registerResumeTurnStream,
+    registerCancelTurn,
+    registerRegenerate,
+    registerEditMessage,
+    registerRenameConversation,
     registerGetSettings,
     registerPutSettings,
     registerAutomations,

@@ -272,7 +272,10 @@ CREATE TABLE public.assistant_conversations (
     last_message_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
-    CONSTRAINT assistant_conversations_title_check CHECK (((length(title) >= 1) AND (length(title) <= 200)))
+    title_source text DEFAULT 'default'::text NOT NULL,
+    search tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, title)) STORED,
+    CONSTRAINT assistant_conversations_title_check CHECK (((length(title) >= 1) AND (length(title) <= 200))),
+    CONSTRAINT assistant_conversations_title_source_check CHECK ((title_source = ANY (ARRAY['default'::text, 'rule'::text, 'model'::text, 'user'::text])))
 );
 
 --
@@ -294,6 +297,12 @@ ALTER TABLE ONLY public.assistant_conversations
 --
 
 CREATE INDEX assistant_conversations_creator_idx ON public.assistant_conversations USING btree (created_by);
+
+--
+-- Name: assistant_conversations_search_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_conversations_search_idx ON public.assistant_conversations USING gin (search);
 
 --
 -- Name: assistant_conversations_tenant_idx; Type: INDEX; Schema: public
@@ -363,6 +372,12 @@ GRANT UPDATE(title) ON TABLE public.assistant_conversations TO authenticated;
 
 GRANT UPDATE(updated_at) ON TABLE public.assistant_conversations TO authenticated;
 
+--
+-- Name: COLUMN assistant_conversations.title_source; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(title_source) ON TABLE public.assistant_conversations TO authenticated;
+
 -- ======== assistant_messages ========
 
 --
@@ -378,6 +393,8 @@ CREATE TABLE public.assistant_messages (
     role text NOT NULL,
     content text DEFAULT ''::text NOT NULL,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    superseded_at timestamp with time zone,
+    search tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, content)) STORED,
     CONSTRAINT assistant_messages_role_check CHECK ((role = ANY (ARRAY['user'::text, 'assistant'::text])))
 );
 
@@ -413,6 +430,12 @@ ALTER TABLE ONLY public.assistant_messages
 --
 
 CREATE INDEX assistant_messages_conversation_idx ON public.assistant_messages USING btree (tenant_id, conversation_id, seq);
+
+--
+-- Name: assistant_messages_search_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_messages_search_idx ON public.assistant_messages USING gin (search);
 
 --
 -- Name: assistant_messages assistant_messages_tenant_id_conversation_id_fkey; Type: FK CONSTRAINT; Schema: public
@@ -590,7 +613,7 @@ CREATE TABLE public.assistant_tool_calls (
     CONSTRAINT assistant_tool_calls_decision_check CHECK ((decision = ANY (ARRAY['approved'::text, 'denied'::text, 'expired'::text]))),
     CONSTRAINT assistant_tool_calls_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
     CONSTRAINT assistant_tool_calls_provider_call_id_check CHECK (((length(provider_call_id) >= 1) AND (length(provider_call_id) <= 200))),
-    CONSTRAINT assistant_tool_calls_status_check CHECK ((status = ANY (ARRAY['running'::text, 'awaiting_approval'::text, 'approved'::text, 'denied'::text, 'ok'::text, 'refused'::text, 'invalid'::text, 'failed'::text, 'interrupted'::text]))),
+    CONSTRAINT assistant_tool_calls_status_check CHECK ((status = ANY (ARRAY['running'::text, 'awaiting_approval'::text, 'approved'::text, 'denied'::text, 'ok'::text, 'refused'::text, 'invalid'::text, 'failed'::text, 'interrupted'::text, 'cancelled'::text]))),
     CONSTRAINT assistant_tool_calls_tool_check CHECK (((length(tool) >= 1) AND (length(tool) <= 200)))
 );
 
@@ -759,9 +782,15 @@ CREATE TABLE public.assistant_turns (
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     finished_at timestamp with time zone,
+    cancel_requested_at timestamp with time zone,
+    exchange_id uuid,
+    version integer DEFAULT 1 NOT NULL,
+    user_message_id uuid,
+    superseded_at timestamp with time zone,
     CONSTRAINT assistant_turns_provider_check CHECK ((provider = ANY (ARRAY['openai'::text, 'anthropic'::text]))),
-    CONSTRAINT assistant_turns_status_check CHECK ((status = ANY (ARRAY['running'::text, 'awaiting_approval'::text, 'completed'::text, 'failed'::text, 'stopped'::text]))),
-    CONSTRAINT assistant_turns_triggered_by_check CHECK ((triggered_by = ANY (ARRAY['assistant'::text, 'automation'::text])))
+    CONSTRAINT assistant_turns_status_check CHECK ((status = ANY (ARRAY['running'::text, 'awaiting_approval'::text, 'completed'::text, 'failed'::text, 'stopped'::text, 'cancelled'::text]))),
+    CONSTRAINT assistant_turns_triggered_by_check CHECK ((triggered_by = ANY (ARRAY['assistant'::text, 'automation'::text]))),
+    CONSTRAINT assistant_turns_version_check CHECK (((version >= 1) AND (version <= 1000)))
 );
 
 --
@@ -783,6 +812,12 @@ ALTER TABLE ONLY public.assistant_turns
 --
 
 CREATE INDEX assistant_turns_conversation_idx ON public.assistant_turns USING btree (tenant_id, conversation_id, created_at);
+
+--
+-- Name: assistant_turns_exchange_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_turns_exchange_idx ON public.assistant_turns USING btree (tenant_id, exchange_id);
 
 --
 -- Name: assistant_turns_one_open; Type: INDEX; Schema: public

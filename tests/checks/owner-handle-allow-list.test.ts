@@ -124,6 +124,25 @@ const ALLOWED: Allowed[] = [
     reason: 'the turn job: loads the turn by id before its tenant is known, then acts as its creator',
   },
   { file: 'shared/services/assistant/turn/store.ts', fn: 'finishTurn', reason: JOB },
+  {
+    file: 'shared/services/assistant/turn/cancel.ts',
+    fn: 'cancelTurn',
+    reason:
+      'marks the turn (and cancels the calls of one waiting for approval): assistant_turns and assistant_tool_calls are SELECT-only for API roles',
+  },
+  { file: 'shared/services/assistant/turn/cancel.ts', fn: 'stopIfCancelled', reason: JOB },
+  {
+    file: 'shared/services/assistant/turn/title.ts',
+    fn: 'titleAfterTurn',
+    reason:
+      'after the answer went out: loads the turn by id, checked against the caller’s tenant before any use',
+  },
+  {
+    file: 'shared/services/assistant/turn/title.ts',
+    fn: 'titleNow',
+    reason:
+      'reads the first exchange and stores the title and its tokens (usage counters are not writable by API roles), scoped by the turn’s tenant_id',
+  },
   { file: 'shared/services/assistant/turn/store.ts', fn: 'markInterrupted', reason: JOB },
   { file: 'shared/services/assistant/turn/store.ts', fn: 'takeApproved', reason: JOB },
   { file: 'shared/services/assistant/turn/store.ts', fn: 'readConversation', reason: JOB },

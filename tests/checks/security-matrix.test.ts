@@ -173,7 +173,9 @@ describe('security matrix', () => {
             program_id: ownIds.affiliateProgram!,
             // A finished call: deciding it again is a 409, never a 404.
             call_id: ownIds.assistantToolCall!,
+            // A finished turn and an assistant message: cancelling or editing them is a 409.
             turn_id: ownIds.assistantTurn!,
+            message_id: ownIds.assistantMessage!,
             site_id: ownIds.site!,
             slug: 'fixture',
             revision_id: ownIds.articleRevision!,
@@ -347,6 +349,7 @@ const validBodies: Record<string, unknown> = {
   'POST assistant/conversations/{id}/messages': { content: 'hello' },
   'POST mcp-sse/oauth/requests/{id}/decision': { approve: false },
   'POST assistant/conversations/{id}/approvals/{call_id}': { approve: true },
-  'POST assistant/approvals/{call_id}': { approve: true },
+  'PUT assistant/conversations/{id}/messages/{message_id}': { content: 'hello' },
+  'PATCH assistant/conversations/{id}': { title: 'Renamed' },
   'PATCH assistant/automations/{id}': { name: 'Renamed' },
 }

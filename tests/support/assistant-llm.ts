@@ -1,14 +1,17 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { TITLE_PROMPT } from '@shared/services/assistant/turn/title.ts'
 
 /**
  * A scripted model provider on loopback that streams as the real ones do: OpenAI Chat Completions
  * (POST /v1/chat/completions, `data:` chunks ending with `data: [DONE]`, tool calls in fragments by
  * index, usage in the last chunk with stream_options.include_usage) and Anthropic Messages
  * (POST /v1/messages, named events message_start … message_stop, tool_use blocks with
- * input_json_delta). Each request takes the next reply of `script` (the last one repeats). A
- * request that does not ask for a stream (the article generator's) gets the whole answer as JSON.
- * A step may be a function of the request's body: a reply that reads the tool results it was sent.
+ * input_json_delta). Each request takes the next reply of `script` (the last one repeats), except
+ * a conversation's title request (its system prompt is TITLE_PROMPT), answered with `titleReply`
+ * and recorded apart, so that scripts and request counts stay those of the turns. A request that
+ * does not ask for a stream (the article generator's) gets the whole answer as JSON. A step may be
+ * a function of the request's body: a reply that reads the tool results it was sent.
  */
 
 export interface ScriptedToolCall {
@@ -39,6 +42,8 @@ export interface ScriptedLlm {
   /** A new script, from its first reply. */
   reset(script: ScriptStep[]): void
   requests: { path: string; body: Record<string, any> }[]
+  titleReply: ScriptedReply
+  titleRequests: { path: string; body: Record<string, any> }[]
   /** Milliseconds between streamed chunks (benchmarks). */
   chunkDelayMs: number
   /** Resolves once `n` requests in all have arrived (an event, not a sleep). */
@@ -70,6 +75,8 @@ export async function startScriptedLlm(key = 'sk-test-assistant-key-0123456789')
       served = 0
     },
     requests: [],
+    titleReply: { text: 'Scripted title', usage: { input: 40, output: 3 } },
+    titleRequests: [],
     chunkDelayMs: 0,
     waitForRequests: (n) =>
       new Promise<void>((resolve) => {
@@ -88,14 +95,19 @@ export async function startScriptedLlm(key = 'sk-test-assistant-key-0123456789')
   const server: Server = createServer(async (req, res) => {
     const body = JSON.parse((await readBody(req)) || '{}')
     const path = new URL(req.url ?? '/', 'http://x').pathname
-    state.requests.push({ path, body })
+    const system = typeof body.system === 'string' ? body.system : body.messages?.[0]?.content
+    const titling = typeof system === 'string' && system.startsWith(TITLE_PROMPT)
+    if (titling) state.titleRequests.push({ path, body })
+    else state.requests.push({ path, body })
     for (const w of waiters.splice(0)) {
       if (state.requests.length >= w.n) w.resolve()
       else waiters.push(w)
     }
-    const step = state.script[Math.min(served, state.script.length - 1)] ?? { text: 'Done.' }
+    const step = titling
+      ? state.titleReply
+      : (state.script[Math.min(served, state.script.length - 1)] ?? { text: 'Done.' })
     const reply = typeof step === 'function' ? step(body) : step
-    served++
+    if (!titling) served++
     if (reply.hold) await reply.hold
     const anthropic = path === '/v1/messages'
     const presented = anthropic

@@ -221,7 +221,13 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
     insert into public.webhook_delivery_attempts (tenant_id, subscription_id, delivery_id, event_id, event_type,
       attempt, success, duration_ms, attempted_at)
     values (${t}, ${ids.webhook}, ${delivery!.id}, ${eventId}, 'site.created', 1, false, 1, now())`
-  return { ...ids, affiliateProgram: program!.id, assistantToolCall: toolCall!.id, assistantTurn: turn!.id }
+  return {
+    ...ids,
+    affiliateProgram: program!.id,
+    assistantToolCall: toolCall!.id,
+    assistantTurn: turn!.id,
+    assistantMessage: message!.id,
+  }
 }
 
 /** The event of the webhook delivery seedEveryTenantTable makes (a redelivery can name it). */

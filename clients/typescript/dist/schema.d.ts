@@ -11761,7 +11761,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List conversations, newest first (keyset pagination)
+         * List conversations, newest first (keyset pagination); `q` searches titles and messages
          * @description Supabase address: `GET /functions/v1/assistant/conversations`
          */
         get: {
@@ -11771,6 +11771,8 @@ export interface paths {
                     limit?: number;
                     /** @description next_cursor from the previous page */
                     cursor?: string;
+                    /** @description Full-text search over titles and message content (every word; the last as a prefix) */
+                    q?: string;
                 };
                 header?: never;
                 path?: never;
@@ -12060,7 +12062,92 @@ export interface paths {
         };
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a conversation
+         * @description Those who may see it (its creator; owners and admins) rename it; a title set here is never replaced by an automatic one.
+         *
+         *     Supabase address: `PATCH /functions/v1/assistant/conversations/{id}`
+         */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["RenameConversation"];
+                };
+            };
+            responses: {
+                /** @description The conversation */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AssistantConversation"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         trace?: never;
     };
     "/v1/assistant/conversations/{id}/messages": {
@@ -12081,7 +12168,7 @@ export interface paths {
          *     - `text.delta`: {text}: the next piece of the assistant text
          *     - `tool_call.started`: {id, name, tool, arguments}: the model called a tool; it runs now
          *     - `tool_call.approval_required`: {id, name, tool, arguments}: the call waits for an owner or admin (POST .../approvals/{id})
-         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied or interrupted
+         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied, interrupted or cancelled
          *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
          *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
          *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
@@ -12216,7 +12303,7 @@ export interface paths {
          *     - `text.delta`: {text}: the next piece of the assistant text
          *     - `tool_call.started`: {id, name, tool, arguments}: the model called a tool; it runs now
          *     - `tool_call.approval_required`: {id, name, tool, arguments}: the call waits for an owner or admin (POST .../approvals/{id})
-         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied or interrupted
+         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied, interrupted or cancelled
          *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
          *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
          *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
@@ -12418,7 +12505,7 @@ export interface paths {
          *     - `text.delta`: {text}: the next piece of the assistant text
          *     - `tool_call.started`: {id, name, tool, arguments}: the model called a tool; it runs now
          *     - `tool_call.approval_required`: {id, name, tool, arguments}: the call waits for an owner or admin (POST .../approvals/{id})
-         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied or interrupted
+         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied, interrupted or cancelled
          *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
          *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
          *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
@@ -12530,7 +12617,7 @@ export interface paths {
          *     - `text.delta`: {text}: the next piece of the assistant text
          *     - `tool_call.started`: {id, name, tool, arguments}: the model called a tool; it runs now
          *     - `tool_call.approval_required`: {id, name, tool, arguments}: the call waits for an owner or admin (POST .../approvals/{id})
-         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied or interrupted
+         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied, interrupted or cancelled
          *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
          *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
          *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
@@ -12616,6 +12703,356 @@ export interface paths {
             };
         };
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistant/conversations/{id}/turns/{turn_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop a running turn
+         * @description Marks the turn for cancellation, whichever instance runs it: it records status `cancelled` at its next step (before its next model call, or before the tool calls the model asked for). A tool call not yet started is not started (its status is `cancelled`); what the model already answered is kept and its tokens are metered. A turn waiting for approval is cancelled at once. A turn that has ended is 409.
+         *
+         *     Supabase address: `POST /functions/v1/assistant/conversations/{id}/turns/{turn_id}/cancel`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    turn_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The turn, marked */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AssistantCancelledTurn"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistant/conversations/{id}/regenerate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Answer the last user message again (JSON, or streamed with Accept: text/event-stream)
+         * @description Runs a turn exactly as POST …/messages does, answering the conversation's last user message again. The earlier answer is kept as an alternative (`alternatives` in GET …/conversations/{id}), not overwritten. A conversation without an answer yet, or with a turn still running, is 409.
+         *
+         *     With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:
+         *     - `turn.started`: {turn_id, conversation_id, message}: the stored user message
+         *     - `text.delta`: {text}: the next piece of the assistant text
+         *     - `tool_call.started`: {id, name, tool, arguments}: the model called a tool; it runs now
+         *     - `tool_call.approval_required`: {id, name, tool, arguments}: the call waits for an owner or admin (POST .../approvals/{id})
+         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied, interrupted or cancelled
+         *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
+         *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
+         *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
+         *     Each event has an `id:`, its number in the turn: a client that lost the stream re-attaches with GET /v1/assistant/conversations/{id}/turns/{turn_id}/stream and `Last-Event-ID`.
+         *     With `?stream=ai-sdk` (or the header `x-stream-format: ai-sdk`) the same turn comes as the Vercel AI SDK's UI message stream (v1, header `x-vercel-ai-ui-message-stream: v1`): `start`, `text-start`/`text-delta`/`text-end`, `tool-input-available`, `tool-output-available` (`tool-output-error`, `tool-output-denied`), `tool-approval-request` (its `approvalId` is the call id to approve), `finish`, then `[DONE]`; see docs/assistant.md for `useChat`.
+         *
+         *     Supabase address: `POST /functions/v1/assistant/conversations/{id}/regenerate`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The turn result (JSON), or its events (text/event-stream) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AssistantTurnResult"];
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request could not be carried out (UNPROCESSABLE) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistant/conversations/{id}/messages/{message_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Edit the last user message and run a turn on it (JSON, or streamed with Accept: text/event-stream)
+         * @description Replaces the last user message with `content` and answers it as POST …/messages does. The earlier message and its answer are kept as an alternative (`alternatives` in GET …/conversations/{id}). A message that is not the last user message, or a turn still running, is 409.
+         *
+         *     With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:
+         *     - `turn.started`: {turn_id, conversation_id, message}: the stored user message
+         *     - `text.delta`: {text}: the next piece of the assistant text
+         *     - `tool_call.started`: {id, name, tool, arguments}: the model called a tool; it runs now
+         *     - `tool_call.approval_required`: {id, name, tool, arguments}: the call waits for an owner or admin (POST .../approvals/{id})
+         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied, interrupted or cancelled
+         *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
+         *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
+         *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
+         *     Each event has an `id:`, its number in the turn: a client that lost the stream re-attaches with GET /v1/assistant/conversations/{id}/turns/{turn_id}/stream and `Last-Event-ID`.
+         *     With `?stream=ai-sdk` (or the header `x-stream-format: ai-sdk`) the same turn comes as the Vercel AI SDK's UI message stream (v1, header `x-vercel-ai-ui-message-stream: v1`): `start`, `text-start`/`text-delta`/`text-end`, `tool-input-available`, `tool-output-available` (`tool-output-error`, `tool-output-denied`), `tool-approval-request` (its `approvalId` is the call id to approve), `finish`, then `[DONE]`; see docs/assistant.md for `useChat`.
+         *
+         *     Supabase address: `PUT /functions/v1/assistant/conversations/{id}/messages/{message_id}`
+         */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    message_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["PostMessage"];
+                };
+            };
+            responses: {
+                /** @description The turn result (JSON), or its events (text/event-stream) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AssistantTurnResult"];
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The request could not be carried out (UNPROCESSABLE) */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         post?: never;
         delete?: never;
         options?: never;
@@ -16957,6 +17394,11 @@ export interface components {
             /** Format: uuid */
             id: string;
             title: string;
+            /**
+             * @description default: no message yet; rule: the first message, shortened; model: named by a short model call from the first exchange; user: set by a person (never overwritten)
+             * @enum {string}
+             */
+            title_source: "default" | "rule" | "model" | "user";
             /** Format: uuid */
             created_by: string | null;
             usage: components["schemas"]["TokenUsage"];
@@ -16992,6 +17434,8 @@ export interface components {
             messages: components["schemas"]["AssistantMessage"][];
             /** @description Oldest first; the last shows a turn in progress */
             turns: components["schemas"]["AssistantTurn"][];
+            /** @description Earlier versions of exchanges (regenerated or edited), oldest first; `messages` is the newest version of each */
+            alternatives: components["schemas"]["AssistantAlternative"][];
         };
         AssistantMessage: {
             /** Format: uuid */
@@ -17022,7 +17466,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @enum {string} */
-            status: "running" | "awaiting_approval" | "approved" | "denied" | "ok" | "refused" | "invalid" | "failed" | "interrupted";
+            status: "running" | "awaiting_approval" | "approved" | "denied" | "ok" | "refused" | "invalid" | "failed" | "interrupted" | "cancelled";
             /** @description What went back to the model (bounded) */
             result: string | null;
             /** Format: uuid */
@@ -17034,7 +17478,7 @@ export interface components {
             /** Format: uuid */
             id: string;
             /** @enum {string} */
-            status: "running" | "awaiting_approval" | "completed" | "failed" | "stopped";
+            status: "running" | "awaiting_approval" | "completed" | "failed" | "stopped" | "cancelled";
             /** @enum {string} */
             triggered_by: "assistant" | "automation";
             /** @enum {string} */
@@ -17044,8 +17488,33 @@ export interface components {
             usage: components["schemas"]["TokenUsage"];
             /** @description Why a turn failed or stopped */
             error: string | null;
+            /** @description When someone asked to stop it; the turn records cancelled at its next step */
+            cancel_requested_at: string | null;
+            /**
+             * Format: uuid
+             * @description The exchange (a user message and its answer) this turn is a version of
+             */
+            exchange_id: string;
+            /** @description The exchange's version this turn is (1, 2, ...) */
+            version: number;
+            /**
+             * Format: uuid
+             * @description The user message it answers
+             */
+            user_message_id: string | null;
+            /** @description A later version (regenerate or edit) replaced it; it is an alternative */
+            superseded: boolean;
             created_at: string;
             finished_at: string | null;
+        };
+        AssistantAlternative: {
+            /** Format: uuid */
+            exchange_id: string;
+            version: number;
+            /** Format: uuid */
+            turn_id: string;
+            /** @description The user message it answered, then its answers with their tool calls */
+            messages: components["schemas"]["AssistantMessage"][];
         };
         AssistantTurnResult: {
             turn: components["schemas"]["AssistantTurn"];
@@ -17125,6 +17594,17 @@ export interface components {
             decided_at: string | null;
             /** @description What the model was told on a denial or expiry */
             reason: string | null;
+        };
+        AssistantCancelledTurn: {
+            turn: components["schemas"]["AssistantTurn"];
+        };
+        /**
+         * @example {
+         *       "title": "Spring menu launch"
+         *     }
+         */
+        RenameConversation: {
+            title: string;
         };
         AssistantSettings: {
             /** @enum {string|null} */

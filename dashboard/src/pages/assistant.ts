@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, api, config, type Page, supabase } from '../api.ts'
 import { ago, num } from '../format.ts'
 import { Action, canWrite, ErrorNote, html, Loaded, useLoad, useSession } from '../ui.ts'
+import { MarkdownText, ToolArguments, ToolResult, VersionPicker } from './assistant-chat.ts'
 import { type AssistantSettings, SettingsPanel } from './assistant-settings.ts'
 import { Automations } from './automations.ts'
 
@@ -11,7 +12,8 @@ import { Automations } from './automations.ts'
  * The assistant: conversations on the left, the chat on the right. An answer streams in as the
  * model writes it (text/event-stream); tool calls show as cards with their arguments and outcome,
  * refusals with the reason, and calls that wait for approval with Approve and Deny for owners and
- * admins. Each turn shows its tokens against the month's quota.
+ * admins. Each turn shows its tokens against the month's quota. A running turn can be stopped, the
+ * last answer regenerated and the last message edited; earlier versions stay browsable.
  */
 
 interface ToolCall {
@@ -34,7 +36,11 @@ interface Message {
 }
 interface Turn {
   id: string
-  status: 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'stopped'
+  status: 'running' | 'awaiting_approval' | 'completed' | 'failed' | 'stopped' | 'cancelled'
+  exchange_id: string
+  version: number
+  user_message_id: string | null
+  superseded: boolean
   usage: { input_tokens: number; output_tokens: number }
   error: string | null
   model: string
@@ -49,6 +55,7 @@ interface Conversation {
 interface Detail extends Conversation {
   messages: Message[]
   turns: Turn[]
+  alternatives: { exchange_id: string; version: number; turn_id: string; messages: Message[] }[]
 }
 interface TurnResult {
   turn: Turn
@@ -85,6 +92,7 @@ const outcomeClass: Record<string, string> = {
   failed: 'bad',
   denied: 'bad',
   interrupted: 'bad',
+  cancelled: 'bad',
   awaiting_approval: 'pending',
   running: 'pending',
   approved: 'pending',
@@ -95,10 +103,11 @@ async function streamTurn(
   path: string,
   body: unknown,
   onEvent: (event: string, data: any) => void,
+  method = 'POST',
 ): Promise<void> {
   const { data } = await supabase.auth.getSession()
   const res = await fetch(`${config?.supabaseUrl ?? location.origin}/functions/v1/assistant${path}`, {
-    method: 'POST',
+    method,
     headers: {
       authorization: `Bearer ${data.session?.access_token ?? ''}`,
       apikey: config?.supabaseAnonKey ?? '',
@@ -150,8 +159,8 @@ function ToolCard({
       <strong>${call.tool}</strong>
       <span class=${`pill ${outcomeClass[call.status] ?? ''}`}>${call.status.replace('_', ' ')}</span>
     </div>
-    <pre class="mono">${JSON.stringify(call.arguments, null, 2)}</pre>
-    ${call.result ? html`<details><summary>${call.status === 'ok' ? 'Result' : 'Why'}</summary><pre class="mono">${call.result.slice(0, 4000)}</pre></details>` : null}
+    <${ToolArguments} args=${call.arguments} />
+    ${call.result ? html`<${ToolResult} result=${call.result} label=${call.status === 'ok' ? 'Result' : 'Why'} />` : null}
     ${
       waiting
         ? canWrite(session)
@@ -165,6 +174,31 @@ function ToolCard({
   </div>`
 }
 
+interface Exchange {
+  turn: Turn | undefined
+  messages: Message[]
+  versions: number
+}
+
+/** The conversation's messages as exchanges (a user message and its answers), with their versions. */
+function exchangesOf(d: Detail, picked: Record<string, number>): Exchange[] {
+  const out: Exchange[] = []
+  for (const m of d.messages) {
+    if (m.role === 'user' || out.length === 0) {
+      const turn = d.turns.find((t) => !t.superseded && t.user_message_id === m.id)
+      out.push({ turn, messages: [m], versions: 1 })
+    } else out.at(-1)!.messages.push(m)
+  }
+  for (const x of out) {
+    if (!x.turn) continue
+    const alternatives = d.alternatives.filter((a) => a.exchange_id === x.turn!.exchange_id)
+    x.versions = alternatives.length + 1
+    const alternative = alternatives.find((a) => a.version === picked[x.turn!.exchange_id])
+    if (alternative) x.messages = alternative.messages
+  }
+  return out
+}
+
 function Chat({
   id,
   quotaText,
@@ -176,8 +210,13 @@ function Chat({
 }): VNode {
   const detail = useLoad(() => api<Detail>('GET', `/v1/assistant/conversations/${id}`), [id])
   const [draft, setDraft] = useState('')
-  const [live, setLive] = useState<{ user: string; text: string; calls: ToolCall[] } | null>(null)
+  const [live, setLive] = useState<{ user: string; text: string; calls: ToolCall[]; turnId?: string } | null>(
+    null,
+  )
   const [error, setError] = useState<unknown>()
+  const [picked, setPicked] = useState<Record<string, number>>({})
+  const [editing, setEditing] = useState<string | null>(null)
+  const [renaming, setRenaming] = useState<string | null>(null)
   const bottom = useRef<HTMLDivElement>(null)
   useEffect(() => bottom.current?.scrollIntoView?.({ block: 'end' }), [detail.data, live])
 
@@ -189,64 +228,137 @@ function Chat({
       setError(e)
     } finally {
       setLive(null)
+      setPicked({})
       detail.reload()
       onTurn()
     }
+  }
+  /** Runs a turn (a message, a regenerate, an edit) and shows its events as they arrive. */
+  const stream = (path: string, body: unknown, user: string, method = 'POST') => {
+    const state = { user, text: '', calls: [] as ToolCall[], turnId: undefined as string | undefined }
+    setLive({ ...state })
+    return run(() =>
+      streamTurn(
+        path,
+        body,
+        (event, data) => {
+          if (event === 'turn.started') state.turnId = data.turn_id
+          if (event === 'text.delta') state.text += data.text
+          if (event === 'tool_call.started' || event === 'tool_call.approval_required')
+            state.calls = [
+              ...state.calls,
+              {
+                ...data,
+                status: event === 'tool_call.started' ? 'running' : 'awaiting_approval',
+                result: null,
+              },
+            ]
+          if (event === 'tool_call.completed')
+            state.calls = state.calls.map((c) =>
+              c.id === data.id ? { ...c, status: data.status, result: data.result } : c,
+            )
+          if (event === 'turn.ended') quotaText(data.quota)
+          setLive({ ...state })
+        },
+        method,
+      ),
+    )
   }
   const send = async (e: Event) => {
     e.preventDefault()
     const content = draft.trim()
     if (!content) return
     setDraft('')
-    const state = { user: content, text: '', calls: [] as ToolCall[] }
-    setLive({ ...state })
-    await run(() =>
-      streamTurn(`/conversations/${id}/messages`, { content }, (event, data) => {
-        if (event === 'text.delta') state.text += data.text
-        if (event === 'tool_call.started' || event === 'tool_call.approval_required')
-          state.calls = [
-            ...state.calls,
-            {
-              ...data,
-              status: event === 'tool_call.started' ? 'running' : 'awaiting_approval',
-              result: null,
-            },
-          ]
-        if (event === 'tool_call.completed')
-          state.calls = state.calls.map((c) =>
-            c.id === data.id ? { ...c, status: data.status, result: data.result } : c,
-          )
-        if (event === 'turn.ended') quotaText(data.quota)
-        setLive({ ...state })
-      }),
-    )
+    await stream(`/conversations/${id}/messages`, { content }, content)
+  }
+  const stop = async (turnId: string | undefined) => {
+    if (!turnId) return
+    await api('POST', `/v1/assistant/conversations/${id}/turns/${turnId}/cancel`, {})
   }
   return html`<${Loaded} state=${detail}>${(d: Detail) => {
-    const last = d.turns.at(-1)
-    const busy = Boolean(live) || last?.status === 'running'
-    const turnOf = (m: Message) => d.turns.find((t) => t.id === m.turn_id)
+    const last = d.turns.filter((t) => !t.superseded).at(-1)
+    const running = Boolean(live) || last?.status === 'running'
+    const waiting = last?.status === 'awaiting_approval'
+    const exchanges = exchangesOf(d, picked)
+    const lastExchange = exchanges.at(-1)
+    const reason = running
+      ? 'The assistant is answering: wait, or stop it.'
+      : waiting
+        ? 'A tool call waits for approval (above): an owner or admin approves or denies it, then the turn goes on.'
+        : null
     return html`<div class="chat">
-      <h2>${d.title}</h2>
+      ${
+        renaming === null
+          ? html`<div class="row wrap chat-head"><h2>${d.title}</h2>
+              <button type="button" class="link" onClick=${() => setRenaming(d.title)}>Rename</button>
+              <${Action} kind="danger" run=${async () => {
+                await api('DELETE', `/v1/assistant/conversations/${d.id}`)
+                location.hash = '#/assistant'
+              }}>Delete<//></div>`
+          : html`<form class="row wrap chat-head" onSubmit=${(e: Event) => {
+              e.preventDefault()
+              void run(async () => {
+                await api('PATCH', `/v1/assistant/conversations/${d.id}`, { title: renaming })
+                setRenaming(null)
+              })
+            }}>
+              <label class="sr" for="rename-input">Title</label>
+              <input id="rename-input" maxlength="200" required value=${renaming}
+                onInput=${(e: Event) => setRenaming((e.target as HTMLInputElement).value)} />
+              <button type="submit" class="primary">Save</button>
+              <button type="button" onClick=${() => setRenaming(null)}>Cancel</button>
+            </form>`
+      }
       <ol class="messages">
-        ${d.messages.map((m, i) => {
-          const turn = turnOf(m)
-          const lastOfTurn = m.role === 'assistant' && d.messages[i + 1]?.turn_id !== m.turn_id
-          return html`<li class=${`msg ${m.role}`} data-role=${m.role}>
-            ${m.content ? html`<div class="bubble">${m.content}</div>` : null}
-            ${m.tool_calls.map((c) => html`<${ToolCard} call=${c} conversationId=${d.id} onDecided=${run} />`)}
-            ${
-              lastOfTurn && turn
-                ? html`<p class="muted turn-usage">${num(turn.usage.input_tokens + turn.usage.output_tokens)} tokens
-                  (${num(turn.usage.input_tokens)} in, ${num(turn.usage.output_tokens)} out) · ${turn.model}
-                  ${turn.status !== 'completed' ? html` · <span class=${`pill ${turn.status === 'awaiting_approval' ? 'pending' : 'bad'}`}>${turn.status.replace('_', ' ')}</span>` : null}
-                  ${turn.error ? html`<br /><small>${turn.error}</small>` : null}</p>`
-                : null
-            }
-          </li>`
+        ${exchanges.map((x) => {
+          const turn = x.turn
+          const current = !turn || !(turn.exchange_id in picked) || picked[turn.exchange_id] === turn.version
+          const isLast = x === lastExchange && current && !running && !waiting
+          const shownVersion = turn ? (picked[turn.exchange_id] ?? turn.version) : 1
+          return x.messages.map((m, i) => {
+            const lastOfTurn = m.role === 'assistant' && i === x.messages.length - 1
+            if (m.role === 'user' && editing !== null && isLast)
+              return html`<li class="msg user" data-role="user"><form class="composer" onSubmit=${(
+                e: Event,
+              ) => {
+                e.preventDefault()
+                const content = editing.trim()
+                if (!content) return
+                setEditing(null)
+                void stream(`/conversations/${d.id}/messages/${m.id}`, { content }, content, 'PUT')
+              }}>
+                <label class="sr" for="edit-input">Edit your message</label>
+                <textarea id="edit-input" rows="3" maxlength="32000" value=${editing}
+                  onInput=${(e: Event) => setEditing((e.target as HTMLTextAreaElement).value)}></textarea>
+                <div class="row"><button type="submit" class="primary">Save and send</button>
+                <button type="button" onClick=${() => setEditing(null)}>Cancel</button></div></form></li>`
+            return html`<li class=${`msg ${m.role}`} data-role=${m.role}>
+              ${m.content ? (m.role === 'assistant' ? html`<${MarkdownText} source=${m.content} />` : html`<div class="bubble">${m.content}</div>`) : null}
+              ${m.tool_calls.map((c) => html`<${ToolCard} call=${c} conversationId=${d.id} onDecided=${run} />`)}
+              <div class="row wrap msg-actions">
+                ${
+                  (m.role === 'user' || lastOfTurn) && x.versions > 1 && turn
+                    ? html`<${VersionPicker} version=${shownVersion} versions=${x.versions}
+                        onPick=${(v: number) => setPicked({ ...picked, [turn.exchange_id]: v })} />`
+                    : null
+                }
+                ${m.role === 'user' && isLast ? html`<button type="button" class="link" onClick=${() => setEditing(m.content)}>Edit</button>` : null}
+                ${lastOfTurn && isLast ? html`<button type="button" class="link" onClick=${() => stream(`/conversations/${d.id}/regenerate`, {}, '')}>Regenerate</button>` : null}
+              </div>
+              ${
+                lastOfTurn && turn && current
+                  ? html`<p class="muted turn-usage">${num(turn.usage.input_tokens + turn.usage.output_tokens)} tokens
+                    (${num(turn.usage.input_tokens)} in, ${num(turn.usage.output_tokens)} out) · ${turn.model}
+                    ${turn.status !== 'completed' ? html` · <span class=${`pill ${turn.status === 'awaiting_approval' ? 'pending' : 'bad'}`}>${turn.status.replace('_', ' ')}</span>` : null}
+                    ${turn.error ? html`<br /><small>${turn.error}</small>` : null}</p>`
+                  : null
+              }
+            </li>`
+          })
         })}
         ${
           live
-            ? html`<li class="msg user" data-role="user"><div class="bubble">${live.user}</div></li>
+            ? html`${live.user ? html`<li class="msg user" data-role="user"><div class="bubble">${live.user}</div></li>` : null}
               <li class="msg assistant" data-role="assistant" aria-live="polite">
                 ${live.calls.map((c) => html`<${ToolCard} call=${c} conversationId=${d.id} onDecided=${run} />`)}
                 <div class="bubble">${live.text || html`<span class="spinner" aria-hidden="true"></span>Thinking…`}</div>
@@ -263,7 +375,14 @@ function Chat({
           onKeyDown=${(e: KeyboardEvent) => {
             if (e.key === 'Enter' && !e.shiftKey) send(e)
           }}></textarea>
-        <button type="submit" class="primary" disabled=${busy || last?.status === 'awaiting_approval'}>Send</button>
+        <div class="row wrap">
+          ${
+            running
+              ? html`<${Action} kind="danger" run=${() => stop(live?.turnId ?? last?.id)}>Stop<//>`
+              : html`<button type="submit" class="primary" disabled=${waiting} aria-describedby=${reason ? 'send-reason' : undefined}>Send</button>`
+          }
+          ${reason ? html`<span id="send-reason" class="muted send-reason">${reason}</span>` : null}
+        </div>
       </form>
     </div>`
   }}<//>`
@@ -272,7 +391,15 @@ function Chat({
 export function AssistantPage({ id }: { id?: string }): VNode {
   const session = useSession()
   const settings = useLoad(() => api<Settings>('GET', '/v1/assistant/settings'))
-  const list = useLoad(() => api<Page<Conversation>>('GET', '/v1/assistant/conversations?limit=50'), [id])
+  const [q, setQ] = useState('')
+  const list = useLoad(
+    () =>
+      api<Page<Conversation>>(
+        'GET',
+        `/v1/assistant/conversations?limit=50${q.trim() ? `&q=${encodeURIComponent(q.trim())}` : ''}`,
+      ),
+    [id, q],
+  )
   const usage = useLoad(() =>
     api<{ products: { product: string; used: number; quota: number | null }[] }>('GET', '/api/usage'),
   )
@@ -293,6 +420,9 @@ export function AssistantPage({ id }: { id?: string }): VNode {
     <div class="assistant-layout">
       <aside class="conversations">
         <${Action} kind="primary" run=${start}>New conversation<//>
+        <label class="sr" for="conversation-search">Search conversations</label>
+        <input id="conversation-search" type="search" placeholder="Search conversations" maxlength="200" value=${q}
+          onInput=${(e: Event) => setQ((e.target as HTMLInputElement).value)} />
         <${Loaded} state=${list}>${(page: Page<Conversation>) =>
           page.data.length
             ? html`<ul class="items">${page.data.map(
@@ -301,7 +431,7 @@ export function AssistantPage({ id }: { id?: string }): VNode {
                 ) => html`<li><a href=${`#/assistant/${c.id}`} aria-current=${c.id === id ? 'page' : undefined}>${c.title}</a>
                   <br /><small class="muted">${ago(c.last_message_at ?? c.created_at)}</small></li>`,
               )}</ul>`
-            : html`<p class="muted">No conversations yet.</p>`}<//>
+            : html`<p class="muted">${q.trim() ? 'No conversation matches.' : 'No conversations yet.'}</p>`}<//>
       </aside>
       <div class="grow">
         ${id ? html`<${Chat} key=${id} id=${id} quotaText=${setQuota} onTurn=${list.reload} />` : html`<p class="muted">Start a conversation, or pick one.</p>`}

@@ -2,6 +2,7 @@ import type { Queryable } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
 import { type Cursor, keysetPage, type Page } from '@shared/infra/pagination.ts'
+import { readAlternatives } from './alternatives.ts'
 import type {
   AssistantMessage,
   AssistantToolCall,
@@ -19,6 +20,7 @@ export interface ConversationRow {
   id: string
   tenant_id: string
   title: string
+  title_source: Conversation['title_source']
   created_by: string | null
   input_tokens: string
   output_tokens: string
@@ -46,6 +48,11 @@ export interface TurnRow {
   created_at: Date
   updated_at: Date
   finished_at: Date | null
+  cancel_requested_at: Date | null
+  exchange_id: string | null
+  version: number
+  user_message_id: string | null
+  superseded_at: Date | null
 }
 
 export interface MessageRow {
@@ -80,6 +87,7 @@ export function presentConversation(row: ConversationRow): Conversation {
   return {
     id: row.id,
     title: row.title,
+    title_source: row.title_source,
     created_by: row.created_by,
     usage: { input_tokens: Number(row.input_tokens), output_tokens: Number(row.output_tokens) },
     last_message_at: row.last_message_at?.toISOString() ?? null,
@@ -98,6 +106,11 @@ export function presentTurn(row: TurnRow): AssistantTurn {
     steps: row.steps,
     usage: { input_tokens: Number(row.input_tokens), output_tokens: Number(row.output_tokens) },
     error: row.error,
+    cancel_requested_at: row.cancel_requested_at?.toISOString() ?? null,
+    exchange_id: row.exchange_id ?? row.id,
+    version: row.version,
+    user_message_id: row.user_message_id,
+    superseded: row.superseded_at !== null,
     created_at: row.created_at.toISOString(),
     finished_at: row.finished_at?.toISOString() ?? null,
   }
@@ -138,27 +151,58 @@ export async function createConversation(
   const now = ctx.clock.now()
   const [row] = await ctx.asTenant(
     (tx) => tx<ConversationRow[]>`
-      insert into public.assistant_conversations (tenant_id, title, created_by, created_at, updated_at)
-      values (${caller.tenantId}, ${input.title ?? DEFAULT_TITLE}, ${caller.userId}, ${now}, ${now})
+      insert into public.assistant_conversations (tenant_id, title, title_source, created_by, created_at, updated_at)
+      values (${caller.tenantId}, ${input.title ?? DEFAULT_TITLE}, ${input.title ? 'user' : 'default'},
+              ${caller.userId}, ${now}, ${now})
       returning *`,
   )
   return presentConversation(row!)
 }
 
+/** Newest first; with `q`, those whose title or a message matches it (full-text, under RLS). */
 export async function listConversations(
   ctx: ServiceContext,
   after: Cursor | null,
   limit: number,
+  q?: string,
 ): Promise<Page<Conversation>> {
   const { caller } = ctx
-  return keysetPage({ limit, after }, { at: 'created_at' }, presentConversation, (keyset) =>
-    ctx.asTenant(
-      (tx) => tx<ConversationRow[]>`
-      select * from public.assistant_conversations
-      where tenant_id = ${caller.tenantId}
+  const query = q ? searchQuery(q) : null
+  if (q && query === null) return { data: [], next_cursor: null }
+  return keysetPage(
+    { limit, after },
+    { at: 'created_at', column: 'c.created_at', id: 'c.id' },
+    presentConversation,
+    (keyset) =>
+      ctx.asTenant(
+        (tx) => tx<ConversationRow[]>`
+      select c.* from public.assistant_conversations c
+      where c.tenant_id = ${caller.tenantId}
+        ${
+          !query
+            ? tx``
+            : tx`and (c.search @@ to_tsquery('simple', ${query})
+                      or exists (select 1 from public.assistant_messages m
+                                 where m.tenant_id = c.tenant_id and m.conversation_id = c.id
+                                   and m.search @@ to_tsquery('simple', ${query})))`
+        }
         ${keyset(tx)}`,
-    ),
+      ),
   )
+}
+
+/**
+ * A search box's words as a tsquery: every word must match, the last one as a prefix (results
+ * while typing). Only letters and digits reach to_tsquery, so no input is a syntax error there.
+ */
+export function searchQuery(q: string): string | null {
+  const words =
+    q
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu)
+      ?.slice(0, 16) ?? []
+  if (words.length === 0) return null
+  return words.map((w, i) => (i === words.length - 1 ? `'${w}':*` : `'${w}'`)).join(' & ')
 }
 
 /** The conversation as the caller may see it, with its messages, tool calls and turns. */
@@ -173,16 +217,21 @@ export async function getConversation(ctx: ServiceContext, id: string): Promise<
       ...presentConversation(row),
       messages: messages.map((m) => presentMessage(m, calls)),
       turns: turns.map(presentTurn),
+      alternatives: await readAlternatives(tx, caller.tenantId, id, turns, calls),
     }
   })
 }
 
-/** Messages, tool calls and turns of one conversation, oldest first (at most the last 500 messages). */
+/**
+ * Messages, tool calls and turns of one conversation, oldest first (at most the last 500
+ * messages): the messages of the newest version of each exchange, as the model and the default
+ * view see them (earlier versions: alternatives.ts).
+ */
 export async function conversationRecords(db: Queryable, tenantId: string, conversationId: string) {
   const messages = await db<MessageRow[]>`
     select * from (
       select id, conversation_id, turn_id, role, content, created_at, seq from public.assistant_messages
-      where tenant_id = ${tenantId} and conversation_id = ${conversationId}
+      where tenant_id = ${tenantId} and conversation_id = ${conversationId} and superseded_at is null
       order by seq desc limit 500
     ) m order by seq`
   const calls = await db<ToolCallRow[]>`
@@ -192,8 +241,26 @@ export async function conversationRecords(db: Queryable, tenantId: string, conve
   const turns = await db<TurnRow[]>`
     select * from public.assistant_turns
     where tenant_id = ${tenantId} and conversation_id = ${conversationId}
-    order by created_at, id`
+    order by created_at, version, id`
   return { messages, calls, turns }
+}
+
+/** A new title, set by a person: no automatic title replaces it. */
+export async function renameConversation(
+  ctx: ServiceContext,
+  id: string,
+  title: string,
+): Promise<Conversation> {
+  const { caller } = ctx
+  const [row] = await ctx.asTenant(
+    (tx) => tx<ConversationRow[]>`
+      update public.assistant_conversations
+      set title = ${title}, title_source = 'user', updated_at = ${ctx.clock.now()}
+      where id = ${id} and tenant_id = ${caller.tenantId}
+      returning *`,
+  )
+  if (!row) throw notFound('Conversation')
+  return presentConversation(row)
 }
 
 export async function deleteConversation(ctx: ServiceContext, id: string): Promise<void> {

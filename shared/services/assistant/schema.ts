@@ -110,6 +110,7 @@ export const toolCallStatuses = [
   'invalid',
   'failed',
   'interrupted',
+  'cancelled',
 ] as const
 
 export const toolCallSchema = z
@@ -141,7 +142,14 @@ export const messageSchema = z
   })
   .openapi('AssistantMessage')
 
-export const turnStatuses = ['running', 'awaiting_approval', 'completed', 'failed', 'stopped'] as const
+export const turnStatuses = [
+  'running',
+  'awaiting_approval',
+  'completed',
+  'failed',
+  'stopped',
+  'cancelled',
+] as const
 
 export const turnSchema = z
   .object({
@@ -153,6 +161,17 @@ export const turnSchema = z
     steps: z.number().int(),
     usage: usageSchema,
     error: z.string().nullable().openapi({ description: 'Why a turn failed or stopped' }),
+    cancel_requested_at: z.string().nullable().openapi({
+      description: 'When someone asked to stop it; the turn records cancelled at its next step',
+    }),
+    exchange_id: z.uuid().openapi({
+      description: 'The exchange (a user message and its answer) this turn is a version of',
+    }),
+    version: z.number().int().openapi({ description: "The exchange's version this turn is (1, 2, ...)" }),
+    user_message_id: z.uuid().nullable().openapi({ description: 'The user message it answers' }),
+    superseded: z
+      .boolean()
+      .openapi({ description: 'A later version (regenerate or edit) replaced it; it is an alternative' }),
     created_at: z.string(),
     finished_at: z.string().nullable(),
   })
@@ -162,6 +181,10 @@ export const conversationSchema = z
   .object({
     id: z.uuid(),
     title: z.string(),
+    title_source: z.enum(['default', 'rule', 'model', 'user']).openapi({
+      description:
+        'default: no message yet; rule: the first message, shortened; model: named by a short model call from the first exchange; user: set by a person (never overwritten)',
+    }),
     created_by: z.uuid().nullable(),
     usage: usageSchema,
     last_message_at: z.string().nullable(),
@@ -174,10 +197,36 @@ export const conversationListSchema = z
   .object({ data: z.array(conversationSchema), next_cursor: z.string().nullable() })
   .openapi('AssistantConversationList')
 
+export const alternativeSchema = z
+  .object({
+    exchange_id: z.uuid(),
+    version: z.number().int(),
+    turn_id: z.uuid(),
+    messages: z
+      .array(messageSchema)
+      .openapi({ description: 'The user message it answered, then its answers with their tool calls' }),
+  })
+  .openapi('AssistantAlternative')
+
+export const renameConversationBody = z
+  .object({ title: z.string().trim().min(1).max(200).refine(noNul, 'must not contain NUL') })
+  .strict()
+  .openapi('RenameConversation', { example: { title: 'Spring menu launch' } })
+
+export const conversationSearchQuery = z.object({
+  q: z.string().max(200).optional().openapi({
+    description: 'Full-text search over titles and message content (every word; the last as a prefix)',
+  }),
+})
+
 export const conversationDetailSchema = conversationSchema
   .extend({
     messages: z.array(messageSchema).openapi({ description: 'Oldest first, with their tool calls' }),
     turns: z.array(turnSchema).openapi({ description: 'Oldest first; the last shows a turn in progress' }),
+    alternatives: z.array(alternativeSchema).openapi({
+      description:
+        'Earlier versions of exchanges (regenerated or edited), oldest first; `messages` is the newest version of each',
+    }),
   })
   .openapi('AssistantConversationDetail')
 
@@ -196,6 +245,7 @@ export const turnResultSchema = z
 export type Conversation = z.infer<typeof conversationSchema>
 export type ConversationDetail = z.infer<typeof conversationDetailSchema>
 export type AssistantMessage = z.infer<typeof messageSchema>
+export type AssistantAlternative = z.infer<typeof alternativeSchema>
 export type AssistantToolCall = z.infer<typeof toolCallSchema>
 export type AssistantTurn = z.infer<typeof turnSchema>
 export type TurnResult = z.infer<typeof turnResultSchema>
@@ -213,7 +263,7 @@ export const streamEvents = {
   'tool_call.approval_required':
     '{id, name, tool, arguments}: the call waits for an owner or admin (POST .../approvals/{id})',
   'tool_call.completed':
-    '{id, name, tool, status, result}: ok, refused, invalid, failed, denied or interrupted',
+    '{id, name, tool, status, result}: ok, refused, invalid, failed, denied, interrupted or cancelled',
   usage: "{input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens",
   'turn.ended': 'the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)',
 } as const

@@ -4,13 +4,13 @@ import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { listConversations } from '@shared/services/assistant/conversations.ts'
-import { conversationListSchema } from '@shared/services/assistant/schema.ts'
+import { conversationListSchema, conversationSearchQuery } from '@shared/services/assistant/schema.ts'
 
 export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/conversations',
-  summary: 'List conversations, newest first (keyset pagination)',
-  request: { query: pageQuery },
+  summary: 'List conversations, newest first (keyset pagination); `q` searches titles and messages',
+  request: { query: pageQuery.extend(conversationSearchQuery.shape) },
   responses: {
     200: jsonContent(conversationListSchema, 'A page of conversations'),
     ...errorResponses(400, 401, 403, 429),
@@ -19,6 +19,9 @@ export const route = defineRoute(memberOrKey('assistant:invoke'), {
 
 export const registerListConversations = (app: App) =>
   app.openapi(route, async (c) => {
-    const { limit, cursor } = c.req.valid('query')
-    return c.json(await listConversations(serviceContext(c), decodeCursor(cursor), limit), 200)
+    const { limit, cursor, q } = c.req.valid('query')
+    return c.json(
+      await listConversations(serviceContext(c), decodeCursor(cursor), limit, q?.trim() || undefined),
+      200,
+    )
   })

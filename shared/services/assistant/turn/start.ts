@@ -13,6 +13,7 @@ import { shapeTurnResult } from './shaping.ts'
 import {
   assertConversationVisible,
   insertTurn,
+  type Replaced,
   readTurnResult,
   storeDecision,
   visibleToolCall,
@@ -24,6 +25,8 @@ export interface StartTurnOptions {
   triggeredBy: 'assistant' | 'automation'
   /** The platform tools' scopes: a key's own scopes; every scope for a signed-in user. */
   scopes?: string[]
+  /** The exchange this turn is a new version of (regenerate, edit: branch.ts). */
+  replaces?: Replaced
 }
 
 export interface StartedTurn {
@@ -61,6 +64,7 @@ export async function startTurn(
       environment: choice.environment,
       scopes: opts.scopes ?? [...allScopes],
       now: ctx.clock.now(),
+      replaces: opts.replaces,
     })
   } catch (err) {
     if (isPgError(err, pgErrors.uniqueViolation))

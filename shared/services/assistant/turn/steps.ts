@@ -13,6 +13,7 @@ import { listTools, type ToolEntry } from '@shared/services/tools/tool-set.ts'
 import { type Reservation, reserveUsage, settleReservation } from '@shared/services/usage/metering.ts'
 import type { ToolCallRow, TurnRow } from '../conversations.ts'
 import { type HistoryItem, type ModelTool, type StreamAnswer, streamModel } from '../model.ts'
+import { stopIfCancelled } from './cancel.ts'
 import { withTurnEventLog } from './event-log.ts'
 import { guarded, noTurnEvents, type TurnEmit, type TurnEvents } from './events.ts'
 import {
@@ -147,7 +148,7 @@ async function creatorOf(deps: FunctionDeps, turn: TurnRow): Promise<TenantCalle
 }
 
 async function continueTurn(run: TurnRun): Promise<void> {
-  await resumeStoredCalls(run)
+  if (!(await resumeStoredCalls(run))) return
   const { turn } = run
   const state: StepState = {
     steps: turn.steps,
@@ -165,15 +166,18 @@ async function continueTurn(run: TurnRun): Promise<void> {
  * What the turn left when it paused or its instance died: running calls are marked interrupted
  * (never run twice), approved ones run now, denied ones already carry their answer.
  */
-async function resumeStoredCalls(run: TurnRun): Promise<void> {
+async function resumeStoredCalls(run: TurnRun): Promise<boolean> {
   await markInterrupted(run.deps, run.turn)
   const approved = await takeApproved(run.deps, run.turn)
+  if (await stopIfCancelled(run.deps, run.turn, approved, run.emit)) return false
   for (const call of approved) run.emit('tool_call.started', toolCallEventData(call))
   await runCalls(run, approved)
+  return true
 }
 
 /** One model call and the tool calls it asks for. False once the turn ended or paused. */
 async function takeStep(run: TurnRun, state: StepState): Promise<boolean> {
+  if (await stopIfCancelled(run.deps, run.turn, [], run.emit)) return false
   if (state.steps >= MAX_STEPS) {
     await finishTurn(run.deps, run.turn, 'stopped', `The turn reached its limit of ${MAX_STEPS} model calls`)
     return false
@@ -185,6 +189,7 @@ async function takeStep(run: TurnRun, state: StepState): Promise<boolean> {
   const answer = await callModel(run, state, call, reservation)
   if (!answer) return false
   const stored = await recordAnswer(run, state, call, answer)
+  if (await stopIfCancelled(run.deps, run.turn, stored, run.emit)) return false
   return runRequestedCalls(run, stored)
 }
 

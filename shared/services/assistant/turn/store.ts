@@ -1,16 +1,10 @@
 import type { Queryable } from '@shared/infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
-import { notFound } from '@shared/infra/errors.ts'
+import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import { enqueueJob, type JobRow } from '@shared/infra/jobs/engine.ts'
 import { periodOf, productIds } from '@shared/services/usage/metering.ts'
-import {
-  conversationRecords,
-  DEFAULT_TITLE,
-  type MessageRow,
-  type ToolCallRow,
-  type TurnRow,
-} from '../conversations.ts'
+import { conversationRecords, type MessageRow, type ToolCallRow, type TurnRow } from '../conversations.ts'
 import type { ToolCallRequest } from '../model.ts'
 import { markApprovalsWaiting } from './approval-wait.ts'
 import { TURN_JOB_KIND } from './limits.ts'
@@ -48,6 +42,18 @@ export interface NewTurn {
   environment: TurnRow['credential_environment']
   scopes: string[]
   now: Date
+  /** A new version of the conversation's last exchange (regenerate, edit): branch.ts. */
+  replaces?: Replaced
+}
+
+/**
+ * The exchange a regenerate or an edit gives a new version: its last turn, superseded with its
+ * answers (and, for an edit, its user message) in the same transaction that starts the new one.
+ * `keepsUserMessage`: a regenerate answers the same user message again.
+ */
+export interface Replaced {
+  turn: Pick<TurnRow, 'id' | 'exchange_id' | 'version' | 'user_message_id'>
+  keepsUserMessage: boolean
 }
 
 /** The user message, the turn and its job, in one transaction. */
@@ -58,17 +64,27 @@ export function insertTurn(
   const { caller } = ctx
   const { conversationId, now } = t
   return ctx.asOwner.begin(async (tx) => {
+    if (t.replaces) await supersede(tx, caller.tenantId, conversationId, t.replaces, now)
     const [turn] = await tx<TurnRow[]>`
       insert into public.assistant_turns
         (tenant_id, conversation_id, status, triggered_by, provider, model, credential_environment, scopes,
-         created_by, created_at, updated_at)
+         created_by, created_at, updated_at, exchange_id, version)
       values (${caller.tenantId}, ${conversationId}, 'running', ${t.triggeredBy}, ${t.provider},
-              ${t.model}, ${t.environment}, ${t.scopes}, ${caller.userId}, ${now}, ${now})
+              ${t.model}, ${t.environment}, ${t.scopes}, ${caller.userId}, ${now}, ${now},
+              ${t.replaces?.turn.exchange_id ?? null}, ${(t.replaces?.turn.version ?? 0) + 1})
       returning *`
-    const [userMessage] = await tx<MessageRow[]>`
-      insert into public.assistant_messages (tenant_id, conversation_id, turn_id, role, content, created_at)
-      values (${caller.tenantId}, ${conversationId}, ${turn!.id}, 'user', ${t.content}, ${now})
-      returning id, conversation_id, turn_id, role, content, created_at`
+    const [userMessage] = t.replaces?.keepsUserMessage
+      ? await tx<MessageRow[]>`
+          select id, conversation_id, turn_id, role, content, created_at from public.assistant_messages
+          where id = ${t.replaces.turn.user_message_id} and tenant_id = ${caller.tenantId}`
+      : await tx<MessageRow[]>`
+          insert into public.assistant_messages (tenant_id, conversation_id, turn_id, role, content, created_at)
+          values (${caller.tenantId}, ${conversationId}, ${turn!.id}, 'user', ${t.content}, ${now})
+          returning id, conversation_id, turn_id, role, content, created_at`
+    await tx`
+      update public.assistant_turns
+      set exchange_id = coalesce(exchange_id, id), user_message_id = ${userMessage!.id}
+      where id = ${turn!.id}`
     const job = await enqueueJob(tx, {
       tenantId: caller.tenantId,
       kind: TURN_JOB_KIND,
@@ -83,15 +99,46 @@ export function insertTurn(
       job.created_by = caller.userId
     }
     await tx`update public.assistant_turns set job_id = ${job.id} where id = ${turn!.id}`
-    // The first message names a conversation that has no title of its own.
+    // The first message names a conversation that has no title of its own (the model may name it
+    // better once the first exchange ends: title.ts).
     const title = t.content.trim().replace(/\s+/g, ' ').slice(0, 80)
     await tx`
       update public.assistant_conversations
       set last_message_at = ${now}, updated_at = ${now},
-          title = case when title = ${DEFAULT_TITLE} then ${title} else title end
+          title = case when title_source = 'default' then ${title} else title end,
+          title_source = case when title_source = 'default' then 'rule' else title_source end
       where id = ${conversationId} and tenant_id = ${caller.tenantId}`
-    return { turn: { ...turn!, job_id: job.id }, job, userMessage: userMessage! }
+    const started = {
+      ...turn!,
+      job_id: job.id,
+      exchange_id: turn!.exchange_id ?? turn!.id,
+      user_message_id: userMessage!.id,
+    }
+    return { turn: started, job, userMessage: userMessage! }
   })
+}
+
+/**
+ * Supersedes the exchange's last version. It must still be the conversation's newest turn and
+ * have ended (an open turn's conflict is the unique index's, when the new turn is inserted).
+ */
+async function supersede(tx: Queryable, tenantId: string, conversationId: string, r: Replaced, now: Date) {
+  const [moved] = await tx`
+    update public.assistant_turns t set superseded_at = ${now}
+    where t.id = ${r.turn.id} and t.tenant_id = ${tenantId} and t.superseded_at is null
+      and t.status not in ('running', 'awaiting_approval')
+      and not exists (select 1 from public.assistant_messages later, public.assistant_messages own
+                      where own.id = t.user_message_id and own.tenant_id = t.tenant_id
+                        and later.tenant_id = t.tenant_id and later.conversation_id = ${conversationId}
+                        and later.role = 'user' and later.superseded_at is null and later.seq > own.seq)
+    returning t.id`
+  if (!moved)
+    throw new ServiceError('CONFLICT', 'The conversation changed meanwhile: reload it and try again')
+  await tx`
+    update public.assistant_messages set superseded_at = ${now}
+    where tenant_id = ${tenantId} and conversation_id = ${conversationId}
+      and ((turn_id = ${r.turn.id} and role = 'assistant')
+           or (${!r.keepsUserMessage} and id = ${r.turn.user_message_id}))`
 }
 
 /** A tool call's status as the caller sees it (undefined: not theirs to see). */

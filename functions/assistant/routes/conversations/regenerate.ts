@@ -1,0 +1,33 @@
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { regenerateLast } from '@shared/services/assistant/turn/branch.ts'
+import { toolScopes } from '../tool-scopes.ts'
+import { answerTurn } from '../turn-response.ts'
+import { streamDescription } from './post-message.ts'
+import { turnAnswer } from './turn-answer.ts'
+
+export const route = defineRoute(memberOrKey('assistant:invoke'), {
+  method: 'post',
+  path: '/conversations/{id}/regenerate',
+  summary: 'Answer the last user message again (JSON, or streamed with Accept: text/event-stream)',
+  description: [
+    "Runs a turn exactly as POST …/messages does, answering the conversation's last user message again. The earlier answer is kept as an alternative (`alternatives` in GET …/conversations/{id}), not overwritten. A conversation without an answer yet, or with a turn still running, is 409.",
+    '',
+    streamDescription,
+  ].join('\n'),
+  request: { params: idParam },
+  responses: {
+    200: turnAnswer,
+    ...errorResponses(400, 401, 403, 404, 409, 422, 429),
+  },
+})
+
+export const registerRegenerate = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = serviceContext(c)
+    const id = c.req.valid('param').id
+    const started = await regenerateLast(ctx, id, { triggeredBy: 'assistant', scopes: toolScopes(c) })
+    return answerTurn(c, ctx, started.turn.id, started.job.id) as never
+  })

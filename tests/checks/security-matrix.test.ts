@@ -349,6 +349,7 @@ const validBodies: Record<string, unknown> = {
   'POST assistant/conversations/{id}/messages': { content: 'hello' },
   'POST mcp-sse/oauth/requests/{id}/decision': { approve: false },
   'POST assistant/conversations/{id}/approvals/{call_id}': { approve: true },
+  'POST assistant/approvals/{call_id}': { approve: true },
   'PUT assistant/conversations/{id}/messages/{message_id}': { content: 'hello' },
   'PATCH assistant/conversations/{id}': { title: 'Renamed' },
   'PATCH assistant/automations/{id}': { name: 'Renamed' },

@@ -37,12 +37,12 @@ const refused = (res: { status: number; body: { code?: string } }) => [res.statu
 const FORBIDDEN = [403, 'INSUFFICIENT_PERMISSIONS']
 const contributorClaims = () => ({
   sub: contributor.userId,
-  role: 'authenticated',
+  role: 'authenticated' as const,
   app_metadata: { tenant_id: owner.tenantId },
 })
 const editorClaims = () => ({
   sub: editor.userId,
-  role: 'authenticated',
+  role: 'authenticated' as const,
   app_metadata: { tenant_id: owner.tenantId },
 })
 
@@ -199,7 +199,8 @@ describe('a contributor', () => {
     const byEditor = await withTenant(
       tp.db.sql,
       editorClaims(),
-      (tx) => tx`update public.articles set title = 'Edited by the editor' where id = ${theirs.id}`,
+      async (tx) =>
+        await tx`update public.articles set title = 'Edited by the editor' where id = ${theirs.id}`,
     )
     expect(byEditor.count).toBe(1)
   })

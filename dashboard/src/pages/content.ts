@@ -8,7 +8,19 @@ import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'
 import { ago, hostOf, num, safeHref, when } from '../format.ts'
-import { Action, confirmAction, ErrorNote, Field, Form, html, Loaded, Loading, useLoad } from '../ui.ts'
+import {
+  Action,
+  canPublish,
+  confirmAction,
+  ErrorNote,
+  Field,
+  Form,
+  html,
+  Loaded,
+  Loading,
+  useLoad,
+  useSession,
+} from '../ui.ts'
 
 interface Site {
   id: string
@@ -38,6 +50,8 @@ interface ArticleRow {
 }
 interface Article extends ArticleRow {
   body: string
+  author: { id: string; name: string } | null
+  review_requested_at: string | null
 }
 interface SourceItem {
   id: string
@@ -292,9 +306,22 @@ function Editor({ article, saved }: { article: Article; saved: () => void }): VN
   <//>`
 }
 
+/** A draft its author asked the editors to review. */
+function ReviewBadge({ at }: { at: string | null }): VNode | null {
+  return at ? html` <span class="pill pending" title=${when(at)}>submitted for review</span>` : null
+}
+
 export function ArticlePage({ id }: { id: string }): VNode {
+  const session = useSession()
   const article = useLoad(() => api<Article>('GET', `/v1/content/articles/${id}`))
   const [note, setNote] = useState<VNode>()
+  const submit = async () => {
+    await api<Article>('POST', `/v1/content/articles/${id}/submit`)
+    setNote(
+      html`<p class="note" role="status">Submitted for review: an editor (member, admin or owner) publishes it.</p>`,
+    )
+    article.reload()
+  }
   const change = async (action: 'publish' | 'unpublish') => {
     await api<Article>('POST', `/v1/content/articles/${id}/${action}`)
     const event = action === 'publish' ? 'content.published' : 'content.updated'
@@ -308,20 +335,33 @@ export function ArticlePage({ id }: { id: string }): VNode {
     <${Loaded} state=${article}>${(a: Article) => html`
       <p><a href=${`#/sites/${a.site_id}`}>← Articles of the site</a></p>
       <h1>${a.title}</h1>
-      <p class="muted"><${StatusPill} status=${a.status} />
+      <p class="muted"><${StatusPill} status=${a.status} /><${ReviewBadge} at=${a.review_requested_at} />
         ${a.published_at ? html` <span title=${when(a.published_at)}>${a.status === 'published' ? '' : 'last published '}${ago(a.published_at)}</span> ·` : ''} created ${ago(a.created_at)} · updated <span title=${when(a.updated_at)}>${ago(a.updated_at)}</span></p>
       ${note}
       <div class="row wrap">
         ${
-          a.status === 'draft'
-            ? html`<${Action} kind="primary" run=${() => change('publish')}>Publish<//>`
-            : html`<${Action} run=${() => change('unpublish')} confirm=${`Take “${a.title}” back to draft? Readers no longer see it once your site picks up the change.`} confirmLabel="Unpublish">Unpublish<//>`
+          !canPublish(session)
+            ? null
+            : a.status === 'draft'
+              ? html`<${Action} kind="primary" run=${() => change('publish')}>Publish<//>`
+              : html`<${Action} run=${() => change('unpublish')} confirm=${`Take “${a.title}” back to draft? Readers no longer see it once your site picks up the change.`} confirmLabel="Unpublish">Unpublish<//>`
         }
-        <${Action} kind="danger" confirm=${`Delete the article “${a.title}”? It cannot be undone.`} confirmLabel="Delete"
+        ${
+          a.status === 'draft' &&
+          !a.review_requested_at &&
+          (canPublish(session) || a.author?.id === session.userId)
+            ? html`<${Action} run=${submit}>Submit for review<//>`
+            : null
+        }
+        ${
+          canPublish(session) || (a.status === 'draft' && a.author?.id === session.userId)
+            ? html`<${Action} kind="danger" confirm=${`Delete the article “${a.title}”? It cannot be undone.`} confirmLabel="Delete"
           run=${async () => {
             await api('DELETE', `/v1/content/articles/${a.id}`)
             location.hash = `#/sites/${a.site_id}`
-          }}>Delete<//>
+          }}>Delete<//>`
+            : null
+        }
       </div>
       <${Editor} key=${a.updated_at} article=${a} saved=${() => {
         setNote(html`<p class="note" role="status">Saved.</p>`)

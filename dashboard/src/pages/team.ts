@@ -19,14 +19,14 @@ export interface Tenant {
   id: string
   name: string
   plan: string
-  role: 'owner' | 'admin' | 'member'
+  role: 'owner' | 'admin' | 'member' | 'contributor'
   active?: boolean
   created_at: string
 }
 interface Member {
   user_id: string
   email: string | null
-  role: 'owner' | 'admin' | 'member'
+  role: 'owner' | 'admin' | 'member' | 'contributor'
   joined_at: string
 }
 interface Invitation {
@@ -38,7 +38,7 @@ interface Invitation {
   created_at: string
 }
 
-const roles = ['member', 'admin', 'owner'] as const
+const roles = ['contributor', 'member', 'admin', 'owner'] as const
 
 /** Sign-up's second step: the new tenant, whose owner the user becomes. */
 export function CreateTenant({
@@ -87,7 +87,8 @@ export function TeamPage(): VNode {
   const write = canWrite(session)
   return html`<section>
     <h1>Team</h1>
-    <p class="muted">Members of <strong>${session.tenantName}</strong> and their roles. Your role: ${session.role}.</p>
+    <p class="muted">Members of <strong>${session.tenantName}</strong> and their roles. Your role: ${session.role}.
+      A contributor writes and edits its own drafts and submits them for review; members and up publish.</p>
     ${write ? null : html`<${ReadOnly} what="the team" />`}
     <${Loaded} state=${members}>${(m: { data: Member[] }) => html`<table>
       <caption class="sr">Members</caption>

@@ -1,5 +1,6 @@
-import type { TenantCaller } from '@shared/infra/caller.ts'
+import { editorRoles, requireRole, type TenantCaller } from '@shared/infra/caller.ts'
 import { isPgError, pgErrors, type Queryable, type Tx } from '@shared/infra/db.ts'
+
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
@@ -475,6 +476,7 @@ export const publishedEvent = (r: { id: string; title: string; site_id: string; 
  * data), recording the revision that went live; a published one is returned as is.
  */
 export async function publishArticle(ctx: ServiceContext, id: string): Promise<Article> {
+  requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const now = ctx.clock.now()
   const { row, published } = await ctx.asTenant(async (tx) => {
@@ -503,6 +505,7 @@ export async function publishArticle(ctx: ServiceContext, id: string): Promise<A
  * (unpublish it first). The publish-scheduled job publishes it within a minute of that time.
  */
 export async function scheduleArticle(ctx: ServiceContext, id: string, publishAt: Date): Promise<Article> {
+  requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const now = ctx.clock.now()
   if (publishAt <= now)
@@ -572,6 +575,7 @@ async function backToDraft(
   id: string,
   from: readonly Exclude<Article['status'], 'draft'>[],
 ): Promise<Article> {
+  requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const now = ctx.clock.now()
   const { row, changed } = await ctx.asTenant(async (tx) => {

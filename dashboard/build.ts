@@ -8,8 +8,8 @@
  * common forms: `_headers` (Netlify, Cloudflare Pages) and `vercel.json`; the policy lets the
  * dashboard call the given Supabase URL (or any *.supabase.co project without one).
  */
-import { copyFileSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
@@ -22,9 +22,11 @@ const here = fileURLToPath(new URL('.', import.meta.url))
 
 export interface DashboardBuild {
   outdir: string
-  /** app.js + app.css + index.html, raw and gzip-compressed, in bytes. */
+  /** What the first page loads: app.js, the chunks it imports, app.css and index.html; raw and gzip. */
   bytes: number
   gzipBytes: number
+  /** The chunks loaded later by import(), each raw and gzip-compressed, by file name. */
+  lazy: { file: string; bytes: number; gzipBytes: number }[]
 }
 
 export async function buildDashboard(
@@ -32,9 +34,14 @@ export async function buildDashboard(
 ): Promise<DashboardBuild> {
   const outdir = opts.outdir ?? dashboardOutDir
   mkdirSync(outdir, { recursive: true })
-  await build({
-    entryPoints: [join(here, 'src/main.ts')],
-    outfile: join(outdir, 'app.js'),
+  // Splitting: a dynamic import() becomes a chunk of its own, fetched when first needed. Chunks lie
+  // flat beside app.js (a static host serves one folder; the local platform serves flat names only).
+  const result = await build({
+    entryPoints: { app: join(here, 'src/main.ts') },
+    outdir,
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    metafile: true,
     bundle: true,
     format: 'esm',
     platform: 'browser',
@@ -43,7 +50,6 @@ export async function buildDashboard(
     legalComments: 'none',
     logLevel: 'warning',
   })
-  copyFileSync(join(here, 'src/index.html'), join(outdir, 'index.html'))
   copyFileSync(join(here, 'src/app.css'), join(outdir, 'app.css'))
   copyFileSync(join(here, 'src/favicon.svg'), join(outdir, 'favicon.svg'))
   if (opts.supabaseUrl && opts.anonKey) {
@@ -53,13 +59,39 @@ export async function buildDashboard(
   const headers = staticHostHeaders(opts.supabaseUrl)
   writeFileSync(join(outdir, '_headers'), headersFile(headers))
   writeFileSync(join(outdir, 'vercel.json'), `${JSON.stringify(vercelConfig(headers), null, 2)}\n`)
+  // The first load: app.js and what it imports statically; every other chunk is lazy.
+  const outputs = result.metafile.outputs
+  const name = (path: string) => basename(path)
+  const eager = new Set<string>()
+  const visit = (path: string) => {
+    if (eager.has(name(path))) return
+    eager.add(name(path))
+    for (const i of outputs[path]?.imports ?? []) if (i.kind === 'import-statement') visit(i.path)
+  }
+  visit(Object.keys(outputs).find((p) => name(p) === 'app.js')!)
+  const size = (f: string) => {
+    const data = readFileSync(join(outdir, f))
+    return { bytes: data.length, gzipBytes: gzipSync(data).length }
+  }
+  // The chunks app.js imports are fetched with it, not after it has been parsed.
+  const preload = [...eager]
+    .filter((f) => f !== 'app.js')
+    .map((f) => `  <link rel="modulepreload" href="${f}" />\n`)
+    .join('')
+  const page = readFileSync(join(here, 'src/index.html'), 'utf8')
+  writeFileSync(join(outdir, 'index.html'), page.replace('  <script type="module"', `${preload}$&`))
   let bytes = 0
   let gzipBytes = 0
-  for (const f of ['index.html', 'app.js', 'app.css']) {
-    bytes += statSync(join(outdir, f)).size
-    gzipBytes += gzipSync(readFileSync(join(outdir, f))).length
+  for (const f of ['index.html', 'app.css', ...eager]) {
+    const s = size(f)
+    bytes += s.bytes
+    gzipBytes += s.gzipBytes
   }
-  return { outdir, bytes, gzipBytes }
+  const lazy = Object.keys(outputs)
+    .map(name)
+    .filter((f) => f.endsWith('.js') && !eager.has(f))
+    .map((file) => ({ file, ...size(file) }))
+  return { outdir, bytes, gzipBytes, lazy }
 }
 
 /** The headers a static host sends with every file of the dashboard. */
@@ -91,8 +123,12 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     supabaseUrl: values['supabase-url'],
     anonKey: values['anon-key'],
   })
+  const kib = (n: number) => (n / 1024).toFixed(1)
   console.log(
-    `dashboard ${result.outdir}: ${(result.bytes / 1024).toFixed(1)} KiB, ${(result.gzipBytes / 1024).toFixed(1)} KiB gzip` +
+    `dashboard ${result.outdir}: ${kib(result.bytes)} KiB, ${kib(result.gzipBytes)} KiB gzip on first load` +
+      result.lazy
+        .map((c) => `\n  + ${c.file}: ${kib(c.bytes)} KiB, ${kib(c.gzipBytes)} KiB gzip, loaded when needed`)
+        .join('') +
       (values['supabase-url']
         ? ''
         : '\n(no config.js written: pass --supabase-url and --anon-key for a deployment)'),

@@ -110,6 +110,8 @@ Tenant platform running at ${base}
   dev mailbox  ${base}/_dev/mailbox
   JWKS         ${base}/auth/v1/.well-known/jwks.json
   outbound     ${outboundLine}
+  model APIs   OpenAI-compatible ${platform.deps.config.OPENAI_BASE_URL}, Anthropic ${platform.deps.config.ANTHROPIC_BASE_URL}
+               (OPENAI_BASE_URL, ANTHROPIC_BASE_URL; an OpenAI credential's own base_url wins)
 
 Demo user demo@example.com, tenant ${demo.tenantId}. Access token (1 hour):
 export TOKEN=${token}

@@ -291,4 +291,26 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
     expect(await row.getByRole('button', { name: 'Turn on' }).count()).toBe(0)
     await shot('assistant-automation-stopped')
   })
+  it('sets the provider, model and instructions on the page', async () => {
+    await page.goto(`${dashboardUrl}#/assistant`)
+    await page.getByRole('button', { name: 'Settings' }).click()
+    const form = page.getByRole('form', { name: 'Assistant settings' })
+    await form.getByLabel('Provider').selectOption('openai')
+    await form.getByLabel('Model').fill('gpt-4.1-mini')
+    await form.getByLabel('Instructions').fill('Answer in French.')
+    await shot('assistant-settings')
+    await form.getByRole('button', { name: 'Save settings' }).click()
+    await form.waitFor({ state: 'detached' })
+    const token = await tp.tokenFor({ userId, email: OWNER.email, tenantId })
+    const saved = await tp.json('/v1/assistant/settings', { token })
+    expect(saved.body).toMatchObject({
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+      instructions: 'Answer in French.',
+    })
+    // Reopened, the form shows what was saved.
+    await page.getByRole('button', { name: 'Settings' }).click()
+    expect(await form.getByLabel('Model').inputValue()).toBe('gpt-4.1-mini')
+    expect(await form.getByLabel('Instructions').inputValue()).toBe('Answer in French.')
+  })
 })

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard } from '../dashboard/build.ts'
 import { linkify, renderMailbox, wantsMailboxPage } from '../local-platform/mailbox-page.ts'
+import { chromiumMissing, openBrowser, screenshot, signUpWithWorkspace } from './support/chromium.ts'
 import { type LlmServer, startLlmServer } from './support/llm-server.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.ts'
@@ -16,8 +16,6 @@ import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.
  * favicon. DASHBOARD_SCREENSHOTS=<folder> saves the screenshots.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const SHOTS = process.env.DASHBOARD_SCREENSHOTS
 const OWNER = { email: 'editor@content.example', password: 'editor password 1' }
 const INVITEE = { email: 'writer@content.example', password: 'writer password 1' }
 const OPENAI = 'bc152fb4-8e13-4148-bfdc-1734d3f3c667'
@@ -34,29 +32,16 @@ let receiver: WebhookReceiver
 let browser: Browser
 let page: Page
 let dashboardUrl: string
-const consoleErrors: string[] = []
-
-async function shot(name: string, width = 1280): Promise<void> {
-  const before = page.viewportSize()
-  if (width !== before?.width) await page.setViewportSize({ width, height: width < 1000 ? 844 : 800 })
-  await page.waitForTimeout(100)
-  // Nothing may stick out sideways on a phone.
-  if (width < 1000) {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0)
-  }
-  if (SHOTS) {
-    mkdirSync(SHOTS, { recursive: true })
-    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: width >= 1000 })
-  }
-  if (before && width !== before.width) await page.setViewportSize(before)
-}
+let consoleErrors: string[] = []
 
 async function go(hash: string): Promise<void> {
   await page.goto(`${dashboardUrl}${hash}`)
   await page.reload()
   await page.locator('main h1').first().waitFor()
 }
+
+/** The article editor's save state: Saved, Saving…, Unsaved changes or Not saved. */
+const saveState = () => page.locator('.save-state').getAttribute('data-state')
 
 /** The signed-in user's access token, from supabase-js's storage in the page. */
 const pageToken = () =>
@@ -65,11 +50,7 @@ const pageToken = () =>
     return JSON.parse(localStorage.getItem(key)!).access_token as string
   })
 
-const browserMissing = !existsSync(CHROMIUM) && !process.env.CI
-if (browserMissing)
-  console.warn(
-    `tests/dashboard-content.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`,
-  )
+const browserMissing = chromiumMissing('tests/dashboard-content.test.ts')
 
 beforeAll(async () => {
   if (browserMissing) return
@@ -83,23 +64,7 @@ beforeAll(async () => {
     },
   })
   dashboardUrl = `${tp.baseUrl}/dashboard/`
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  })
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
-  // A step that cannot happen fails with the locator's name, well before the test's own timeout.
-  page.setDefaultTimeout(15_000)
-  page.on('console', (m) => {
-    if (m.type() === 'error') consoleErrors.push(`${m.text()} (${m.location().url})`)
-  })
-  page.on('pageerror', (e) => consoleErrors.push(String(e)))
+  ;({ browser, page, consoleErrors } = await openBrowser())
   await page
     .context()
     .route(`${FRONT_END}/**`, (route) =>
@@ -122,14 +87,7 @@ afterAll(async () => {
 
 describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 }, () => {
   it('lands a new tenant on a checklist of its real state, whose steps link and tick', async () => {
-    await page.goto(dashboardUrl)
-    await page.getByRole('tab', { name: 'Create an account' }).click()
-    await page.getByLabel('E-mail').fill(OWNER.email)
-    await page.getByLabel('Password').fill(OWNER.password)
-    await page.getByRole('button', { name: 'Sign up' }).click()
-    await page.getByLabel('Workspace name').fill('Content Co')
-    await page.getByRole('button', { name: 'Create workspace' }).click()
-    await page.getByRole('heading', { name: 'Welcome to Content Co' }).waitFor()
+    await signUpWithWorkspace(page, dashboardUrl, OWNER, 'Content Co')
     await page.getByText('0 of 6 steps done').waitFor()
     expect(await page.locator('ol.checklist li.done').count()).toBe(0)
     expect(
@@ -157,8 +115,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
         .locator('ol.checklist li.done')
         .evaluateAll((li) => li.map((l) => l.getAttribute('data-step'))),
     ).toEqual(['ai-credential', 'webhook'])
-    await shot('home')
-    await shot('home-narrow', 390)
+    await screenshot(page, 'home')
+    await screenshot(page, 'home-narrow', 390)
   })
 
   it('creates, edits and searches sites; empty pages say what to do next, without API paths', async () => {
@@ -166,7 +124,7 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     const empty = page.locator('main .note')
     await empty.first().waitFor()
     expect(await page.locator('main').textContent()).not.toMatch(/\/v1\/|POST |GET /)
-    await shot('sites-empty')
+    await screenshot(page, 'sites-empty')
     await page.getByLabel('Name', { exact: true }).fill('Tech blog')
     // A pasted address is cut to its host, on leaving the field and on saving.
     await page.getByLabel('Domain (optional)').fill('https://Blog.Example.com/')
@@ -202,8 +160,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByLabel('Search sites').fill('')
     await page.getByLabel('Search sites').press('Enter')
     await expect.poll(() => page.locator('tr[data-site]').count()).toBe(2)
-    await shot('sites')
-    await shot('sites-narrow', 390)
+    await screenshot(page, 'sites')
+    await screenshot(page, 'sites-narrow', 390)
   })
 
   it('writes an article, edits, publishes and unpublishes it, and the delivery log shows both events', async () => {
@@ -214,9 +172,9 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByLabel('Body (Markdown)').fill('First draft.')
     await page.getByRole('button', { name: 'Create draft' }).click()
     await page.getByRole('heading', { name: 'Edge functions in practice' }).waitFor()
+    // The editor saves a draft on its own once typing pauses.
     await page.getByLabel('Body (Markdown)').fill('First draft, now longer.')
-    await page.getByRole('button', { name: 'Save changes' }).click()
-    await page.getByText('Saved.').waitFor()
+    await expect.poll(saveState, { timeout: 10_000 }).toBe('Saved')
     const token = await pageToken()
     const [row] = await tp.db.sql<{ id: string; body: string }[]>`
       select id, body from public.articles where title = 'Edge functions in practice'`
@@ -227,9 +185,9 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await expect.poll(() => page.locator('main .pill').first().textContent()).toBe('published')
     // The status once, then when: never "published published just now".
     const line = (await page.locator('main p.muted').first().textContent())!.replace(/\s+/g, ' ')
-    expect(line).toMatch(/^published just now · created/)
-    await shot('article')
-    await shot('article-narrow', 390)
+    expect(line).toMatch(/^Published just now · by editor$/)
+    await screenshot(page, 'article')
+    await screenshot(page, 'article-narrow', 390)
     await page.getByRole('button', { name: 'Unpublish' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Unpublish' }).click()
     await expect.poll(() => page.locator('main .pill').first().textContent()).toBe('draft')
@@ -281,8 +239,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByLabel('Search articles by title').fill('')
     await page.getByLabel('Search articles by title').press('Enter')
     await expect.poll(() => page.locator('tr[data-article]').count()).toBe(3)
-    await shot('site-articles')
-    await shot('site-articles-narrow', 390)
+    await screenshot(page, 'site-articles')
+    await screenshot(page, 'site-articles-narrow', 390)
   })
 
   it('shows a generated draft with the source items it came from, and the job names its site', async () => {
@@ -334,12 +292,11 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     expect(page.url()).toContain(`#/articles/${articleId}`)
     // The draft can be edited, then published.
     await page.getByLabel('Title', { exact: true }).fill('What the week brought, edited')
-    await page.getByRole('button', { name: 'Save changes' }).click()
-    await page.getByText('Saved.').waitFor()
+    await expect.poll(saveState, { timeout: 10_000 }).toBe('Saved')
     await page.getByRole('button', { name: 'Publish' }).click()
     await expect.poll(() => page.locator('main .pill').first().textContent()).toBe('published')
-    await shot('generated-draft')
-    await shot('generated-draft-narrow', 390)
+    await screenshot(page, 'generated-draft')
+    await screenshot(page, 'generated-draft-narrow', 390)
   })
 
   it('says what deleting a site takes with it before it happens', async () => {
@@ -350,7 +307,7 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     expect(await dialog.textContent()).toContain(
       'This also deletes 4 articles (2 published, 2 drafts), 1 source with the 2 items they collected, 0 affiliate destinations.',
     )
-    await shot('site-delete')
+    await screenshot(page, 'site-delete')
     await dialog.getByRole('button', { name: 'Cancel' }).click()
     expect(await page.locator('tr[data-site]').count()).toBe(2)
     await page.getByRole('button', { name: 'Delete Recipes' }).click()
@@ -398,8 +355,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     expect(used).toBe(Number(counter!.units))
     expect(await charts.first().locator('line.quota').count()).toBe(1)
     expect(await page.getByRole('meter', { name: 'Content API' }).count()).toBe(1)
-    await shot('usage-daily')
-    await shot('usage-daily-narrow', 390)
+    await screenshot(page, 'usage-daily')
+    await screenshot(page, 'usage-daily-narrow', 390)
   })
 
   it('takes an invitee from the e-mail link to the tenant: tenant and role shown, sign up, accept', async () => {
@@ -416,8 +373,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.goto(`${tp.baseUrl}/_dev/mailbox?to=${encodeURIComponent(INVITEE.email)}`)
     await page.getByRole('heading', { name: 'Dev mailbox' }).waitFor()
     await page.getByRole('heading', { name: 'You are invited to join Content Co' }).waitFor()
-    await shot('mailbox')
-    await shot('mailbox-narrow', 390)
+    await screenshot(page, 'mailbox')
+    await screenshot(page, 'mailbox-narrow', 390)
     const link = page.getByRole('link', { name: /#\/invitation\/inv_/ })
     const href = (await link.getAttribute('href'))!
     expect(href).toMatch(/^http:\/\/localhost:5173\/dashboard\/#\/invitation\/inv_\w{32}$/)
@@ -429,8 +386,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByRole('heading', { name: 'You are invited to join Content Co' }).waitFor()
     expect(await page.getByRole('region', { name: 'Invitation' }).textContent()).toContain('As an admin')
     expect(await page.getByLabel('E-mail').inputValue()).toBe(INVITEE.email)
-    await shot('invitation')
-    await shot('invitation-narrow', 390)
+    await screenshot(page, 'invitation')
+    await screenshot(page, 'invitation-narrow', 390)
     await page.getByLabel('Password').fill(INVITEE.password)
     await page.getByRole('button', { name: 'Sign up' }).click()
     await page.getByRole('button', { name: 'Accept and join Content Co' }).click()

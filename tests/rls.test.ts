@@ -1,4 +1,5 @@
 import type { TenantCaller } from '@shared/infra/caller.ts'
+import { queryArticleBySlug } from '@shared/services/content/articles.ts'
 import { queryContent, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { claimsSetup, type Tx, withTenant } from '../shared/infra/db.ts'
@@ -343,6 +344,33 @@ describe('row-level security', () => {
     })
     expect(leaked.length).toBe(Number(owner!.n))
     // Role and settings end with the statement's transaction: the pooled connections keep none.
+    await expectPoolWithoutTenantSettings()
+  })
+
+  it('reads an article by slug in one statement only under the policies: claims naming another tenant see nothing', async () => {
+    const claimsFor = (user: TestTenant, tenantId: string) => ({
+      sub: user.userId,
+      role: 'authenticated' as const,
+      app_metadata: { tenant_id: tenantId },
+    })
+    const [row] = await tp.db.sql<{ site_id: string; slug: string }[]>`
+      select site_id, slug from public.articles where tenant_id = ${b.tenantId} limit 1`
+    expect(row).toBeDefined()
+    const read = (db: Tx | typeof tp.db.sql, claims: ReturnType<typeof claimsFor> | null) =>
+      queryArticleBySlug(db as never, claims, b.tenantId, row!.site_id, row!.slug)
+    expect(await read(tp.db.sql, claimsFor(b, b.tenantId))).toHaveLength(1)
+    // A's user with claims that name B: the policies refuse the row.
+    expect(await read(tp.db.sql, claimsFor(a, b.tenantId))).toEqual([])
+    // The proof bites: without its switch to role authenticated the owner reads past the policies.
+    const leaked = await inThrowawayTransaction(async (tx) => {
+      const [def] = await tx<{ d: string }[]>`
+        select pg_get_functiondef('private.article_by_slug(text, uuid, uuid, text)'::regprocedure) as d`
+      const withoutRole = def!.d.replace(/,\s*pg_catalog\.set_config\('role', 'authenticated', true\)/, '')
+      expect(withoutRole).not.toBe(def!.d)
+      await tx.unsafe(withoutRole)
+      return read(tx, claimsFor(a, b.tenantId))
+    })
+    expect(leaked).toHaveLength(1)
     await expectPoolWithoutTenantSettings()
   })
 

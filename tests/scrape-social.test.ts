@@ -169,6 +169,14 @@ describe('scrape-social: feeds', () => {
     const third = await scrape(s.id)
     expect(third.result).toMatchObject({ fetched: 4, new_items: 1 })
     expect(await items(s.id)).toHaveLength(4)
+    // Each fetch that stored something is one source.items_added event; the 304 is none.
+    const added = await tp.db.sql<{ data: { new_items: number; item_ids: string[] } }[]>`
+      select data from public.event_outbox
+      where type = 'source.items_added' and data->>'source_id' = ${s.id} order by seq`
+    expect(added.map((e) => [e.data.new_items, e.data.item_ids.length])).toEqual([
+      [3, 3],
+      [1, 1],
+    ])
     const source = (await tp.json(`/api/sources/${s.id}`, { token: a.token })).body
     expect(source).toMatchObject({ last_status: 'succeeded', last_error: null })
   })

@@ -15,6 +15,8 @@ const hidden: [table: string, column: string][] = [
   ['public.integration_connections', 'access_token_encrypted'],
   ['public.integration_connections', 'refresh_token_encrypted'],
   ['public.integration_connections', 'mcp_auth_token_encrypted'],
+  ['public.integration_connections', 'mcp_oauth_client_secret_encrypted'],
+  ['private.oauth_states', 'mcp_flow_encrypted'],
   ['private.oauth_states', 'code_verifier_encrypted'],
   ['private.oauth_states', 'state_hash'],
   ['private.tenant_data_keys', '*'],

@@ -2,7 +2,7 @@
  * Metered GET /v1/content against the same request with metering off, on one platform and one
  * database in the same run (the switch is the METERING_ENABLED setting, flipped on the running
  * instance). Rounds alternate so that drift (cache warmth, table growth) hits both sides alike.
- * Goal (issue 6): metering costs under 20% of throughput, i.e. ratio >= 0.8.
+ * Goal: metering costs under 20% of throughput, i.e. ratio >= 0.8.
  */
 
 import { startTestPlatform, TestClock } from '@tests/support/platform.ts'

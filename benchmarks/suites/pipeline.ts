@@ -1,5 +1,5 @@
 /**
- * The content pipeline (issue 13), each figure beside its baseline from the same run:
+ * The content pipeline, each figure beside its baseline from the same run:
  *
  * 1. Scraping a 500-item RSS feed end to end (POST scrape-social, the job fetching it from a
  *    loopback feed server through the guarded fetch, parsing, storing 500 new items, finishing the

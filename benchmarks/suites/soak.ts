@@ -1,5 +1,5 @@
 /**
- * Soak (issue 28, item 8): `npm run bench soak`, a few minutes, not part of npm test. Two platform
+ * Soak: `npm run bench soak`, a few minutes, not part of npm test. Two platform
  * instances, each its own process (benchmarks/soak/instance.ts) over one database, take a mixed
  * load at a fixed rate (open loop: requests go out on schedule whatever the answers take): keyed
  * reads (GET /v1/content), tool calls (POST /mcp tools/call), writes that fire a webhook

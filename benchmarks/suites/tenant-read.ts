@@ -1,5 +1,5 @@
 /**
- * The database side of the hot read alone (issue 25, item 4; docs/adr/0004-rate-limits-in-postgres.md):
+ * The database side of the hot read alone (docs/adr/0004-rate-limits-in-postgres.md):
  * the content feed read as the tenant against the same query as the database owner, straight on
  * the pool (no HTTP, no authentication, no rate limit):
  *

@@ -2,7 +2,7 @@
  * Webhooks: deliveries per second through the whole engine (outbox trigger -> claim -> sign ->
  * guarded POST -> record) to a loopback receiver, against a plain loop of signed fetch POSTs to
  * the same receiver at the same concurrency, plus commit-to-first-attempt latency, alone and
- * while another tenant's endpoint hangs (issue 16, item 11: goal p99 within 2x of alone).
+ * while another tenant's endpoint hangs (goal: p99 within 2x of alone).
  */
 import { signBody } from '@shared/services/webhooks/signature.ts'
 import { startTestPlatform } from '@tests/support/platform.ts'

@@ -4,26 +4,33 @@ import { useCallback, useEffect, useState } from 'preact/hooks'
 import { api, config, supabase } from './api.ts'
 import { FramedRefusal, isFramed } from './framed.ts'
 import { AffiliatePage } from './pages/affiliate.ts'
-import { ApiKeysPage } from './pages/api-keys.ts'
+import { ApiKeyPage, ApiKeysPage } from './pages/api-keys.ts'
+import { ApprovalsBadge, ApprovalsPage } from './pages/approvals.ts'
+import { ArticlesPage } from './pages/articles.ts'
 import { AssistantPage } from './pages/assistant.ts'
 import { CommercePage } from './pages/commerce.ts'
-import { ArticlePage, SitePage, SitesPage } from './pages/content.ts'
+import { SitePage, SitesPage } from './pages/content.ts'
 import { CredentialsPage } from './pages/credentials.ts'
 import { HomePage } from './pages/home.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
 import { InvitationPage } from './pages/invitation.ts'
 import { JobsPage } from './pages/jobs.ts'
 import { McpClientsPage, McpConsentPage } from './pages/mcp-clients.ts'
+import { RequestLogPage } from './pages/request-log.ts'
 import { SignIn } from './pages/sign-in.ts'
 import { SourcesPage } from './pages/sources.ts'
 import { AcceptInvitation, CreateTenant, TeamPage, type Tenant } from './pages/team.ts'
 import { UsagePage } from './pages/usage.ts'
 import { WebhookPage, WebhooksPage } from './pages/webhooks.ts'
+import { loadRenderer } from './renderer.ts'
 import { ConfirmHost, ErrorNote, html, Loading, type Session, SessionContext } from './ui.ts'
+import { workspaceZone } from './zone.ts'
 
 const nav = [
   { path: 'home', label: 'Home' },
   { path: 'assistant', label: 'Assistant' },
+  { path: 'articles', label: 'Articles' },
+  { path: 'approvals', label: 'Approvals' },
   { path: 'sites', label: 'Sites' },
   { path: 'integrations', label: 'Integrations' },
   { path: 'credentials', label: 'Credentials' },
@@ -33,6 +40,7 @@ const nav = [
   { path: 'affiliate', label: 'Affiliate' },
   { path: 'jobs', label: 'Jobs' },
   { path: 'usage', label: 'Usage' },
+  { path: 'request-log', label: 'Request log' },
   { path: 'keys', label: 'API keys', group: 'Settings' },
   { path: 'mcp-clients', label: 'MCP clients', group: 'Settings' },
   { path: 'team', label: 'Team', group: 'Settings' },
@@ -50,17 +58,39 @@ function useRoute(): string[] {
   return route
 }
 
+/**
+ * The article editor and the renderer its preview uses are chunks of their own (dashboard/build.ts),
+ * fetched together when an article is opened, so the first page loads without them.
+ */
+function ArticleEditor({ id }: { id: string }): VNode {
+  const [page, setPage] = useState<{ Editor?: (p: { id: string }) => VNode; error?: unknown }>({})
+  useEffect(() => {
+    // Fetched beside the editor, not after it; the preview shows the error should this fail.
+    loadRenderer().catch(() => undefined)
+    import('./pages/editor.ts').then(
+      (m) => setPage({ Editor: m.ArticleEditorPage }),
+      (error) => setPage({ error }),
+    )
+  }, [])
+  if (page.error) return html`<${ErrorNote} error=${page.error} />`
+  return page.Editor ? html`<${page.Editor} id=${id} />` : html`<${Loading} label="Opening the editor" />`
+}
+
 function Page({ route }: { route: string[] }): VNode {
   const [top, id] = route
   switch (top) {
     case 'sites':
       return id ? html`<${SitePage} id=${id} />` : html`<${SitesPage} />`
     case 'articles':
-      return id ? html`<${ArticlePage} id=${id} />` : html`<${SitesPage} />`
+      return id ? html`<${ArticleEditor} id=${id} />` : html`<${ArticlesPage} />`
     case 'assistant':
       return html`<${AssistantPage} id=${id} />`
+    case 'approvals':
+      return html`<${ApprovalsPage} />`
     case 'keys':
-      return html`<${ApiKeysPage} />`
+      return id ? html`<${ApiKeyPage} id=${id} />` : html`<${ApiKeysPage} />`
+    case 'request-log':
+      return html`<${RequestLogPage} initialKey=${id ?? ''} />`
     case 'credentials':
       return html`<${CredentialsPage} />`
     case 'integrations':
@@ -113,7 +143,7 @@ function Shell({
       setSwitching(err)
     }
   }
-  const top = route[0] === 'articles' ? 'sites' : (route[0] ?? 'home')
+  const top = route[0] ?? 'home'
   return html`<${SessionContext.Provider} value=${session}>
     <a class="skip" href="#main" onClick=${(e: Event) => {
       e.preventDefault()
@@ -141,7 +171,7 @@ function Shell({
             n,
             i,
           ) => html`${n.group && nav[i - 1]?.group !== n.group ? html`<span class="nav-group">${n.group}</span>` : null}
-            <a href=${`#/${n.path}`} aria-current=${top === n.path ? 'page' : undefined}>${n.label}</a>`,
+            <a href=${`#/${n.path}`} aria-current=${top === n.path ? 'page' : undefined}>${n.label}${n.path === 'approvals' ? html`<${ApprovalsBadge} key=${session.tenantId} />` : null}</a>`,
         )}
       </nav>
       <main id="main" tabindex="-1">
@@ -248,6 +278,7 @@ function App(): VNode {
     tenantId: active.id,
     tenantName: active.name,
     role: active.role,
+    timeZone: workspaceZone(active.settings?.timezone),
     refresh: async () => {
       await supabase.auth.refreshSession()
       await loadTenants()

@@ -13,6 +13,8 @@ export interface Session {
   tenantId: string
   tenantName: string
   role: 'owner' | 'admin' | 'member' | 'contributor'
+  /** The workspace's IANA time zone (its settings' `timezone`, else the browser's). */
+  timeZone: string
   /** After a change to the user's own memberships: a new token, and the tenants again. */
   refresh: () => Promise<void>
 }
@@ -286,4 +288,51 @@ export function Bar({
 export function Field({ label, children, hint }: { label: string; children: unknown; hint?: string }): VNode {
   const control = isValidElement(children) ? cloneElement(children, { 'aria-label': label }) : children
   return html`<label class="field"><span>${label}</span>${control}${hint ? html`<small>${hint}</small>` : null}</label>`
+}
+
+// ---- Leaving with unsaved work: the browser's own prompt on unload, and the app's dialog on a
+// move inside the app (hash routes). Registered when this module loads, before any page's
+// hashchange listener, so a refused move never reaches the router.
+
+let unsaved: string | null = null
+let lastUrl = location.href
+let leaving = false
+
+window.addEventListener('hashchange', (e) => {
+  if (unsaved === null || leaving) {
+    leaving = false
+    lastUrl = location.href
+    return
+  }
+  e.stopImmediatePropagation()
+  const target = location.href
+  history.replaceState(history.state, '', lastUrl)
+  confirmAction(unsaved, 'Leave without saving').then((ok) => {
+    if (!ok) return
+    leaving = true
+    location.href = target
+  })
+})
+
+window.addEventListener('beforeunload', (e) => {
+  if (unsaved === null) return
+  e.preventDefault()
+  // Older browsers show the prompt only when returnValue is set.
+  e.returnValue = ''
+})
+
+/** While `message` is set, leaving the page or moving elsewhere in the app asks first. */
+export function useLeaveGuard(message: string | null): void {
+  useEffect(() => {
+    unsaved = message
+    return () => {
+      unsaved = null
+    }
+  }, [message])
+}
+
+/** Moves elsewhere in the app without asking: after the work was deleted, not left behind. */
+export function leaveWithoutAsking(hash: string): void {
+  leaving = location.hash !== hash
+  location.hash = hash
 }

@@ -1,5 +1,7 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { createFunctionApp } from '@shared/infra/http/function-app.ts'
+import { registerDecideApproval } from './routes/approvals/decide.ts'
+import { registerListApprovals } from './routes/approvals/list.ts'
 import { registerAutomations } from './routes/automations/routes.ts'
 import { registerApproveToolCall } from './routes/conversations/approve.ts'
 import { registerCreateConversation } from './routes/conversations/create.ts'
@@ -7,6 +9,7 @@ import { registerDeleteConversation } from './routes/conversations/delete.ts'
 import { registerGetConversation } from './routes/conversations/get.ts'
 import { registerListConversations } from './routes/conversations/list.ts'
 import { registerPostMessage } from './routes/conversations/post-message.ts'
+import { registerResumeTurnStream } from './routes/conversations/stream.ts'
 import { registerGetSettings, registerPutSettings } from './routes/settings.ts'
 import { registerSweep } from './routes/sweep.ts'
 
@@ -22,6 +25,9 @@ export function createApp(deps: FunctionDeps) {
     registerDeleteConversation,
     registerPostMessage,
     registerApproveToolCall,
+    registerListApprovals,
+    registerDecideApproval,
+    registerResumeTurnStream,
     registerGetSettings,
     registerPutSettings,
     registerAutomations,

@@ -10,6 +10,7 @@ import { registerRenameConnection } from './routes/connections/rename.ts'
 import { registerRefreshTokensJob } from './routes/jobs/refresh-tokens.ts'
 import { registerAuthorize } from './routes/oauth/authorize.ts'
 import { registerCallback } from './routes/oauth/callback.ts'
+import { registerClientMetadata } from './routes/oauth/client-metadata.ts'
 import { registerListPermissions } from './routes/permissions/list.ts'
 import { registerSetPermission } from './routes/permissions/set.ts'
 import { registerStats } from './routes/stats.ts'
@@ -33,6 +34,7 @@ export function createApp(deps: FunctionDeps) {
     registerListCatalog,
     registerAuthorize,
     registerCallback,
+    registerClientMetadata,
     registerConnectMcp,
     registerStats,
     registerListConnections,

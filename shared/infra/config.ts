@@ -140,6 +140,8 @@ export const configSchema = z.object({
   RETENTION_TOOL_USAGE_DAYS: z.coerce.number().int().min(30).max(3650).default(90),
   RETENTION_COMMERCE_DELIVERY_DAYS: z.coerce.number().int().min(7).max(3650).default(30),
   RETENTION_JOB_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Days the request log (GET /api/request-log) keeps a request, pruned by the same job. */
+  REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   /**
    * Seconds a browser or CDN may keep what a published-only key read (Cache-Control: public); short
    * by default, since an unpublished article should leave caches soon. 0 to 86400.

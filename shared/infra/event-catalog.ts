@@ -333,6 +333,19 @@ export const eventCatalog = {
     fulfillment_status: 'fulfilled',
     source_updated_at: '2026-11-22T09:30:00.000Z',
   }),
+  'source.items_added': event(
+    'A source fetch stored new items (a feed or a social scrape); items it had already seen are no event',
+    z.strictObject({
+      source_id: uuid(),
+      new_items: z.number().int().min(1),
+      item_ids: z.array(uuid()).max(50).openapi({ description: 'The first 50 new items' }),
+    }),
+    {
+      source_id: '6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d',
+      new_items: 2,
+      item_ids: ['7b8c9d0e-1f2a-4b3c-9d4e-5f6a7b8c9d0e', '8c9d0e1f-2a3b-4c4d-8e5f-6a7b8c9d0e1f'],
+    },
+  ),
 } satisfies Record<EventType, CatalogEvent>
 
 /** Not subscribable: sent only by `POST /api/webhooks/{id}/test`. */

@@ -23,6 +23,7 @@ export const eventTypes = [
   'job.failed',
   'order.created',
   'order.updated',
+  'source.items_added',
 ] as const
 export type EventType = (typeof eventTypes)[number]
 

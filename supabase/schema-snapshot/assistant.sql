@@ -18,15 +18,10 @@ CREATE TABLE public.assistant_automation_runs (
     status text NOT NULL,
     error text,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
-    CONSTRAINT assistant_automation_runs_status_check CHECK ((status = ANY (ARRAY['started'::text, 'failed'::text])))
+    event_id text,
+    event_type text,
+    CONSTRAINT assistant_automation_runs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'started'::text, 'failed'::text])))
 );
-
---
--- Name: assistant_automation_runs assistant_automation_runs_automation_id_slot_key; Type: CONSTRAINT; Schema: public
---
-
-ALTER TABLE ONLY public.assistant_automation_runs
-    ADD CONSTRAINT assistant_automation_runs_automation_id_slot_key UNIQUE (automation_id, slot);
 
 --
 -- Name: assistant_automation_runs assistant_automation_runs_pkey; Type: CONSTRAINT; Schema: public
@@ -34,6 +29,24 @@ ALTER TABLE ONLY public.assistant_automation_runs
 
 ALTER TABLE ONLY public.assistant_automation_runs
     ADD CONSTRAINT assistant_automation_runs_pkey PRIMARY KEY (id);
+
+--
+-- Name: assistant_automation_runs_event_key; Type: INDEX; Schema: public
+--
+
+CREATE UNIQUE INDEX assistant_automation_runs_event_key ON public.assistant_automation_runs USING btree (automation_id, event_id) WHERE (event_id IS NOT NULL);
+
+--
+-- Name: assistant_automation_runs_pending_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_automation_runs_pending_idx ON public.assistant_automation_runs USING btree (created_at) WHERE (status = 'pending'::text);
+
+--
+-- Name: assistant_automation_runs_slot_key; Type: INDEX; Schema: public
+--
+
+CREATE UNIQUE INDEX assistant_automation_runs_slot_key ON public.assistant_automation_runs USING btree (automation_id, slot) WHERE (event_id IS NULL);
 
 --
 -- Name: assistant_automation_runs_tenant_idx; Type: INDEX; Schema: public
@@ -84,7 +97,7 @@ CREATE TABLE public.assistant_automations (
     tenant_id uuid NOT NULL,
     name text NOT NULL,
     instruction text NOT NULL,
-    schedule text NOT NULL,
+    schedule text,
     enabled boolean DEFAULT true NOT NULL,
     next_run_at timestamp with time zone,
     last_run_at timestamp with time zone,
@@ -92,10 +105,13 @@ CREATE TABLE public.assistant_automations (
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     disabled_reason text,
+    trigger_event text,
     CONSTRAINT assistant_automations_disabled_reason_check CHECK ((disabled_reason = ANY (ARRAY['creator_removed'::text, 'creator_demoted'::text]))),
     CONSTRAINT assistant_automations_instruction_check CHECK (((length(instruction) >= 1) AND (length(instruction) <= 32000))),
     CONSTRAINT assistant_automations_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
-    CONSTRAINT assistant_automations_schedule_check CHECK (((length(schedule) >= 9) AND (length(schedule) <= 100)))
+    CONSTRAINT assistant_automations_one_trigger CHECK (((schedule IS NULL) <> (trigger_event IS NULL))),
+    CONSTRAINT assistant_automations_schedule_check CHECK (((length(schedule) >= 9) AND (length(schedule) <= 100))),
+    CONSTRAINT assistant_automations_trigger_event_check CHECK ((trigger_event = ANY (ARRAY['content.published'::text, 'content.updated'::text, 'source.items_added'::text, 'order.created'::text, 'order.updated'::text])))
 );
 
 --
@@ -117,6 +133,12 @@ ALTER TABLE ONLY public.assistant_automations
 --
 
 CREATE INDEX assistant_automations_due_idx ON public.assistant_automations USING btree (next_run_at) WHERE enabled;
+
+--
+-- Name: assistant_automations_event_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_automations_event_idx ON public.assistant_automations USING btree (tenant_id, trigger_event) WHERE (enabled AND (trigger_event IS NOT NULL));
 
 --
 -- Name: assistant_automations_tenant_due_idx; Type: INDEX; Schema: public
@@ -227,6 +249,12 @@ GRANT UPDATE(updated_at) ON TABLE public.assistant_automations TO authenticated;
 --
 
 GRANT UPDATE(disabled_reason) ON TABLE public.assistant_automations TO authenticated;
+
+--
+-- Name: COLUMN assistant_automations.trigger_event; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(trigger_event) ON TABLE public.assistant_automations TO authenticated;
 
 -- ======== assistant_conversations ========
 
@@ -433,6 +461,8 @@ CREATE TABLE public.assistant_settings (
     instructions text,
     updated_by uuid,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    approval_ttl_hours integer DEFAULT 24 NOT NULL,
+    CONSTRAINT assistant_settings_approval_ttl_hours_check CHECK (((approval_ttl_hours >= 1) AND (approval_ttl_hours <= 720))),
     CONSTRAINT assistant_settings_credential_environment_check CHECK ((credential_environment = ANY (ARRAY['development'::text, 'staging'::text, 'production'::text]))),
     CONSTRAINT assistant_settings_instructions_check CHECK ((length(instructions) <= 4000)),
     CONSTRAINT assistant_settings_model_check CHECK (((length(model) >= 1) AND (length(model) <= 100))),
@@ -526,6 +556,12 @@ GRANT UPDATE(updated_by) ON TABLE public.assistant_settings TO authenticated;
 
 GRANT UPDATE(updated_at) ON TABLE public.assistant_settings TO authenticated;
 
+--
+-- Name: COLUMN assistant_settings.approval_ttl_hours; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(approval_ttl_hours) ON TABLE public.assistant_settings TO authenticated;
+
 -- ======== assistant_tool_calls ========
 
 --
@@ -549,6 +585,9 @@ CREATE TABLE public.assistant_tool_calls (
     decided_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     finished_at timestamp with time zone,
+    expires_at timestamp with time zone,
+    decision text,
+    CONSTRAINT assistant_tool_calls_decision_check CHECK ((decision = ANY (ARRAY['approved'::text, 'denied'::text, 'expired'::text]))),
     CONSTRAINT assistant_tool_calls_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
     CONSTRAINT assistant_tool_calls_provider_call_id_check CHECK (((length(provider_call_id) >= 1) AND (length(provider_call_id) <= 200))),
     CONSTRAINT assistant_tool_calls_status_check CHECK ((status = ANY (ARRAY['running'::text, 'awaiting_approval'::text, 'approved'::text, 'denied'::text, 'ok'::text, 'refused'::text, 'invalid'::text, 'failed'::text, 'interrupted'::text]))),
@@ -570,10 +609,22 @@ ALTER TABLE ONLY public.assistant_tool_calls
     ADD CONSTRAINT assistant_tool_calls_tenant_id_id_key UNIQUE (tenant_id, id);
 
 --
+-- Name: assistant_tool_calls_approvals_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_tool_calls_approvals_idx ON public.assistant_tool_calls USING btree (tenant_id, created_at DESC, id DESC) WHERE (expires_at IS NOT NULL);
+
+--
 -- Name: assistant_tool_calls_conversation_idx; Type: INDEX; Schema: public
 --
 
 CREATE INDEX assistant_tool_calls_conversation_idx ON public.assistant_tool_calls USING btree (tenant_id, conversation_id, created_at, "position");
+
+--
+-- Name: assistant_tool_calls_expiring_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_tool_calls_expiring_idx ON public.assistant_tool_calls USING btree (expires_at) WHERE (status = 'awaiting_approval'::text);
 
 --
 -- Name: assistant_tool_calls_turn_idx; Type: INDEX; Schema: public
@@ -620,6 +671,68 @@ CREATE POLICY assistant_tool_calls_select ON public.assistant_tool_calls FOR SEL
 --
 
 GRANT SELECT ON TABLE public.assistant_tool_calls TO authenticated;
+
+-- ======== assistant_turn_events ========
+
+--
+-- Name: assistant_turn_events; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.assistant_turn_events (
+    tenant_id uuid NOT NULL,
+    turn_id uuid NOT NULL,
+    seq integer NOT NULL,
+    event text NOT NULL,
+    data jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    CONSTRAINT assistant_turn_events_event_check CHECK (((length(event) >= 1) AND (length(event) <= 64))),
+    CONSTRAINT assistant_turn_events_seq_check CHECK ((seq > 0))
+);
+
+--
+-- Name: assistant_turn_events assistant_turn_events_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_turn_events
+    ADD CONSTRAINT assistant_turn_events_pkey PRIMARY KEY (turn_id, seq);
+
+--
+-- Name: assistant_turn_events_created_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_turn_events_created_idx ON public.assistant_turn_events USING btree (created_at);
+
+--
+-- Name: assistant_turn_events_tenant_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_turn_events_tenant_idx ON public.assistant_turn_events USING btree (tenant_id);
+
+--
+-- Name: assistant_turn_events assistant_turn_events_tenant_id_turn_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.assistant_turn_events
+    ADD CONSTRAINT assistant_turn_events_tenant_id_turn_id_fkey FOREIGN KEY (tenant_id, turn_id) REFERENCES public.assistant_turns(tenant_id, id) ON DELETE CASCADE;
+
+--
+-- Name: assistant_turn_events; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.assistant_turn_events ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: assistant_turn_events assistant_turn_events_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY assistant_turn_events_select ON public.assistant_turn_events FOR SELECT TO authenticated USING (((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND (turn_id IN ( SELECT assistant_turns.id
+   FROM public.assistant_turns))));
+
+--
+-- Name: TABLE assistant_turn_events; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.assistant_turn_events TO authenticated;
 
 -- ======== assistant_turns ========
 

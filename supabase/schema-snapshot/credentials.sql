@@ -113,6 +113,8 @@ CREATE TABLE public.credentials (
     created_by uuid,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    base_url text,
+    CONSTRAINT credentials_base_url_check CHECK (((base_url IS NULL) OR ((char_length(base_url) <= 500) AND (base_url ~ '^https?://'::text)))),
     CONSTRAINT credentials_environment_check CHECK ((environment = ANY (ARRAY['development'::text, 'staging'::text, 'production'::text]))),
     CONSTRAINT credentials_key_hint_check CHECK (((key_hint ~~ '...%'::text) AND (char_length(key_hint) = 9))),
     CONSTRAINT credentials_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100))),
@@ -298,6 +300,12 @@ GRANT SELECT(created_at),INSERT(created_at) ON TABLE public.credentials TO authe
 --
 
 GRANT SELECT(updated_at),INSERT(updated_at),UPDATE(updated_at) ON TABLE public.credentials TO authenticated;
+
+--
+-- Name: COLUMN credentials.base_url; Type: ACL; Schema: public
+--
+
+GRANT SELECT(base_url),INSERT(base_url),UPDATE(base_url) ON TABLE public.credentials TO authenticated;
 
 -- ======== providers ========
 

@@ -46,6 +46,42 @@ end
 $$;
 
 --
+-- Name: article_by_slug(text, uuid, uuid, text); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text) RETURNS TABLE(id uuid, site_id uuid, slug text, title text, body text, excerpt text, feature_image_url text, feature_image_alt text, author_id uuid, author_name text, meta_title text, meta_description text, canonical_url text, status text, publish_at timestamp with time zone, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone, revision_id uuid, published_revision_id uuid, tags json, redirect_to text)
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if p_claims is not null then
+    perform pg_catalog.set_config('request.tenant_id', p_tenant::text, true),
+            pg_catalog.set_config('request.jwt.claims', p_claims, true),
+            pg_catalog.set_config('role', 'authenticated', true);
+  end if;
+  return query
+    with hit as (
+      (select a.id, null::text as redirect_to from public.articles a
+       where a.site_id = p_site and a.slug = p_slug and a.tenant_id = p_tenant)
+      union all
+      (select a.id, a.slug from public.article_slug_redirects r
+       join public.articles a on a.id = r.article_id and a.status = 'published'
+       where r.site_id = p_site and r.slug = p_slug and r.tenant_id = p_tenant)
+      limit 1
+    )
+    select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.feature_image_url, a.feature_image_alt,
+           a.author_id, (select n.name from private.author_names(array[a.author_id]) n),
+           a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.published_at,
+           a.created_at, a.updated_at, a.revision_id, a.published_revision_id,
+           coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by x.position)
+                     from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
+                     where x.article_id = a.id), '[]'::json),
+           hit.redirect_to
+    from public.articles a join hit on hit.id = a.id;
+end
+$$;
+
+--
 -- Name: author_names(uuid[]); Type: FUNCTION; Schema: private
 --
 
@@ -97,6 +133,26 @@ begin
 
   return query select g.id, g.tenant_id, g.user_id, g.role, g.scopes, g.client_name, g.last_used_at,
     v_allowed, v_tat, v_limit;
+end
+$$;
+
+--
+-- Name: automation_event_fan_out(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.automation_event_fan_out() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  insert into public.assistant_automation_runs
+    (tenant_id, automation_id, slot, event_id, event_type, status, created_at)
+  select e.tenant_id, a.id, e.created_at, e.id, e.type, 'pending', e.created_at
+  from new_events e
+  join public.assistant_automations a
+    on a.tenant_id = e.tenant_id and a.trigger_event = e.type and a.enabled
+  on conflict (automation_id, event_id) where event_id is not null do nothing;
+  return null;
 end
 $$;
 
@@ -527,6 +583,23 @@ begin
   where status in ('succeeded', 'failed') and finished_at < p_now - make_interval(days => greatest(p_job_days, 1));
   get diagnostics n_jobs = row_count;
   return jsonb_build_object('commerce_deliveries', n_commerce, 'jobs', n_jobs);
+end
+$$;
+
+--
+-- Name: prune_request_log(timestamp with time zone, integer); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.prune_request_log(p_now timestamp with time zone, p_days integer) RETURNS jsonb
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  n integer;
+begin
+  delete from public.api_request_log where at < p_now - make_interval(days => greatest(p_days, 1));
+  get diagnostics n = row_count;
+  return jsonb_build_object('request_log', n);
 end
 $$;
 
@@ -1011,6 +1084,12 @@ REVOKE ALL ON FUNCTION private.accept_invitation(p_token_hash text, p_now timest
 GRANT ALL ON FUNCTION private.accept_invitation(p_token_hash text, p_now timestamp with time zone) TO authenticated;
 
 --
+-- Name: FUNCTION article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text) FROM PUBLIC;
+
+--
 -- Name: FUNCTION author_names(p_ids uuid[]); Type: ACL; Schema: private
 --
 
@@ -1022,6 +1101,12 @@ GRANT ALL ON FUNCTION private.author_names(p_ids uuid[]) TO authenticated;
 --
 
 REVOKE ALL ON FUNCTION private.authorize_mcp_token(p_token_hash text, p_ip_bucket text, p_ip_limit integer, p_tool_limit integer, p_now timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION automation_event_fan_out(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.automation_event_fan_out() FROM PUBLIC;
 
 --
 -- Name: FUNCTION commerce_store_leaves_shared_address(); Type: ACL; Schema: private
@@ -1123,6 +1208,12 @@ GRANT ALL ON FUNCTION private.preview_invitation(p_token_hash text) TO authentic
 --
 
 REVOKE ALL ON FUNCTION private.prune_finished_work(p_now timestamp with time zone, p_commerce_days integer, p_job_days integer) FROM PUBLIC;
+
+--
+-- Name: FUNCTION prune_request_log(p_now timestamp with time zone, p_days integer); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.prune_request_log(p_now timestamp with time zone, p_days integer) FROM PUBLIC;
 
 --
 -- Name: FUNCTION prune_retention(p_now timestamp with time zone, p_delivery_days integer, p_outbox_days integer, p_tool_usage_days integer); Type: ACL; Schema: private

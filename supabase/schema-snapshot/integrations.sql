@@ -17,7 +17,8 @@ CREATE TABLE private.oauth_states (
     expires_at timestamp with time zone NOT NULL,
     used_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
-    browser_hash text
+    browser_hash text,
+    mcp_flow_encrypted text
 );
 
 --
@@ -88,13 +89,16 @@ CREATE TABLE public.integration_connections (
     tools_discovered_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
-    CONSTRAINT integration_connections_check CHECK ((((connection_type = 'oauth'::text) AND (access_token_encrypted IS NOT NULL) AND (external_account_id IS NOT NULL)) OR ((connection_type = 'mcp'::text) AND (mcp_server_url IS NOT NULL) AND (mcp_auth_type IS NOT NULL) AND (mcp_auth_token_encrypted IS NOT NULL)))),
+    mcp_oauth jsonb,
+    mcp_oauth_client_secret_encrypted text,
+    CONSTRAINT integration_connections_check CHECK ((((connection_type = 'oauth'::text) AND (access_token_encrypted IS NOT NULL) AND (external_account_id IS NOT NULL)) OR ((connection_type = 'mcp'::text) AND (mcp_server_url IS NOT NULL) AND (((mcp_auth_type = ANY (ARRAY['bearer'::text, 'api_key'::text])) AND (mcp_auth_token_encrypted IS NOT NULL)) OR ((mcp_auth_type = 'none'::text) AND (mcp_auth_token_encrypted IS NULL)) OR ((mcp_auth_type = 'oauth'::text) AND (access_token_encrypted IS NOT NULL) AND (mcp_oauth IS NOT NULL)))))),
     CONSTRAINT integration_connections_connection_type_check CHECK ((connection_type = ANY (ARRAY['oauth'::text, 'mcp'::text]))),
     CONSTRAINT integration_connections_display_name_check CHECK (((length(display_name) >= 1) AND (length(display_name) <= 100))),
     CONSTRAINT integration_connections_external_account_id_check CHECK ((length(external_account_id) <= 200)),
     CONSTRAINT integration_connections_external_account_name_check CHECK ((length(external_account_name) <= 200)),
     CONSTRAINT integration_connections_integration_slug_check CHECK ((integration_slug ~ '^[a-z0-9][a-z0-9-]{0,62}$'::text)),
-    CONSTRAINT integration_connections_mcp_auth_type_check CHECK ((mcp_auth_type = ANY (ARRAY['bearer'::text, 'api_key'::text]))),
+    CONSTRAINT integration_connections_mcp_auth_type_check CHECK ((mcp_auth_type = ANY (ARRAY['bearer'::text, 'api_key'::text, 'none'::text, 'oauth'::text]))),
+    CONSTRAINT integration_connections_mcp_oauth_check CHECK (((mcp_oauth IS NULL) OR ((jsonb_typeof(mcp_oauth) = 'object'::text) AND (octet_length((mcp_oauth)::text) <= 16384)))),
     CONSTRAINT integration_connections_mcp_server_url_check CHECK ((length(mcp_server_url) <= 2048)),
     CONSTRAINT integration_connections_mcp_transport_check CHECK ((mcp_transport = ANY (ARRAY['streamable_http'::text, 'sse'::text]))),
     CONSTRAINT integration_connections_status_check CHECK ((status = ANY (ARRAY['active'::text, 'needs_reauth'::text])))
@@ -125,7 +129,7 @@ ALTER TABLE ONLY public.integration_connections
 -- Name: integration_connections_refresh_idx; Type: INDEX; Schema: public
 --
 
-CREATE INDEX integration_connections_refresh_idx ON public.integration_connections USING btree (token_expires_at) WHERE ((connection_type = 'oauth'::text) AND (status = 'active'::text) AND (refresh_token_encrypted IS NOT NULL));
+CREATE INDEX integration_connections_refresh_idx ON public.integration_connections USING btree (token_expires_at) WHERE ((status = 'active'::text) AND (refresh_token_encrypted IS NOT NULL));
 
 --
 -- Name: integration_connections_tenant_idx; Type: INDEX; Schema: public

@@ -236,6 +236,12 @@ CREATE INDEX event_outbox_created_at_idx ON public.event_outbox USING btree (cre
 CREATE INDEX event_outbox_tenant_id_idx ON public.event_outbox USING btree (tenant_id, seq);
 
 --
+-- Name: event_outbox event_outbox_automation_fan_out; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER event_outbox_automation_fan_out AFTER INSERT ON public.event_outbox REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION private.automation_event_fan_out();
+
+--
 -- Name: event_outbox event_outbox_webhook_fan_out; Type: TRIGGER; Schema: public
 --
 

@@ -280,6 +280,85 @@ GRANT SELECT(allowed_origins) ON TABLE public.api_keys TO authenticated;
 
 GRANT SELECT(tool_subset) ON TABLE public.api_keys TO authenticated;
 
+-- ======== api_request_log ========
+
+--
+-- Name: api_request_log; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.api_request_log (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    at timestamp with time zone NOT NULL,
+    request_id text NOT NULL,
+    method text NOT NULL,
+    path text NOT NULL,
+    status smallint NOT NULL,
+    key_id uuid,
+    user_id uuid,
+    latency_ms integer NOT NULL,
+    rate_limit text,
+    rate_remaining integer,
+    quota text,
+    CONSTRAINT api_request_log_latency_ms_check CHECK ((latency_ms >= 0)),
+    CONSTRAINT api_request_log_method_check CHECK ((length(method) <= 10)),
+    CONSTRAINT api_request_log_path_check CHECK ((length(path) <= 512)),
+    CONSTRAINT api_request_log_quota_check CHECK ((quota = ANY (ARRAY['counted'::text, 'exceeded'::text]))),
+    CONSTRAINT api_request_log_rate_limit_check CHECK ((rate_limit = ANY (ARRAY['allowed'::text, 'limited'::text]))),
+    CONSTRAINT api_request_log_request_id_check CHECK ((length(request_id) <= 128)),
+    CONSTRAINT api_request_log_status_check CHECK (((status >= 100) AND (status <= 599)))
+);
+
+--
+-- Name: api_request_log api_request_log_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.api_request_log
+    ADD CONSTRAINT api_request_log_pkey PRIMARY KEY (id);
+
+--
+-- Name: api_request_log_at_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX api_request_log_at_idx ON public.api_request_log USING btree (at);
+
+--
+-- Name: api_request_log_key_at_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX api_request_log_key_at_idx ON public.api_request_log USING btree (key_id, at DESC, id DESC) WHERE (key_id IS NOT NULL);
+
+--
+-- Name: api_request_log_tenant_at_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX api_request_log_tenant_at_idx ON public.api_request_log USING btree (tenant_id, at DESC, id DESC);
+
+--
+-- Name: api_request_log api_request_log_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.api_request_log
+    ADD CONSTRAINT api_request_log_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: api_request_log; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.api_request_log ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: api_request_log api_request_log_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY api_request_log_select ON public.api_request_log FOR SELECT TO authenticated USING ((( SELECT private.has_tenant_role(api_request_log.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role) OR ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND (user_id = ( SELECT auth.uid() AS uid)))));
+
+--
+-- Name: TABLE api_request_log; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.api_request_log TO authenticated;
+
 -- ======== invitations ========
 
 --

@@ -79,10 +79,27 @@ const ALLOWED: Allowed[] = [
   },
   // Assistant
   { file: 'shared/services/assistant/automations.ts', fn: 'runDueAutomations', reason: ACROSS },
+  { file: 'shared/services/assistant/automations.ts', fn: 'runEventAutomations', reason: ACROSS },
+  {
+    file: 'shared/services/assistant/automations.ts',
+    fn: 'startRun',
+    reason:
+      'the sweep starts a claimed run as its creator (found through the owner pool) and records the run row: assistant_automation_runs is SELECT-only for API roles',
+  },
+  {
+    file: 'shared/services/assistant/approvals.ts',
+    fn: 'expireApprovals',
+    reason: 'the sweep: expires waiting tool calls and queues their turns across every tenant',
+  },
   {
     file: 'shared/services/assistant/sweep.ts',
     fn: 'sweepTurns',
     reason: 'fails turns stuck past their deadline, across every tenant',
+  },
+  {
+    file: 'shared/services/assistant/turn/event-log.ts',
+    fn: 'deleteOldTurnEvents',
+    reason: 'the sweep: deletes stream events past their retention, across every tenant',
   },
   {
     file: 'shared/services/assistant/turn/steps.ts',
@@ -152,6 +169,12 @@ const ALLOWED: Allowed[] = [
   },
   // Content
   {
+    file: 'shared/services/content/articles.ts',
+    fn: 'getArticleBySlug',
+    reason:
+      'an article by slug in one statement, as GET /v1/content: private.article_by_slug sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
+  },
+  {
     file: 'shared/services/content/feed.ts',
     fn: 'listContent',
     reason:
@@ -188,20 +211,20 @@ const ALLOWED: Allowed[] = [
       'reads the token ciphertexts (no API-role grant) to revoke them, after the row was found visible as the caller',
   },
   {
-    file: 'shared/services/integrations/connections.ts',
-    fn: 'rediscoverTools',
-    reason:
-      'reads mcp_auth_token_encrypted (no API-role grant), after the row was found visible as the caller',
-  },
-  {
     file: 'shared/services/integrations/oauth-flow.ts',
     fn: 'completeAuthorization',
     reason:
       'the OAuth callback: consumes private.oauth_states before the tenant is known, writes token ciphertexts',
   },
   {
+    file: 'shared/services/integrations/mcp-oauth-connect.ts',
+    fn: 'completeMcpAuthorization',
+    reason:
+      'the OAuth callback of an MCP server: the caller is the signed state, not a session; writes token ciphertexts and mcp_oauth (no API-role grant)',
+  },
+  {
     file: 'shared/services/integrations/oauth.ts',
-    fn: 'beginAuthorization',
+    fn: 'storeState',
     reason: 'writes the state to private.oauth_states (private schema, no API-role grant)',
   },
   {
@@ -297,6 +320,13 @@ const ALLOWED: Allowed[] = [
     file: 'shared/services/tenants/tenants.ts',
     fn: 'changePlan',
     reason: 'the service-role plan change: tenants.plan is never granted to API roles',
+  },
+  // Tools
+  {
+    file: 'shared/services/tools/platform-tools.ts',
+    fn: 'jobDepsOf',
+    reason:
+      'platform:generate_draft runs the generation job it queued (as the tenant) on the job engine, which claims and runs jobs on the owner pool as every job does',
   },
   // Usage
   {

@@ -128,12 +128,15 @@ async function call(
 ) {
   const withBody = e.method !== 'GET' && e.method !== 'DELETE'
   clock.advance(1000)
-  const res = await tp.json(opts.path ?? pathOf(e), {
+  const res = await tp.request(opts.path ?? pathOf(e), {
     method: e.method,
     headers: { ...headers, 'x-test-client': `198.51.100.${++clientCounter % 250}` },
     ...(withBody && { body: opts.body ?? {} }),
   })
-  return res
+  // A stream (a turn's events) is text; everything else answers JSON.
+  const text = await res.text()
+  const isJson = (res.headers.get('content-type') ?? '').includes('json')
+  return { status: res.status, headers: res.headers, body: text && isJson ? JSON.parse(text) : undefined }
 }
 
 const label = (e: RouteAuthEntry) => `${e.method} ${e.fn}${e.path}`
@@ -172,6 +175,7 @@ describe('security matrix', () => {
             program_id: ownIds.affiliateProgram!,
             // A finished call: deciding it again is a 409, never a 404.
             call_id: ownIds.assistantToolCall!,
+            turn_id: ownIds.assistantTurn!,
             site_id: ownIds.site!,
             slug: 'fixture',
             revision_id: ownIds.articleRevision!,
@@ -272,6 +276,9 @@ describe('security matrix', () => {
         path: pathOf(e, {
           id: otherIds[fixture]!,
           user_id: otherIds[fixture]!,
+          call_id: otherIds.assistantToolCall!,
+          // Our own turn under their conversation: the pair must match, so 404 all the same.
+          turn_id: ownIds.assistantTurn!,
           site_id: otherIds.site!,
           slug: 'fixture',
           revision_id: otherIds.articleRevision!,
@@ -336,6 +343,7 @@ const fixturePatterns: [string, string][] = [
   ['mcp-sse/oauth/clients/{id}', 'mcpClient'],
   ['assistant/conversations/{id}', 'assistantConversation'],
   ['assistant/automations/{id}', 'assistantAutomation'],
+  ['assistant/approvals/{call_id}', 'assistantToolCall'],
 ]
 
 /** Bodies that pass validation, for routes whose 404 comes after it (keyed as label() prints them). */
@@ -364,5 +372,6 @@ const validBodies: Record<string, unknown> = {
   'POST assistant/conversations/{id}/messages': { content: 'hello' },
   'POST mcp-sse/oauth/requests/{id}/decision': { approve: false },
   'POST assistant/conversations/{id}/approvals/{call_id}': { approve: true },
+  'POST assistant/approvals/{call_id}': { approve: true },
   'PATCH assistant/automations/{id}': { name: 'Renamed' },
 }

@@ -6,7 +6,9 @@ import type { AddressInfo } from 'node:net'
  * (POST /v1/chat/completions, `data:` chunks ending with `data: [DONE]`, tool calls in fragments by
  * index, usage in the last chunk with stream_options.include_usage) and Anthropic Messages
  * (POST /v1/messages, named events message_start … message_stop, tool_use blocks with
- * input_json_delta). Each request takes the next reply of `script` (the last one repeats).
+ * input_json_delta). Each request takes the next reply of `script` (the last one repeats). A
+ * request that does not ask for a stream (the article generator's) gets the whole answer as JSON.
+ * A step may be a function of the request's body: a reply that reads the tool results it was sent.
  */
 
 export interface ScriptedToolCall {
@@ -26,14 +28,16 @@ export interface ScriptedReply {
   hold?: Promise<void>
 }
 
+export type ScriptStep = ScriptedReply | ((body: Record<string, any>) => ScriptedReply)
+
 export interface ScriptedLlm {
   url: string
   openaiBaseUrl: string
   anthropicBaseUrl: string
   key: string
-  script: ScriptedReply[]
+  script: ScriptStep[]
   /** A new script, from its first reply. */
-  reset(script: ScriptedReply[]): void
+  reset(script: ScriptStep[]): void
   requests: { path: string; body: Record<string, any> }[]
   /** Milliseconds between streamed chunks (benchmarks). */
   chunkDelayMs: number
@@ -89,7 +93,8 @@ export async function startScriptedLlm(key = 'sk-test-assistant-key-0123456789')
       if (state.requests.length >= w.n) w.resolve()
       else waiters.push(w)
     }
-    const reply = state.script[Math.min(served, state.script.length - 1)] ?? { text: 'Done.' }
+    const step = state.script[Math.min(served, state.script.length - 1)] ?? { text: 'Done.' }
+    const reply = typeof step === 'function' ? step(body) : step
     served++
     if (reply.hold) await reply.hold
     const anthropic = path === '/v1/messages'
@@ -114,8 +119,23 @@ export async function startScriptedLlm(key = 'sk-test-assistant-key-0123456789')
     if (path !== '/v1/chat/completions' && !anthropic)
       return json(res, 404, { error: { message: 'not found' } })
 
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
     const usage = reply.usage ?? { input: 100, output: 20 }
+    if (!anthropic && body.stream !== true)
+      return json(res, 200, {
+        id: 'chatcmpl-scripted',
+        object: 'chat.completion',
+        created: 1_764_000_000,
+        model: body.model,
+        choices: [
+          { index: 0, message: { role: 'assistant', content: reply.text ?? '' }, finish_reason: 'stop' },
+        ],
+        usage: {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.output,
+        },
+      })
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
     const events = anthropic
       ? anthropicEvents(body.model, reply, usage)
       : openAiEvents(body.model, reply, usage)

@@ -54,7 +54,8 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs = 15_000
 
 export async function startMcpServer(opts: {
   transport: 'streamableHttp' | 'sse'
-  auth: { type: 'bearer' | 'api_key'; token: string }
+  /** 'none': the server takes every request, as an open server on a trusted network does. */
+  auth: { type: 'bearer' | 'api_key'; token: string } | { type: 'none' }
 }): Promise<McpTestServer> {
   const upstreamPort = await freePort()
   const child = spawn(process.execPath, [entry, opts.transport], {
@@ -66,11 +67,12 @@ export async function startMcpServer(opts: {
   let refused = 0
   let passed = 0
   const proxy: Server = createServer((req, res) => {
+    const auth = opts.auth
     const presented =
-      opts.auth.type === 'bearer'
+      auth.type === 'bearer'
         ? (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '')
         : String(req.headers['x-api-key'] ?? '')
-    if (!presented || !timingSafeEqual(presented, opts.auth.token)) {
+    if (auth.type !== 'none' && (!presented || !timingSafeEqual(presented, auth.token))) {
       refused++
       res.writeHead(401, { 'content-type': 'application/json' })
       res.end(JSON.stringify({ error: 'invalid_token' }))

@@ -183,6 +183,9 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
       response_time_ms_sum, assistant, automation, manual)
     values (${t}, ${integration!.integration_id}, current_date, 1, 1, 1, 0, 0, 1)`
   await sql`
+    insert into public.api_request_log (tenant_id, at, request_id, method, path, status, key_id, user_id, latency_ms)
+    values (${t}, now(), 'fixture-request', 'GET', '/v1/content', 200, ${ids.apiKey}, ${tenant.userId}, 1)`
+  await sql`
     insert into public.notifications (tenant_id, kind, recipient, subject, body)
     values (${t}, 'fixture', 'fixture@example.com', 'Fixture', 'fixture')`
   await sql`
@@ -200,9 +203,12 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
     values (${t}, ${ids.assistantConversation}, ${turn!.id}, 'assistant', 'Fixture answer') returning id`
   const [toolCall] = await sql<{ id: string }[]>`
     insert into public.assistant_tool_calls (tenant_id, conversation_id, turn_id, message_id, position,
-      provider_call_id, name, tool, status)
+      provider_call_id, name, tool, status, expires_at, decision, decided_by, decided_at)
     values (${t}, ${ids.assistantConversation}, ${turn!.id}, ${message!.id}, 0, 'call_fixture',
-      'platform__list_sites', 'platform:list_sites', 'ok') returning id`
+      'platform__list_sites', 'platform:list_sites', 'ok', now(), 'approved', ${tenant.userId}, now()) returning id`
+  await sql`
+    insert into public.assistant_turn_events (tenant_id, turn_id, seq, event, data)
+    values (${t}, ${turn!.id}, 1, 'text.delta', '{"text":"Fixture"}')`
   await sql`
     insert into public.assistant_automation_runs (tenant_id, automation_id, slot, conversation_id, turn_id, status)
     values (${t}, ${ids.assistantAutomation}, date_trunc('minute', now()), ${ids.assistantConversation},
@@ -215,7 +221,7 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
     insert into public.webhook_delivery_attempts (tenant_id, subscription_id, delivery_id, event_id, event_type,
       attempt, success, duration_ms, attempted_at)
     values (${t}, ${ids.webhook}, ${delivery!.id}, ${eventId}, 'site.created', 1, false, 1, now())`
-  return { ...ids, affiliateProgram: program!.id, assistantToolCall: toolCall!.id }
+  return { ...ids, affiliateProgram: program!.id, assistantToolCall: toolCall!.id, assistantTurn: turn!.id }
 }
 
 /** The event of the webhook delivery seedEveryTenantTable makes (a redelivery can name it). */

@@ -145,6 +145,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/request-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tenant's API requests, newest first, by key, status and path (owners and admins: all; a member: their own). Written within a second of the answer, kept REQUEST_LOG_RETENTION_DAYS (30 by default)
+         * @description Supabase address: `GET /functions/v1/api-keys/request-log`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page size (1-100) */
+                    limit?: number;
+                    /** @description next_cursor from the previous page */
+                    cursor?: string;
+                    /** @description Only this key's requests */
+                    key_id?: string;
+                    /** @description A status (429) or a class (2xx, 4xx, 5xx) */
+                    status?: string;
+                    /** @description Paths that start with this (/v1/content) */
+                    path?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of requests, newest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["RequestLogEntry"][];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/api-keys/{id}": {
         parameters: {
             query?: never;
@@ -174,6 +254,83 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ApiKey"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/api-keys/{id}/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One key's latest requests and its last 24 hours by the hour (from the request log)
+         * @description Supabase address: `GET /functions/v1/api-keys/{id}/requests`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The key's recent requests and hourly counts */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["KeyRequests"];
                     };
                 };
                 /** @description Invalid request (VALIDATION_ERROR) */
@@ -7917,6 +8074,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/integrations/client-metadata.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The platform's OAuth client ID metadata document: its client_id at the authorization servers of OAuth-protected MCP servers that take such documents
+         * @description Supabase address: `GET /functions/v1/integrations/client-metadata.json`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The document */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientIdMetadataDocument"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/integrations/connect": {
         parameters: {
             query?: never;
@@ -7927,7 +8132,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Connect an MCP server: discovers its tools and stores the connection (token encrypted)
+         * Connect an MCP server: discovers its tools and stores the connection (token encrypted); an OAuth-protected server answers 202 with the sign-in address
          * @description Supabase address: `POST /functions/v1/integrations/connect`
          */
         post: {
@@ -7950,6 +8155,15 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["ConnectionDetail"];
+                    };
+                };
+                /** @description The server asks for an OAuth sign-in: the authorization address, and the HttpOnly cookie that binds the flow to this browser */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpAuthorizationStarted"];
                     };
                 };
                 /** @description Invalid request (VALIDATION_ERROR) */
@@ -11968,12 +12182,17 @@ export interface paths {
          *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
          *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
          *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
+         *     Each event has an `id:`, its number in the turn: a client that lost the stream re-attaches with GET /v1/assistant/conversations/{id}/turns/{turn_id}/stream and `Last-Event-ID`.
+         *     With `?stream=ai-sdk` (or the header `x-stream-format: ai-sdk`) the same turn comes as the Vercel AI SDK's UI message stream (v1, header `x-vercel-ai-ui-message-stream: v1`): `start`, `text-start`/`text-delta`/`text-end`, `tool-input-available`, `tool-output-available` (`tool-output-error`, `tool-output-denied`), `tool-approval-request` (its `approvalId` is the call id to approve), `finish`, then `[DONE]`; see docs/assistant.md for `useChat`.
          *
          *     Supabase address: `POST /functions/v1/assistant/conversations/{id}/messages`
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description `ai-sdk`: the answer is the Vercel AI SDK UI message stream (header `x-vercel-ai-ui-message-stream: v1`), whatever the Accept header says; `sse`: the platform's own server-sent events. The header `x-stream-format` says the same (`?stream` wins). */
+                    stream?: "ai-sdk" | "sse";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -12098,12 +12317,17 @@ export interface paths {
          *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
          *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
          *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
+         *     Each event has an `id:`, its number in the turn: a client that lost the stream re-attaches with GET /v1/assistant/conversations/{id}/turns/{turn_id}/stream and `Last-Event-ID`.
+         *     With `?stream=ai-sdk` (or the header `x-stream-format: ai-sdk`) the same turn comes as the Vercel AI SDK's UI message stream (v1, header `x-vercel-ai-ui-message-stream: v1`): `start`, `text-start`/`text-delta`/`text-end`, `tool-input-available`, `tool-output-available` (`tool-output-error`, `tool-output-denied`), `tool-approval-request` (its `approvalId` is the call id to approve), `finish`, then `[DONE]`; see docs/assistant.md for `useChat`.
          *
          *     Supabase address: `POST /functions/v1/assistant/conversations/{id}/approvals/{call_id}`
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description `ai-sdk`: the answer is the Vercel AI SDK UI message stream (header `x-vercel-ai-ui-message-stream: v1`), whatever the Accept header says; `sse`: the platform's own server-sent events. The header `x-stream-format` says the same (`?stream` wins). */
+                    stream?: "ai-sdk" | "sse";
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -12183,6 +12407,313 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistant/approvals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The approvals inbox: tool calls that wait (or waited) for approval, newest first
+         * @description Across conversations and automations, each with its tool, arguments, what asked and when it expires. Owners and admins see every one of the tenant; members those of their own conversations. Keyset pages.
+         *
+         *     Supabase address: `GET /functions/v1/assistant/approvals`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page size (1-100) */
+                    limit?: number;
+                    /** @description next_cursor from the previous page */
+                    cursor?: string;
+                    /** @description pending (the default), approved, denied or expired */
+                    status?: "pending" | "approved" | "denied" | "expired";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description A page of approvals */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AssistantApprovalList"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistant/approvals/{call_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve or deny a waiting tool call from the inbox; the turn then resumes
+         * @description As POST /conversations/{id}/approvals/{call_id}, by the call alone. A call that is not waiting (decided or expired) is 409.
+         *
+         *     With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:
+         *     - `turn.started`: {turn_id, conversation_id, message}: the stored user message
+         *     - `text.delta`: {text}: the next piece of the assistant text
+         *     - `tool_call.started`: {id, name, tool, arguments}: the model called a tool; it runs now
+         *     - `tool_call.approval_required`: {id, name, tool, arguments}: the call waits for an owner or admin (POST .../approvals/{id})
+         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied or interrupted
+         *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
+         *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
+         *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
+         *     Each event has an `id:`, its number in the turn: a client that lost the stream re-attaches with GET /v1/assistant/conversations/{id}/turns/{turn_id}/stream and `Last-Event-ID`.
+         *     With `?stream=ai-sdk` (or the header `x-stream-format: ai-sdk`) the same turn comes as the Vercel AI SDK's UI message stream (v1, header `x-vercel-ai-ui-message-stream: v1`): `start`, `text-start`/`text-delta`/`text-end`, `tool-input-available`, `tool-output-available` (`tool-output-error`, `tool-output-denied`), `tool-approval-request` (its `approvalId` is the call id to approve), `finish`, then `[DONE]`; see docs/assistant.md for `useChat`.
+         *
+         *     Supabase address: `POST /functions/v1/assistant/approvals/{call_id}`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    call_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ToolCallApproval"];
+                };
+            };
+            responses: {
+                /** @description The turn result (JSON), or its events (text/event-stream) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["AssistantTurnResult"];
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assistant/conversations/{id}/turns/{turn_id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Re-attach to a turn's stream: the events after the last one seen, then the rest as they come
+         * @description Every event of a turn is numbered (the SSE `id:`) and kept, so a client that reloads or lost its connection re-attaches here, on any instance, with `Last-Event-ID` (EventSource sends it by itself) or `?last_event_id=`: it gets every event after that one, nothing twice, and then the turn's events as they happen, until `turn.ended`. Without either it gets the turn's stream from the start. A finished turn's stream replays and ends; events are kept for 24 hours after the turn ends (after that, just `turn.ended`). One request follows a turn for at most 2 minutes and then ends without `turn.ended`: resume again from the last id.
+         *
+         *     With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:
+         *     - `turn.started`: {turn_id, conversation_id, message}: the stored user message
+         *     - `text.delta`: {text}: the next piece of the assistant text
+         *     - `tool_call.started`: {id, name, tool, arguments}: the model called a tool; it runs now
+         *     - `tool_call.approval_required`: {id, name, tool, arguments}: the call waits for an owner or admin (POST .../approvals/{id})
+         *     - `tool_call.completed`: {id, name, tool, status, result}: ok, refused, invalid, failed, denied or interrupted
+         *     - `usage`: {input_tokens, output_tokens, turn: {input_tokens, output_tokens}}: one model call's tokens
+         *     - `turn.ended`: the turn result: {turn, message, tool_calls, usage, quota} (as the JSON answer)
+         *     The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.
+         *     Each event has an `id:`, its number in the turn: a client that lost the stream re-attaches with GET /v1/assistant/conversations/{id}/turns/{turn_id}/stream and `Last-Event-ID`.
+         *     With `?stream=ai-sdk` (or the header `x-stream-format: ai-sdk`) the same turn comes as the Vercel AI SDK's UI message stream (v1, header `x-vercel-ai-ui-message-stream: v1`): `start`, `text-start`/`text-delta`/`text-end`, `tool-input-available`, `tool-output-available` (`tool-output-error`, `tool-output-denied`), `tool-approval-request` (its `approvalId` is the call id to approve), `finish`, then `[DONE]`; see docs/assistant.md for `useChat`.
+         *
+         *     Supabase address: `GET /functions/v1/assistant/conversations/{id}/turns/{turn_id}/stream`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description `ai-sdk`: the answer is the Vercel AI SDK UI message stream (header `x-vercel-ai-ui-message-stream: v1`), whatever the Accept header says; `sse`: the platform's own server-sent events. The header `x-stream-format` says the same (`?stream` wins). */
+                    stream?: "ai-sdk" | "sse";
+                    /** @description The last event id seen, for clients that cannot send the `Last-Event-ID` header (the header wins) */
+                    last_event_id?: number | null;
+                };
+                header?: {
+                    /** @description The last event id seen */
+                    "last-event-id"?: number | null;
+                };
+                path: {
+                    id: string;
+                    turn_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The turn's events (text/event-stream; the AI SDK's format with ?stream=ai-sdk) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -14364,6 +14895,90 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "source.items_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A source fetch stored new items (a feed or a social scrape); items it had already seen are no event
+         * @description Sent to each subscription whose `events` include `source.items_added`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description sha256= + lowercase hex HMAC-SHA256(secret, raw body) */
+                    "x-service-signature": string;
+                    /** @description Unix seconds when the attempt was sent */
+                    "x-service-timestamp": string;
+                    /** @description sha256= + hex HMAC-SHA256(secret, "<timestamp>." + body); one per active secret */
+                    "x-service-timestamp-signature": string;
+                    /** @description The payload's id */
+                    "x-service-event-id": string;
+                    /** @description The payload's type */
+                    "x-service-event-type": string;
+                    "x-service-delivery-id": string;
+                    "x-service-delivery-attempt": string;
+                    /** @description Standard Webhooks: the event id (evt_…) */
+                    "webhook-id": string;
+                    /** @description Standard Webhooks: Unix seconds */
+                    "webhook-timestamp": string;
+                    /** @description Standard Webhooks: v1,<base64 HMAC-SHA256>, space-separated during a rotation */
+                    "webhook-signature": string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The same on every attempt: deduplicate on it */
+                        id: string;
+                        /** @enum {string} */
+                        type: "source.items_added";
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * @example {
+                         *       "source_id": "6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d",
+                         *       "new_items": 2,
+                         *       "item_ids": [
+                         *         "7b8c9d0e-1f2a-4b3c-9d4e-5f6a7b8c9d0e",
+                         *         "8c9d0e1f-2a3b-4c4d-8e5f-6a7b8c9d0e1f"
+                         *       ]
+                         *     }
+                         */
+                        data: {
+                            /** Format: uuid */
+                            source_id: string;
+                            new_items: number;
+                            /** @description The first 50 new items */
+                            item_ids: string[];
+                        };
+                    };
+                };
+            };
+            responses: {
+                /** @description Any 2xx status acknowledges the delivery */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -14561,6 +15176,62 @@ export interface components {
                 /** @default [] */
                 tools?: string[];
             } | null;
+        };
+        RequestLogEntry: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the request arrived
+             */
+            at: string;
+            /** @description The X-Request-Id the request was answered with */
+            request_id: string;
+            method: string;
+            /** @description The public path, without the query string */
+            path: string;
+            status: number;
+            /**
+             * Format: uuid
+             * @description The key that made it; null: a signed-in member
+             */
+            key_id: string | null;
+            key_name: string | null;
+            /**
+             * Format: uuid
+             * @description The acting user: the member, or the key's creator
+             */
+            user_id: string | null;
+            latency_ms: number;
+            /**
+             * @description allowed, or limited (answered 429 RATE_LIMITED); null when no rate limit was taken
+             * @enum {string|null}
+             */
+            rate_limit: "allowed" | "limited" | null;
+            /** @description X-RateLimit-Remaining after it */
+            rate_remaining: number | null;
+            /**
+             * @description counted (metered against the monthly quota), exceeded (429 QUOTA_EXCEEDED), or null (not metered)
+             * @enum {string|null}
+             */
+            quota: "counted" | "exceeded" | null;
+        };
+        KeyRequests: {
+            /** @description The latest requests, newest first */
+            recent: components["schemas"]["RequestLogEntry"][];
+            /** @description The last 24 hours, oldest first, the current hour last */
+            hours: {
+                /**
+                 * Format: date-time
+                 * @description Start of the hour (UTC)
+                 */
+                hour: string;
+                requests: number;
+                /** @description Answered 400 or above */
+                errors: number;
+                rate_limited: number;
+                quota_exceeded: number;
+            }[];
         };
         ContentItem: {
             /** @enum {string} */
@@ -15311,6 +15982,8 @@ export interface components {
             provider_id: string;
             provider: components["schemas"]["Provider"];
             scopes: string[];
+            /** @description An OpenAI-compatible credential's own API base URL; null: the platform's */
+            base_url: string | null;
             expires_at: string | null;
             /**
              * @description expiring: expires within 7 days; expired: expires_at has passed
@@ -15359,6 +16032,12 @@ export interface components {
              * @description Must lie in the future
              */
             expires_at?: string;
+            /**
+             * Format: uri
+             * @description OpenAI-compatible credentials only: the API base URL the assistant's model calls go to instead of the platform's (e.g. https://openrouter.ai/api/v1). Checked against the outbound address policy: no loopback or private addresses, https only, unless the deployment allows them.
+             * @example https://openrouter.ai/api/v1
+             */
+            base_url?: string;
         };
         /**
          * @example {
@@ -15381,6 +16060,12 @@ export interface components {
              * @description null removes the expiry
              */
             expires_at?: string | null;
+            /**
+             * Format: uri
+             * @description null: the platform's base URL again
+             * @example https://openrouter.ai/api/v1
+             */
+            base_url?: string | null;
         };
         /**
          * @example {
@@ -15575,13 +16260,13 @@ export interface components {
              */
             url: string;
             /**
-             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, content.scheduled, content.unpublished, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated
+             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, content.scheduled, content.unpublished, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated, source.items_added
              * @example [
              *       "content.published",
              *       "api_key.created"
              *     ]
              */
-            events: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "content.scheduled" | "content.unpublished" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated")[];
+            events: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "content.scheduled" | "content.unpublished" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated" | "source.items_added")[];
             description?: string;
         };
         /**
@@ -15600,13 +16285,13 @@ export interface components {
              */
             url?: string;
             /**
-             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, content.scheduled, content.unpublished, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated
+             * @description Any of: tenant.created, tenant.updated, content.published, content.updated, content.scheduled, content.unpublished, site.created, site.deleted, user.invited, user.joined, api_key.created, api_key.revoked, connection.reauthorization_required, assistant.approval_required, job.failed, order.created, order.updated, source.items_added
              * @example [
              *       "content.published",
              *       "api_key.created"
              *     ]
              */
-            events?: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "content.scheduled" | "content.unpublished" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated")[];
+            events?: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "content.scheduled" | "content.unpublished" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated" | "source.items_added")[];
             description?: string | null;
         };
         WebhookSecret: {
@@ -15686,6 +16371,7 @@ export interface components {
             since: string;
         };
         IntegrationCatalog: {
+            /** @description Every category, in the catalog's order; 'integrations' is 0 where the catalog has none yet */
             categories: {
                 /** @enum {string} */
                 slug: "productivity" | "development" | "office-suite" | "communication" | "storage" | "design" | "analytics" | "crm" | "ecommerce" | "custom";
@@ -15709,6 +16395,13 @@ export interface components {
             /** @enum {string|null} */
             mcp_type: "official" | "self_hosted" | "webhook" | null;
             oauth_configured: boolean;
+            /**
+             * @example [
+             *       "OAUTH_NOTION_CLIENT_ID",
+             *       "OAUTH_NOTION_CLIENT_SECRET"
+             *     ]
+             */
+            oauth_settings: string[] | null;
             tools: components["schemas"]["IntegrationTool"][];
         };
         IntegrationTool: {
@@ -15727,6 +16420,16 @@ export interface components {
             inputSchema: {
                 [key: string]: unknown;
             };
+        };
+        ClientIdMetadataDocument: {
+            /** @example https://api.example.com/api/integrations/client-metadata.json */
+            client_id: string;
+            client_name: string;
+            redirect_uris: string[];
+            grant_types: string[];
+            response_types: string[];
+            /** @enum {string} */
+            token_endpoint_auth_method: "none";
         };
         /**
          * @example {
@@ -15787,13 +16490,18 @@ export interface components {
             last_refreshed_at: string | null;
             mcp_server_url: string | null;
             /** @enum {string|null} */
-            mcp_auth_type: "bearer" | "api_key" | null;
+            mcp_auth_type: "bearer" | "api_key" | "none" | "oauth" | null;
             /** @enum {string|null} */
             mcp_transport: "streamable_http" | "sse" | null;
             tool_count: number;
             tools_discovered_at: string | null;
             created_at: string;
             updated_at: string;
+        };
+        /** @description The MCP server signs users in with OAuth: open authorization_url in the same browser; the callback stores the connection and redirects to the dashboard */
+        McpAuthorizationStarted: {
+            authorization_url: string;
+            expires_at: string;
         };
         /**
          * @example {
@@ -15815,10 +16523,13 @@ export interface components {
              * @example https://mcp.example.com/mcp
              */
             mcp_server_url: string;
-            /** @enum {string} */
-            mcp_auth_type: "bearer" | "api_key";
-            /** @description Write-only: encrypted at once, never returned */
-            mcp_auth_token: string;
+            /**
+             * @description 'bearer' or 'api_key' (with mcp_auth_token); 'none' for a server without credentials (one that answers 401 with an OAuth challenge starts the sign-in, as 'oauth' does); 'oauth' answers 202 with the authorization URL
+             * @enum {string}
+             */
+            mcp_auth_type: "bearer" | "api_key" | "none" | "oauth";
+            /** @description Write-only: encrypted at once, never returned. Required for 'bearer' and 'api_key' only */
+            mcp_auth_token?: string;
             /** @description Used for custom servers */
             display_name?: string;
         };
@@ -16476,6 +17187,53 @@ export interface components {
             /** @description Told to the model with a denial */
             reason?: string;
         };
+        AssistantApprovalList: {
+            data: components["schemas"]["AssistantApproval"][];
+            next_cursor: string | null;
+        };
+        AssistantApproval: {
+            /**
+             * Format: uuid
+             * @description The tool call; decide it with POST /approvals/{id}
+             */
+            id: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "denied" | "expired";
+            /** @example slack:post_message */
+            tool: string;
+            arguments: {
+                [key: string]: unknown;
+            };
+            /** Format: uuid */
+            conversation_id: string;
+            conversation_title: string;
+            /** Format: uuid */
+            turn_id: string;
+            /** @enum {string} */
+            triggered_by: "assistant" | "automation";
+            /** @description The automation whose run asked, or null for a conversation */
+            automation: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            /**
+             * Format: uuid
+             * @description The member the turn runs as
+             */
+            requested_by: string | null;
+            created_at: string;
+            expires_at: string;
+            /**
+             * Format: uuid
+             * @description Null while pending and when it expired
+             */
+            decided_by: string | null;
+            /** @description When it was decided or expired */
+            decided_at: string | null;
+            /** @description What the model was told on a denial or expiry */
+            reason: string | null;
+        };
         AssistantSettings: {
             /** @enum {string|null} */
             provider: "openai" | "anthropic" | null;
@@ -16483,6 +17241,7 @@ export interface components {
             /** @enum {string} */
             credential_environment: "development" | "staging" | "production";
             instructions: string | null;
+            approval_ttl_hours: number;
             /** @description What the next turn will use */
             effective: {
                 /** @enum {string|null} */
@@ -16510,6 +17269,8 @@ export interface components {
             credential_environment?: "development" | "staging" | "production";
             /** @description The tenant's own instructions, added to the system prompt */
             instructions?: string | null;
+            /** @description How long a tool call waits for approval before it counts as denied (1 to 720 hours; 24 by default) */
+            approval_ttl_hours?: number;
         };
         AutomationList: {
             data: components["schemas"]["Automation"][];
@@ -16519,7 +17280,9 @@ export interface components {
             id: string;
             name: string;
             instruction: string;
-            schedule: string;
+            /** @description The cron schedule; null for an event trigger */
+            schedule: string | null;
+            trigger: components["schemas"]["AutomationTrigger"];
             enabled: boolean;
             /**
              * @description Why the platform turned it off: its creator left the tenant (creator_removed) or is no longer an owner or admin (creator_demoted). It runs as its creator, never as anyone else. Null while enabled or when a person turned it off.
@@ -16534,20 +17297,46 @@ export interface components {
             created_at: string;
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "type": "event",
+         *       "event": "content.published"
+         *     }
+         */
+        AutomationTrigger: {
+            /** @enum {string} */
+            type: "schedule";
+            /**
+             * @description A 5-field cron expression in UTC (minute hour day month weekday)
+             * @example 0 8 * * 1-5
+             */
+            schedule: string;
+        } | {
+            /** @enum {string} */
+            type: "event";
+            /**
+             * @description The platform event of the tenant that starts a run (once per event); its data is given to the turn
+             * @enum {string}
+             */
+            event: "content.published" | "content.updated" | "source.items_added" | "order.created" | "order.updated";
+        };
         AutomationRun: {
             /** Format: uuid */
             id: string;
-            /** @description The scheduled time this run is for */
+            /** @description The scheduled time this run is for, or the time of the event that started it */
             slot: string;
+            /** @description The event that started the run (evt_...) */
+            event_id: string | null;
+            event_type: string | null;
             /** Format: uuid */
             conversation_id: string | null;
             /** Format: uuid */
             turn_id: string | null;
             /**
-             * @description failed: the turn could not start (see error)
+             * @description pending: an event queued it for the next sweep; failed: the turn could not start (see error)
              * @enum {string}
              */
-            status: "started" | "failed";
+            status: "pending" | "started" | "failed";
             /** @description The turn's status: completed, awaiting_approval, ... */
             turn_status: string | null;
             error: string | null;
@@ -16565,10 +17354,11 @@ export interface components {
             /** @description What the assistant is asked each time, as a user message */
             instruction: string;
             /**
-             * @description A 5-field cron expression in UTC (minute hour day month weekday)
+             * @description Shorthand for trigger {type: "schedule", schedule}: a 5-field cron expression in UTC
              * @example 0 8 * * 1-5
              */
-            schedule: string;
+            schedule?: string;
+            trigger?: components["schemas"]["AutomationTrigger"] & unknown;
             enabled?: boolean;
         };
         /**
@@ -16581,10 +17371,11 @@ export interface components {
             /** @description What the assistant is asked each time, as a user message */
             instruction?: string;
             /**
-             * @description A 5-field cron expression in UTC (minute hour day month weekday)
+             * @description Shorthand for trigger {type: "schedule", schedule}: a 5-field cron expression in UTC
              * @example 0 8 * * 1-5
              */
             schedule?: string;
+            trigger?: components["schemas"]["AutomationTrigger"] & unknown;
             enabled?: boolean;
         };
         AutomationRunList: {

@@ -15,6 +15,7 @@ import {
   useLoad,
   useSession,
 } from '../ui.ts'
+import { KeyRequests } from './request-log.ts'
 
 interface ApiKey {
   id: string
@@ -58,8 +59,20 @@ type Kind = keyof typeof families
  * and ticks only the one that reads.
  */
 const toolsByScope: Record<string, string[]> = {
-  'content:read': ['platform:list_content', 'platform:get_content', 'platform:search_products'],
-  'content:write': ['platform:create_draft', 'platform:publish_article'],
+  'content:read': [
+    'platform:list_content',
+    'platform:get_content',
+    'platform:list_sources',
+    'platform:list_source_items',
+    'platform:search_products',
+  ],
+  'content:write': [
+    'platform:create_draft',
+    'platform:update_article',
+    'platform:generate_draft',
+    'platform:schedule_article',
+    'platform:publish_article',
+  ],
 }
 
 /** What each scope opens on a platform key; the user scopes guard nothing yet. */
@@ -166,7 +179,7 @@ export function ApiKeysPage(): VNode {
           <tbody>${page.data.map((k) => {
             const st = status(k)
             return html`<tr data-key=${k.id}>
-              <td data-label="Name"><strong>${k.name}</strong><br /><small class="muted">${k.kind === 'platform' ? 'platform' : 'tool server'} · ${k.environment}</small></td>
+              <td data-label="Name"><strong><a href=${`#/keys/${k.id}`}>${k.name}</a></strong><br /><small class="muted">${k.kind === 'platform' ? 'platform' : 'tool server'} · ${k.environment}</small></td>
               <td data-label="Key"><code>${k.key_prefix}…</code></td>
               <td data-label="Scopes">${k.scopes.map((s) => html`<code class="tag">${s}</code> `)}${
                 k.tool_subset
@@ -188,6 +201,21 @@ export function ApiKeysPage(): VNode {
             </tr>`
           })}</tbody></table>`
         : html`<p class="note">No keys yet. Create one above for your site or build (platform key) or an AI client (tool-server key).</p>`}<//>
+  </section>`
+}
+
+/** One key: what it is, and what it did (its latest requests and last 24 hours). */
+export function ApiKeyPage({ id }: { id: string }): VNode {
+  const key = useLoad(() => api<ApiKey>('GET', `/api/api-keys/${id}`), [id])
+  return html`<section>
+    <p class="crumb"><a href="#/keys">API keys</a></p>
+    <${Loaded} state=${key}>${(k: ApiKey) => {
+      const st = status(k)
+      return html`<h1>${k.name} <span class=${`pill ${st.tone}`}>${st.text}</span></h1>
+        <p class="muted"><code>${k.key_prefix}…</code> · ${k.kind === 'platform' ? 'platform' : 'tool server'} · ${k.environment} · ${k.rate_limit_per_minute}/min · last used <span title=${when(k.last_used_at)}>${ago(k.last_used_at)}</span></p>
+        <p>${k.scopes.map((s) => html`<code class="tag">${s}</code> `)}</p>`
+    }}<//>
+    <${KeyRequests} keyId=${id} />
   </section>`
 }
 

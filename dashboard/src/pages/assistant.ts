@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError, api, config, type Page, supabase } from '../api.ts'
 import { ago, num } from '../format.ts'
 import { Action, canWrite, ErrorNote, html, Loaded, useLoad, useSession } from '../ui.ts'
+import { type AssistantSettings, SettingsPanel } from './assistant-settings.ts'
 import { Automations } from './automations.ts'
 
 /**
@@ -53,10 +54,7 @@ interface TurnResult {
   turn: Turn
   quota: { used: number; limit: number | null }
 }
-interface Settings {
-  credential_environment: 'development' | 'staging' | 'production'
-  effective: { provider: string | null; model: string | null; credential: boolean }
-}
+type Settings = AssistantSettings
 
 /** The AI keys saved for another environment than the assistant's: the usual reason it has no model. */
 interface SavedAiKey {
@@ -291,9 +289,7 @@ export function AssistantPage({ id }: { id?: string }): VNode {
       in your connected tools, under the tools' permissions.
       ${shown ? html` Tokens this month: <strong class="quota">${num(shown.used)}${shown.limit !== null ? ` of ${num(shown.limit)}` : ''}</strong>.` : null}</p>
     <${Loaded} state=${settings}>${(s: Settings) =>
-      s.effective.credential
-        ? html`<p class="muted">Model: <code>${s.effective.provider}</code> <code>${s.effective.model}</code></p>`
-        : html`<${NeedsModel} settings=${s} />`}<//>
+      html`<${SettingsPanel} settings=${s} saved=${settings.reload} />${s.effective.credential ? null : html`<${NeedsModel} settings=${s} />`}`}<//>
     <div class="assistant-layout">
       <aside class="conversations">
         <${Action} kind="primary" run=${start}>New conversation<//>

@@ -13,7 +13,7 @@ interface Run {
   id: string
   slot: string
   conversation_id: string | null
-  status: 'started' | 'failed'
+  status: 'pending' | 'started' | 'failed'
   turn_status: string | null
   error: string | null
 }
@@ -21,11 +21,27 @@ interface Automation {
   id: string
   name: string
   instruction: string
-  schedule: string
+  schedule: string | null
+  trigger: { type: 'schedule'; schedule: string } | { type: 'event'; event: string }
   enabled: boolean
   disabled_reason: 'creator_removed' | 'creator_demoted' | null
   next_run_at: string | null
   last_run: Run | null
+}
+
+/** The platform events an automation may run on, as the API names them. */
+const events: [string, string][] = [
+  ['content.published', 'an article is published'],
+  ['content.updated', 'an article changes'],
+  ['source.items_added', 'a source has new items'],
+  ['order.created', 'a shop order arrives'],
+  ['order.updated', 'a shop order changes'],
+]
+
+function Trigger({ a }: { a: Automation }): VNode {
+  return a.trigger.type === 'event'
+    ? html`on <code>${a.trigger.event}</code>`
+    : html`<code>${a.trigger.schedule}</code>`
 }
 
 /** Why the platform turned an automation off: it runs as its creator, never as anyone else. */
@@ -58,8 +74,9 @@ export function Automations(): VNode {
   const path = (a: Automation) => `/v1/assistant/automations/${a.id}`
   return html`<section class="automations" aria-labelledby="automations-title">
     <h2 id="automations-title">Automations</h2>
-    <p class="muted">The assistant runs an instruction on a schedule (cron, UTC), each run in its own conversation.
-      A tool that needs approval is not run unattended: the run waits in its conversation for an owner or admin.</p>
+    <p class="muted">The assistant runs an instruction on a schedule (cron, UTC) or on a platform event (once per event,
+      with the event's data), each run in its own conversation.
+      A tool that needs approval is not run unattended: the run waits in <a href="#/approvals">Approvals</a>.</p>
     <${Loaded} state=${list}>${(page: { data: Automation[] }) =>
       page.data.length
         ? html`<table><caption class="sr">Automations</caption>
@@ -67,9 +84,9 @@ export function Automations(): VNode {
             <tbody>${page.data.map(
               (a) => html`<tr>
                 <td data-label="Automation"><strong>${a.name}</strong><br /><small class="muted">${a.instruction}</small></td>
-                <td data-label="Schedule"><code>${a.schedule}</code><${Off} a=${a} /></td>
+                <td data-label="Schedule"><${Trigger} a=${a} /><${Off} a=${a} /></td>
                 <td data-label="Last run"><${LastRun} run=${a.last_run} /></td>
-                <td data-label="Next run">${a.enabled && a.next_run_at ? when(a.next_run_at) : html`<span class="muted">—</span>`}</td>
+                <td data-label="Next run">${a.enabled && a.next_run_at ? when(a.next_run_at) : html`<span class="muted">${a.trigger.type === 'event' ? 'on the next event' : '—'}</span>`}</td>
                 <td>${
                   canWrite(session)
                     ? html`${a.disabled_reason ? null : html`<${Action} run=${() => api('PATCH', path(a), { enabled: !a.enabled }).then(list.reload)}>${a.enabled ? 'Turn off' : 'Turn on'}<//>`}
@@ -86,10 +103,14 @@ export function Automations(): VNode {
             data: FormData,
             form: HTMLFormElement,
           ) => {
+            const on = String(data.get('trigger'))
             await api('POST', '/v1/assistant/automations', {
               name: data.get('name'),
               instruction: data.get('instruction'),
-              schedule: data.get('schedule'),
+              trigger:
+                on === 'schedule'
+                  ? { type: 'schedule', schedule: data.get('schedule') }
+                  : { type: 'event', event: on },
             })
             form.reset()
             list.reload()
@@ -97,8 +118,13 @@ export function Automations(): VNode {
             <${Field} label="Name"><input name="name" required maxlength="200" placeholder="Morning draft" /><//>
             <${Field} label="Instruction"><textarea name="instruction" required rows="3" maxlength="4000"
               placeholder="Draft an article from yesterday's new source items, then post its title to #content."></textarea><//>
-            <${Field} label="Schedule" hint="cron, UTC: minute hour day month weekday (0 8 * * 1-5 is weekdays at 08:00)">
-              <input name="schedule" required value="0 8 * * 1-5" /><//>
+            <${Field} label="Runs" hint="at set times, or once for each event of this workspace (with the event's data)">
+              <select name="trigger">
+                <option value="schedule">On a schedule</option>
+                ${events.map(([name, label]) => html`<option value=${name}>When ${label} (${name})</option>`)}
+              </select><//>
+            <${Field} label="Schedule" hint="for timed runs: cron, UTC, minute hour day month weekday (0 8 * * 1-5 is weekdays at 08:00)">
+              <input name="schedule" value="0 8 * * 1-5" /><//>
           <//>`
         : html`<${ReadOnly} what="automations" />`
     }

@@ -1,6 +1,6 @@
 /**
- * Content: the tenant's sites, each site's articles, and the article editor (title, body,
- * publish and unpublish, delete, and the source items a generated draft was written from).
+ * Content: the tenant's sites and each site's articles (the editor is pages/editor.ts, the list
+ * across sites pages/articles.ts), and the source items a generated draft was written from.
  * The Content API lets every member write content (README's route table: "any member"), so these
  * pages offer their forms to every role.
  */
@@ -8,21 +8,9 @@ import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'
 import { ago, hostOf, num, safeHref, when } from '../format.ts'
-import {
-  Action,
-  canPublish,
-  confirmAction,
-  ErrorNote,
-  Field,
-  Form,
-  html,
-  Loaded,
-  Loading,
-  useLoad,
-  useSession,
-} from '../ui.ts'
+import { Action, confirmAction, ErrorNote, Field, Form, html, Loaded, Loading, useLoad } from '../ui.ts'
 
-interface Site {
+export interface Site {
   id: string
   name: string
   domain: string | null
@@ -39,19 +27,16 @@ interface SiteDetail extends Site {
     affiliate_destinations: number
   }
 }
-interface ArticleRow {
+export type ArticleStatus = 'draft' | 'scheduled' | 'published'
+export interface ArticleRow {
   id: string
   site_id: string
+  slug: string
   title: string
-  status: 'draft' | 'published'
+  status: ArticleStatus
   published_at: string | null
   created_at: string
   updated_at: string
-}
-interface Article extends ArticleRow {
-  body: string
-  author: { id: string; name: string } | null
-  review_requested_at: string | null
 }
 interface SourceItem {
   id: string
@@ -63,7 +48,7 @@ interface SourceItem {
   published_at: string | null
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`
+export const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`
 
 /** What deleting a site takes with it, read from the API just before asking. */
 export function deleteSiteWarning(site: SiteDetail): string {
@@ -162,7 +147,7 @@ export function SitesPage(): VNode {
 }
 
 /** A search box that searches on submit (Enter), not on every keystroke: each search is a metered call. */
-function Search({
+export function Search({
   value,
   onSearch,
   label,
@@ -183,14 +168,14 @@ function Search({
   </form>`
 }
 
-function StatusPill({ status }: { status: 'draft' | 'published' }): VNode {
-  return html`<span class=${`pill ${status === 'published' ? 'ok' : ''}`}>${status}</span>`
+export function StatusPill({ status }: { status: ArticleStatus }): VNode {
+  return html`<span class=${`pill ${status === 'published' ? 'ok' : status === 'scheduled' ? 'pending' : ''}`}>${status}</span>`
 }
 
 export function SitePage({ id }: { id: string }): VNode {
   const site = useLoad(() => api<SiteDetail>('GET', `/v1/content/sites/${id}`))
   const [q, setQ] = useState('')
-  const [status, setStatus] = useState<'' | 'draft' | 'published'>('')
+  const [status, setStatus] = useState<'' | ArticleStatus>('')
   const [pages, setPages] = useState<ArticleRow[][]>([])
   const query = (cursor?: string) =>
     `/v1/content?${new URLSearchParams({
@@ -227,7 +212,7 @@ export function SitePage({ id }: { id: string }): VNode {
         ${` · ${plural(s.counts.sources, 'source')} · ${plural(s.counts.affiliate_destinations, 'affiliate destination')}`}</p>
       <details class="card" open=${s.counts.articles === 0}><summary>New article</summary>
         <${Form} label="New article" submitLabel="Create draft" submit=${async (d: FormData) => {
-          const created = await api<Article>('POST', '/v1/content/articles', {
+          const created = await api<ArticleRow>('POST', '/v1/content/articles', {
             site_id: s.id,
             title: String(d.get('title')).trim(),
             body: String(d.get('body') ?? ''),
@@ -242,7 +227,7 @@ export function SitePage({ id }: { id: string }): VNode {
       <${Search} value=${q} onSearch=${setQ} label="Search articles by title" />
       <label class="field inline"><span>Status</span><select aria-label="Article status" value=${status}
         onChange=${(e: Event) => setStatus((e.target as HTMLSelectElement).value as typeof status)}>
-        <option value="">All</option><option value="draft">Drafts</option><option value="published">Published</option>
+        <option value="">All</option><option value="draft">Drafts</option><option value="scheduled">Scheduled</option><option value="published">Published</option>
       </select></label>
       <span class="grow"></span>
       <${RefreshButton} reload=${articles.reload} loading=${articles.loading} />
@@ -273,7 +258,7 @@ function RefreshButton({ reload, loading }: { reload: () => void; loading: boole
 }
 
 /** The scraped items a generated draft was written from; nothing for an article written by hand. */
-function Sources({ id }: { id: string }): VNode | null {
+export function Sources({ id }: { id: string }): VNode | null {
   const sources = useLoad(() => api<{ data: SourceItem[] }>('GET', `/v1/content/articles/${id}/sources`))
   if (sources.error) return html`<${ErrorNote} error=${sources.error} />`
   if (!sources.data) return html`<${Loading} label="Loading the sources" />`
@@ -287,87 +272,5 @@ function Sources({ id }: { id: string }): VNode | null {
       ) => html`<li>${safeHref(i.url) ? html`<a href=${safeHref(i.url)} rel="noopener noreferrer" target="_blank">${i.title ?? i.url}</a>` : (i.title ?? '(untitled)')}
         <small class="muted"> ${i.source_name}${i.author ? `, ${i.author}` : ''}${i.published_at ? `, ${ago(i.published_at)}` : ''}</small></li>`,
     )}</ol>
-  </section>`
-}
-
-/** Title and body, kept in state so a re-render never drops what is being typed. */
-function Editor({ article, saved }: { article: Article; saved: () => void }): VNode {
-  const [title, setTitle] = useState(article.title)
-  const [body, setBody] = useState(article.body)
-  const dirty = title !== article.title || body !== article.body
-  return html`<${Form} label="Edit the article" submitLabel=${dirty ? 'Save changes' : 'Save'} submit=${async () => {
-    await api<Article>('PATCH', `/v1/content/articles/${article.id}`, { title: title.trim(), body })
-    saved()
-  }}>
-    <${Field} label="Title" hint="1 to 500 characters"><input name="title" required maxlength="500" value=${title}
-      onInput=${(e: Event) => setTitle((e.target as HTMLInputElement).value)} /><//>
-    <${Field} label="Body (Markdown)" hint="Markdown, up to 200,000 characters"><textarea name="body" rows="16" maxlength="200000" class="editor" value=${body}
-      onInput=${(e: Event) => setBody((e.target as HTMLTextAreaElement).value)}></textarea><//>
-  <//>`
-}
-
-/** A draft its author asked the editors to review. */
-function ReviewBadge({ at }: { at: string | null }): VNode | null {
-  return at ? html` <span class="pill pending" title=${when(at)}>submitted for review</span>` : null
-}
-
-export function ArticlePage({ id }: { id: string }): VNode {
-  const session = useSession()
-  const article = useLoad(() => api<Article>('GET', `/v1/content/articles/${id}`))
-  const [note, setNote] = useState<VNode>()
-  const submit = async () => {
-    await api<Article>('POST', `/v1/content/articles/${id}/submit`)
-    setNote(
-      html`<p class="note" role="status">Submitted for review: an editor (member, admin or owner) publishes it.</p>`,
-    )
-    article.reload()
-  }
-  const change = async (action: 'publish' | 'unpublish') => {
-    await api<Article>('POST', `/v1/content/articles/${id}/${action}`)
-    const event = action === 'publish' ? 'content.published' : 'content.updated'
-    // One line: htm drops whitespace that spans a line break.
-    setNote(
-      html`<p class="note" role="status">${action === 'publish' ? 'Published' : 'Back to draft'}: the <code>${event}</code> event goes to your <a href="#/webhooks">webhook subscriptions</a> (each one's delivery log shows it).</p>`,
-    )
-    article.reload()
-  }
-  return html`<section>
-    <${Loaded} state=${article}>${(a: Article) => html`
-      <p><a href=${`#/sites/${a.site_id}`}>← Articles of the site</a></p>
-      <h1>${a.title}</h1>
-      <p class="muted"><${StatusPill} status=${a.status} /><${ReviewBadge} at=${a.review_requested_at} />
-        ${a.published_at ? html` <span title=${when(a.published_at)}>${a.status === 'published' ? '' : 'last published '}${ago(a.published_at)}</span> ·` : ''} created ${ago(a.created_at)} · updated <span title=${when(a.updated_at)}>${ago(a.updated_at)}</span></p>
-      ${note}
-      <div class="row wrap">
-        ${
-          !canPublish(session)
-            ? null
-            : a.status === 'draft'
-              ? html`<${Action} kind="primary" run=${() => change('publish')}>Publish<//>`
-              : html`<${Action} run=${() => change('unpublish')} confirm=${`Take “${a.title}” back to draft? Readers no longer see it once your site picks up the change.`} confirmLabel="Unpublish">Unpublish<//>`
-        }
-        ${
-          a.status === 'draft' &&
-          !a.review_requested_at &&
-          (canPublish(session) || a.author?.id === session.userId)
-            ? html`<${Action} run=${submit}>Submit for review<//>`
-            : null
-        }
-        ${
-          canPublish(session) || (a.status === 'draft' && a.author?.id === session.userId)
-            ? html`<${Action} kind="danger" confirm=${`Delete the article “${a.title}”? It cannot be undone.`} confirmLabel="Delete"
-          run=${async () => {
-            await api('DELETE', `/v1/content/articles/${a.id}`)
-            location.hash = `#/sites/${a.site_id}`
-          }}>Delete<//>`
-            : null
-        }
-      </div>
-      <${Editor} key=${a.updated_at} article=${a} saved=${() => {
-        setNote(html`<p class="note" role="status">Saved.</p>`)
-        article.reload()
-      }} />
-      <${Sources} id=${a.id} />
-    `}<//>
   </section>`
 }

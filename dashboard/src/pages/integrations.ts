@@ -31,6 +31,8 @@ interface Integration {
   capabilities: string[]
   mcp_type: string | null
   oauth_configured: boolean
+  /** The operator's settings for the OAuth client (id and secret variables); null for MCP-only. */
+  oauth_settings: string[] | null
   tools: Tool[]
 }
 interface Catalog {
@@ -46,6 +48,7 @@ interface Connection {
   display_name: string | null
   external_account_name: string | null
   mcp_server_url: string | null
+  mcp_auth_type: 'bearer' | 'api_key' | 'none' | 'oauth' | null
   mcp_transport: string | null
   tool_count: number
   tools_discovered_at: string | null
@@ -91,7 +94,7 @@ export function IntegrationsPage(): VNode {
           (x) => html`<tr>
             <td data-label="Name"><a href=${`#/integrations/${x.id}`}>${connectionName(x)}</a></td>
             <td data-label="Integration">${x.integration_slug}</td>
-            <td data-label="Type">${x.connection_type === 'mcp' ? `MCP (${x.mcp_transport ?? '?'})` : 'OAuth'}</td>
+            <td data-label="Type">${x.connection_type === 'mcp' ? `MCP (${x.mcp_transport ?? '?'}${x.mcp_auth_type === 'oauth' ? ', OAuth' : ''})` : 'OAuth'}</td>
             <td data-label="Status"><span class=${`pill ${x.status}`}>${x.status.replace('_', ' ')}</span></td>
             <td data-label="Tools">${x.tool_count}</td>
             <td><a href=${`#/integrations/${x.id}`} aria-label=${`Open ${connectionName(x)}`}>Statistics and tools →</a></td>
@@ -111,10 +114,13 @@ export function IntegrationsPage(): VNode {
     <${Loaded} state=${catalog}>${(cat: Catalog) => html`
       <div class="row wrap" role="group" aria-label="Category">
         <button type="button" aria-pressed=${category === ''} onClick=${() => setCategory('')}>All</button>
-        ${cat.categories.map(
-          (c) =>
-            html`<button type="button" aria-pressed=${category === c.slug} onClick=${() => setCategory(c.slug)}>${c.slug} (${c.integrations})</button>`,
-        )}
+        ${cat.categories
+          // A category the catalog has nothing in yet is not offered as a filter.
+          .filter((c) => c.integrations > 0)
+          .map(
+            (c) =>
+              html`<button type="button" aria-pressed=${category === c.slug} onClick=${() => setCategory(c.slug)}>${c.slug} (${c.integrations})</button>`,
+          )}
       </div>
       <div class="catalog">${cat.data
         .filter((i) => !category || i.category === category)
@@ -124,18 +130,25 @@ export function IntegrationsPage(): VNode {
             <p class="muted">${i.category} · ${i.connection_types.join(' + ')}${i.mcp_type ? ` · ${i.mcp_type.replace('_', ' ')}` : ''}</p>
             ${i.capabilities.length ? html`<p><small>${i.capabilities.join(', ')}</small></p>` : null}
             ${
+              i.connection_types.includes('oauth') && !i.oauth_configured && i.oauth_settings
+                ? html`<p class="note" data-oauth-settings style="overflow-wrap:anywhere"><small>OAuth is not set up on this deployment yet. To offer it, the operator sets ${i.oauth_settings.map(
+                    (v, n) => html`${n > 0 ? ' and ' : ''}<code>${v}</code>`,
+                  )} (the OAuth app's client id and secret) and restarts the platform.</small></p>`
+                : null
+            }
+            ${
               write
                 ? html`<div class="row wrap">
               ${
-                i.connection_types.includes('oauth')
-                  ? html`<${Action} disabled=${!i.oauth_configured} label=${`Connect ${i.name} with OAuth`}
+                i.connection_types.includes('oauth') && i.oauth_configured
+                  ? html`<${Action} label=${`Connect ${i.name} with OAuth`}
                       run=${async () => {
                         const r = await api<{ authorization_url: string }>(
                           'GET',
                           `/api/integrations/${i.slug}/authorize`,
                         )
                         location.href = r.authorization_url
-                      }}>${i.oauth_configured ? 'Connect with OAuth' : 'OAuth not configured'}<//>`
+                      }}>Connect with OAuth<//>`
                   : null
               }
               ${
@@ -150,6 +163,14 @@ export function IntegrationsPage(): VNode {
   </section>`
 }
 
+/** How the platform authenticates to an MCP server; only 'bearer' and 'api_key' take a token. */
+const mcpAuthOptions = [
+  ['bearer', 'Bearer token'],
+  ['api_key', 'API key (X-API-Key)'],
+  ['none', 'No token'],
+  ['oauth', 'OAuth sign-in at the server'],
+] as const
+
 function ConnectMcp({
   integration,
   onDone,
@@ -157,27 +178,46 @@ function ConnectMcp({
   integration: Integration
   onDone: (id?: string) => void
 }): VNode {
+  const [auth, setAuth] = useState<string>('bearer')
+  const takesToken = auth === 'bearer' || auth === 'api_key'
   return html`<section class="card" aria-label=${`Connect ${integration.name}`}>
     <h2>Connect an MCP server: ${integration.name}</h2>
-    <p class="muted">The platform connects to the server, lists its tools and stores the token encrypted.</p>
+    <p class="muted">The platform connects to the server, lists its tools and stores the credential encrypted. With OAuth sign-in (or no token, when the server asks for a sign-in) you are sent to the server's sign-in page and come back here.</p>
     <${Form} label="Connect an MCP server" submitLabel="Connect" submit=${async (d: FormData) => {
-      const conn = await api<Connection>('POST', '/api/integrations/connect', {
-        integration_id: integration.integration_id,
-        connection_type: 'mcp',
-        mcp_server_url: String(d.get('url')).trim(),
-        mcp_auth_type: String(d.get('auth')),
-        mcp_auth_token: String(d.get('token')),
-        ...(String(d.get('display_name') ?? '').trim() && {
-          display_name: String(d.get('display_name')).trim(),
-        }),
-      })
-      onDone(conn.id)
+      const answer = await api<Connection | { authorization_url: string }>(
+        'POST',
+        '/api/integrations/connect',
+        {
+          integration_id: integration.integration_id,
+          connection_type: 'mcp',
+          mcp_server_url: String(d.get('url')).trim(),
+          mcp_auth_type: auth,
+          ...(takesToken && { mcp_auth_token: String(d.get('token')) }),
+          ...(String(d.get('display_name') ?? '').trim() && {
+            display_name: String(d.get('display_name')).trim(),
+          }),
+        },
+      )
+      if ('authorization_url' in answer) location.href = answer.authorization_url
+      else onDone(answer.id)
     }}>
       <div class="grid2">
         <${Field} label="Server URL" hint="The server's http(s) address, up to 2,048 characters"><input name="url" type="url" required placeholder="https://mcp.example.com/mcp" /><//>
         <${Field} label="Display name (optional)" hint="1 to 100 characters, shown instead of the catalog's name"><input name="display_name" maxlength="100" /><//>
-        <${Field} label="Authentication"><select name="auth"><option value="bearer">Bearer token</option><option value="api_key">API key (X-API-Key)</option></select><//>
-        <${Field} label="Token" hint="The server's credential, 1 to 4,096 characters; never shown again"><input name="token" type="password" required maxlength="4096" autocomplete="off" /><//>
+        <${Field} label="Authentication" hint=${
+          auth === 'oauth'
+            ? 'You sign in at the server; the platform keeps and refreshes its tokens'
+            : auth === 'none'
+              ? 'For a server that takes no credential; one that asks for a sign-in starts it'
+              : 'The credential the server gave you'
+        }><select name="auth" value=${auth} onChange=${(e: Event) => setAuth((e.target as HTMLSelectElement).value)}>${mcpAuthOptions.map(
+          ([value, label]) => html`<option value=${value}>${label}</option>`,
+        )}</select><//>
+        ${
+          takesToken
+            ? html`<${Field} label="Token" hint="The server's credential, 1 to 4,096 characters; never shown again"><input name="token" type="password" required maxlength="4096" autocomplete="off" /><//>`
+            : null
+        }
       </div>
     <//>
     <button type="button" onClick=${() => onDone()}>Cancel</button>

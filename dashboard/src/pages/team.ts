@@ -21,6 +21,7 @@ export interface Tenant {
   plan: string
   role: 'owner' | 'admin' | 'member' | 'contributor'
   active?: boolean
+  settings?: Record<string, unknown>
   created_at: string
 }
 interface Member {

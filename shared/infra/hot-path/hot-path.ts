@@ -3,13 +3,14 @@ import { AuthCache } from './auth-cache.ts'
 import { AuthChangeFollower } from './auth-changes.ts'
 import { LastUsedBuffer } from './last-used.ts'
 import { RateLeases } from './rate-leases.ts'
+import { RequestLogBuffer } from './request-log.ts'
 import { UsageBuffer } from './usage-buffer.ts'
 
 /**
  * What one instance keeps in memory so that a key-authenticated request needs no write and no
  * lookup in the database (docs/adr/0004-rate-limits-in-postgres.md): the verified-key and
- * membership cache, its change feed, the rate-limit leases and the usage buffer. One per database
- * pool (one per function instance), made on first use.
+ * membership cache, its change feed, the rate-limit leases, the usage buffer and the request
+ * log's buffer. One per database pool (one per function instance), made on first use.
  */
 export interface HotPath {
   follower: AuthChangeFollower
@@ -18,6 +19,8 @@ export interface HotPath {
   usage: UsageBuffer
   /** Keys' last_used_at, written in batches at most a second after a use. */
   lastUsed: LastUsedBuffer
+  /** The tenants' request log, written in batches at most a second after a request. */
+  requestLog: RequestLogBuffer
 }
 
 // By the pool: a ServiceContext carries its FunctionDeps' pool as asOwner, the same object.
@@ -42,17 +45,21 @@ export function hotPathOf(deps: PoolHolder): HotPath {
       leases: new RateLeases(sql),
       usage,
       lastUsed: new LastUsedBuffer(sql, deps.logger),
+      requestLog: new RequestLogBuffer(sql, deps.logger),
     }
     hotPaths.set(sql, hot)
   }
   return hot
 }
 
-/** Writes the buffered usage and last uses and stops the change feed (before the pool closes). */
+/**
+ * Writes the buffered usage, last uses and request log and stops the change feed (before the
+ * pool closes).
+ */
 export async function closeHotPath(deps: FunctionDeps): Promise<void> {
   const hot = hotPaths.get(deps.sql)
   if (!hot) return
-  await Promise.all([hot.usage.close(), hot.lastUsed.close()])
+  await Promise.all([hot.usage.close(), hot.lastUsed.close(), hot.requestLog.close()])
   await hot.follower.stop()
 }
 

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { getPath } from 'hono/utils/url'
 import type { FunctionDeps } from '../deps.ts'
 import { MALFORMED_JSON, ServiceError, validationError } from '../errors.ts'
+import { logTenantRequest } from '../hot-path/request-log.ts'
 import { describeError } from '../logger.ts'
 import { findUnstorable, hasUnstorableText } from '../schemas.ts'
 import { allowedMethodsOf, unmatchedResponse } from './allowed-methods.ts'
@@ -249,6 +250,7 @@ export function createFunctionApp(
       caller: caller?.kind,
       tenant_id: caller && 'tenantId' in caller ? caller.tenantId : undefined,
     })
+    logTenantRequest(c, name, started)
   })
 
   const limitBody = bodyLimit({

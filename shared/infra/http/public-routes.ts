@@ -12,6 +12,8 @@ export interface PublicRoute {
 
 export const publicRoutes: PublicRoute[] = [
   { prefix: '/api/api-keys', fn: 'api-keys', path: '' },
+  // The tenant's request log (its keys' and members' requests).
+  { prefix: '/api/request-log', fn: 'api-keys', path: '/request-log' },
   { prefix: '/v1/content', fn: 'content', path: '' },
   // {mcp_url}: the tool server.
   { prefix: '/mcp', fn: 'mcp-sse', path: '' },

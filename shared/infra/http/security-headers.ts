@@ -43,7 +43,8 @@ export const STATIC_PAGE_CSP = contentSecurityPolicy({
  * API at `apiOrigins` (the Supabase project when hosted). `servedFrom` names the origin that
  * serves its files where that can differ from the page's own ('self'): the local platform behind
  * a front-end server on another origin. Inline `style` properties set from script (progress
- * bars) are CSSOM writes, which style-src does not govern.
+ * bars) are CSSOM writes, which style-src does not govern. Images may come from any https origin:
+ * an article's feature image and the images in its preview live on the publication's own hosts.
  */
 export function dashboardCsp(apiOrigins: string[] = [], servedFrom: string[] = []): string {
   const own = ["'self'", ...servedFrom]
@@ -51,7 +52,7 @@ export function dashboardCsp(apiOrigins: string[] = [], servedFrom: string[] = [
     'default-src': own,
     'script-src': own,
     'style-src': own,
-    'img-src': [...own, 'data:'],
+    'img-src': [...own, 'data:', 'https:'],
     'connect-src': [...own, ...apiOrigins.filter((o) => !servedFrom.includes(o))],
     'form-action': ["'self'"],
   })

@@ -4,7 +4,14 @@ import { type FunctionDeps, type ServiceContext, serviceContextFor } from '@shar
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { Cron } from 'croner'
 import { createConversation } from './conversations.ts'
-import type { Automation, AutomationInput, AutomationRun } from './schema.ts'
+import type {
+  Automation,
+  AutomationInput,
+  AutomationPatch,
+  AutomationRun,
+  AutomationTrigger,
+  automationEvents,
+} from './schema.ts'
 import { managerRoles, runTurnNow, startTurn } from './turn/index.ts'
 
 /**
@@ -32,7 +39,8 @@ interface AutomationRow {
   tenant_id: string
   name: string
   instruction: string
-  schedule: string
+  schedule: string | null
+  trigger_event: (typeof automationEvents)[number] | null
   enabled: boolean
   disabled_reason: 'creator_removed' | 'creator_demoted' | null
   next_run_at: Date | null
@@ -46,9 +54,11 @@ interface RunRow {
   id: string
   automation_id: string
   slot: Date
+  event_id: string | null
+  event_type: string | null
   conversation_id: string | null
   turn_id: string | null
-  status: 'started' | 'failed'
+  status: 'pending' | 'started' | 'failed'
   error: string | null
   turn_status: string | null
   created_at: Date
@@ -71,9 +81,29 @@ function checkSchedule(schedule: string, now: Date): Date {
   return next
 }
 
+/** What the columns become for a trigger: a schedule (with its next slot) or an event. */
+interface TriggerColumns {
+  schedule: string | null
+  event: AutomationRow['trigger_event']
+  next: Date | null
+}
+
+function triggerColumns(
+  input: { schedule?: string; trigger?: AutomationTrigger },
+  now: Date,
+): TriggerColumns | null {
+  const trigger: AutomationTrigger | undefined =
+    input.trigger ?? (input.schedule ? { type: 'schedule', schedule: input.schedule } : undefined)
+  if (!trigger) return null
+  if (trigger.type === 'event') return { schedule: null, event: trigger.event, next: null }
+  return { schedule: trigger.schedule.trim(), event: null, next: checkSchedule(trigger.schedule, now) }
+}
+
 const presentRun = (r: RunRow): AutomationRun => ({
   id: r.id,
   slot: r.slot.toISOString(),
+  event_id: r.event_id,
+  event_type: r.event_type,
   conversation_id: r.conversation_id,
   turn_id: r.turn_id,
   status: r.status,
@@ -88,6 +118,9 @@ function present(row: AutomationRow, last: RunRow | undefined): Automation {
     name: row.name,
     instruction: row.instruction,
     schedule: row.schedule,
+    trigger: row.trigger_event
+      ? { type: 'event', event: row.trigger_event }
+      : { type: 'schedule', schedule: row.schedule ?? '' },
     enabled: row.enabled,
     disabled_reason: row.enabled ? null : row.disabled_reason,
     next_run_at: row.enabled ? (row.next_run_at?.toISOString() ?? null) : null,
@@ -100,7 +133,7 @@ function present(row: AutomationRow, last: RunRow | undefined): Automation {
 }
 
 const runsQuery = `
-  select r.id, r.automation_id, r.slot, r.conversation_id, r.turn_id, r.status, r.error, r.created_at,
+  select r.id, r.automation_id, r.slot, r.event_id, r.event_type, r.conversation_id, r.turn_id, r.status, r.error, r.created_at,
          t.status as turn_status
   from public.assistant_automation_runs r
   left join public.assistant_turns t on t.id = r.turn_id`
@@ -156,14 +189,14 @@ function asAutomationLimit(err: unknown): never {
 export async function createAutomation(ctx: ServiceContext, input: AutomationInput): Promise<Automation> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const next = checkSchedule(input.schedule, now)
+  const t = triggerColumns(input, now)!
   const [row] = await ctx
     .asTenant(
       (tx) => tx<AutomationRow[]>`
       insert into public.assistant_automations
-        (tenant_id, name, instruction, schedule, enabled, next_run_at, created_by, created_at, updated_at)
-      values (${caller.tenantId}, ${input.name}, ${input.instruction}, ${input.schedule.trim()}, ${input.enabled ?? true},
-              ${next}, ${caller.userId}, ${now}, ${now})
+        (tenant_id, name, instruction, schedule, trigger_event, enabled, next_run_at, created_by, created_at, updated_at)
+      values (${caller.tenantId}, ${input.name}, ${input.instruction}, ${t.schedule}, ${t.event}, ${input.enabled ?? true},
+              ${t.next}, ${caller.userId}, ${now}, ${now})
       returning *`,
     )
     .catch(asAutomationLimit)
@@ -174,11 +207,11 @@ export async function createAutomation(ctx: ServiceContext, input: AutomationInp
 export async function updateAutomation(
   ctx: ServiceContext,
   id: string,
-  input: Partial<AutomationInput>,
+  input: AutomationPatch,
 ): Promise<Automation> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const next = input.schedule ? checkSchedule(input.schedule, now) : null
+  const t = triggerColumns(input, now)
   const [row] = await ctx
     .asTenant(async (tx) => {
       if (input.enabled) {
@@ -197,10 +230,11 @@ export async function updateAutomation(
       update public.assistant_automations set
         name = coalesce(${input.name ?? null}, name),
         instruction = coalesce(${input.instruction ?? null}, instruction),
-        schedule = coalesce(${input.schedule?.trim() ?? null}, schedule),
+        schedule = case when ${t !== null} then ${t?.schedule ?? null} else schedule end,
+        trigger_event = case when ${t !== null} then ${t?.event ?? null} else trigger_event end,
         enabled = coalesce(${input.enabled ?? null}::boolean, enabled),
         disabled_reason = case when ${input.enabled ?? null}::boolean then null else disabled_reason end,
-        next_run_at = coalesce(${next}, next_run_at),
+        next_run_at = case when ${t !== null} then ${t?.next ?? null}::timestamptz else next_run_at end,
         updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
       returning *`
@@ -208,7 +242,7 @@ export async function updateAutomation(
     .catch(privilegeErrorAs('Only owners and admins manage automations'))
   if (!row) throw notFound('Automation')
   // Turned on again after a pause: the next slot from now, not one that passed meanwhile.
-  if (input.enabled && row.next_run_at && row.next_run_at < now) {
+  if (input.enabled && row.schedule && row.next_run_at && row.next_run_at < now) {
     const fresh = nextSlot(row.schedule, now)
     await ctx.asTenant(
       (tx) =>
@@ -266,41 +300,115 @@ export async function runDueAutomations(deps: FunctionDeps, limit = SWEEP_LIMIT)
       const [run] = await tx<{ id: string }[]>`
         insert into public.assistant_automation_runs (tenant_id, automation_id, slot, status, created_at)
         values (${a.tenant_id}, ${a.id}, ${a.next_run_at}, 'started', ${now})
-        on conflict (automation_id, slot) do nothing
+        on conflict (automation_id, slot) where event_id is null do nothing
         returning id`
       await tx`
         update public.assistant_automations
-        set next_run_at = ${nextSlot(a.schedule, now)}, last_run_at = ${now}
+        set next_run_at = ${nextSlot(a.schedule!, now)}, last_run_at = ${now}
         where id = ${a.id}`
       if (run) out.push({ automation: a, runId: run.id })
     }
     return out
   })
-  const runs: Promise<unknown>[] = []
-  for (const { automation: a, runId } of claimed) {
-    try {
-      if (!a.created_by) throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'The automation has no creator')
-      // Its creator, as an owner or admin now (they may have changed since the claim), or no run.
-      const caller = await actingCallerFor(deps.sql, a.tenant_id, a.created_by, managerRoles)
-      const ctx = serviceContextFor(deps, caller)
+  await Promise.all(
+    claimed.map(({ automation: a, runId }) => {
       const slot = a.next_run_at!.toISOString().slice(0, 16).replace('T', ' ')
-      const conversation = await createConversation(ctx, { title: `${a.name} · ${slot} UTC`.slice(0, 200) })
-      const started = await startTurn(ctx, conversation.id, a.instruction, {
-        triggeredBy: 'automation',
-        scopes: [...allScopes],
-      })
-      await deps.sql`
-        update public.assistant_automation_runs set conversation_id = ${conversation.id}, turn_id = ${started.turn.id}
-        where id = ${runId}`
-      runs.push(runTurnNow(deps, started.job.id))
-    } catch (err) {
-      const reason = err instanceof ServiceError ? `${err.code}: ${err.message}` : 'internal error'
-      if (!(err instanceof ServiceError))
-        deps.logger.error('automation failed to start', { automation_id: a.id, error: String(err) })
-      await deps.sql`
-        update public.assistant_automation_runs set status = 'failed', error = ${reason} where id = ${runId}`
-    }
+      return startRun(deps, a, runId, `${a.name} · ${slot} UTC`, a.instruction)
+    }),
+  )
+  return claimed.length
+}
+
+/**
+ * One run's turn, as the automation's creator while they are an owner or admin (they may have
+ * changed since the claim), in a conversation of its own; it runs on this instance before this
+ * resolves. A run that cannot start is recorded failed with the reason.
+ */
+async function startRun(
+  deps: FunctionDeps,
+  a: AutomationRow,
+  runId: string,
+  title: string,
+  content: string,
+): Promise<unknown> {
+  try {
+    if (!a.created_by) throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'The automation has no creator')
+    const caller = await actingCallerFor(deps.sql, a.tenant_id, a.created_by, managerRoles)
+    const ctx = serviceContextFor(deps, caller)
+    const conversation = await createConversation(ctx, { title: title.slice(0, 200) })
+    const started = await startTurn(ctx, conversation.id, content, {
+      triggeredBy: 'automation',
+      scopes: [...allScopes],
+    })
+    await deps.sql`
+      update public.assistant_automation_runs set conversation_id = ${conversation.id}, turn_id = ${started.turn.id}
+      where id = ${runId}`
+    return await runTurnNow(deps, started.job.id)
+  } catch (err) {
+    const reason = err instanceof ServiceError ? `${err.code}: ${err.message}` : 'internal error'
+    if (!(err instanceof ServiceError))
+      deps.logger.error('automation failed to start', { automation_id: a.id, error: String(err) })
+    await deps.sql`
+      update public.assistant_automation_runs set status = 'failed', error = ${reason} where id = ${runId}`
   }
-  await Promise.all(runs)
+}
+
+/** The most characters of an event's data given to the turn. */
+export const MAX_EVENT_CHARS = 4000
+
+/** The automation's instruction, then the event that started the run (its data, bounded). */
+export function eventTurnInput(
+  instruction: string,
+  event: { id: string; type: string; data: unknown },
+): string {
+  let data = JSON.stringify(event.data ?? null, null, 2)
+  if (data.length > MAX_EVENT_CHARS)
+    data = `${data.slice(0, MAX_EVENT_CHARS)}\n… (cut at ${MAX_EVENT_CHARS} characters)`
+  return `${instruction}\n\nThis run was started by the platform event ${event.type} (${event.id}). Its data:\n\`\`\`json\n${data}\n\`\`\``
+}
+
+/**
+ * Starts the runs that events queued (pending rows, written by private.automation_event_fan_out in
+ * the transaction that recorded the event, one per (automation, event) under a unique key). Each is
+ * claimed once, pending to started under FOR UPDATE SKIP LOCKED, so any number of instances start
+ * each event's run once; tenants take turns as in runDueAutomations. Returns how many it started.
+ */
+export async function runEventAutomations(deps: FunctionDeps, limit = SWEEP_LIMIT): Promise<number> {
+  const now = deps.clock.now()
+  const claimed = await deps.sql.begin(async (tx) => {
+    const runs = await tx<{ id: string; automation_id: string; event_id: string; event_type: string }[]>`
+      with ranked as (
+        select id, row_number() over (partition by tenant_id order by created_at, id) as rank
+        from public.assistant_automation_runs where status = 'pending'
+      )
+      select r.id, r.automation_id, r.event_id, r.event_type
+      from public.assistant_automation_runs r join ranked k on k.id = r.id
+      where r.status = 'pending'
+      order by k.rank, r.created_at, r.id
+      limit ${limit}
+      for update of r skip locked`
+    if (runs.length === 0) return []
+    await tx`update public.assistant_automation_runs set status = 'started' where id = any(${runs.map((r) => r.id)})`
+    const automations = await tx<AutomationRow[]>`
+      update public.assistant_automations set last_run_at = ${now}
+      where id = any(${runs.map((r) => r.automation_id)}) returning *`
+    const events = await tx<{ id: string; data: unknown }[]>`
+      select id, data from public.event_outbox where id = any(${runs.map((r) => r.event_id)})`
+    return runs.map((r) => ({
+      run: r,
+      automation: automations.find((a) => a.id === r.automation_id)!,
+      data: events.find((e) => e.id === r.event_id)?.data ?? null,
+    }))
+  })
+  await Promise.all(
+    claimed.map(({ run, automation: a, data }) => {
+      if (!a.enabled)
+        return deps.sql`
+          update public.assistant_automation_runs set status = 'failed', error = 'The automation was turned off'
+          where id = ${run.id}`
+      const content = eventTurnInput(a.instruction, { id: run.event_id, type: run.event_type, data })
+      return startRun(deps, a, run.id, `${a.name} · ${run.event_type}`, content)
+    }),
+  )
   return claimed.length
 }

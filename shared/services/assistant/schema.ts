@@ -71,6 +71,10 @@ export const settingsBody = z
       .nullable()
       .optional()
       .openapi({ description: "The tenant's own instructions, added to the system prompt" }),
+    approval_ttl_hours: z.number().int().min(1).max(720).optional().openapi({
+      description:
+        'How long a tool call waits for approval before it counts as denied (1 to 720 hours; 24 by default)',
+    }),
   })
   .strict()
   .openapi('AssistantSettingsUpdate', { example: { provider: 'anthropic', model: 'claude-sonnet-4-6' } })
@@ -81,6 +85,7 @@ export const settingsSchema = z
     model: z.string().nullable(),
     credential_environment: z.enum(['development', 'staging', 'production']),
     instructions: z.string().nullable(),
+    approval_ttl_hours: z.number().int(),
     effective: z
       .object({
         provider: z.enum(aiProviders).nullable(),
@@ -214,7 +219,36 @@ export const streamEvents = {
 } as const
 export type StreamEventName = keyof typeof streamEvents
 
-export const automationBody = z
+/** The platform events an automation may run on (the event catalog's names). */
+export const automationEvents = [
+  'content.published',
+  'content.updated',
+  'source.items_added',
+  'order.created',
+  'order.updated',
+] as const
+
+export const automationTriggerSchema = z
+  .discriminatedUnion('type', [
+    z.strictObject({
+      type: z.literal('schedule'),
+      schedule: z.string().min(9).max(100).openapi({
+        description: 'A 5-field cron expression in UTC (minute hour day month weekday)',
+        example: '0 8 * * 1-5',
+      }),
+    }),
+    z.strictObject({
+      type: z.literal('event'),
+      event: z.enum(automationEvents).openapi({
+        description:
+          'The platform event of the tenant that starts a run (once per event); its data is given to the turn',
+      }),
+    }),
+  ])
+  .openapi('AutomationTrigger', { example: { type: 'event', event: 'content.published' } })
+export type AutomationTrigger = z.infer<typeof automationTriggerSchema>
+
+const automationFields = z
   .object({
     name: z.string().trim().min(1).max(200).refine(noNul, 'must not contain NUL'),
     instruction: z
@@ -223,13 +257,25 @@ export const automationBody = z
       .refine((s) => s.trim().length > 0, 'must not be empty')
       .refine(noNul, 'must not contain NUL')
       .openapi({ description: 'What the assistant is asked each time, as a user message' }),
-    schedule: z.string().min(9).max(100).openapi({
-      description: 'A 5-field cron expression in UTC (minute hour day month weekday)',
+    schedule: z.string().min(9).max(100).optional().openapi({
+      description: 'Shorthand for trigger {type: "schedule", schedule}: a 5-field cron expression in UTC',
       example: '0 8 * * 1-5',
+    }),
+    trigger: automationTriggerSchema.optional().openapi({
+      description: 'A cron schedule or a platform event; give this or schedule, not both',
     }),
     enabled: z.boolean().optional(),
   })
   .strict()
+
+const oneTrigger = (b: { schedule?: string; trigger?: unknown }) => !(b.schedule && b.trigger)
+
+export const automationBody = automationFields
+  .refine(oneTrigger, { message: 'give schedule or trigger, not both', path: ['trigger'] })
+  .refine((b) => Boolean(b.schedule || b.trigger), {
+    message: 'required: a schedule or a trigger',
+    path: ['trigger'],
+  })
   .openapi('AutomationInput', {
     example: {
       name: 'Morning draft',
@@ -239,20 +285,26 @@ export const automationBody = z
     },
   })
 
-export const automationPatchBody = automationBody
+export const automationPatchBody = automationFields
   .partial()
   .strict()
+  .refine(oneTrigger, { message: 'give schedule or trigger, not both', path: ['trigger'] })
   .openapi('AutomationUpdate', { example: { enabled: false } })
 
 export const automationRunSchema = z
   .object({
     id: z.uuid(),
-    slot: z.string().openapi({ description: 'The scheduled time this run is for' }),
+    slot: z.string().openapi({
+      description: 'The scheduled time this run is for, or the time of the event that started it',
+    }),
+    event_id: z.string().nullable().openapi({ description: 'The event that started the run (evt_...)' }),
+    event_type: z.string().nullable(),
     conversation_id: z.uuid().nullable(),
     turn_id: z.uuid().nullable(),
-    status: z
-      .enum(['started', 'failed'])
-      .openapi({ description: 'failed: the turn could not start (see error)' }),
+    status: z.enum(['pending', 'started', 'failed']).openapi({
+      description:
+        'pending: an event queued it for the next sweep; failed: the turn could not start (see error)',
+    }),
     turn_status: z
       .string()
       .nullable()
@@ -267,7 +319,8 @@ export const automationSchema = z
     id: z.uuid(),
     name: z.string(),
     instruction: z.string(),
-    schedule: z.string(),
+    schedule: z.string().nullable().openapi({ description: 'The cron schedule; null for an event trigger' }),
+    trigger: automationTriggerSchema,
     enabled: z.boolean(),
     disabled_reason: z.enum(['creator_removed', 'creator_demoted']).nullable().openapi({
       description:
@@ -285,3 +338,4 @@ export const automationSchema = z
 export type Automation = z.infer<typeof automationSchema>
 export type AutomationRun = z.infer<typeof automationRunSchema>
 export type AutomationInput = z.infer<typeof automationBody>
+export type AutomationPatch = z.infer<typeof automationPatchBody>

@@ -1,6 +1,5 @@
 import { editorRoles, requireRole, type TenantCaller } from '@shared/infra/caller.ts'
-import { isPgError, pgErrors, type Queryable, type Tx } from '@shared/infra/db.ts'
-
+import { isPgError, pgErrors, type Queryable, type RequestClaims, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
@@ -143,7 +142,9 @@ export type ArticleBySlug = { article: Article } | { redirect_to: string; articl
 /**
  * One article by its slug in a site; an old slug of a published article gives the slug it moved
  * to. NOT_FOUND for another tenant's site and, for a published-only key, for anything not
- * published (row-level security hides it).
+ * published (row-level security hides it). One statement: private.article_by_slug sets role
+ * authenticated and the caller's claims itself and reads under row-level security, as
+ * GET /v1/content's feed does (the owner pool only runs the function).
  */
 export async function getArticleBySlug(
   ctx: ServiceContext,
@@ -151,22 +152,8 @@ export async function getArticleBySlug(
   slug: string,
   formats: readonly ContentFormat[] = ['markdown'],
 ): Promise<ArticleBySlug> {
-  const tenantId = ctx.caller.tenantId
-  const found = await ctx.readAsTenant(async (q) => {
-    // The live slug first; an old one only when no article holds it (saving a slug drops its redirect).
-    const [row] = await q<(ArticleRow & { redirect_to: string | null })[]>`
-      with hit as (
-        (select a.id, null::text as redirect_to from public.articles a
-         where a.site_id = ${siteId} and a.slug = ${slug} and a.tenant_id = ${tenantId})
-        union all
-        (select a.id, a.slug from public.article_slug_redirects r
-         join public.articles a on a.id = r.article_id and a.status = 'published'
-         where r.site_id = ${siteId} and r.slug = ${slug} and r.tenant_id = ${tenantId})
-        limit 1
-      )
-      ${selectArticle(q, q`, hit.redirect_to`)} join hit on hit.id = a.id`
-    return row
-  })
+  const { caller } = ctx
+  const [found] = await queryArticleBySlug(ctx.asOwner, caller.claims, caller.tenantId, siteId, slug)
   if (!found) throw notFound('Article')
   if (found.redirect_to) return { redirect_to: found.redirect_to, article_id: found.id }
   return { article: presentArticle(found, formats) }
@@ -200,6 +187,23 @@ function requireSelfAsAuthor(caller: TenantCaller, authorId: string | null | und
     throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'A contributor is the author of its own articles', {
       details: [{ field: 'author_id', message: 'must be your own user id' }],
     })
+}
+
+/**
+ * private.article_by_slug: with claims, as that caller under row-level security; with null, as the
+ * pool's role (the benchmarks' bare read as the owner). `owner` is the platform's pool: no API
+ * role may execute the function, since it takes the claims as an argument.
+ */
+export function queryArticleBySlug(
+  owner: Queryable,
+  claims: RequestClaims | null,
+  tenantId: string,
+  siteId: string,
+  slug: string,
+): Promise<(ArticleRow & { redirect_to: string | null })[]> {
+  return owner<(ArticleRow & { redirect_to: string | null })[]>`
+    select * from private.article_by_slug(${claims ? JSON.stringify(claims) : null}::text, ${tenantId}::uuid,
+      ${siteId}::uuid, ${slug}::text)`
 }
 
 /** NOT_FOUND unless the site is one of the tenant's. */

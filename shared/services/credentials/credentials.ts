@@ -2,6 +2,12 @@ import type { z } from '@hono/zod-openapi'
 import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, requireFuture, ServiceError } from '@shared/infra/errors.ts'
+import {
+  assertPublicUrl,
+  OutboundBlockedError,
+  OutboundError,
+  outboundPolicyFrom,
+} from '@shared/infra/outbound.ts'
 import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import { credentialStatus } from './credential-status.ts'
 import { keyHint } from './key-hint.ts'
@@ -28,6 +34,7 @@ interface CredentialRow {
   key_hint: string
   provider_id: string
   scopes: string[]
+  base_url: string | null
   expires_at: Date | null
   last_used_at: Date | null
   rotated_at: Date | null
@@ -41,12 +48,12 @@ interface CredentialRow {
 
 /** Everything a tenant may see of a credential. The ciphertext is not granted to tenants at all. */
 const visibleColumns =
-  'id, name, environment, key_hint, provider_id, scopes, expires_at, last_used_at, rotated_at, created_at, updated_at'
+  'id, name, environment, key_hint, provider_id, scopes, base_url, expires_at, last_used_at, rotated_at, created_at, updated_at'
 
 /** Selects `c` (a credentials row set or CTE) with its provider. */
 const withProvider = (tx: Tx, from: string) =>
   tx.unsafe(`
-  select c.id, c.name, c.environment, c.key_hint, c.provider_id, c.scopes, c.expires_at, c.last_used_at,
+  select c.id, c.name, c.environment, c.key_hint, c.provider_id, c.scopes, c.base_url, c.expires_at, c.last_used_at,
          c.rotated_at, c.created_at, c.updated_at, p.slug as provider_slug, p.name as provider_name,
          p.category as provider_category, p.icon_url as provider_icon_url
   from ${from} c join public.providers p on p.id = c.provider_id`)
@@ -66,6 +73,7 @@ function present(row: CredentialRow, now: Date): Credential {
       icon_url: row.provider_icon_url,
     },
     scopes: row.scopes,
+    base_url: row.base_url,
     expires_at: row.expires_at?.toISOString() ?? null,
     status: credentialStatus(row.expires_at, now),
     last_used_at: row.last_used_at?.toISOString() ?? null,
@@ -100,6 +108,31 @@ function futureExpiry(value: string | null | undefined, now: Date): Date | null 
   return at
 }
 
+/** Providers whose API is OpenAI's: only their credentials may carry a base URL. */
+const OPENAI_COMPATIBLE = ['openai']
+
+/**
+ * A base URL is checked when it is set (an OpenAI-compatible provider, an address the outbound
+ * policy admits) and again by the guarded fetch at every call, so a DNS change cannot slip past.
+ */
+async function checkedBaseUrl(
+  ctx: ServiceContext,
+  providerSlug: string | undefined,
+  url: string | null | undefined,
+): Promise<string | null | undefined> {
+  if (url === undefined || url === null) return url
+  if (!providerSlug || !OPENAI_COMPATIBLE.includes(providerSlug))
+    throw invalidField('base_url', 'only an OpenAI-compatible credential (provider openai) takes a base URL')
+  try {
+    await assertPublicUrl(url, outboundPolicyFrom(ctx.config))
+  } catch (err) {
+    if (err instanceof OutboundBlockedError || err instanceof OutboundError)
+      throw invalidField('base_url', `is refused: ${err.message}`)
+    throw err
+  }
+  return url.replace(/\/+$/, '')
+}
+
 /** Updates the tenant's credential `id` and returns it with its provider; NOT_FOUND when none. */
 async function updateRow(ctx: ServiceContext, id: string, changes: Record<string, unknown>, now: Date) {
   const { caller } = ctx
@@ -127,6 +160,10 @@ export async function createCredential(
   const expiresAt = futureExpiry(input.expires_at, now) ?? null
   const id = crypto.randomUUID()
   // The secret's first and only stop: from here on only its ciphertext and hint exist.
+  const baseUrl =
+    input.base_url === undefined
+      ? null
+      : await checkedBaseUrl(ctx, await providerSlug(ctx, input.provider_id), input.base_url)
   const ciphertext = await ctx.vault.encrypt(caller.tenantId, input.credential, credentialPurpose(id))
   const hint = keyHint(input.credential)
   const [row] = await ctx
@@ -134,9 +171,9 @@ export async function createCredential(
       (tx) => tx<CredentialRow[]>`
       with c as (
         insert into public.credentials (id, tenant_id, provider_id, name, environment, key_hint, secret_ciphertext,
-                                        scopes, expires_at, created_by, created_at, updated_at)
+                                        scopes, base_url, expires_at, created_by, created_at, updated_at)
         values (${id}, ${caller.tenantId}, ${input.provider_id}, ${input.name}, ${input.environment}, ${hint}, ${ciphertext},
-                ${input.scopes}, ${expiresAt}, ${caller.userId}, ${now}, ${now})
+                ${input.scopes}, ${baseUrl ?? null}, ${expiresAt}, ${caller.userId}, ${now}, ${now})
         returning ${tx.unsafe(visibleColumns)}
       )
       ${withProvider(tx, 'c')}`,
@@ -188,6 +225,10 @@ export async function updateCredential(
   if (input.name !== undefined) changes.name = input.name
   if (input.scopes !== undefined) changes.scopes = input.scopes
   if (input.expires_at !== undefined) changes.expires_at = futureExpiry(input.expires_at, now)
+  if (input.base_url !== undefined)
+    changes.base_url =
+      input.base_url &&
+      (await checkedBaseUrl(ctx, (await getCredential(ctx, id)).provider.slug, input.base_url))
   return updateRow(ctx, id, changes, now)
 }
 
@@ -213,6 +254,13 @@ export async function rotateCredential(
     },
     now,
   )
+}
+
+async function providerSlug(ctx: ServiceContext, providerId: string): Promise<string | undefined> {
+  const [row] = await ctx.readAsTenant(
+    (q) => q<{ slug: string }[]>`select slug from public.providers where id = ${providerId}`,
+  )
+  return row?.slug
 }
 
 export async function deleteCredential(ctx: ServiceContext, id: string): Promise<void> {

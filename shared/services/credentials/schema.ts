@@ -64,6 +64,17 @@ const scopes = z
   .refine((s) => new Set(s).size === s.length, 'scopes must not repeat')
   .openapi({ description: 'Free labels for the use of the credential', example: ['inference'] })
 
+/** The API base URL of an OpenAI-compatible credential (OpenRouter, Azure, a self-hosted server). */
+export const MAX_BASE_URL_LENGTH = 500
+const baseUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(MAX_BASE_URL_LENGTH)
+  .openapi({
+    description:
+      "OpenAI-compatible credentials only: the API base URL the assistant's model calls go to instead of the platform's (e.g. https://openrouter.ai/api/v1). Checked against the outbound address policy: no loopback or private addresses, https only, unless the deployment allows them.",
+    example: 'https://openrouter.ai/api/v1',
+  })
+
 const expiresAt = isoTimestamp().openapi({ description: 'Must lie in the future' })
 
 export const createCredentialBody = z
@@ -74,6 +85,7 @@ export const createCredentialBody = z
     credential: secret,
     scopes: scopes.default([]),
     expires_at: expiresAt.optional(),
+    base_url: baseUrl.optional(),
   })
   .strict()
   .openapi('CreateCredential', {
@@ -91,9 +103,10 @@ export const updateCredentialBody = z
     name: name.optional(),
     scopes: scopes.optional(),
     expires_at: expiresAt.nullable().optional().openapi({ description: 'null removes the expiry' }),
+    base_url: baseUrl.nullable().optional().openapi({ description: "null: the platform's base URL again" }),
   })
   .strict()
-  .refine((b) => Object.keys(b).length > 0, 'name, scopes or expires_at is required')
+  .refine((b) => Object.keys(b).length > 0, 'name, scopes, expires_at or base_url is required')
   .openapi('UpdateCredential', { example: { name: 'OpenAI (main)', expires_at: null } })
 
 export const rotateCredentialBody = z
@@ -136,6 +149,10 @@ export const credentialSchema = z
     provider_id: z.uuid(),
     provider: providerSchema,
     scopes: z.array(z.string()),
+    base_url: z
+      .string()
+      .nullable()
+      .openapi({ description: "An OpenAI-compatible credential's own API base URL; null: the platform's" }),
     expires_at: z.string().nullable(),
     status: z.enum(credentialStatuses).openapi({
       description: `expiring: expires within ${EXPIRING_WITHIN_DAYS} days; expired: expires_at has passed`,

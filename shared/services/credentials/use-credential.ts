@@ -43,6 +43,8 @@ export interface UsableCredential {
   provider: string
   environment: Environment
   scopes: string[]
+  /** An OpenAI-compatible credential's own API base URL; null: the platform's. */
+  baseUrl: string | null
   expiresAt: Date | null
   /** The plaintext. Hand it to the provider call; never log, store or return it. */
   secret: string
@@ -79,6 +81,7 @@ interface CandidateRow {
   name: string
   environment: Environment
   scopes: string[]
+  base_url: string | null
   expires_at: Date | null
   secret_ciphertext: string
   provider_slug: string
@@ -105,7 +108,7 @@ export async function useCredential(
   const now = deps.clock.now()
   const byId = UUID.test(req.provider)
   const [row] = await deps.sql<(CandidateRow & { usable: boolean })[]>`
-    select c.id, c.name, c.environment, c.scopes, c.expires_at, c.secret_ciphertext, p.slug as provider_slug,
+    select c.id, c.name, c.environment, c.scopes, c.base_url, c.expires_at, c.secret_ciphertext, p.slug as provider_slug,
            (c.expires_at is null or c.expires_at > ${now}) as usable
     from public.credentials c join public.providers p on p.id = c.provider_id
     where c.tenant_id = ${req.tenantId} and c.environment = ${req.environment}
@@ -148,6 +151,7 @@ export async function useCredential(
     provider: row.provider_slug,
     environment: row.environment,
     scopes: row.scopes,
+    baseUrl: row.base_url,
     expiresAt: row.expires_at,
     secret,
   }

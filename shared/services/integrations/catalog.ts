@@ -227,6 +227,7 @@ export function publicCatalog(config: Pick<Config, 'OAUTH_ENV'>) {
       oauth_scopes: e.oauth_scopes,
       mcp_type: e.mcp_type ?? null,
       oauth_configured: Boolean(providers.get(e.slug)?.clientId && providers.get(e.slug)?.clientSecret),
+      oauth_settings: e.oauth ? [e.oauth.clientIdEnv, e.oauth.clientSecretEnv] : null,
       tools: e.tools.map((t) => ({
         name: t.name,
         alias: toolAlias(t.name),

@@ -5,10 +5,13 @@ import type { ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { usingSecretsOf } from '@shared/infra/secret-columns.ts'
 import { integrationById, resolveProviders } from './catalog.ts'
-import { type DiscoveredTool, discoverMcpTools, McpConnectError } from './mcp-discovery.ts'
+import { type McpOAuthServer, revokeMcpToken } from './mcp-auth.ts'
+import { type DiscoveredTool, discoverMcpTools, type McpAuthType, McpConnectError } from './mcp-discovery.ts'
+import { type AuthorizationStarted, challengeOf, startMcpAuthorization } from './mcp-oauth-connect.ts'
 import { revokeToken, vaultPurposes } from './oauth.ts'
 import { catalogTools, featureOfPermissionName, parseRestrictions, resolveTool } from './permissions.ts'
 import type { Connection, connectBody, Permission, Tool } from './schema.ts'
+import { connectionToken } from './tool-calls.ts'
 import { recordIntegrationCall } from './usage-log.ts'
 
 /** Connections (OAuth and MCP) as the tenant sees them, their tools and tool permissions. */
@@ -30,7 +33,7 @@ interface ConnectionRow {
   token_expires_at: Date | null
   last_refreshed_at: Date | null
   mcp_server_url: string | null
-  mcp_auth_type: 'bearer' | 'api_key' | null
+  mcp_auth_type: McpAuthType | null
   mcp_transport: 'streamable_http' | 'sse' | null
   tools_discovered_at: Date | null
   created_at: Date
@@ -114,7 +117,7 @@ async function toolsOf(tx: Tx, tenantId: string, row: ConnectionRow): Promise<To
   return rows.map((r) => presentTool({ ...r, inputSchema: r.input_schema }))
 }
 
-async function insertTools(
+export async function insertTools(
   tx: Tx,
   tenantId: string,
   connectionId: string,
@@ -207,10 +210,15 @@ export async function deleteConnection(
     (tx) => loadConnection(tx, caller.tenantId, id),
     async (owner, row) => {
       const [secrets] = await owner<
-        { access_token_encrypted: string | null; refresh_token_encrypted: string | null }[]
+        {
+          access_token_encrypted: string | null
+          refresh_token_encrypted: string | null
+          mcp_oauth: McpOAuthServer | null
+          mcp_oauth_client_secret_encrypted: string | null
+        }[]
       >`
-        select access_token_encrypted, refresh_token_encrypted from public.integration_connections
-        where id = ${id} and tenant_id = ${caller.tenantId}`
+        select access_token_encrypted, refresh_token_encrypted, mcp_oauth, mcp_oauth_client_secret_encrypted
+        from public.integration_connections where id = ${id} and tenant_id = ${caller.tenantId}`
       return { row, secrets }
     },
   )
@@ -223,33 +231,53 @@ export async function deleteConnection(
   if (deleted.count === 0) throw notFound('Connection')
   let revoked = false
   const provider = resolveProviders(ctx.config).get(row.integration_slug)
-  if (row.connection_type === 'oauth' && provider?.revocationUrl && secrets) {
-    // Revoking the refresh token ends the whole grant at RFC 7009 providers; else the access token.
-    const [token, hint] = secrets.refresh_token_encrypted
-      ? [secrets.refresh_token_encrypted, 'refresh_token' as const]
-      : [secrets.access_token_encrypted, 'access_token' as const]
-    if (token) {
-      const purpose = hint === 'refresh_token' ? vaultPurposes.refreshToken : vaultPurposes.accessToken
-      revoked = await revokeToken(
-        ctx,
-        provider,
-        await ctx.vault.decrypt(caller.tenantId, token, purpose),
-        hint,
-      )
-    }
+  const mcpServer = row.connection_type === 'mcp' ? (secrets?.mcp_oauth ?? null) : null
+  // Revoking the refresh token ends the whole grant at RFC 7009 servers; else the access token.
+  const [sealed, hint] = secrets?.refresh_token_encrypted
+    ? [secrets.refresh_token_encrypted, 'refresh_token' as const]
+    : [secrets?.access_token_encrypted ?? null, 'access_token' as const]
+  const purpose = hint === 'refresh_token' ? vaultPurposes.refreshToken : vaultPurposes.accessToken
+  const open = (value: string, p: string) => ctx.vault.decrypt(caller.tenantId, value, p)
+  if (sealed && row.connection_type === 'oauth' && provider?.revocationUrl) {
+    revoked = await revokeToken(ctx, provider, await open(sealed, purpose), hint)
+  } else if (sealed && mcpServer?.revocation_endpoint) {
+    const clientSecret = secrets?.mcp_oauth_client_secret_encrypted
+      ? await open(secrets.mcp_oauth_client_secret_encrypted, vaultPurposes.mcpClientSecret)
+      : null
+    revoked = await revokeMcpToken(ctx, mcpServer, clientSecret, await open(sealed, purpose), hint)
   }
   return { id, deleted: true, revoked_at_provider: revoked }
 }
 
 export type ConnectInput = z.output<typeof connectBody>
 
-export async function connectMcp(ctx: ServiceContext, body: ConnectInput): Promise<ConnectionWithTools> {
+/**
+ * Connects an MCP server. With a token or none, its tools are listed at once ('connected'). An
+ * OAuth-protected server (asked for with 'oauth', or found when a server connected without a
+ * token answers 401 with a Bearer challenge) starts the MCP authorization flow instead
+ * ('authorize'): the integrations callback stores the connection when the user comes back.
+ */
+export async function connectMcp(
+  ctx: ServiceContext,
+  body: ConnectInput,
+): Promise<
+  { kind: 'connected'; connection: ConnectionWithTools } | ({ kind: 'authorize' } & AuthorizationStarted)
+> {
   const { caller } = ctx
   const entry = integrationById(body.integration_id)
   if (!entry) throw invalid('integration_id', 'unknown integration')
   if (!entry.connection_types.includes('mcp'))
     throw invalid('integration_id', `${entry.slug} does not take MCP connections`)
   requireRole(caller, ['owner', 'admin'])
+  const authorize = async (challenge: { resourceMetadataUrl?: URL; scope?: string }) => ({
+    kind: 'authorize' as const,
+    ...(await startMcpAuthorization(ctx, entry, {
+      serverUrl: body.mcp_server_url,
+      displayName: body.display_name ?? entry.name,
+      challenge,
+    })),
+  })
+  if (body.mcp_auth_type === 'oauth') return authorize((await challengeOf(ctx, body.mcp_server_url)) ?? {})
 
   const started = performance.now()
   let discovered: Awaited<ReturnType<typeof discoverMcpTools>>
@@ -258,17 +286,24 @@ export async function connectMcp(ctx: ServiceContext, body: ConnectInput): Promi
       slug: entry.slug,
       url: body.mcp_server_url,
       authType: body.mcp_auth_type,
-      token: body.mcp_auth_token,
+      token: body.mcp_auth_token ?? '',
     })
   } catch (err) {
     if (!(err instanceof McpConnectError)) throw err
     if (err.reason === 'blocked') throw invalid('mcp_server_url', err.message)
+    // Asked for without a token, and the server wants an OAuth sign-in: the same form starts it.
+    if (err.reason === 'unauthorized' && body.mcp_auth_type === 'none') {
+      const challenge = await challengeOf(ctx, body.mcp_server_url)
+      if (challenge) return authorize(challenge)
+    }
     throw new ServiceError('UNPROCESSABLE', `Cannot connect: ${err.message}`, {
       details: [{ field: 'mcp_server_url', message: err.reason }],
     })
   }
   const elapsed = performance.now() - started
-  const tokenEncrypted = await ctx.vault.encrypt(caller.tenantId, body.mcp_auth_token, vaultPurposes.mcpToken)
+  const tokenEncrypted = body.mcp_auth_token
+    ? await ctx.vault.encrypt(caller.tenantId, body.mcp_auth_token, vaultPurposes.mcpToken)
+    : null
   const now = ctx.clock.now()
   const result = await ctx
     .asTenant(async (tx) => {
@@ -295,31 +330,19 @@ export async function connectMcp(ctx: ServiceContext, body: ConnectInput): Promi
       return { ...row!, mcp_tool_count: discovered.tools.length }
     })
     .catch(asPermissionError)
-  return { ...presentConnection(result), tools: discovered.tools.map(presentTool) }
+  return {
+    kind: 'connected',
+    connection: { ...presentConnection(result), tools: discovered.tools.map(presentTool) },
+  }
 }
 
 export async function rediscoverTools(ctx: ServiceContext, id: string): Promise<ConnectionWithTools> {
   const { caller } = ctx
   requireRole(caller, ['owner', 'admin'])
-  const { row, secret } = await usingSecretsOf(
-    ctx,
-    ctx.asOwner,
-    'Connection',
-    (tx) => loadConnection(tx, caller.tenantId, id),
-    async (owner, row) => {
-      if (row.connection_type !== 'mcp')
-        throw invalid('id', 'OAuth connections take their tools from the catalog')
-      const [secret] = await owner<{ mcp_auth_token_encrypted: string }[]>`
-        select mcp_auth_token_encrypted from public.integration_connections where id = ${id} and tenant_id = ${caller.tenantId}`
-      return { row, secret }
-    },
-  )
-  if (!secret) throw notFound('Connection')
-  const token = await ctx.vault.decrypt(
-    caller.tenantId,
-    secret.mcp_auth_token_encrypted,
-    vaultPurposes.mcpToken,
-  )
+  const row = await ctx.asTenant((tx) => loadConnection(tx, caller.tenantId, id))
+  if (row.connection_type !== 'mcp')
+    throw invalid('id', 'OAuth connections take their tools from the catalog')
+  const { token } = await connectionToken(ctx, id)
   const started = performance.now()
   const log = (tx: Tx, success: boolean) =>
     recordIntegrationCall(tx, {
@@ -340,7 +363,7 @@ export async function rediscoverTools(ctx: ServiceContext, id: string): Promise<
       slug: row.integration_slug,
       url: row.mcp_server_url!,
       authType: row.mcp_auth_type!,
-      token,
+      token: token ?? '',
     })
   } catch (err) {
     if (!(err instanceof McpConnectError)) throw err

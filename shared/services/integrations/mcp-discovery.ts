@@ -6,7 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { McpError } from '@modelcontextprotocol/sdk/types.js'
-import type { DepsWithoutDatabase, FunctionDeps } from '@shared/infra/deps.ts'
+import type { DepsWithoutDatabase } from '@shared/infra/deps.ts'
 import {
   assertPublicUrl,
   describeNetworkFailure,
@@ -22,7 +22,8 @@ import { toolAlias } from './catalog.ts'
  * the older SSE transport as fallback), authenticate as the connection says, and list its tools.
  */
 
-export type McpAuthType = 'bearer' | 'api_key'
+/** 'oauth': an access token from the server's own authorization server (mcp-auth.ts), sent as Bearer. */
+export type McpAuthType = 'bearer' | 'api_key' | 'none' | 'oauth'
 export type McpTransportKind = 'streamable_http' | 'sse'
 
 export interface DiscoveredTool {
@@ -51,7 +52,8 @@ const DISCOVERY_TIMEOUT_MS = 15_000
 const TOOL_NAME = /^[A-Za-z0-9_./-]{1,128}$/
 
 export function authHeaders(authType: McpAuthType, token: string): Record<string, string> {
-  return authType === 'bearer' ? { authorization: `Bearer ${token}` } : { 'x-api-key': token }
+  if (authType === 'none') return {}
+  return authType === 'api_key' ? { 'x-api-key': token } : { authorization: `Bearer ${token}` }
 }
 
 export function outboundPolicy(deps: DepsWithoutDatabase): OutboundPolicy {

@@ -2,7 +2,9 @@ import { requireRole } from '@shared/infra/caller.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { integrationBySlug, resolveProviders } from './catalog.ts'
+import { completeMcpAuthorization } from './mcp-oauth-connect.ts'
 import {
+  authorizationErrorCode,
   beginAuthorization,
   callbackUrl,
   consumeState,
@@ -80,6 +82,13 @@ export async function completeAuthorization(
       'invalid_state',
       'The authorization request is unknown, expired, was already used or was started in another browser.',
     )
+  if (state.mcp_flow_encrypted)
+    return completeMcpAuthorization(
+      deps,
+      { ...state, mcp_flow_encrypted: state.mcp_flow_encrypted },
+      query,
+      fail,
+    )
   const slug = state.integration_slug
   const provider = resolveProviders(deps.config).get(slug)
   if (!provider?.clientId) return fail(slug, 'integration_unavailable', 'The integration is not configured.')
@@ -101,7 +110,7 @@ export async function completeAuthorization(
     )
   }
   if (query.error) {
-    const code = /^[a-z_]{1,64}$/.test(query.error) ? query.error : 'authorization_failed'
+    const code = authorizationErrorCode(query.error)
     return fail(
       slug,
       code,

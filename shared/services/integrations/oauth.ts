@@ -20,6 +20,9 @@ export const vaultPurposes = {
   refreshToken: 'oauth-refresh-token',
   pkceVerifier: 'oauth-pkce-verifier',
   mcpToken: 'mcp-auth-token',
+  /** The pending MCP connection an authorization carries to the callback. */
+  mcpOAuthFlow: 'mcp-oauth-flow',
+  mcpClientSecret: 'mcp-oauth-client-secret',
 } as const
 
 export function callbackUrl(config: Pick<Config, 'PUBLIC_URL'>): string {
@@ -55,22 +58,8 @@ export async function beginAuthorization(
   provider: ResolvedProvider & { clientId: string },
   caller: { tenantId: string; userId: string },
 ): Promise<{ url: string; expiresAt: Date; binding: { cookieName: string; value: string } }> {
-  const state = randomBase62(43) // ~256 bits
-  const binding = randomBase62(43)
   const verifier = provider.pkce ? randomBase62(64) : null
-  const now = deps.clock.now()
-  const expiresAt = new Date(now.getTime() + STATE_TTL_MS)
-  const verifierEncrypted = verifier
-    ? await deps.vault.encrypt(caller.tenantId, verifier, vaultPurposes.pkceVerifier)
-    : null
-  await deps.asOwner`
-    insert into private.oauth_states (state_hash, browser_hash, tenant_id, user_id, integration_slug, code_verifier_encrypted, expires_at, created_at)
-    values (${sha256Hex(state)}, ${sha256Hex(binding)}, ${caller.tenantId}, ${caller.userId}, ${provider.slug}, ${verifierEncrypted}, ${expiresAt}, ${now})`
-  // Expired states are useless; dropping them here keeps the table small without another job.
-  deps.asOwner`delete from private.oauth_states where expires_at < ${new Date(now.getTime() - STATE_TTL_MS)}`.catch(
-    () => {},
-  )
-
+  const { state, expiresAt, binding } = await storeState(deps, caller, provider.slug, { verifier })
   const url = new URL(provider.authorizeUrl)
   url.searchParams.set('response_type', 'code')
   url.searchParams.set('client_id', provider.clientId)
@@ -82,11 +71,45 @@ export async function beginAuthorization(
     url.searchParams.set('code_challenge_method', 'S256')
   }
   for (const [k, v] of Object.entries(provider.extraAuthorizeParams ?? {})) url.searchParams.set(k, v)
-  return {
-    url: url.toString(),
-    expiresAt,
-    binding: { cookieName: await bindingCookieName(state), value: binding },
-  }
+  return { url: url.toString(), expiresAt, binding }
+}
+
+/** An authorization response's error code as the dashboard may show it: a plain code, else a generic one. */
+export const authorizationErrorCode = (error: string) =>
+  /^[a-z_]{1,64}$/.test(error) ? error : 'authorization_failed'
+
+/** A state value: ~256 bits. */
+export const newState = () => randomBase62(43)
+
+/**
+ * Stores a single-use state (hashed; the PKCE verifier and an MCP flow encrypted) bound to the
+ * user, the tenant and the browser; returns it with the browser binding for the cookie.
+ */
+export async function storeState(
+  deps: ServiceContext,
+  caller: { tenantId: string; userId: string },
+  slug: string,
+  secrets: { state?: string; verifier: string | null; mcpFlow?: unknown },
+): Promise<{ state: string; expiresAt: Date; binding: { cookieName: string; value: string } }> {
+  const state = secrets.state ?? newState()
+  const binding = randomBase62(43)
+  const now = deps.clock.now()
+  const expiresAt = new Date(now.getTime() + STATE_TTL_MS)
+  const verifierEncrypted = secrets.verifier
+    ? await deps.vault.encrypt(caller.tenantId, secrets.verifier, vaultPurposes.pkceVerifier)
+    : null
+  const flowEncrypted =
+    secrets.mcpFlow === undefined
+      ? null
+      : await deps.vault.encrypt(caller.tenantId, JSON.stringify(secrets.mcpFlow), vaultPurposes.mcpOAuthFlow)
+  await deps.asOwner`
+    insert into private.oauth_states (state_hash, browser_hash, tenant_id, user_id, integration_slug, code_verifier_encrypted, mcp_flow_encrypted, expires_at, created_at)
+    values (${sha256Hex(state)}, ${sha256Hex(binding)}, ${caller.tenantId}, ${caller.userId}, ${slug}, ${verifierEncrypted}, ${flowEncrypted}, ${expiresAt}, ${now})`
+  // Expired states are useless; dropping them here keeps the table small without another job.
+  deps.asOwner`delete from private.oauth_states where expires_at < ${new Date(now.getTime() - STATE_TTL_MS)}`.catch(
+    () => {},
+  )
+  return { state, expiresAt, binding: { cookieName: await bindingCookieName(state), value: binding } }
 }
 
 export interface ConsumedState {
@@ -94,6 +117,8 @@ export interface ConsumedState {
   user_id: string
   integration_slug: string
   code_verifier_encrypted: string | null
+  /** Set when the authorization connects an OAuth-protected MCP server. */
+  mcp_flow_encrypted: string | null
 }
 
 /**
@@ -112,7 +137,7 @@ export async function consumeState(
     update private.oauth_states set used_at = ${now}
     where state_hash = ${sha256Hex(state)} and browser_hash = ${sha256Hex(browserBinding)}
       and used_at is null and expires_at > ${now}
-    returning tenant_id, user_id, integration_slug, code_verifier_encrypted`
+    returning tenant_id, user_id, integration_slug, code_verifier_encrypted, mcp_flow_encrypted`
   return row ?? null
 }
 

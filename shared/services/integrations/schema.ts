@@ -7,6 +7,14 @@ const jsonSchemaObject = z
   .record(z.string(), z.unknown())
   .openapi({ description: 'JSON Schema of the arguments' })
 
+/**
+ * The spec's 'bearer' and 'api_key', and beside them 'none' (a server that takes no credential)
+ * and 'oauth' (a server that signs users in at its own authorization server: the MCP authorization
+ * flow, tokens kept and refreshed by the platform).
+ */
+export const mcpAuthTypes = ['bearer', 'api_key', 'none', 'oauth'] as const
+const needsToken = new Set(['bearer', 'api_key'])
+
 export const toolSchema = z
   .object({
     name: z
@@ -33,13 +41,24 @@ export const integrationSchema = z
     mcp_type: z.enum(['official', 'self_hosted', 'webhook']).nullable(),
     /** Whether this deployment has the platform's OAuth client for it. */
     oauth_configured: z.boolean(),
+    /**
+     * The settings an operator sets to offer the OAuth connection (its client id and secret
+     * variables, as the provider module names them); null for MCP-only entries.
+     */
+    oauth_settings: z
+      .array(z.string())
+      .nullable()
+      .openapi({ example: ['OAUTH_NOTION_CLIENT_ID', 'OAUTH_NOTION_CLIENT_SECRET'] }),
     tools: z.array(toolSchema),
   })
   .openapi('Integration')
 
 export const catalogSchema = z
   .object({
-    categories: z.array(z.object({ slug: z.enum(categories), integrations: z.number().int() })),
+    categories: z.array(z.object({ slug: z.enum(categories), integrations: z.number().int() })).openapi({
+      description:
+        "Every category, in the catalog's order; 'integrations' is 0 where the catalog has none yet",
+    }),
     data: z.array(integrationSchema),
   })
   .openapi('IntegrationCatalog')
@@ -57,7 +76,7 @@ export const connectionSchema = z
     token_expires_at: z.string().nullable(),
     last_refreshed_at: z.string().nullable(),
     mcp_server_url: z.string().nullable(),
-    mcp_auth_type: z.enum(['bearer', 'api_key']).nullable(),
+    mcp_auth_type: z.enum(mcpAuthTypes).nullable(),
     mcp_transport: z.enum(['streamable_http', 'sse']).nullable(),
     tool_count: z.number().int(),
     tools_discovered_at: z.string().nullable(),
@@ -114,12 +133,13 @@ export const connectBody = z
       .url({ protocol: /^https?$/ })
       .max(2048)
       .openapi({ example: 'https://mcp.example.com/mcp' }),
-    mcp_auth_type: z.enum(['bearer', 'api_key']),
-    mcp_auth_token: z
-      .string()
-      .min(1)
-      .max(4096)
-      .openapi({ description: 'Write-only: encrypted at once, never returned' }),
+    mcp_auth_type: z.enum(mcpAuthTypes).openapi({
+      description:
+        "'bearer' or 'api_key' (with mcp_auth_token); 'none' for a server without credentials (one that answers 401 with an OAuth challenge starts the sign-in, as 'oauth' does); 'oauth' answers 202 with the authorization URL",
+    }),
+    mcp_auth_token: z.string().min(1).max(4096).optional().openapi({
+      description: "Write-only: encrypted at once, never returned. Required for 'bearer' and 'api_key' only",
+    }),
     display_name: z
       .string()
       .trim()
@@ -129,6 +149,17 @@ export const connectBody = z
       .openapi({ description: 'Used for custom servers' }),
   })
   .strict()
+  .superRefine((body, ctx) => {
+    const given = body.mcp_auth_token !== undefined
+    if (needsToken.has(body.mcp_auth_type) !== given)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['mcp_auth_token'],
+        message: given
+          ? `takes no token with mcp_auth_type '${body.mcp_auth_type}'`
+          : `is required with mcp_auth_type '${body.mcp_auth_type}'`,
+      })
+  })
   .openapi('ConnectMcpServer', {
     example: {
       integration_id: 'ca78841d-5b84-4382-998e-85c334756ad2',
@@ -238,6 +269,24 @@ export const callbackQuery = z
   .loose()
 
 export const authorizeResponse = z.object({ authorization_url: z.string(), expires_at: z.string() })
+
+export const clientMetadataSchema = z
+  .object({
+    client_id: z
+      .string()
+      .openapi({ example: 'https://api.example.com/api/integrations/client-metadata.json' }),
+    client_name: z.string(),
+    redirect_uris: z.array(z.string()),
+    grant_types: z.array(z.string()),
+    response_types: z.array(z.string()),
+    token_endpoint_auth_method: z.literal('none'),
+  })
+  .openapi('ClientIdMetadataDocument')
+
+export const mcpAuthorizeResponse = authorizeResponse.openapi('McpAuthorizationStarted', {
+  description:
+    'The MCP server signs users in with OAuth: open authorization_url in the same browser; the callback stores the connection and redirects to the dashboard',
+})
 
 export const refreshJobResult = z.object({
   claimed: z.number(),

@@ -12,6 +12,7 @@ import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import { usingSecretsOf } from '@shared/infra/secret-columns.ts'
 import { type ResolvedProvider, resolveProviders } from './catalog.ts'
+import { type McpOAuthServer, refreshMcpTokens } from './mcp-auth.ts'
 import { refreshTokens, TokenEndpointError, type TokenSet, vaultPurposes } from './oauth.ts'
 
 /**
@@ -54,6 +55,10 @@ interface Claimed {
   refresh_token_encrypted: string
   token_version: number
   refresh_failures: number
+  connection_type: 'oauth' | 'mcp'
+  /** An OAuth MCP connection's authorization server and client (mcp-auth.ts). */
+  mcp_oauth: McpOAuthServer | null
+  mcp_oauth_client_secret_encrypted: string | null
 }
 
 const REFRESH_LEASE: LeaseColumns = { token: 'refresh_lease', until: 'refresh_locked_until' }
@@ -72,11 +77,12 @@ function claimRefreshes(
     columns: REFRESH_LEASE,
     leaseMs: LEASE_MS,
     now,
-    due: sql`${which.due} and connection_type = 'oauth' and status = 'active' and refresh_token_encrypted is not null
+    due: sql`${which.due} and (connection_type = 'oauth' or mcp_auth_type = 'oauth') and status = 'active' and refresh_token_encrypted is not null
       and (refresh_next_attempt_at is null or refresh_next_attempt_at <= ${now})`,
     order: which.order,
     limit: which.limit,
-    returning: sql`t.id, t.tenant_id, t.integration_slug, t.refresh_token_encrypted, t.token_version, t.refresh_failures`,
+    returning: sql`t.id, t.tenant_id, t.integration_slug, t.refresh_token_encrypted, t.token_version, t.refresh_failures,
+      t.connection_type, t.mcp_oauth, t.mcp_oauth_client_secret_encrypted`,
   })
 }
 
@@ -123,7 +129,8 @@ async function refreshOne(
   row: Claimed,
   lease: Lease,
 ): Promise<'refreshed' | 'needs_reauth' | 'failed' | 'skipped'> {
-  if (!provider?.clientId) {
+  const server = row.connection_type === 'mcp' ? row.mcp_oauth : null
+  if (!server && !provider?.clientId) {
     await recordFailure(deps, row, lease, 'the provider is not configured on this deployment')
     return 'failed'
   }
@@ -135,11 +142,21 @@ async function refreshOne(
       row.refresh_token_encrypted,
       vaultPurposes.refreshToken,
     )
+    const clientSecret = row.mcp_oauth_client_secret_encrypted
+      ? await deps.vault.decrypt(
+          row.tenant_id,
+          row.mcp_oauth_client_secret_encrypted,
+          vaultPurposes.mcpClientSecret,
+        )
+      : null
+    const refresh = server
+      ? () => refreshMcpTokens(deps, server, clientSecret, refreshToken)
+      : () => refreshTokens(deps, provider!, refreshToken)
     for (let attempt = 0; attempt < ATTEMPTS && !tokens; attempt++) {
       // Never send after the lease could have passed to another run.
       if (deps.clock.now().getTime() > lease.until.getTime() - LEASE_MARGIN_MS) return 'skipped'
       try {
-        tokens = await refreshTokens(deps, provider, refreshToken)
+        tokens = await refresh()
       } catch (err) {
         if (!(err instanceof TokenEndpointError)) throw err
         lastError = err
@@ -229,7 +246,11 @@ async function markNeedsReauth(deps: FunctionDeps, row: Claimed, lease: Lease): 
         display_name: updated.display_name,
         external_account_name: updated.external_account_name,
         reason: 'invalid_grant',
-        reconnect_path: `/api/integrations/${updated.integration_slug}/authorize`,
+        // An MCP server is signed in to again by connecting it again.
+        reconnect_path:
+          row.connection_type === 'mcp'
+            ? '/api/integrations/connect'
+            : `/api/integrations/${updated.integration_slug}/authorize`,
       },
     })
     const owners = await tx<{ email: string }[]>`

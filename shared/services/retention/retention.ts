@@ -8,13 +8,16 @@ export interface RetentionResult {
   tool_usage: number
   commerce_deliveries: number
   jobs: number
+  request_log: number
 }
 
 /**
  * Prunes finished webhook deliveries, outbox events, tool usage records, finished commerce
- * deliveries and finished background jobs past their retention periods (config RETENTION_*),
+ * deliveries, finished background jobs and request log rows past their retention periods
+ * (config RETENTION_*, REQUEST_LOG_RETENTION_DAYS),
  * rolling events and tool usage up into daily aggregates first. One statement (so one
- * transaction) over private.prune_retention and private.prune_finished_work. Rate-limit rows are
+ * transaction) over private.prune_retention, private.prune_finished_work and
+ * private.prune_request_log. Rate-limit rows are
  * pruned by the prune-rate-limits job.
  */
 export async function pruneRetention(
@@ -26,6 +29,7 @@ export async function pruneRetention(
     select private.prune_retention(${now}, ${config.RETENTION_WEBHOOK_DELIVERY_DAYS},
              ${config.RETENTION_OUTBOX_DAYS}, ${config.RETENTION_TOOL_USAGE_DAYS})
         || private.prune_finished_work(${now}, ${config.RETENTION_COMMERCE_DELIVERY_DAYS},
-             ${config.RETENTION_JOB_DAYS}) as result`
+             ${config.RETENTION_JOB_DAYS})
+        || private.prune_request_log(${now}, ${config.REQUEST_LOG_RETENTION_DAYS}) as result`
   return row!.result
 }

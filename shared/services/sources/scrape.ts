@@ -1,4 +1,5 @@
 import type { FunctionDeps, JobDeps } from '@shared/infra/deps.ts'
+import { recordEvent } from '@shared/infra/events.ts'
 import { engineFor, isFinalAttempt, JobError, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
 import { OutboundError } from '@shared/infra/outbound.ts'
 import { CredentialUnavailableError, useCredential } from '../credentials/use-credential.ts'
@@ -67,7 +68,7 @@ async function storeItems(deps: Pick<JobDeps, 'sql' | 'clock'>, source: SourceRo
   // Duplicates within one fetch count once (the first wins, as it would across fetches).
   const seen = new Set<string>()
   const unique = items.filter((i) => !seen.has(i.externalId) && seen.add(i.externalId))
-  let inserted = 0
+  const ids: string[] = []
   for (let at = 0; at < unique.length; at += 500) {
     const chunk = unique.slice(at, at + 500).map((i, n) => ({
       external_id: i.externalId,
@@ -89,9 +90,17 @@ async function storeItems(deps: Pick<JobDeps, 'sql' | 'clock'>, source: SourceRo
         author text, media jsonb, published_at timestamptz, created_at timestamptz)
       on conflict (source_id, external_id) do nothing
       returning id`
-    inserted += res.length
+    ids.push(...res.map((r) => String(r.id)))
   }
-  return inserted
+  // Automations and webhooks that wait for new items hear of them once per fetch.
+  if (ids.length > 0)
+    await recordEvent(deps.sql, {
+      tenantId: source.tenant_id,
+      type: 'source.items_added',
+      at: now,
+      data: { source_id: source.id, new_items: ids.length, item_ids: ids.slice(0, 50) },
+    })
+  return ids.length
 }
 
 /** The scrape job: runs as the service, every statement scoped by the job's tenant. */

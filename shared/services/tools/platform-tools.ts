@@ -1,11 +1,22 @@
-import type { ServiceContext } from '@shared/infra/deps.ts'
+import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
+import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { z } from 'zod'
 import { availabilities } from '../affiliate/product.ts'
 import { searchAffiliateProducts } from '../affiliate/products.ts'
-import { createArticle, getArticle, publishArticle } from '../content/articles.ts'
+import {
+  createArticle,
+  getArticle,
+  publishArticle,
+  scheduleArticle,
+  updateArticle,
+} from '../content/articles.ts'
 import { listContent } from '../content/feed.ts'
-import { MAX_ARTICLE_BODY } from '../content/schema.ts'
+import { articleStatuses, createArticleBody, updateArticleBody } from '../content/schema.ts'
 import { getSite } from '../content/sites.ts'
+import { generationEngine, queueGeneration } from '../generation/generate.ts'
+import { generateArticleBody } from '../generation/schema.ts'
+import { getJob } from '../jobs/jobs.ts'
+import { listSourceItems, listSources } from '../sources/sources.ts'
 
 /**
  * The platform's own tools, offered to every tool-server key that holds the scope each needs.
@@ -17,6 +28,11 @@ export interface PlatformTool<P extends z.ZodType = z.ZodType> {
   description: string
   scope: string
   params: P
+  /**
+   * The assistant and automations stop before a call of it until an owner or admin approves
+   * (writes that put something in front of readers). The tool server's own callers are not asked.
+   */
+  requiresApproval?: boolean
   run(ctx: ServiceContext, params: z.infer<P>): Promise<unknown>
 }
 
@@ -25,19 +41,44 @@ const listContentParams = z
     limit: z.number().int().min(1).max(100).default(20),
     type: z.enum(['site', 'article']).optional(),
     site_id: z.uuid().optional(),
-    status: z.enum(['draft', 'published']).optional(),
+    status: z.enum(articleStatuses).optional(),
   })
   .strict()
 
 const getContentParams = z.object({ type: z.enum(['site', 'article']), id: z.uuid() }).strict()
-const createDraftParams = z
+// The API's own bodies, field for field: a draft made here is the one POST /v1/content/articles makes.
+const createDraftParams = z.object(createArticleBody.shape).strict()
+const updateArticleParams = z
+  .object({ article_id: z.uuid(), ...updateArticleBody.shape })
+  .strict()
+  .refine(({ article_id: _id, ...fields }) => Object.values(fields).some((v) => v !== undefined), {
+    message: 'nothing to change',
+  })
+const publishParams = z.object({ article_id: z.uuid() }).strict()
+const scheduleParams = z
   .object({
-    site_id: z.uuid(),
-    title: z.string().trim().min(1).max(500),
-    body: z.string().max(MAX_ARTICLE_BODY).default(''),
+    article_id: z.uuid(),
+    publish_at: isoTimestamp().describe('When to publish (ISO 8601, in the future)'),
   })
   .strict()
-const publishParams = z.object({ article_id: z.uuid() }).strict()
+const listSourcesParams = z.object({ limit: z.number().int().min(1).max(100).default(20) }).strict()
+const listSourceItemsParams = z
+  .object({
+    source_id: z.uuid(),
+    since: isoTimestamp()
+      .optional()
+      .describe('Only items the platform stored at or after this time (ISO 8601)'),
+    limit: z.number().int().min(1).max(50).default(20),
+  })
+  .strict()
+const { tenant_id: _tenant, ...generateFields } = generateArticleBody.shape
+const generateDraftParams = z
+  .object(generateFields)
+  .strict()
+  .refine((b) => (b.item_ids === undefined) !== (b.source_id === undefined), {
+    message: 'give exactly one of item_ids and source_id',
+    path: ['item_ids'],
+  })
 const searchProductsParams = z
   .object({
     destination_id: z.uuid(),
@@ -77,11 +118,71 @@ export const platformTools: PlatformTool[] = [
     run: (ctx, p: z.infer<typeof createDraftParams>) => createArticle(ctx, p),
   },
   {
+    name: 'platform:update_article',
+    description:
+      "Change an article's fields (title, body, slug, excerpt, tags, feature image, author, SEO fields); only the fields given change.",
+    scope: 'content:write',
+    params: updateArticleParams,
+    run: (ctx, { article_id, ...fields }: z.infer<typeof updateArticleParams>) =>
+      updateArticle(ctx, article_id, fields),
+  },
+  {
     name: 'platform:publish_article',
     description: 'Publish a draft article (an already published one is returned as is).',
     scope: 'content:write',
     params: publishParams,
+    requiresApproval: true,
     run: (ctx, p: z.infer<typeof publishParams>) => publishArticle(ctx, p.article_id),
+  },
+  {
+    name: 'platform:schedule_article',
+    description:
+      'Schedule an article to be published at publish_at (in the future); scheduling again moves the time.',
+    scope: 'content:write',
+    params: scheduleParams,
+    requiresApproval: true,
+    run: (ctx, p: z.infer<typeof scheduleParams>) =>
+      scheduleArticle(ctx, p.article_id, new Date(p.publish_at)),
+  },
+  {
+    name: 'platform:list_sources',
+    description: "List the tenant's sources (feeds and social accounts the platform scrapes), oldest first.",
+    scope: 'content:read',
+    params: listSourcesParams,
+    async run(ctx, p: z.infer<typeof listSourcesParams>) {
+      return { items: (await listSources(ctx, { limit: p.limit, after: null })).data }
+    },
+  },
+  {
+    name: 'platform:list_source_items',
+    description:
+      "Read a source's scraped items (title, text, URL, author), newest first; `since` keeps the ones stored from then on.",
+    scope: 'content:read',
+    params: listSourceItemsParams,
+    async run(ctx, p: z.infer<typeof listSourceItemsParams>) {
+      const page = await listSourceItems(ctx, p.source_id, { limit: p.limit, after: null })
+      const since = p.since ? new Date(p.since).getTime() : null
+      const items = since === null ? page.data : page.data.filter((i) => Date.parse(i.created_at) >= since)
+      // Newest first: more of them exist only when the whole page was new enough.
+      return { items, has_more: items.length === page.data.length && page.next_cursor !== null }
+    },
+  },
+  {
+    name: 'platform:generate_draft',
+    description:
+      "Write a draft article from source items with the tenant's AI provider (counts against the Assistant API quota); answers with the draft's id and title.",
+    scope: 'content:write',
+    params: generateDraftParams,
+    async run(ctx, p: z.infer<typeof generateDraftParams>) {
+      const queued = await queueGeneration(ctx, p)
+      // The job runs here and now, as POST /generate-article runs it; retries go to its sweep.
+      await generationEngine(jobDepsOf(ctx)).runDue({ ids: [queued.id] })
+      const job = await getJob(ctx, queued.id)
+      const result = (job.result ?? {}) as { article_id?: string; title?: string }
+      return job.status === 'succeeded'
+        ? { job_id: job.id, status: 'draft', article_id: result.article_id, title: result.title }
+        : { job_id: job.id, status: job.status, error: job.error }
+    },
   },
   {
     name: 'platform:search_products',
@@ -101,6 +202,21 @@ export const platformTools: PlatformTool[] = [
     },
   },
 ]
+
+/** The function's dependencies again, for the job engine: it claims and runs jobs on the owner pool. */
+function jobDepsOf(ctx: ServiceContext): FunctionDeps {
+  return {
+    config: ctx.config,
+    sql: ctx.asOwner,
+    vault: ctx.vault,
+    clock: ctx.clock,
+    fetch: ctx.fetch,
+    logger: ctx.logger,
+    notifier: ctx.notifier,
+    jwt: ctx.jwt,
+    onOutboxCommitted: ctx.onOutboxCommitted,
+  }
+}
 
 export function describeTool(tool: PlatformTool) {
   const { $schema: _ignored, ...inputSchema } = z.toJSONSchema(tool.params, { io: 'input' }) as Record<

@@ -67,18 +67,23 @@ export interface ToolAnnotations {
 }
 
 /**
- * The platform's tools read (content:read) or add and publish the tenant's own content: never
- * destructive, closed world. The catalog's tools are read or write; every write tool in it
+ * The platform's tools read (content:read) or add, edit, schedule and publish the tenant's own
+ * content: never destructive, closed world. The catalog's tools are read or write; every write tool in it
  * creates, sends or shares (a message, an issue, a page, a file, an event), none deletes or
  * overwrites, so they are not destructive; all act on the provider's world.
  */
+const idempotentPlatformTools = new Set([
+  'platform:publish_article',
+  'platform:schedule_article',
+  'platform:update_article',
+])
 const platformAnnotations = (t: PlatformTool): ToolAnnotations =>
   t.scope === 'content:read'
     ? { readOnlyHint: true, openWorldHint: false }
     : {
         readOnlyHint: false,
         destructiveHint: false,
-        idempotentHint: t.name === 'platform:publish_article',
+        idempotentHint: idempotentPlatformTools.has(t.name),
         openWorldHint: false,
       }
 const catalogAnnotations = (action: UsageAction): ToolAnnotations =>

@@ -2,6 +2,7 @@ import type { Queryable, TenantRef } from '@shared/infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
+import { noteQuotaCounted } from '@shared/infra/hot-path/request-log.ts'
 import { ownerAndAdminEmails } from '@shared/infra/notifier.ts'
 
 /**
@@ -187,6 +188,7 @@ export async function settleUsage(
     // On a plan that refuses overage the count never passes the quota, so one refused unit means all are used.
     throw quotaExceeded(result.plan, product, result.quota, units === 1 ? result.quota : null, now)
   }
+  noteQuotaCounted(ctx.caller)
   if (crossedThresholds(result, units).length > 0) {
     // Awaited (a few calls per product and month): an edge runtime may stop after the response.
     // The check-usage-alerts job is the backstop should this fail.

@@ -3,6 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
+import { streamFormatQuery } from '@shared/services/assistant/ai-sdk-stream.ts'
 import { approvalBody, turnResultSchema } from '@shared/services/assistant/schema.ts'
 import { decideApproval } from '@shared/services/assistant/turn/index.ts'
 import { answerTurn } from '../turn-response.ts'
@@ -24,6 +25,7 @@ export const route = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   ].join('\n'),
   request: {
     params,
+    query: streamFormatQuery,
     body: { content: { 'application/json': { schema: approvalBody } }, required: true },
   },
   responses: {

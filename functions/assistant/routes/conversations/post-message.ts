@@ -3,7 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
-import { presentMessage } from '@shared/services/assistant/conversations.ts'
+import { streamFormatQuery } from '@shared/services/assistant/ai-sdk-stream.ts'
 import { postMessageBody, streamEvents, turnResultSchema } from '@shared/services/assistant/schema.ts'
 import { startTurn } from '@shared/services/assistant/turn/index.ts'
 import { toolScopes } from '../tool-scopes.ts'
@@ -13,10 +13,12 @@ export const streamDescription = [
   'With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:',
   ...Object.entries(streamEvents).map(([name, body]) => `- \`${name}\`: ${body}`),
   'The stream always ends with `turn.ended`. A turn whose provider fails ends with status `failed` and the reason in `turn.error`; what was stored stays stored.',
+  'Each event has an `id:`, its number in the turn: a client that lost the stream re-attaches with GET /v1/assistant/conversations/{id}/turns/{turn_id}/stream and `Last-Event-ID`.',
+  "With `?stream=ai-sdk` (or the header `x-stream-format: ai-sdk`) the same turn comes as the Vercel AI SDK's UI message stream (v1, header `x-vercel-ai-ui-message-stream: v1`): `start`, `text-start`/`text-delta`/`text-end`, `tool-input-available`, `tool-output-available` (`tool-output-error`, `tool-output-denied`), `tool-approval-request` (its `approvalId` is the call id to approve), `finish`, then `[DONE]`; see docs/assistant.md for `useChat`.",
 ].join('\n')
 
 const eventStreamExample = [
-  'event: turn.started',
+  'id: 1\nevent: turn.started',
   'data: {"turn_id":"5b1c…","conversation_id":"9d2e…","message":{"id":"…","role":"user","content":"Post our newest draft title to #content","tool_calls":[],"turn_id":"5b1c…","created_at":"…"}}',
   '',
   'event: tool_call.started',
@@ -47,6 +49,7 @@ export const route = defineRoute(memberOrKey('assistant:invoke'), {
   ].join('\n'),
   request: {
     params: idParam,
+    query: streamFormatQuery,
     body: { content: { 'application/json': { schema: postMessageBody } }, required: true },
   },
   responses: {
@@ -67,12 +70,5 @@ export const registerPostMessage = (app: App) =>
     const { content } = c.req.valid('json')
     const id = c.req.valid('param').id
     const started = await startTurn(ctx, id, content, { triggeredBy: 'assistant', scopes: toolScopes(c) })
-    return answerTurn(c, ctx, started.turn.id, started.job.id, {
-      event: 'turn.started',
-      data: {
-        turn_id: started.turn.id,
-        conversation_id: id,
-        message: presentMessage(started.userMessage, []),
-      },
-    }) as never
+    return answerTurn(c, ctx, started.turn.id, started.job.id) as never
   })

@@ -1,10 +1,10 @@
+import { setBindingCookie } from '@functions/integrations/binding-cookie.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { member } from '@shared/infra/http/route-auth.ts'
 import { startAuthorization } from '@shared/services/integrations/oauth-flow.ts'
 import { authorizeResponse, slugParam } from '@shared/services/integrations/schema.ts'
-import { setCookie } from 'hono/cookie'
 
 export const route = defineRoute(member, {
   method: 'get',
@@ -25,14 +25,7 @@ export const route = defineRoute(member, {
 export const registerAuthorize = (app: App) =>
   app.openapi(route, async (c) => {
     const { binding, ...started } = await startAuthorization(serviceContext(c), c.req.valid('param').slug)
-    // Binds the state to this browser: the callback completes the flow only where this cookie is.
-    setCookie(c, binding.cookieName, binding.value, {
-      httpOnly: true,
-      sameSite: 'Lax',
-      secure: binding.secure,
-      path: binding.path,
-      maxAge: binding.maxAgeSeconds,
-    })
+    setBindingCookie(c, binding)
     if ((c.req.header('accept') ?? '').includes('application/json')) return c.json(started, 200)
     c.header('Cache-Control', 'no-store')
     return c.redirect(started.authorization_url, 302)

@@ -1,6 +1,7 @@
 import { type MemberRole, requireRole, type Scope } from '@shared/infra/caller.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
+import { noteRefusedKey } from '@shared/infra/hot-path/request-log.ts'
 import { rateLimits } from '@shared/infra/rate-limit.ts'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
@@ -39,10 +40,13 @@ export async function authorizeKey(
   const limit = key.family === 'tool_server' ? Math.min(key.rateLimit, rateLimits.toolServer) : key.rateLimit
   const rl = await hot.leases.take(`key:${key.keyId}`, limit, now)
   c.set('rateLimit', rl)
-  if (!rl.allowed)
-    throw new ServiceError('RATE_LIMITED', 'Rate limit exceeded', { retryAfter: rl.retryAfter })
-  if (scope && !key.scopes.includes(scope))
+  if (!rl.allowed || (scope && !key.scopes.includes(scope))) {
+    // Refused before it has a caller, but still the tenant's request (its request log).
+    noteRefusedKey(c, key)
+    if (!rl.allowed)
+      throw new ServiceError('RATE_LIMITED', 'Rate limit exceeded', { retryAfter: rl.retryAfter })
     throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${scope}`)
+  }
   const caller = {
     kind: presented.kind,
     keyId: key.keyId,

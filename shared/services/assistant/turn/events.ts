@@ -1,6 +1,7 @@
 import type { StreamEventName } from '../schema.ts'
 
-export type TurnEvent = { event: StreamEventName; data: unknown }
+/** `id`: the event's number in its turn (the SSE id), once the turn's event log numbered it. */
+export type TurnEvent = { event: StreamEventName; data: unknown; id?: number }
 
 /**
  * Where a running turn sends its events. The front end that runs a turn passes its own (the HTTP

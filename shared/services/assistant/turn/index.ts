@@ -4,6 +4,7 @@
  * shape), store.ts (every statement on a turn's rows), events.ts (where a running turn's events go).
  * The engine that sweeps turns sits beside automations (../sweep.ts), which start turns.
  */
+export { followTurn, lastTurnEvent } from './event-log.ts'
 export type { TurnEvent, TurnEvents } from './events.ts'
 export { managerRoles, TURN_JOB_KIND } from './limits.ts'
 export { type ModelChoice, modelChoice } from './model-choice.ts'

@@ -3,12 +3,17 @@ import { actingCallerFor, type TenantCaller } from '@shared/infra/caller.ts'
 import { type FunctionDeps, type ServiceContext, serviceContextFor } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { createJobEngine, type JobKind, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
-import { CredentialUnavailableError, useCredential } from '@shared/services/credentials/use-credential.ts'
+import {
+  CredentialUnavailableError,
+  type UsableCredential,
+  useCredential,
+} from '@shared/services/credentials/use-credential.ts'
 import { providerFailure } from '@shared/services/generation/providers.ts'
 import { listTools, type ToolEntry } from '@shared/services/tools/tool-set.ts'
 import { type Reservation, reserveUsage, settleReservation } from '@shared/services/usage/metering.ts'
 import type { ToolCallRow, TurnRow } from '../conversations.ts'
 import { type HistoryItem, type ModelTool, type StreamAnswer, streamModel } from '../model.ts'
+import { withTurnEventLog } from './event-log.ts'
 import { guarded, noTurnEvents, type TurnEmit, type TurnEvents } from './events.ts'
 import {
   MAX_CALLS_PER_STEP,
@@ -55,11 +60,14 @@ import { runToolCall } from './tool-call.ts'
  * tools, the quota and the credential are used as the turn's creator.
  */
 
-/** The job kind, its events going to `events`. */
+/** The job kind, its events numbered and stored (event-log.ts) and going to `events`. */
 export function turnJobKind(events: TurnEvents = noTurnEvents): Record<string, JobKind> {
   return {
     [TURN_JOB_KIND]: {
-      handler: (run) => runTurnJob(run, events),
+      handler: (run) =>
+        withTurnEventLog(run.deps, String(run.job.input.turn_id), events, (logged) =>
+          runTurnJob(run, logged),
+        ),
       maxAttempts: 2,
       leaseSeconds: TURN_LEASE_SECONDS,
     },
@@ -95,6 +103,8 @@ interface StepState {
   steps: number
   tokens: { input: number; output: number }
   credentialKey: string | null
+  /** The credential's own base URL (an OpenAI-compatible one may have one); null: the platform's. */
+  baseUrl: string | null
 }
 
 /** The job: resumes the turn from what was stored and runs it to its end, a pause, or a limit. */
@@ -143,6 +153,7 @@ async function continueTurn(run: TurnRun): Promise<void> {
     steps: turn.steps,
     tokens: { input: Number(turn.input_tokens), output: Number(turn.output_tokens) },
     credentialKey: null,
+    baseUrl: null,
   }
   while (await takeStep(run, state)) {
     // A tool may have changed the tool set (a connection re-authorized, a tool list refreshed).
@@ -191,15 +202,15 @@ interface PreparedCall {
  */
 async function prepareCall(run: TurnRun, state: StepState): Promise<PreparedCall | null> {
   const { deps, turn } = run
-  const credential: Promise<string> = state.credentialKey
-    ? Promise.resolve(state.credentialKey)
+  const credential: Promise<Pick<UsableCredential, 'secret' | 'baseUrl'>> = state.credentialKey
+    ? Promise.resolve({ secret: state.credentialKey, baseUrl: state.baseUrl })
     : useCredential(deps, {
         tenantId: turn.tenant_id,
         provider: turn.provider,
         environment: turn.credential_environment,
         callerKind: turn.triggered_by === 'automation' ? 'automation' : 'assistant',
         functionName: 'assistant',
-      }).then((c) => c.secret)
+      })
   try {
     // The credential first: its failure is the one reported when several fail.
     const [key, records, instructions, needsApproval] = await allInOrder([
@@ -208,7 +219,8 @@ async function prepareCall(run: TurnRun, state: StepState): Promise<PreparedCall
       readInstructions(deps, turn.tenant_id),
       approvalRequired(deps, turn.tenant_id),
     ])
-    state.credentialKey = key
+    state.credentialKey = key.secret
+    state.baseUrl = key.baseUrl
     return {
       system: systemPrompt(instructions),
       history: historyFrom(records.messages, records.calls),
@@ -258,7 +270,9 @@ async function callModel(
   try {
     answer = await streamModel({
       provider: turn.provider,
-      baseUrl: turn.provider === 'anthropic' ? deps.config.ANTHROPIC_BASE_URL : deps.config.OPENAI_BASE_URL,
+      baseUrl:
+        state.baseUrl ??
+        (turn.provider === 'anthropic' ? deps.config.ANTHROPIC_BASE_URL : deps.config.OPENAI_BASE_URL),
       apiKey,
       model: turn.model,
       system: call.system,
@@ -298,7 +312,8 @@ async function recordAnswer(
     calls: answer.toolCalls.slice(0, MAX_CALLS_PER_STEP).map((request) => {
       const entry = toolByName(run.tools, request.name)
       const waits = Boolean(
-        entry?.connection && call.needsApproval.has(`${entry.connection.id}|${entry.toolName}`),
+        entry?.platform?.requiresApproval ||
+          (entry?.connection && call.needsApproval.has(`${entry.connection.id}|${entry.toolName}`)),
       )
       return { request, tool: entry?.name ?? request.name, waits }
     }),

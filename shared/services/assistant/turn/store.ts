@@ -12,6 +12,7 @@ import {
   type TurnRow,
 } from '../conversations.ts'
 import type { ToolCallRequest } from '../model.ts'
+import { markApprovalsWaiting } from './approval-wait.ts'
 import { TURN_JOB_KIND } from './limits.ts'
 import type { ToolCallEnd } from './shaping.ts'
 
@@ -24,7 +25,7 @@ import type { ToolCallEnd } from './shaping.ts'
  *   statement scoped by the turn's tenant_id.
  */
 
-type JobDeps = Pick<FunctionDeps, 'sql' | 'clock' | 'onOutboxCommitted'>
+type JobDeps = Pick<FunctionDeps, 'sql' | 'clock' | 'onOutboxCommitted' | 'notifier'>
 
 // ---------------------------------------------------------------------------------------------
 // The request side.
@@ -124,7 +125,8 @@ export function storeDecision(
   return ctx.asOwner.begin(async (tx) => {
     const [decided] = await tx<{ turn_id: string }[]>`
       update public.assistant_tool_calls
-      set status = ${approve ? 'approved' : 'denied'}, decided_by = ${caller.userId}, decided_at = ${now},
+      set status = ${approve ? 'approved' : 'denied'}, decision = ${approve ? 'approved' : 'denied'},
+          decided_by = ${caller.userId}, decided_at = ${now},
           result = ${result}, finished_at = ${approve ? null : now}
       where id = ${callId} and tenant_id = ${caller.tenantId} and status = 'awaiting_approval'
       returning turn_id`
@@ -177,18 +179,20 @@ async function selectTurn(db: Queryable, turnId: string): Promise<TurnRow | unde
  * quotas are all visible to members under RLS.
  */
 export function readTurnResult(ctx: ServiceContext, turnId: string) {
-  const tenantId = ctx.caller.tenantId
-  return ctx.asTenant(async (tx) => {
-    const turn = await selectTurn(tx, turnId)
-    if (!turn || turn.tenant_id !== tenantId) throw notFound('Turn')
-    const messages = await tx<MessageRow[]>`
-      select id, conversation_id, turn_id, role, content, created_at from public.assistant_messages
-      where tenant_id = ${tenantId} and turn_id = ${turnId} and role = 'assistant' order by seq`
-    const calls = await tx<ToolCallRow[]>`
-      select * from public.assistant_tool_calls where tenant_id = ${tenantId} and turn_id = ${turnId}
-      order by created_at, position`
-    return { turn, messages, calls, quota: await quotaState(tx, tenantId, ctx.clock.now()) }
-  })
+  return ctx.asTenant((tx) => turnRecords(tx, ctx.caller.tenantId, turnId, ctx.clock.now()))
+}
+
+/** The turn result's records on either side: as the caller (RLS), or the job's pool by tenant_id. */
+export async function turnRecords(db: Queryable, tenantId: string, turnId: string, now: Date) {
+  const turn = await selectTurn(db, turnId)
+  if (!turn || turn.tenant_id !== tenantId) throw notFound('Turn')
+  const messages = await db<MessageRow[]>`
+    select id, conversation_id, turn_id, role, content, created_at from public.assistant_messages
+    where tenant_id = ${tenantId} and turn_id = ${turnId} and role = 'assistant' order by seq`
+  const calls = await db<ToolCallRow[]>`
+    select * from public.assistant_tool_calls where tenant_id = ${tenantId} and turn_id = ${turnId}
+    order by created_at, position`
+  return { turn, messages, calls, quota: await quotaState(db, tenantId, now) }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -340,6 +344,7 @@ export async function awaitApproval(
         tool_calls: waiting.map((c) => ({ tool_call_id: c.id, tool: c.tool })),
       },
     })
+    await markApprovalsWaiting(tx, deps, turn, waiting, now)
     return true
   })
   if (recorded) deps.onOutboxCommitted?.()

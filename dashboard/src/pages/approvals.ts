@@ -1,0 +1,130 @@
+import type { VNode } from 'preact'
+import { useEffect, useState } from 'preact/hooks'
+import { api } from '../api.ts'
+import { ago, when } from '../format.ts'
+import { Action, canWrite, html, Loaded, useLoad, useSession } from '../ui.ts'
+
+/**
+ * The approvals inbox: tool calls that wait for an owner's or admin's decision, across
+ * conversations and automations, newest first. Owners and admins approve or deny (with a reason
+ * the model is told); members see their own conversations' calls. A call nobody decides in time
+ * expires and counts as denied.
+ */
+
+type Status = 'pending' | 'approved' | 'denied' | 'expired'
+
+interface Approval {
+  id: string
+  status: Status
+  tool: string
+  arguments: Record<string, unknown>
+  conversation_id: string
+  conversation_title: string
+  triggered_by: 'assistant' | 'automation'
+  automation: { id: string; name: string } | null
+  created_at: string
+  expires_at: string
+  decided_by: string | null
+  decided_at: string | null
+  reason: string | null
+}
+
+interface ApprovalPage {
+  data: Approval[]
+  next_cursor: string | null
+}
+
+const statuses: Status[] = ['pending', 'approved', 'denied', 'expired']
+
+/** The inbox's pending count for the navigation (100 or more shows as 99+). */
+export function ApprovalsBadge(): VNode | null {
+  const [count, setCount] = useState(0)
+  useEffect(() => {
+    let live = true
+    const load = () =>
+      api<ApprovalPage>('GET', '/v1/assistant/approvals?status=pending&limit=100')
+        .then((p) => live && setCount(p.data.length))
+        .catch(() => undefined)
+    load()
+    const timer = setInterval(load, 30_000)
+    window.addEventListener('approvals-changed', load)
+    return () => {
+      live = false
+      clearInterval(timer)
+      window.removeEventListener('approvals-changed', load)
+    }
+  }, [])
+  if (count === 0) return null
+  return html` <span class="pill pending count" aria-label=${`${count} waiting`}>${count > 99 ? '99+' : count}</span>`
+}
+
+function AskedBy({ a }: { a: Approval }): VNode {
+  const conversation = html`<a href=${`#/assistant/${a.conversation_id}`}>${a.conversation_title}</a>`
+  return a.automation
+    ? html`automation <strong>${a.automation.name}</strong><br /><small>${conversation}</small>`
+    : html`conversation ${conversation}`
+}
+
+function Outcome({ a }: { a: Approval }): VNode {
+  if (a.status === 'pending')
+    return html`<span class="pill pending">pending</span><br /><small>expires ${when(a.expires_at)}</small>`
+  const kind = a.status === 'approved' ? 'ok' : a.status === 'expired' ? 'expired' : 'bad'
+  const by = a.status === 'expired' ? 'nobody decided in time' : `by ${a.decided_by ?? 'a former member'}`
+  return html`<span class=${`pill ${kind}`}>${a.status}</span><br />
+    <small title=${when(a.decided_at)}>${ago(a.decided_at)}, ${by}</small>
+    ${a.reason && a.status === 'denied' ? html`<br /><small class="muted">${a.reason}</small>` : null}`
+}
+
+function Decide({ a, done }: { a: Approval; done: () => void }): VNode {
+  const [reason, setReason] = useState('')
+  const decide = (approve: boolean) =>
+    api('POST', `/v1/assistant/approvals/${a.id}`, {
+      approve,
+      ...(reason.trim() && !approve ? { reason } : {}),
+    }).then(() => {
+      window.dispatchEvent(new Event('approvals-changed'))
+      done()
+    })
+  return html`<div class="decide">
+    <input aria-label=${`Reason for ${a.tool}`} placeholder="Reason (told to the assistant on deny)" maxlength="500"
+      value=${reason} onInput=${(e: Event) => setReason((e.target as HTMLInputElement).value)} />
+    <${Action} kind="primary" run=${() => decide(true)} label=${`Approve ${a.tool}`}>Approve<//>
+    <${Action} kind="danger" run=${() => decide(false)} label=${`Deny ${a.tool}`}>Deny<//>
+  </div>`
+}
+
+export function ApprovalsPage(): VNode {
+  const session = useSession()
+  const [status, setStatus] = useState<Status>('pending')
+  const list = useLoad(
+    () => api<ApprovalPage>('GET', `/v1/assistant/approvals?status=${status}&limit=50`),
+    [status],
+  )
+  return html`<section class="approvals" aria-labelledby="approvals-title">
+    <h2 id="approvals-title">Approvals</h2>
+    <p class="muted">Tool calls the assistant may run only once an owner or admin approves them, from conversations
+      and automations. A call nobody decides before it expires counts as denied (the time is in the assistant's settings).</p>
+    <div class="row" role="tablist" aria-label="Status">
+      ${statuses.map(
+        (
+          s,
+        ) => html`<button type="button" role="tab" aria-selected=${s === status} class=${s === status ? 'primary' : ''}
+          onClick=${() => setStatus(s)}>${s[0]!.toUpperCase() + s.slice(1)}</button>`,
+      )}
+    </div>
+    <${Loaded} state=${list}>${(page: ApprovalPage) =>
+      page.data.length
+        ? html`<table><caption class="sr">${status} approvals</caption>
+            <thead><tr><th>Tool call</th><th>Asked by</th><th>Asked</th><th>Status</th>${status === 'pending' && canWrite(session) ? html`<th>Decision</th>` : null}</tr></thead>
+            <tbody>${page.data.map(
+              (a) => html`<tr>
+                <td data-label="Tool call"><code>${a.tool}</code><pre class="args">${JSON.stringify(a.arguments, null, 2)}</pre></td>
+                <td data-label="Asked by"><${AskedBy} a=${a} /></td>
+                <td data-label="Asked"><span title=${when(a.created_at)}>${ago(a.created_at)}</span></td>
+                <td data-label="Status"><${Outcome} a=${a} /></td>
+                ${status === 'pending' && canWrite(session) ? html`<td data-label="Decision"><${Decide} a=${a} done=${list.reload} /></td>` : null}
+              </tr>`,
+            )}</tbody></table>`
+        : html`<p class="muted">${status === 'pending' ? 'Nothing waits for approval.' : `No ${status} approvals.`}</p>`}<//>
+  </section>`
+}

@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
+import { startTestPlatform, type TestPlatform } from './support/platform.ts'
+
+/**
+ * An OpenAI-compatible credential with its own base URL (OpenRouter, Azure, a self-hosted server):
+ * the assistant's model calls go there, not to the platform's OPENAI_BASE_URL; a URL the outbound
+ * address policy refuses, or one on a provider that is not OpenAI-compatible, is 400.
+ */
+
+let tp: TestPlatform
+let platformWide: ScriptedLlm
+let own: ScriptedLlm
+const PROVIDERS = {
+  openai: 'bc152fb4-8e13-4148-bfdc-1734d3f3c667',
+  anthropic: 'd93a4ccf-d51d-4724-b33c-944d28befd87',
+}
+
+beforeAll(async () => {
+  ;[platformWide, own] = await Promise.all([startScriptedLlm(), startScriptedLlm()])
+  tp = await startTestPlatform({ env: { OPENAI_BASE_URL: platformWide.openaiBaseUrl } })
+}, 120_000)
+afterAll(async () => {
+  await Promise.all([platformWide?.close(), own?.close()])
+  await tp?.close()
+})
+
+describe("a credential's own base URL", () => {
+  it("sends the assistant's model calls to it, and can be removed again", async () => {
+    const t = await tp.createTenant()
+    own.reset([{ text: 'From your own server.' }])
+    const made = await tp.json('/api/credentials', {
+      token: t.token,
+      body: {
+        provider_id: PROVIDERS.openai,
+        name: 'self-hosted',
+        environment: 'production',
+        credential: own.key,
+        base_url: `${own.openaiBaseUrl}/`,
+      },
+    })
+    expect([made.status, made.body.base_url]).toEqual([201, own.openaiBaseUrl])
+    const conversation = await tp.json('/v1/assistant/conversations', { token: t.token, body: {} })
+    const said = await tp.json(`/v1/assistant/conversations/${conversation.body.id}/messages`, {
+      token: t.token,
+      body: { content: 'Hello' },
+    })
+    expect([said.status, said.body.message?.content]).toEqual([200, 'From your own server.'])
+    expect([own.requests.length, platformWide.requests.length]).toEqual([1, 0])
+
+    const cleared = await tp.json(`/api/credentials/${made.body.id}`, {
+      token: t.token,
+      method: 'PATCH',
+      body: { base_url: null },
+    })
+    expect([cleared.status, cleared.body.base_url]).toEqual([200, null])
+    platformWide.reset([{ text: 'From the platform-wide URL.' }])
+    const again = await tp.json(`/v1/assistant/conversations/${conversation.body.id}/messages`, {
+      token: t.token,
+      body: { content: 'Hello again' },
+    })
+    expect(again.body.message?.content).toBe('From the platform-wide URL.')
+    expect([own.requests.length, platformWide.requests.length]).toEqual([1, 1])
+  })
+
+  it('refuses private and link-local targets, other schemes, and providers that are not OpenAI-compatible', async () => {
+    const t = await tp.createTenant()
+    const create = (provider: keyof typeof PROVIDERS, base_url: string) =>
+      tp.json('/api/credentials', {
+        token: t.token,
+        body: {
+          provider_id: PROVIDERS[provider],
+          name: `key ${crypto.randomUUID()}`,
+          environment: 'production',
+          credential: 'sk-0123456789abcdef',
+          base_url,
+        },
+      })
+    for (const url of ['http://10.1.2.3/v1', 'http://169.254.169.254/latest', 'ftp://example.com/v1']) {
+      const res = await create('openai', url)
+      expect([res.status, res.body.code], url).toEqual([400, 'VALIDATION_ERROR'])
+      expect(JSON.stringify(res.body), url).toContain('base_url')
+    }
+    const anthropic = await create('anthropic', 'https://example.com/v1')
+    expect([anthropic.status, anthropic.body.details?.[0]?.field]).toEqual([400, 'base_url'])
+    // A public address literal: no name to resolve here.
+    const plain = await create('openai', 'https://1.1.1.1/v1')
+    expect(plain.status).toBe(201)
+    const patched = await tp.json(`/api/credentials/${plain.body.id}`, {
+      token: t.token,
+      method: 'PATCH',
+      body: { base_url: 'http://192.168.1.10/v1' },
+    })
+    expect([patched.status, patched.body.code]).toEqual([400, 'VALIDATION_ERROR'])
+    const listed = await tp.json('/api/credentials', { token: t.token })
+    expect(listed.body.data.map((c: { base_url: string | null }) => c.base_url)).toEqual([
+      'https://1.1.1.1/v1',
+    ])
+  })
+})

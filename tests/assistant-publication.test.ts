@@ -1,0 +1,273 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
+import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+
+/**
+ * The assistant writing for the publication, over real HTTP with a scripted model provider: the
+ * dashboard's suggested automation ("draft an article from yesterday's new source items") runs on
+ * its schedule, the model reads the source's items, has the generator write a draft (the
+ * generate-article job, metered to the Assistant API), sets the draft's fields, and asks to
+ * schedule it, which waits for an owner's approval. The platform's content tools are also called
+ * directly through the tool server, as a program holding a key calls them.
+ */
+
+let tp: TestPlatform
+let llm: ScriptedLlm
+const clock = new TestClock(new Date('2026-12-02T07:30:00.000Z')) // a Wednesday
+const OPENAI = 'bc152fb4-8e13-4148-bfdc-1734d3f3c667'
+
+beforeAll(async () => {
+  llm = await startScriptedLlm()
+  tp = await startTestPlatform({
+    instances: 2,
+    clock,
+    env: { OPENAI_BASE_URL: llm.openaiBaseUrl, ANTHROPIC_BASE_URL: llm.anthropicBaseUrl },
+  })
+}, 120_000)
+afterAll(async () => {
+  await llm?.close()
+  await tp?.close()
+})
+
+/** A tenant with an OpenAI credential, a site, a tag and a feed source with three items. */
+async function publication(): Promise<{ t: TestTenant; siteId: string; sourceId: string; fresh: string[] }> {
+  const t = await tp.createTenant()
+  const credential = await tp.json('/api/credentials', {
+    token: t.token,
+    body: { provider_id: OPENAI, name: 'openai', environment: 'production', credential: llm.key },
+  })
+  expect(credential.status, JSON.stringify(credential.body)).toBe(201)
+  const site = await tp.json('/v1/content/sites', { token: t.token, body: { name: 'The Garden Post' } })
+  expect(site.status).toBe(201)
+  expect((await tp.json('/v1/content/tags', { token: t.token, body: { name: 'Garden' } })).status).toBe(201)
+  const source = await tp.json('/api/sources', {
+    token: t.token,
+    body: {
+      site_id: site.body.id,
+      name: 'Garden feed',
+      kind: 'feed',
+      config: { url: 'https://example.com/feed.xml' },
+    },
+  })
+  expect(source.status, JSON.stringify(source.body)).toBe(201)
+  // What the scraper stored: one item two days ago, two yesterday.
+  const items = await tp.db.sql<{ id: string; title: string }[]>`
+    insert into public.source_items (tenant_id, source_id, external_id, url, title, text, author, created_at)
+    values
+      (${t.tenantId}, ${source.body.id}, 'old', 'https://example.com/p/old', 'Old news', 'Frost in October.', 'Ada',
+       '2026-11-30T09:00:00Z'),
+      (${t.tenantId}, ${source.body.id}, 'a', 'https://example.com/p/a', 'Tulips early', 'Tulips bloom early.', 'Ada',
+       '2026-12-01T09:00:00Z'),
+      (${t.tenantId}, ${source.body.id}, 'b', 'https://example.com/p/b', 'Rain returns', 'Rain is back.', 'Bo',
+       '2026-12-01T15:00:00Z')
+    returning id, title`
+  const fresh = items.filter((i) => i.title !== 'Old news').map((i) => i.id)
+  return { t, siteId: site.body.id, sourceId: source.body.id, fresh }
+}
+
+/** The JSON results of the tool calls the model was sent in this request, in order. */
+const toolResults = (body: Record<string, any>) =>
+  (body.messages as { role: string; content: string }[])
+    .filter((m) => m.role === 'tool')
+    .map((m) => JSON.parse(m.content))
+
+describe('the suggested automation', () => {
+  it("drafts an article from yesterday's new source items with its fields; scheduling it waits for approval", async () => {
+    const { t, siteId, sourceId, fresh } = await publication()
+    const made = await tp.json('/v1/assistant/automations', {
+      token: t.token,
+      body: {
+        name: 'Morning draft',
+        instruction: "Draft an article from yesterday's new source items and schedule it for tomorrow 08:00.",
+        schedule: '0 8 * * 1-5',
+      },
+    })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+
+    let generated: { article_id: string; title: string } | undefined
+    llm.reset([
+      {
+        toolCalls: [
+          {
+            name: 'platform__list_source_items',
+            arguments: { source_id: sourceId, since: '2026-12-01T00:00:00Z' },
+          },
+        ],
+      },
+      (body) => ({
+        toolCalls: [
+          {
+            name: 'platform__generate_draft',
+            arguments: {
+              site_id: siteId,
+              item_ids: toolResults(body)[0].items.map((i: { id: string }) => i.id),
+              instructions: 'A short round-up',
+            },
+          },
+        ],
+      }),
+      // The generator's own model call (not streamed): the title, a blank line, the body.
+      {
+        text: 'Spring comes early\n\nTulips bloom early [1], and the rain is back [2].',
+        usage: { input: 300, output: 50 },
+      },
+      (body) => {
+        generated = toolResults(body).at(-1)
+        return {
+          toolCalls: [
+            {
+              name: 'platform__update_article',
+              arguments: {
+                article_id: generated!.article_id,
+                slug: 'spring-comes-early',
+                excerpt: 'Tulips and rain: the week in the garden.',
+                tags: ['garden'],
+                feature_image: { url: 'https://images.example.com/tulips.jpg', alt: 'Tulips' },
+                meta_title: 'Spring comes early | The Garden Post',
+                meta_description: 'Tulips bloom early and the rain is back.',
+                canonical_url: 'https://garden.example.com/spring-comes-early',
+              },
+            },
+            {
+              name: 'platform__schedule_article',
+              arguments: { article_id: generated!.article_id, publish_at: '2026-12-03T08:00:00Z' },
+            },
+          ],
+        }
+      },
+      { text: 'Drafted and scheduled for tomorrow at 08:00.' },
+    ])
+    const requestsBefore = llm.requests.length
+    clock.set(new Date('2026-12-02T08:00:10.000Z'))
+    const reports = await Promise.all([
+      tp.instances[0]!.platform.runJob('assistant/jobs/sweep').then((r) => r.json()),
+      tp.instances[1]!.platform.runJob('assistant/jobs/sweep').then((r) => r.json()),
+    ])
+    expect(reports.map((r) => r.scheduled).reduce((a, b) => a + b, 0)).toBe(1)
+
+    // The model asked for yesterday's items only, and the generator wrote from exactly those.
+    const sent = llm.requests.slice(requestsBefore)
+    expect(
+      toolResults(sent[1]!.body)[0]
+        .items.map((i: { id: string }) => i.id)
+        .sort(),
+    ).toEqual([...fresh].sort())
+    expect(sent[2]!.body.stream).not.toBe(true)
+    expect(sent[2]!.body.messages[1].content).toContain('Tulips bloom early.')
+    expect(sent[2]!.body.messages[1].content).not.toContain('Frost in October.')
+    expect(generated).toMatchObject({ status: 'draft', title: 'Spring comes early' })
+
+    const runs = await tp.json(`/v1/assistant/automations/${made.body.id}/runs`, { token: t.token })
+    expect(runs.body.data[0]).toMatchObject({ status: 'started', turn_status: 'awaiting_approval' })
+    const conversationId = runs.body.data[0].conversation_id
+    const conversation = await tp.json(`/v1/assistant/conversations/${conversationId}`, { token: t.token })
+    const calls = conversation.body.messages
+      .flatMap((m: { tool_calls?: { tool: string; status: string }[] }) => m.tool_calls ?? [])
+      .map((c: { tool: string; status: string }) => [c.tool, c.status])
+    expect(calls).toEqual([
+      ['platform:list_source_items', 'ok'],
+      ['platform:generate_draft', 'ok'],
+      ['platform:update_article', 'ok'],
+      ['platform:schedule_article', 'awaiting_approval'],
+    ])
+
+    // The draft exists with the fields, written from its sources, and is not yet scheduled.
+    const article = await tp.json(`/v1/content/articles/${generated!.article_id}`, { token: t.token })
+    expect(article.status).toBe(200)
+    expect(article.body).toMatchObject({
+      status: 'draft',
+      title: 'Spring comes early',
+      slug: 'spring-comes-early',
+      excerpt: 'Tulips and rain: the week in the garden.',
+      feature_image: { url: 'https://images.example.com/tulips.jpg', alt: 'Tulips' },
+      meta_title: 'Spring comes early | The Garden Post',
+      canonical_url: 'https://garden.example.com/spring-comes-early',
+    })
+    expect(article.body.tags.map((g: { slug: string }) => g.slug)).toEqual(['garden'])
+    const sources = await tp.json(`/v1/content/articles/${generated!.article_id}/sources`, { token: t.token })
+    expect(sources.body.data.map((s: { id: string }) => s.id).sort()).toEqual([...fresh].sort())
+    // Metered as generation is: the generator's tokens count against the Assistant API.
+    const [job] = await tp.db.sql<{ status: string; result: { usage: { total_tokens: number } } }[]>`
+      select status, result from public.jobs where tenant_id = ${t.tenantId} and kind = 'generate-article.article'`
+    expect(job).toMatchObject({ status: 'succeeded', result: { usage: { total_tokens: 350 } } })
+
+    // The owner approves the schedule; the turn resumes and the article is scheduled.
+    const pending = conversation.body.messages
+      .flatMap((m: { tool_calls?: { id: string; status: string }[] }) => m.tool_calls ?? [])
+      .find((c: { status: string }) => c.status === 'awaiting_approval')
+    const approved = await tp.json(`/v1/assistant/conversations/${conversationId}/approvals/${pending.id}`, {
+      token: t.token,
+      body: { approve: true },
+      instance: 1,
+    })
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200)
+    expect(approved.body.turn.status).toBe('completed')
+    const scheduled = await tp.json(`/v1/content/articles/${generated!.article_id}`, { token: t.token })
+    expect(scheduled.body).toMatchObject({ status: 'scheduled', publish_at: '2026-12-03T08:00:00.000Z' })
+  })
+})
+
+describe('the content tools on the tool server', () => {
+  it('create and update drafts with the fields, list scheduled ones, and refuse what the API refuses', async () => {
+    const { t, siteId } = await publication()
+    const made = await tp.json('/api/api-keys', {
+      token: t.token,
+      body: {
+        name: 'tools',
+        environment: 'production',
+        kind: 'tool_server',
+        scopes: ['content:read', 'content:write'],
+        rate_limit_per_minute: 100,
+      },
+    })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    const key = made.body.key as string
+    const call = (tool: string, params: Record<string, unknown>) =>
+      tp.json('/mcp/tools/execute', { token: key, body: { tool, params } })
+
+    const created = await call('platform:create_draft', {
+      site_id: siteId,
+      title: 'Pruning roses',
+      body: 'Cut above an outward bud.\n\nThen feed them.',
+      tags: ['garden'],
+      meta_description: 'When and how to prune roses.',
+    })
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    const draft = created.body.result
+    expect(draft).toMatchObject({
+      status: 'draft',
+      slug: 'pruning-roses',
+      excerpt: 'Cut above an outward bud.',
+      meta_description: 'When and how to prune roses.',
+    })
+    const taken = await call('platform:create_draft', {
+      site_id: siteId,
+      title: 'Again',
+      slug: 'pruning-roses',
+    })
+    expect(JSON.stringify(taken.body)).toContain(draft.id)
+    const unknownTag = await call('platform:create_draft', { site_id: siteId, title: 'X', tags: ['nope'] })
+    expect([unknownTag.status, unknownTag.body.code]).toEqual([400, 'VALIDATION_ERROR'])
+
+    const updated = await call('platform:update_article', {
+      article_id: draft.id,
+      excerpt: 'Prune in March.',
+    })
+    expect(updated.body.result).toMatchObject({ excerpt: 'Prune in March.', title: 'Pruning roses' })
+    const empty = await call('platform:update_article', { article_id: draft.id })
+    expect([empty.status, empty.body.code]).toEqual([400, 'VALIDATION_ERROR'])
+
+    const past = await call('platform:schedule_article', {
+      article_id: draft.id,
+      publish_at: '2026-01-01T00:00:00Z',
+    })
+    expect([past.status, past.body.code]).toEqual([400, 'VALIDATION_ERROR'])
+    const future = await call('platform:schedule_article', {
+      article_id: draft.id,
+      publish_at: '2027-01-01T00:00:00Z',
+    })
+    expect(future.body.result).toMatchObject({ status: 'scheduled' })
+    const listed = await call('platform:list_content', { type: 'article', status: 'scheduled' })
+    expect(listed.body.result.items.map((i: { id: string }) => i.id)).toEqual([draft.id])
+  })
+})

@@ -130,7 +130,7 @@ export function TeamPage(): VNode {
         invitations.reload()
       }}>
         <${Field} label="E-mail" hint="The invitation link goes there; it works once, for 7 days"><input name="email" type="email" required /><//>
-        <${Field} label="Role"><select name="role">${roles.map((r) => html`<option value=${r}>${r}</option>`)}</select><//>
+        <${Field} label="Role"><select name="role">${roles.map((r) => html`<option value=${r} selected=${r === 'member'}>${r}</option>`)}</select><//>
       <//>
       <${Loaded} state=${invitations}>${(i: { data: Invitation[] }) =>
         i.data.length

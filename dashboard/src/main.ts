@@ -274,6 +274,7 @@ function App(): VNode {
   }
   const session: Session = {
     email: auth.user.email ?? '',
+    userId: auth.user.id,
     tenantId: active.id,
     tenantName: active.name,
     role: active.role,

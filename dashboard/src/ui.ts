@@ -9,9 +9,10 @@ export { html }
 /** What every page knows: the session's user, the active tenant and the caller's role. */
 export interface Session {
   email: string
+  userId: string
   tenantId: string
   tenantName: string
-  role: 'owner' | 'admin' | 'member'
+  role: 'owner' | 'admin' | 'member' | 'contributor'
   /** The workspace's IANA time zone (its settings' `timezone`, else the browser's). */
   timeZone: string
   /** After a change to the user's own memberships: a new token, and the tenants again. */
@@ -23,7 +24,9 @@ export function useSession(): Session {
   if (!s) throw new Error('no session')
   return s
 }
-export const canWrite = (s: Session) => s.role !== 'member'
+export const canWrite = (s: Session) => s.role === 'owner' || s.role === 'admin'
+/** Publishes, schedules and deletes any article, and manages sites and tags: everyone but a contributor. */
+export const canPublish = (s: Session) => s.role !== 'contributor'
 
 /** Loads data for a page; reload() after a change. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {

@@ -10,6 +10,7 @@ import { registerGetArticle } from './routes/articles/get.ts'
 import { registerPublishArticle } from './routes/articles/publish.ts'
 import { registerScheduleArticle } from './routes/articles/schedule.ts'
 import { registerArticleSources } from './routes/articles/sources.ts'
+import { registerSubmitArticle } from './routes/articles/submit.ts'
 import { registerUnpublishArticle } from './routes/articles/unpublish.ts'
 import { registerUpdateArticle } from './routes/articles/update.ts'
 import { registerPublishScheduledJob } from './routes/jobs/publish-scheduled.ts'
@@ -51,6 +52,7 @@ export function createApp(deps: FunctionDeps) {
     registerGetArticleBySlug,
     registerScheduleArticle,
     registerCancelSchedule,
+    registerSubmitArticle,
     registerListRevisions,
     registerGetRevision,
     registerRestoreRevision,

@@ -15,7 +15,14 @@ export const scopes = [
 ] as const
 export type Scope = (typeof scopes)[number]
 
-export type MemberRole = 'owner' | 'admin' | 'member'
+/**
+ * A member's role, highest first. `member` is the newsroom's editor (publishes); `contributor`
+ * writes and edits its own drafts and asks for review (docs/adr/0031-contributor-role.md).
+ */
+export type MemberRole = 'owner' | 'admin' | 'member' | 'contributor'
+
+/** The roles that publish, schedule, unpublish and delete any article, and manage sites and tags. */
+export const editorRoles = ['owner', 'admin', 'member'] as const satisfies readonly MemberRole[]
 
 interface TenantCallerBase {
   tenantId: string

@@ -24,7 +24,7 @@ function event(summary: string, data: z.ZodObject, example: Record<string, unkno
 
 const uuid = () => z.uuid()
 const plans = ['free', 'pro', 'business', 'enterprise'] as const
-const roles = ['owner', 'admin', 'member'] as const
+const roles = ['owner', 'admin', 'member', 'contributor'] as const
 
 const apiKeyData = {
   api_key_id: uuid(),

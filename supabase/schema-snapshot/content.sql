@@ -77,6 +77,26 @@ ALTER TABLE public.article_revisions ENABLE ROW LEVEL SECURITY;
 CREATE POLICY article_revisions_all ON public.article_revisions TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
 
 --
+-- Name: article_revisions article_revisions_contributor_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_revisions_contributor_delete ON public.article_revisions AS RESTRICTIVE FOR DELETE TO authenticated USING (( SELECT private.request_not_contributor() AS request_not_contributor));
+
+--
+-- Name: article_revisions article_revisions_contributor_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_revisions_contributor_insert ON public.article_revisions AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((( SELECT private.request_not_contributor() AS request_not_contributor) OR (EXISTS ( SELECT 1
+   FROM public.articles a
+  WHERE ((a.id = article_revisions.article_id) AND (a.author_id = ( SELECT auth.uid() AS uid)) AND (a.status = 'draft'::text))))));
+
+--
+-- Name: article_revisions article_revisions_contributor_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_revisions_contributor_update ON public.article_revisions AS RESTRICTIVE FOR UPDATE TO authenticated USING (( SELECT private.request_not_contributor() AS request_not_contributor));
+
+--
 -- Name: article_revisions article_revisions_published_only; Type: POLICY; Schema: public
 --
 
@@ -314,6 +334,28 @@ ALTER TABLE public.article_tags ENABLE ROW LEVEL SECURITY;
 CREATE POLICY article_tags_all ON public.article_tags TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
 
 --
+-- Name: article_tags article_tags_contributor_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_tags_contributor_delete ON public.article_tags AS RESTRICTIVE FOR DELETE TO authenticated USING ((( SELECT private.request_not_contributor() AS request_not_contributor) OR (EXISTS ( SELECT 1
+   FROM public.articles a
+  WHERE ((a.id = article_tags.article_id) AND (a.author_id = ( SELECT auth.uid() AS uid)) AND (a.status = 'draft'::text))))));
+
+--
+-- Name: article_tags article_tags_contributor_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_tags_contributor_insert ON public.article_tags AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((( SELECT private.request_not_contributor() AS request_not_contributor) OR (EXISTS ( SELECT 1
+   FROM public.articles a
+  WHERE ((a.id = article_tags.article_id) AND (a.author_id = ( SELECT auth.uid() AS uid)) AND (a.status = 'draft'::text))))));
+
+--
+-- Name: article_tags article_tags_contributor_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_tags_contributor_update ON public.article_tags AS RESTRICTIVE FOR UPDATE TO authenticated USING (( SELECT private.request_not_contributor() AS request_not_contributor));
+
+--
 -- Name: article_tags article_tags_published_only; Type: POLICY; Schema: public
 --
 
@@ -354,6 +396,7 @@ CREATE TABLE public.articles (
     publish_at timestamp with time zone,
     revision_id uuid,
     published_revision_id uuid,
+    review_requested_at timestamp with time zone,
     CONSTRAINT articles_canonical_url_check CHECK (((canonical_url ~ '^https://'::text) AND (length(canonical_url) <= 2000))),
     CONSTRAINT articles_excerpt_check CHECK ((length(excerpt) <= 500)),
     CONSTRAINT articles_feature_image_alt_check CHECK ((length(feature_image_alt) <= 500)),
@@ -452,6 +495,24 @@ ALTER TABLE public.articles ENABLE ROW LEVEL SECURITY;
 CREATE POLICY articles_all ON public.articles TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
 
 --
+-- Name: articles articles_contributor_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY articles_contributor_delete ON public.articles AS RESTRICTIVE FOR DELETE TO authenticated USING ((( SELECT private.request_not_contributor() AS request_not_contributor) OR ((author_id = ( SELECT auth.uid() AS uid)) AND (status = 'draft'::text))));
+
+--
+-- Name: articles articles_contributor_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY articles_contributor_insert ON public.articles AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((( SELECT private.request_not_contributor() AS request_not_contributor) OR ((author_id = ( SELECT auth.uid() AS uid)) AND (status = 'draft'::text))));
+
+--
+-- Name: articles articles_contributor_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY articles_contributor_update ON public.articles AS RESTRICTIVE FOR UPDATE TO authenticated USING ((( SELECT private.request_not_contributor() AS request_not_contributor) OR ((author_id = ( SELECT auth.uid() AS uid)) AND (status = 'draft'::text)))) WITH CHECK ((( SELECT private.request_not_contributor() AS request_not_contributor) OR ((author_id = ( SELECT auth.uid() AS uid)) AND (status = 'draft'::text))));
+
+--
 -- Name: articles articles_published_only; Type: POLICY; Schema: public
 --
 
@@ -534,6 +595,24 @@ ALTER TABLE public.sites ENABLE ROW LEVEL SECURITY;
 CREATE POLICY sites_all ON public.sites TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
 
 --
+-- Name: sites sites_contributor_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY sites_contributor_delete ON public.sites AS RESTRICTIVE FOR DELETE TO authenticated USING (( SELECT private.request_not_contributor() AS request_not_contributor));
+
+--
+-- Name: sites sites_contributor_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY sites_contributor_insert ON public.sites AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK (( SELECT private.request_not_contributor() AS request_not_contributor));
+
+--
+-- Name: sites sites_contributor_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY sites_contributor_update ON public.sites AS RESTRICTIVE FOR UPDATE TO authenticated USING (( SELECT private.request_not_contributor() AS request_not_contributor));
+
+--
 -- Name: TABLE sites; Type: ACL; Schema: public
 --
 
@@ -601,6 +680,24 @@ ALTER TABLE public.tags ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY tags_all ON public.tags TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
+
+--
+-- Name: tags tags_contributor_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY tags_contributor_delete ON public.tags AS RESTRICTIVE FOR DELETE TO authenticated USING (( SELECT private.request_not_contributor() AS request_not_contributor));
+
+--
+-- Name: tags tags_contributor_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY tags_contributor_insert ON public.tags AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK (( SELECT private.request_not_contributor() AS request_not_contributor));
+
+--
+-- Name: tags tags_contributor_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY tags_contributor_update ON public.tags AS RESTRICTIVE FOR UPDATE TO authenticated USING (( SELECT private.request_not_contributor() AS request_not_contributor));
 
 --
 -- Name: TABLE tags; Type: ACL; Schema: public

@@ -359,7 +359,7 @@ begin
     update public.assistant_automations set enabled = false, disabled_reason = 'creator_removed',
       updated_at = date_trunc('milliseconds', now())
     where tenant_id = old.tenant_id and created_by = old.user_id and enabled;
-  elsif new.role = 'member' and old.role <> 'member' then
+  elsif new.role in ('member', 'contributor') and old.role in ('owner', 'admin') then
     update public.assistant_automations set enabled = false, disabled_reason = 'creator_demoted',
       updated_at = date_trunc('milliseconds', now())
     where tenant_id = old.tenant_id and created_by = old.user_id and enabled;
@@ -718,6 +718,17 @@ CREATE FUNCTION private.record_usage(p_tenant uuid, p_product uuid, p_units bigi
 $$;
 
 --
+-- Name: request_not_contributor(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.request_not_contributor() RETURNS boolean
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select (select private.request_role()) is distinct from 'contributor'
+$$;
+
+--
 -- Name: request_published_only(); Type: FUNCTION; Schema: private
 --
 
@@ -726,6 +737,18 @@ CREATE FUNCTION private.request_published_only() RETURNS boolean
     SET search_path TO ''
     AS $$
   select coalesce((nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'published_only')::boolean, false)
+$$;
+
+--
+-- Name: request_role(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.request_role() RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select m.role from public.tenant_members m
+  where m.tenant_id = (select private.request_tenant_id()) and m.user_id = auth.uid()
 $$;
 
 --
@@ -1212,11 +1235,25 @@ GRANT ALL ON FUNCTION private.record_event(event_id text, event_tenant uuid, eve
 REVOKE ALL ON FUNCTION private.record_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date, p_incurred boolean) FROM PUBLIC;
 
 --
+-- Name: FUNCTION request_not_contributor(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.request_not_contributor() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.request_not_contributor() TO authenticated;
+
+--
 -- Name: FUNCTION request_published_only(); Type: ACL; Schema: private
 --
 
 REVOKE ALL ON FUNCTION private.request_published_only() FROM PUBLIC;
 GRANT ALL ON FUNCTION private.request_published_only() TO authenticated;
+
+--
+-- Name: FUNCTION request_role(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.request_role() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.request_role() TO authenticated;
 
 --
 -- Name: FUNCTION request_tenant_id(); Type: ACL; Schema: private

@@ -378,7 +378,7 @@ CREATE TABLE public.invitations (
     revoked_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     CONSTRAINT invitations_email_check CHECK ((((length(email) >= 3) AND (length(email) <= 254)) AND (email = lower(email)))),
-    CONSTRAINT invitations_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text])))
+    CONSTRAINT invitations_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text, 'contributor'::text])))
 );
 
 --
@@ -523,7 +523,7 @@ CREATE TABLE public.tenant_members (
     user_id uuid NOT NULL,
     role text NOT NULL,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
-    CONSTRAINT tenant_members_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text])))
+    CONSTRAINT tenant_members_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text, 'contributor'::text])))
 );
 
 --

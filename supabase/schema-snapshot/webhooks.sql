@@ -150,6 +150,8 @@ CREATE TABLE public.webhook_delivery_attempts (
     error text,
     attempted_at timestamp with time zone NOT NULL,
     next_attempt_at timestamp with time zone,
+    request_headers jsonb,
+    response_truncated boolean DEFAULT false NOT NULL,
     CONSTRAINT webhook_delivery_attempts_attempt_check CHECK ((attempt >= 1))
 );
 

@@ -35,6 +35,7 @@ import { fixtureEventId, seedEveryTenantTable, tenantFixtures } from '../support
 let tp: TestPlatform
 let owner: TestTenant
 let member: TestTenant
+let contributor: TestTenant
 let other: TestTenant
 const entries: RouteAuthEntry[] = []
 const credentials = {} as Record<Exclude<CallerKind, 'user_without_tenant'>, Record<string, string>>
@@ -51,6 +52,7 @@ beforeAll(async () => {
   tp = await startTestPlatform({ clock })
   owner = await tp.createTenant()
   member = await addMember(tp, owner.tenantId, 'member')
+  contributor = await addMember(tp, owner.tenantId, 'contributor')
   other = await tp.createTenant()
   const key = async (kind: 'platform' | 'tool_server', scopes: string[], token = owner.token) => {
     const environment = kind === 'platform' ? 'production' : 'development'
@@ -207,6 +209,7 @@ describe('security matrix', () => {
   it('answers 403 for a key without the scope, a member without the role, and a demoted creator’s key', async () => {
     let checked = 0
     let demotedChecked = 0
+    const contributorChecked: string[] = []
     for (const e of entries) {
       for (const kind of ['platform_key', 'tool_key'] as const) {
         if (!e.roles || e.roles.includes('member') || !e.allow.includes(kind)) continue
@@ -234,8 +237,30 @@ describe('security matrix', () => {
         ])
         checked++
       }
+      if (e.roles && e.allow.includes('user') && !e.roles.includes('contributor')) {
+        const res = await call(
+          e,
+          { authorization: `Bearer ${contributor.token}` },
+          { body: validBodies[label(e)] },
+        )
+        expect([res.status, res.body?.code], `${label(e)} as a contributor`).toEqual([
+          403,
+          'INSUFFICIENT_PERMISSIONS',
+        ])
+        contributorChecked.push(label(e))
+      }
     }
     expect(checked).toBeGreaterThan(0)
+    // The editors' content routes among them: publishing, scheduling, sites and tags.
+    expect(contributorChecked).toEqual(
+      expect.arrayContaining([
+        'POST content/articles/{id}/publish',
+        'POST content/articles/{id}/schedule',
+        'POST content/articles/{id}/unpublish',
+        'DELETE content/tags/{id}',
+        'POST content/sites',
+      ]),
+    )
     // The assistant's approvals and settings, sources' and affiliate destinations' writes.
     expect(demotedChecked).toBeGreaterThan(5)
   })

@@ -169,7 +169,7 @@ export async function startTestPlatform(
 export async function addMember(
   tp: TestPlatform,
   tenantId: string,
-  role: 'owner' | 'admin' | 'member',
+  role: 'owner' | 'admin' | 'member' | 'contributor',
 ): Promise<TestTenant> {
   counter++
   const email = `member${counter}-${Math.random().toString(36).slice(2, 8)}@example.com`

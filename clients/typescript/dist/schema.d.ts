@@ -1872,6 +1872,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/content/articles/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a draft for review (content:write): sets review_requested_at, which publishing or scheduling clears; event content.updated. A contributor submits its own drafts; a published or scheduled article is 409
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `POST /functions/v1/content/articles/{id}/submit`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The article, submitted for review */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Article"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/content/articles/{id}/revisions": {
         parameters: {
             query?: never;
@@ -14450,7 +14547,7 @@ export interface webhooks {
                             invitation_id: string;
                             email: string;
                             /** @enum {string} */
-                            role: "owner" | "admin" | "member";
+                            role: "owner" | "admin" | "member" | "contributor";
                             /** Format: uuid */
                             invited_by: string;
                             /** Format: date-time */
@@ -14536,7 +14633,7 @@ export interface webhooks {
                             user_id: string;
                             email: string;
                             /** @enum {string} */
-                            role: "owner" | "admin" | "member";
+                            role: "owner" | "admin" | "member" | "contributor";
                             /** Format: uuid */
                             invitation_id: string;
                         };
@@ -15652,6 +15749,8 @@ export interface components {
             published_revision_id: string | null;
             /** @description Published, and saved since it was: the current revision is not the one that went live */
             edited_since_published: boolean;
+            /** @description When the draft was submitted for review (POST /v1/content/articles/{id}/submit); cleared when it is published or scheduled */
+            review_requested_at: string | null;
             created_at: string;
             updated_at: string;
         };
@@ -15971,7 +16070,7 @@ export interface components {
              * @description The caller's role in the tenant
              * @enum {string}
              */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
             /** @description Whether it is the tenant in the access token */
             active?: boolean;
             created_at: string;
@@ -15996,7 +16095,7 @@ export interface components {
             /** Format: uuid */
             tenant_id: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
             /**
              * @description The next access token carries the tenant: refresh the session (supabase.auth.refreshSession())
              * @enum {boolean}
@@ -16038,7 +16137,7 @@ export interface components {
             user_id: string;
             email: string | null;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
             joined_at: string;
         };
         /**
@@ -16048,14 +16147,14 @@ export interface components {
          */
         UpdateMember: {
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
         };
         Invitation: {
             /** Format: uuid */
             id: string;
             email: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
             /** @enum {string} */
             status: "pending" | "accepted" | "expired" | "revoked";
             /** Format: uuid */
@@ -16081,13 +16180,13 @@ export interface components {
              * @default member
              * @enum {string}
              */
-            role?: "owner" | "admin" | "member";
+            role?: "owner" | "admin" | "member" | "contributor";
         };
         AcceptedInvitation: {
             /** Format: uuid */
             tenant_id: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
             /**
              * @description Refresh the session to get a token for the tenant
              * @enum {boolean}
@@ -16106,7 +16205,7 @@ export interface components {
             tenant_name: string;
             email: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
             expires_at: string;
             status: string;
         };
@@ -16659,7 +16758,16 @@ export interface components {
             success: boolean;
             status_code: number | null;
             duration_ms: number;
+            /** @description The JSON body sent (the same bytes for every attempt of an event) */
+            request_body: string;
+            /** @description The headers sent, with every signature and secret-looking value masked; null for attempts recorded before headers were kept */
+            request_headers: {
+                [key: string]: string;
+            } | null;
+            /** @description The receiver's response body: its first 4096 bytes (UTF-8) */
             response_excerpt: string | null;
+            /** @description The response body was longer than 4096 bytes */
+            response_truncated: boolean;
             error: string | null;
             attempted_at: string;
             /** @description When the next attempt was scheduled after this one (null: none) */

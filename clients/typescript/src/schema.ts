@@ -1875,6 +1875,103 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/content/articles/{id}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a draft for review (content:write): sets review_requested_at, which publishing or scheduling clears; event content.updated. A contributor submits its own drafts; a published or scheduled article is 409
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `POST /functions/v1/content/articles/{id}/submit`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The article, submitted for review */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Article"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/content/articles/{id}/revisions": {
         parameters: {
             query?: never;
@@ -14453,7 +14550,7 @@ export interface webhooks {
                             invitation_id: string;
                             email: string;
                             /** @enum {string} */
-                            role: "owner" | "admin" | "member";
+                            role: "owner" | "admin" | "member" | "contributor";
                             /** Format: uuid */
                             invited_by: string;
                             /** Format: date-time */
@@ -14539,7 +14636,7 @@ export interface webhooks {
                             user_id: string;
                             email: string;
                             /** @enum {string} */
-                            role: "owner" | "admin" | "member";
+                            role: "owner" | "admin" | "member" | "contributor";
                             /** Format: uuid */
                             invitation_id: string;
                         };
@@ -15655,6 +15752,8 @@ export interface components {
             published_revision_id: string | null;
             /** @description Published, and saved since it was: the current revision is not the one that went live */
             edited_since_published: boolean;
+            /** @description When the draft was submitted for review (POST /v1/content/articles/{id}/submit); cleared when it is published or scheduled */
+            review_requested_at: string | null;
             created_at: string;
             updated_at: string;
         };
@@ -15974,7 +16073,7 @@ export interface components {
              * @description The caller's role in the tenant
              * @enum {string}
              */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
             /** @description Whether it is the tenant in the access token */
             active?: boolean;
             created_at: string;
@@ -15999,7 +16098,7 @@ export interface components {
             /** Format: uuid */
             tenant_id: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
             /**
              * @description The next access token carries the tenant: refresh the session (supabase.auth.refreshSession())
              * @enum {boolean}
@@ -16041,7 +16140,7 @@ export interface components {
             user_id: string;
             email: string | null;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
             joined_at: string;
         };
         /**
@@ -16051,14 +16150,14 @@ export interface components {
          */
         UpdateMember: {
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
         };
         Invitation: {
             /** Format: uuid */
             id: string;
             email: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
             /** @enum {string} */
             status: "pending" | "accepted" | "expired" | "revoked";
             /** Format: uuid */
@@ -16084,13 +16183,13 @@ export interface components {
              * @default member
              * @enum {string}
              */
-            role?: "owner" | "admin" | "member";
+            role?: "owner" | "admin" | "member" | "contributor";
         };
         AcceptedInvitation: {
             /** Format: uuid */
             tenant_id: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
             /**
              * @description Refresh the session to get a token for the tenant
              * @enum {boolean}
@@ -16109,7 +16208,7 @@ export interface components {
             tenant_name: string;
             email: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "member" | "contributor";
             expires_at: string;
             status: string;
         };
@@ -16662,7 +16761,16 @@ export interface components {
             success: boolean;
             status_code: number | null;
             duration_ms: number;
+            /** @description The JSON body sent (the same bytes for every attempt of an event) */
+            request_body: string;
+            /** @description The headers sent, with every signature and secret-looking value masked; null for attempts recorded before headers were kept */
+            request_headers: {
+                [key: string]: string;
+            } | null;
+            /** @description The receiver's response body: its first 4096 bytes (UTF-8) */
             response_excerpt: string | null;
+            /** @description The response body was longer than 4096 bytes */
+            response_truncated: boolean;
             error: string | null;
             attempted_at: string;
             /** @description When the next attempt was scheduled after this one (null: none) */

@@ -17,6 +17,7 @@ import { ago, when } from '../format.ts'
 import { useRenderer } from '../renderer.ts'
 import {
   Action,
+  canPublish,
   confirmAction,
   ErrorNote,
   html,
@@ -58,6 +59,7 @@ interface Article {
   revision_id: string | null
   published_revision_id: string | null
   edited_since_published: boolean
+  review_requested_at: string | null
   created_at: string
   updated_at: string
 }
@@ -242,29 +244,42 @@ function Editor({ initial }: { initial: Article }): VNode {
   const live = saved.status !== 'draft'
   const siteName = site.data?.name ?? 'its site'
 
-  return html`
-    <p class="crumbs"><a href="#/articles">← Articles</a> · <a href=${`#/sites/${saved.site_id}`}>${siteName}</a></p>
-    <div class="editor-bar">
-      <h1 class="editor-title">${saved.title}</h1>
-      <div class="row wrap">
-        <${StatusPill} status=${saved.status} />
-        <span class=${`save-state ${state.tone}`} role="status" aria-live="polite" data-state=${state.text}
-          title=${`Last saved ${when(saved.updated_at)}`}>${saving ? html`<span class="spinner" aria-hidden="true"></span>` : null}${state.text}</span>
-        <span class="grow"></span>
-        ${live && dirty ? html`<${Action} kind="primary" run=${() => saveNow().catch(() => undefined)}>Update<//>` : null}
-        ${saved.status === 'draft' ? html`<${Action} kind="primary" run=${publish}>Publish<//>` : null}
+  // A contributor writes and submits its own drafts; editors (member and up) publish and delete.
+  const editor = canPublish(session)
+  const mine = saved.author?.id === session.userId
+  const buttons = {
+    publish: html`${saved.status === 'draft' ? html`<${Action} kind="primary" run=${publish}>Publish<//>` : null}
         ${saved.status === 'scheduled' ? html`<${Action} run=${publish}>Publish now<//>` : null}
         ${
           saved.status === 'published'
             ? html`<${Action} confirm=${`Take “${saved.title}” back to draft? Readers no longer see it once your site picks up the change.`}
               confirmLabel="Unpublish" run=${() => transition('POST', 'unpublish')}>Unpublish<//>`
             : null
-        }
-        <${Action} kind="danger" confirm=${`Delete the article “${saved.title}” and its revisions? It cannot be undone.`} confirmLabel="Delete"
+        }`,
+    remove: html`<${Action} kind="danger" confirm=${`Delete the article “${saved.title}” and its revisions? It cannot be undone.`} confirmLabel="Delete"
           run=${async () => {
             await api('DELETE', `/v1/content/articles/${saved.id}`)
             leaveWithoutAsking('#/articles')
-          }}>Delete<//>
+          }}>Delete<//>`,
+  }
+  return html`
+    <p class="crumbs"><a href="#/articles">← Articles</a> · <a href=${`#/sites/${saved.site_id}`}>${siteName}</a></p>
+    <div class="editor-bar">
+      <h1 class="editor-title">${saved.title}</h1>
+      <div class="row wrap">
+        <${StatusPill} status=${saved.status} />
+        ${saved.review_requested_at ? html`<span class="pill pending" title=${when(saved.review_requested_at)}>submitted for review</span>` : null}
+        <span class=${`save-state ${state.tone}`} role="status" aria-live="polite" data-state=${state.text}
+          title=${`Last saved ${when(saved.updated_at)}`}>${saving ? html`<span class="spinner" aria-hidden="true"></span>` : null}${state.text}</span>
+        <span class="grow"></span>
+        ${live && dirty ? html`<${Action} kind="primary" run=${() => saveNow().catch(() => undefined)}>Update<//>` : null}
+        ${editor ? buttons.publish : null}
+        ${
+          saved.status === 'draft' && !saved.review_requested_at && (editor || mine)
+            ? html`<${Action} run=${() => transition('POST', 'submit')}>Submit for review<//>`
+            : null
+        }
+        ${editor || (mine && saved.status === 'draft') ? buttons.remove : null}
       </div>
       <${StateLine} article=${saved} zone=${zone} />
     </div>
@@ -308,10 +323,14 @@ function Editor({ initial }: { initial: Article }): VNode {
       <${Seo} fields=${fields} set=${set} domain=${site.data?.domain ?? null}
         excerpt=${fields.excerpt.trim() || (renderer ? renderer.excerptOf(fields.body) : saved.excerpt)} />
       <div class="panel-stack">
-      <${Schedule} article=${saved} zone=${zone} schedule=${async (iso: string) => {
-        await transition('POST', 'schedule', { publish_at: iso })
-        setNote(undefined)
-      }} cancel=${() => transition('DELETE', 'schedule')} />
+      ${
+        editor
+          ? html`<${Schedule} article=${saved} zone=${zone} schedule=${async (iso: string) => {
+              await transition('POST', 'schedule', { publish_at: iso })
+              setNote(undefined)
+            }} cancel=${() => transition('DELETE', 'schedule')} />`
+          : null
+      }
       <${Revisions} article=${saved} members=${members.data?.data ?? []} dirty=${dirty} renderer=${renderer}
         restore=${async (revisionId: string) => {
           const restored = await api<Article>(

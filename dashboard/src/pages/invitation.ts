@@ -12,7 +12,7 @@ import { Action, Field, Form, html, Loaded, useLoad } from '../ui.ts'
 interface Preview {
   tenant_name: string
   email: string
-  role: 'owner' | 'admin' | 'member'
+  role: 'owner' | 'admin' | 'member' | 'contributor'
   expires_at: string
   status: string
 }
@@ -21,6 +21,7 @@ const roleNames = {
   owner: 'an owner (everything, including the team and billing)',
   admin: 'an admin (manages keys, credentials, integrations and the team)',
   member: 'a member (works on content, reads the rest)',
+  contributor: 'a contributor (writes drafts and submits them for review; an editor publishes)',
 }
 
 function SignUpOrIn({ email }: { email: string }): VNode {

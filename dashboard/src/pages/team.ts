@@ -19,7 +19,7 @@ export interface Tenant {
   id: string
   name: string
   plan: string
-  role: 'owner' | 'admin' | 'member'
+  role: 'owner' | 'admin' | 'member' | 'contributor'
   active?: boolean
   settings?: Record<string, unknown>
   created_at: string
@@ -27,7 +27,7 @@ export interface Tenant {
 interface Member {
   user_id: string
   email: string | null
-  role: 'owner' | 'admin' | 'member'
+  role: 'owner' | 'admin' | 'member' | 'contributor'
   joined_at: string
 }
 interface Invitation {
@@ -39,7 +39,7 @@ interface Invitation {
   created_at: string
 }
 
-const roles = ['member', 'admin', 'owner'] as const
+const roles = ['contributor', 'member', 'admin', 'owner'] as const
 
 /** Sign-up's second step: the new tenant, whose owner the user becomes. */
 export function CreateTenant({
@@ -88,7 +88,8 @@ export function TeamPage(): VNode {
   const write = canWrite(session)
   return html`<section>
     <h1>Team</h1>
-    <p class="muted">Members of <strong>${session.tenantName}</strong> and their roles. Your role: ${session.role}.</p>
+    <p class="muted">Members of <strong>${session.tenantName}</strong> and their roles. Your role: ${session.role}.
+      A contributor writes and edits its own drafts and submits them for review; members and up publish.</p>
     ${write ? null : html`<${ReadOnly} what="the team" />`}
     <${Loaded} state=${members}>${(m: { data: Member[] }) => html`<table>
       <caption class="sr">Members</caption>
@@ -129,7 +130,7 @@ export function TeamPage(): VNode {
         invitations.reload()
       }}>
         <${Field} label="E-mail" hint="The invitation link goes there; it works once, for 7 days"><input name="email" type="email" required /><//>
-        <${Field} label="Role"><select name="role">${roles.map((r) => html`<option value=${r}>${r}</option>`)}</select><//>
+        <${Field} label="Role"><select name="role">${roles.map((r) => html`<option value=${r} selected=${r === 'member'}>${r}</option>`)}</select><//>
       <//>
       <${Loaded} state=${invitations}>${(i: { data: Invitation[] }) =>
         i.data.length

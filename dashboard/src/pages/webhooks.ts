@@ -36,7 +36,10 @@ interface Attempt {
   success: boolean
   status_code: number | null
   duration_ms: number
+  request_body: string
+  request_headers: Record<string, string> | null
   response_excerpt: string | null
+  response_truncated: boolean
   error: string | null
   attempted_at: string
   next_attempt_at: string | null
@@ -122,6 +125,41 @@ export function WebhooksPage(): VNode {
   </section>`
 }
 
+/** What one attempt sent and got back; signatures are masked by the platform before they are stored. */
+function AttemptDetail({ a }: { a: Attempt }): VNode {
+  return html`<details class="attempt"><summary>Request and response</summary>
+    <h4>Request headers</h4>
+    ${
+      a.request_headers
+        ? html`<pre class="mono">${Object.entries(a.request_headers)
+            .map(([k, v]) => `${k}: ${v}`)
+            .join('\n')}</pre>`
+        : html`<p class="muted">Not kept for this attempt.</p>`
+    }
+    <h4>Request body</h4><pre class="mono">${a.request_body}</pre>
+    <h4>Response${a.status_code ? ` (HTTP ${a.status_code})` : ''}</h4>
+    ${a.response_excerpt ? html`<pre class="mono">${a.response_excerpt}</pre>` : html`<p class="muted">No body.</p>`}
+    ${a.response_truncated ? html`<p class="muted">Only the first 4 KB of the response is kept.</p>` : null}
+  </details>`
+}
+
+/** Changes a subscription's URL and events; the platform checks the URL as on creation. */
+function EditWebhook({ w, saved }: { w: Webhook; saved: () => void }): VNode {
+  return html`<details class="card"><summary>Edit URL and events</summary>
+    <${Form} label="Edit the webhook subscription" submitLabel="Save" submit=${async (d: FormData) => {
+      await api('PATCH', `/api/webhooks/${w.id}`, {
+        url: String(d.get('url')).trim(),
+        events: d.getAll('events').map(String),
+      })
+      saved()
+    }}>
+      <${Field} label="Endpoint URL" hint="An absolute https:// address, up to 2,048 characters (plain http and loopback only on a local platform)"><input name="url" type="url" required value=${w.url} /><//>
+      <fieldset class="scopes"><legend>Events</legend>
+        ${eventTypes.map((e) => html`<label class="check"><input type="checkbox" name="events" value=${e} checked=${w.events.includes(e)} /> <code>${e}</code></label>`)}
+      </fieldset>
+    <//></details>`
+}
+
 export function WebhookPage({ id }: { id: string }): VNode {
   const session = useSession()
   const write = canWrite(session)
@@ -156,7 +194,7 @@ export function WebhookPage({ id }: { id: string }): VNode {
         ${w.description ? html`<dt>Description</dt><dd>${w.description}</dd>` : null}
         ${w.previous_secret_expires_at ? html`<dt>Previous secret valid until</dt><dd>${when(w.previous_secret_expires_at)}</dd>` : null}
       </dl>
-      ${write ? null : html`<${ReadOnly} what="this subscription" />`}
+      ${write ? html`<${EditWebhook} key=${w.url + w.events.join()} w=${w} saved=${hook.reload} />` : html`<${ReadOnly} what="this subscription" />`}
       <div class="row wrap">
         <${Action} run=${async () => setSecret((await api<{ secret: string }>('GET', `/api/webhooks/${id}/secret`)).secret)}>Reveal secret<//>
         ${
@@ -210,7 +248,8 @@ export function WebhookPage({ id }: { id: string }): VNode {
             <td data-label="Attempt">${a.attempt}</td>
             <td data-label="Result"><span class=${`pill ${a.success ? 'ok' : 'bad'}`}>${a.success ? 'delivered' : 'failed'}</span>
               ${a.status_code ?? ''} ${a.error ? html`<br /><small>${a.error}</small>` : null}
-              ${a.next_attempt_at ? html`<br /><small class="muted">retry ${ago(a.next_attempt_at)}</small>` : null}</td>
+              ${a.next_attempt_at ? html`<br /><small class="muted">retry ${ago(a.next_attempt_at)}</small>` : null}
+              <${AttemptDetail} a=${a} /></td>
             <td data-label="Time">${a.duration_ms} ms</td>
             <td>${
               write

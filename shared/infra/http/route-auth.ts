@@ -1,4 +1,4 @@
-import type { Scope } from '../caller.ts'
+import { editorRoles, type Scope } from '../caller.ts'
 import type { RouteAuth } from './authenticate.ts'
 
 /**
@@ -19,6 +19,13 @@ export const signedIn = { allow: ['user', 'user_without_tenant'] } as const sati
 /** Any member, or a platform key with `scope`. */
 export const memberOrKey = <const S extends Scope>(scope: S) =>
   ({ allow: ['user', 'platform_key'], scope }) as const satisfies RouteAuth
+
+/**
+ * The tenant's editors (owners, admins, members: not contributors), or a platform key with
+ * `scope` whose creator is still one: publishing, scheduling, and managing sites and tags.
+ */
+export const editorOrKey = <const S extends Scope>(scope: S) =>
+  ({ allow: ['user', 'platform_key'], scope, roles: editorRoles }) as const satisfies RouteAuth
 
 /** Owners and admins, or a platform key with `scope` whose creator is still one. */
 export const ownerOrAdminOrKey = <const S extends Scope>(scope: S) =>

@@ -1,3 +1,4 @@
+import { editorRoles, requireRole, type TenantCaller } from '@shared/infra/caller.ts'
 import { isPgError, pgErrors, type Queryable, type RequestClaims, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
@@ -38,6 +39,7 @@ export interface ArticleRow {
   updated_at: Date
   revision_id: string | null
   published_revision_id: string | null
+  review_requested_at: Date | null
   tags: { id: string; name: string; slug: string }[]
 }
 
@@ -46,7 +48,7 @@ export const selectArticle = (q: Queryable, extra = q``) => q`
   select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.feature_image_url, a.feature_image_alt,
          a.author_id, (select n.name from private.author_names(array[a.author_id]) n) as author_name,
          a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.published_at,
-         a.created_at, a.updated_at, a.revision_id, a.published_revision_id,
+         a.created_at, a.updated_at, a.revision_id, a.published_revision_id, a.review_requested_at,
          coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by x.position)
                    from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
                    where x.article_id = a.id), '[]'::json) as tags ${extra}
@@ -79,6 +81,7 @@ export function presentArticle(r: ArticleRow, formats: readonly ContentFormat[] 
       r.status === 'published' &&
       r.published_revision_id !== null &&
       r.revision_id !== r.published_revision_id,
+    review_requested_at: r.review_requested_at?.toISOString() ?? null,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
   }
@@ -154,6 +157,36 @@ export async function getArticleBySlug(
   if (!found) throw notFound('Article')
   if (found.redirect_to) return { redirect_to: found.redirect_to, article_id: found.id }
   return { article: presentArticle(found, formats) }
+}
+
+/**
+ * A contributor writes only drafts it authored (docs/adr/0031-contributor-role.md):
+ * INSUFFICIENT_PERMISSIONS for anything else, NOT_FOUND for no article. Row-level security
+ * refuses the same writes; this check gives the caller the reason.
+ */
+export async function requireOwnDraft(tx: Queryable, caller: TenantCaller, id: string): Promise<void> {
+  if (caller.role !== 'contributor') return
+  const [a] = await tx<{ author_id: string | null; status: Article['status'] }[]>`
+    select author_id, status from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`
+  if (!a) throw notFound('Article')
+  if (a.author_id !== caller.userId)
+    throw new ServiceError(
+      'INSUFFICIENT_PERMISSIONS',
+      'A contributor changes only the articles it wrote: ask an editor (member, admin or owner)',
+    )
+  if (a.status !== 'draft')
+    throw new ServiceError(
+      'INSUFFICIENT_PERMISSIONS',
+      `The article is ${a.status}: only an editor (member, admin or owner) changes it now`,
+    )
+}
+
+/** A contributor's articles are its own: it cannot name another author. */
+function requireSelfAsAuthor(caller: TenantCaller, authorId: string | null | undefined): void {
+  if (caller.role === 'contributor' && authorId !== undefined && authorId !== caller.userId)
+    throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'A contributor is the author of its own articles', {
+      details: [{ field: 'author_id', message: 'must be your own user id' }],
+    })
 }
 
 /**
@@ -259,6 +292,7 @@ export async function createArticle(ctx: ServiceContext, input: CreateArticleInp
   const { caller } = ctx
   const now = ctx.clock.now()
   let slug = input.slug ?? ''
+  requireSelfAsAuthor(caller, input.author_id)
   const row = await ctx
     .asTenant(async (tx) => {
       await requireSite(tx, caller.tenantId, input.site_id)
@@ -351,8 +385,10 @@ export async function updateArticle(
 ): Promise<Article> {
   const { caller } = ctx
   const now = ctx.clock.now()
+  requireSelfAsAuthor(caller, input.author_id)
   const { row, changed } = await ctx
     .asTenant(async (tx: Tx) => {
+      await requireOwnDraft(tx, caller, id)
       const [locked] = await tx`
         select 1 from public.articles where id = ${id} and tenant_id = ${caller.tenantId} for update`
       if (!locked) throw notFound('Article')
@@ -415,6 +451,7 @@ export async function deleteArticle(ctx: ServiceContext, id: string): Promise<vo
   const { caller } = ctx
   const now = ctx.clock.now()
   const deleted = await ctx.asTenant(async (tx) => {
+    await requireOwnDraft(tx, caller, id)
     const article = await readArticle(tx, caller.tenantId, id)
     if (!article) return false
     await tx`delete from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`
@@ -443,12 +480,13 @@ export const publishedEvent = (r: { id: string; title: string; site_id: string; 
  * data), recording the revision that went live; a published one is returned as is.
  */
 export async function publishArticle(ctx: ServiceContext, id: string): Promise<Article> {
+  requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const now = ctx.clock.now()
   const { row, published } = await ctx.asTenant(async (tx) => {
     const [article] = await tx<{ id: string; title: string; site_id: string; published_at: Date }[]>`
       update public.articles set status = 'published', published_at = ${now}, publish_at = null,
-        published_revision_id = revision_id, updated_at = ${now}
+        published_revision_id = revision_id, review_requested_at = null, updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId} and status <> 'published'
       returning id, title, site_id, published_at`
     if (article)
@@ -471,6 +509,7 @@ export async function publishArticle(ctx: ServiceContext, id: string): Promise<A
  * (unpublish it first). The publish-scheduled job publishes it within a minute of that time.
  */
 export async function scheduleArticle(ctx: ServiceContext, id: string, publishAt: Date): Promise<Article> {
+  requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const now = ctx.clock.now()
   if (publishAt <= now)
@@ -489,7 +528,8 @@ export async function scheduleArticle(ctx: ServiceContext, id: string, publishAt
       })
     if (before.publish_at?.getTime() === publishAt.getTime()) return readArticle(tx, caller.tenantId, id)
     await tx`
-      update public.articles set status = 'scheduled', publish_at = ${publishAt}, updated_at = ${now}
+      update public.articles set status = 'scheduled', publish_at = ${publishAt}, review_requested_at = null,
+        updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}`
     const after = (await readArticle(tx, caller.tenantId, id))!
     await recordEvent(tx, {
@@ -539,6 +579,7 @@ async function backToDraft(
   id: string,
   from: readonly Exclude<Article['status'], 'draft'>[],
 ): Promise<Article> {
+  requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const now = ctx.clock.now()
   const { row, changed } = await ctx.asTenant(async (tx) => {
@@ -579,6 +620,45 @@ async function backToDraft(
     return { row: await readArticle(tx, caller.tenantId, id), changed: false }
   })
   if (!row) throw notFound('Article')
+  if (changed) ctx.onOutboxCommitted?.()
+  return presentArticle(row)
+}
+
+/**
+ * Asks the tenant's editors to review a draft: sets review_requested_at (event content.updated,
+ * changed_fields review_requested_at); publishing or scheduling it clears it. Asking again
+ * changes nothing; an article that is not a draft is a CONFLICT.
+ */
+export async function submitForReview(ctx: ServiceContext, id: string): Promise<Article> {
+  const { caller } = ctx
+  const now = ctx.clock.now()
+  const { row, changed } = await ctx.asTenant(async (tx) => {
+    const [before] = await tx<{ status: Article['status']; review_requested_at: Date | null }[]>`
+      select status, review_requested_at from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`
+    if (!before) throw notFound('Article')
+    if (before.status !== 'draft')
+      throw new ServiceError(
+        'CONFLICT',
+        `The article is ${before.status}: only a draft is submitted for review`,
+        {
+          details: [{ field: 'status', message: before.status }],
+        },
+      )
+    await requireOwnDraft(tx, caller, id)
+    if (before.review_requested_at)
+      return { row: (await readArticle(tx, caller.tenantId, id))!, changed: false }
+    await tx`
+      update public.articles set review_requested_at = ${now}, updated_at = ${now}
+      where id = ${id} and tenant_id = ${caller.tenantId}`
+    const after = (await readArticle(tx, caller.tenantId, id))!
+    await recordEvent(tx, {
+      tenantId: caller.tenantId,
+      type: 'content.updated',
+      at: now,
+      data: updatedEvent(after, 'updated', ['review_requested_at'], now),
+    })
+    return { row: after, changed: true }
+  })
   if (changed) ctx.onOutboxCommitted?.()
   return presentArticle(row)
 }

@@ -3,7 +3,14 @@ import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import { type Page, type PageRequest, paginate } from '@shared/infra/pagination.ts'
-import { type ArticleRow, applyFields, presentArticle, selectArticle, updatedEvent } from './articles.ts'
+import {
+  type ArticleRow,
+  applyFields,
+  presentArticle,
+  requireOwnDraft,
+  selectArticle,
+  updatedEvent,
+} from './articles.ts'
 import { type RevisionFields, saveRevision } from './revision-store.ts'
 import type { Article, ArticleRevision, ArticleRevisionSummary } from './schema.ts'
 
@@ -96,6 +103,7 @@ export async function restoreRevision(ctx: ServiceContext, articleId: string, id
   const { caller } = ctx
   const now = ctx.clock.now()
   const row = await ctx.asTenant(async (tx) => {
+    await requireOwnDraft(tx, caller, articleId)
     const [locked] = await tx`
       select 1 from public.articles where id = ${articleId} and tenant_id = ${caller.tenantId} for update`
     if (!locked) throw notFound('Article')
@@ -118,7 +126,8 @@ export async function restoreRevision(ctx: ServiceContext, articleId: string, id
       before!,
       {
         ...fields,
-        author_id: member ? author_id : null,
+        // A contributor's draft stays its own.
+        author_id: caller.role === 'contributor' ? caller.userId : member ? author_id : null,
         title: revision.title,
         body: revision.body,
         tags: tags.filter((t) => existingTags.includes(t)),

@@ -296,6 +296,10 @@ export const articleSchema = z
     edited_since_published: z.boolean().openapi({
       description: 'Published, and saved since it was: the current revision is not the one that went live',
     }),
+    review_requested_at: z.string().nullable().openapi({
+      description:
+        'When the draft was submitted for review (POST /v1/content/articles/{id}/submit); cleared when it is published or scheduled',
+    }),
     created_at: z.string(),
     updated_at: z.string(),
   })

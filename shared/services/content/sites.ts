@@ -1,3 +1,4 @@
+import { editorRoles, requireRole } from '@shared/infra/caller.ts'
 import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
@@ -69,6 +70,7 @@ async function freeSlugFor(tx: Tx, tenantId: string, name: string): Promise<stri
 }
 
 export async function createSite(ctx: ServiceContext, input: CreateSiteInput): Promise<Site> {
+  requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const now = ctx.clock.now()
   let slug = input.slug ?? ''
@@ -133,6 +135,7 @@ export async function getSiteDetail(ctx: ServiceContext, id: string): Promise<Si
 
 /** Changes the name, slug or domain; NOT_FOUND when the site is not the tenant's. */
 export async function updateSite(ctx: ServiceContext, id: string, input: UpdateSiteInput): Promise<Site> {
+  requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const now = ctx.clock.now()
   const [row] = await ctx
@@ -154,6 +157,7 @@ export async function updateSite(ctx: ServiceContext, id: string, input: UpdateS
 
 /** Removes the site and (by cascade) its articles; NOT_FOUND when it is not the tenant's. */
 export async function deleteSite(ctx: ServiceContext, id: string): Promise<void> {
+  requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const now = ctx.clock.now()
   const deleted = await ctx.asTenant(async (tx) => {

@@ -1,3 +1,4 @@
+import { editorRoles, requireRole } from '@shared/infra/caller.ts'
 import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
@@ -51,6 +52,7 @@ const raceAsConflict = (slug: string) => (err: unknown) => {
 }
 
 export async function createTag(ctx: ServiceContext, input: CreateTagInput): Promise<Tag> {
+  requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const now = ctx.clock.now()
   let slug = input.slug ?? ''
@@ -103,6 +105,7 @@ export async function getTag(ctx: ServiceContext, id: string): Promise<Tag> {
 
 /** Renames a tag or changes its slug (articles name it by the new slug from then on). */
 export async function updateTag(ctx: ServiceContext, id: string, input: UpdateTagInput): Promise<Tag> {
+  requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const now = ctx.clock.now()
   const row = await ctx
@@ -122,6 +125,7 @@ export async function updateTag(ctx: ServiceContext, id: string, input: UpdateTa
 
 /** Deletes the tag; the articles that carried it keep their other tags. */
 export async function deleteTag(ctx: ServiceContext, id: string): Promise<void> {
+  requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const [row] = await ctx.asTenant(
     (tx) => tx`delete from public.tags where id = ${id} and tenant_id = ${caller.tenantId} returning id`,

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { boundedJsonObject } from '@shared/infra/schemas.ts'
 
 export const plans = ['free', 'pro', 'business', 'enterprise'] as const
-export const roles = ['owner', 'admin', 'member'] as const
+export const roles = ['owner', 'admin', 'member', 'contributor'] as const
 
 const tenantName = z.string().trim().min(1).max(200).openapi({ example: 'Acme Media' })
 

@@ -1,6 +1,7 @@
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
+import { payloadText } from './dispatcher.ts'
 import {
   asPermissionError,
   type DeliveryRow,
@@ -13,13 +14,17 @@ import type { Delivery, DeliveryAttempt } from './schema.ts'
 /** The delivery log of a subscription (every attempt, newest first) and redelivery of one event. */
 
 /** An attempt as stored: the presented shape with its times as dates. */
-type AttemptRow = Omit<DeliveryAttempt, 'attempted_at' | 'next_attempt_at'> & {
+type AttemptRow = Omit<DeliveryAttempt, 'attempted_at' | 'next_attempt_at' | 'request_body'> & {
   attempted_at: Date
   next_attempt_at: Date | null
+  event_created_at: Date
+  data: Record<string, unknown>
 }
 
-const presentAttempt = (r: AttemptRow): DeliveryAttempt => ({
+const presentAttempt = ({ event_created_at, data, ...r }: AttemptRow): DeliveryAttempt => ({
   ...r,
+  // Every attempt of an event sends the same bytes, rebuilt from the delivery as the dispatcher does.
+  request_body: payloadText({ event_id: r.event_id, event_type: r.event_type, event_created_at, data }),
   attempted_at: r.attempted_at.toISOString(),
   next_attempt_at: r.next_attempt_at?.toISOString() ?? null,
 })
@@ -31,17 +36,23 @@ export async function listDeliveryAttempts(
 ): Promise<Page<DeliveryAttempt>> {
   const { caller } = ctx
   const { limit, after, eventId } = query
-  return keysetPage({ limit, after }, { at: 'attempted_at' }, presentAttempt, (keyset) =>
-    ctx.asTenant(async (tx) => {
-      await findSubscription(tx, caller.tenantId, id)
-      return tx<AttemptRow[]>`
-      select id, delivery_id, event_id, event_type, attempt, success, status_code, duration_ms, response_excerpt, error,
-             attempted_at, next_attempt_at
-      from public.webhook_delivery_attempts
-      where tenant_id = ${caller.tenantId} and subscription_id = ${id}
-        ${eventId ? tx`and event_id = ${eventId}` : tx``}
+  return keysetPage(
+    { limit, after },
+    { at: 'attempted_at', column: 'a.attempted_at', id: 'a.id' },
+    presentAttempt,
+    (keyset) =>
+      ctx.asTenant(async (tx) => {
+        await findSubscription(tx, caller.tenantId, id)
+        return tx<AttemptRow[]>`
+      select a.id, a.delivery_id, a.event_id, a.event_type, a.attempt, a.success, a.status_code, a.duration_ms,
+             a.request_headers, a.response_excerpt, a.response_truncated, a.error, a.attempted_at, a.next_attempt_at,
+             d.event_created_at, d.data
+      from public.webhook_delivery_attempts a
+      join public.webhook_deliveries d on d.id = a.delivery_id
+      where a.tenant_id = ${caller.tenantId} and a.subscription_id = ${id}
+        ${eventId ? tx`and a.event_id = ${eventId}` : tx``}
         ${keyset(tx)}`
-    }),
+      }),
   )
 }
 

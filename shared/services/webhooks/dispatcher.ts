@@ -36,7 +36,8 @@ export const LEASE_MS = 60_000
 const RECORD_RETRY_MS = LEASE_MS - ATTEMPT_TIMEOUT_MS - 5_000
 /** Receivers should answer briefly; a longer body fails the attempt instead of filling memory. */
 export const MAX_RESPONSE_BYTES = 64 * 1024
-const EXCERPT_CHARS = 1024
+/** The receiver's answer kept in the delivery log: its first 4 KB (docs/webhooks.md). */
+export const RESPONSE_EXCERPT_BYTES = 4096
 const ERROR_CHARS = 500
 /** Most deliveries one claim statement takes. */
 const CLAIM_SIZE = 50
@@ -70,6 +71,8 @@ interface AttemptOutcome {
   status_code: number | null
   duration_ms: number
   response_excerpt: string | null
+  response_truncated: boolean
+  request_headers: Record<string, string> | null
   error: string | null
   attempted_at: string
   next_attempt_at: string | null
@@ -171,6 +174,27 @@ function describeFailure(err: unknown): string {
   return `failed: ${String(err)}`
 }
 
+/** Header names whose values are secrets or proofs of one: the delivery log shows them masked. */
+const SECRET_HEADER = /signature|secret|token|authorization|api[-_]?key|password|cookie/i
+export const MASKED = '•••••• (masked)'
+
+/** The headers as the delivery log shows them: signatures and secret-looking values masked. */
+export function maskHeaders(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(headers).map(([name, value]) => [name, SECRET_HEADER.test(name) ? MASKED : value]),
+  )
+}
+
+/** The text's first `maxBytes` bytes of UTF-8, cut on a character boundary. */
+export function boundedText(text: string, maxBytes: number): { text: string; truncated: boolean } {
+  const bytes = new TextEncoder().encode(text)
+  if (bytes.length <= maxBytes) return { text, truncated: false }
+  let end = maxBytes
+  // Back up over continuation bytes (10xxxxxx) so no character is split.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--
+  return { text: new TextDecoder().decode(bytes.subarray(0, end)), truncated: true }
+}
+
 type SecretCache = Map<string, Promise<string>>
 
 function secretOf(
@@ -199,6 +223,8 @@ async function sendAttempt(
   const t0 = performance.now()
   let statusCode: number | null = null
   let excerpt: string | null = null
+  let truncated = false
+  let sentHeaders: Record<string, string> | null = null
   let error: string | null = null
   try {
     const current = await secretOf(deps, cache, d.tenant_id, d.secret_ciphertext)
@@ -215,32 +241,34 @@ async function sendAttempt(
     const standard = await Promise.all(
       activeSecrets.map((s) => signStandardWebhook(s, d.event_id, timestamp, body)),
     )
+    const headers = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      // During a rotation overlap the previous secret keeps this header, so a receiver that
+      // checks only x-service-signature with its old secret keeps working until it switches.
+      'x-service-signature': await signBody(previous ?? current, body),
+      'x-service-timestamp': String(timestamp),
+      'x-service-timestamp-signature': timestamped.join(','),
+      'x-service-event-id': d.event_id,
+      'x-service-event-type': d.event_type,
+      'x-service-delivery-id': d.id,
+      'x-service-delivery-attempt': String(attempt),
+      'webhook-id': d.event_id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': standard.join(' '),
+    }
+    sentHeaders = maskHeaders(headers)
     const res = await deps.fetch(d.url, {
       method: 'POST',
       // 3xx is a failure, not something to follow: the subscriber must register the final URL.
       redirect: 'manual',
       timeoutMs: ATTEMPT_TIMEOUT_MS,
       maxResponseBytes: MAX_RESPONSE_BYTES,
-      headers: {
-        'content-type': 'application/json',
-        'user-agent': USER_AGENT,
-        // During a rotation overlap the previous secret keeps this header, so a receiver that
-        // checks only x-service-signature with its old secret keeps working until it switches.
-        'x-service-signature': await signBody(previous ?? current, body),
-        'x-service-timestamp': String(timestamp),
-        'x-service-timestamp-signature': timestamped.join(','),
-        'x-service-event-id': d.event_id,
-        'x-service-event-type': d.event_type,
-        'x-service-delivery-id': d.id,
-        'x-service-delivery-attempt': String(attempt),
-        'webhook-id': d.event_id,
-        'webhook-timestamp': String(timestamp),
-        'webhook-signature': standard.join(' '),
-      },
+      headers,
       body,
     })
     statusCode = res.status
-    excerpt = (await res.text()).slice(0, EXCERPT_CHARS)
+    ;({ text: excerpt, truncated } = boundedText(await res.text(), RESPONSE_EXCERPT_BYTES))
     if (statusCode < 200 || statusCode > 299) error = `HTTP ${statusCode}`
   } catch (err) {
     error = describeFailure(err).slice(0, ERROR_CHARS)
@@ -273,6 +301,8 @@ async function sendAttempt(
     status_code: statusCode,
     duration_ms: Math.round(performance.now() - t0),
     response_excerpt: excerpt || null,
+    response_truncated: truncated,
+    request_headers: sentHeaders,
     error,
     attempted_at: started.toISOString(),
     next_attempt_at: retryAt?.toISOString() ?? null,
@@ -292,7 +322,7 @@ async function recordOutcomes(deps: FunctionDeps, outcomes: AttemptOutcome[]): P
       with r as (
         select * from jsonb_to_recordset(${tx.json(outcomes as never)}) as r(
           id uuid, attempt int, success boolean, status_code int, duration_ms int, response_excerpt text,
-          error text, attempted_at timestamptz, next_attempt_at timestamptz, status text, exhausted boolean,
+          response_truncated boolean, request_headers jsonb, error text, attempted_at timestamptz, next_attempt_at timestamptz, status text, exhausted boolean,
           lease_id uuid)
       ), updated as (
         update public.webhook_deliveries d
@@ -304,9 +334,10 @@ async function recordOutcomes(deps: FunctionDeps, outcomes: AttemptOutcome[]): P
       )
       insert into public.webhook_delivery_attempts
         (tenant_id, subscription_id, delivery_id, event_id, event_type, attempt, success, status_code, duration_ms,
-         response_excerpt, error, attempted_at, next_attempt_at)
+         response_excerpt, response_truncated, request_headers, error, attempted_at, next_attempt_at)
       select u.tenant_id, u.subscription_id, u.id, u.event_id, u.event_type, r.attempt, r.success, r.status_code,
-             r.duration_ms, r.response_excerpt, r.error, r.attempted_at, r.next_attempt_at
+             r.duration_ms, r.response_excerpt, r.response_truncated, r.request_headers, r.error, r.attempted_at,
+             r.next_attempt_at
       from updated u join r on r.id = u.id
       on conflict (delivery_id, attempt) do nothing
       returning delivery_id, subscription_id`

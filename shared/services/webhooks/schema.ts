@@ -137,7 +137,18 @@ export const attemptSchema = z
     success: z.boolean(),
     status_code: z.number().int().nullable(),
     duration_ms: z.number().int(),
-    response_excerpt: z.string().nullable(),
+    request_body: z
+      .string()
+      .openapi({ description: 'The JSON body sent (the same bytes for every attempt of an event)' }),
+    request_headers: z.record(z.string(), z.string()).nullable().openapi({
+      description:
+        'The headers sent, with every signature and secret-looking value masked; null for attempts recorded before headers were kept',
+    }),
+    response_excerpt: z
+      .string()
+      .nullable()
+      .openapi({ description: "The receiver's response body: its first 4096 bytes (UTF-8)" }),
+    response_truncated: z.boolean().openapi({ description: 'The response body was longer than 4096 bytes' }),
     error: z.string().nullable(),
     attempted_at: z.string(),
     next_attempt_at: z

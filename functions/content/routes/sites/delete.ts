@@ -1,11 +1,11 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
-import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { editorOrKey } from '@shared/infra/http/route-auth.ts'
 import { deleteSite } from '@shared/services/content/sites.ts'
 import { metered } from '../read-options.ts'
 
-export const route = defineRoute(memberOrKey('content:write'), {
+export const route = defineRoute(editorOrKey('content:write'), {
   method: 'delete',
   path: '/sites/{id}',
   meter: 'content',

@@ -1,12 +1,12 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
-import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { editorOrKey } from '@shared/infra/http/route-auth.ts'
 import { createTagBody, tagSchema } from '@shared/services/content/schema.ts'
 import { createTag } from '@shared/services/content/tags.ts'
 import { metered } from '../read-options.ts'
 
-export const route = defineRoute(memberOrKey('content:write'), {
+export const route = defineRoute(editorOrKey('content:write'), {
   method: 'post',
   path: '/tags',
   meter: 'content',

@@ -1,5 +1,5 @@
 -- A turn's stream events, numbered per turn (the SSE id): a client that lost its stream re-attaches
--- on any instance with Last-Event-ID and reads the rest from here (docs/adr/0028-resumable-turn-streams.md).
+-- on any instance with Last-Event-ID and reads the rest from here (docs/adr/0024-resumable-turn-streams.md).
 -- Written only by the turn's runner (one at a time: the turn job's lease), through the owner pool;
 -- read under RLS by whoever may see the turn. Bounded per turn by the turn's limits (model calls,
 -- output tokens, tool calls); kept while the turn is open and for a day after (the assistant sweep

@@ -1,4 +1,4 @@
--- The contributor role (docs/adr/0031-contributor-role.md): below member, writes and edits its own
+-- The contributor role (docs/adr/0027-contributor-role.md): below member, writes and edits its own
 -- drafts and asks for review; publishing, scheduling, unpublishing and deleting others' work is
 -- for members and up (the newsroom's editors). The database refuses what a missed check in code
 -- would let through: restrictive policies on the content tables bind a contributor's writes to

@@ -4,7 +4,7 @@ import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from
 import { createLoneUser, outbox } from './support/tenancy.ts'
 
 /**
- * The contributor role (docs/adr/0031-contributor-role.md): writes and edits its own drafts and
+ * The contributor role (docs/adr/0027-contributor-role.md): writes and edits its own drafts and
  * submits them for review; editors (member, admin, owner) publish. The service refuses with 403,
  * and the database refuses the same writes made directly as the contributor.
  */

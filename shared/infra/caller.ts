@@ -17,7 +17,7 @@ export type Scope = (typeof scopes)[number]
 
 /**
  * A member's role, highest first. `member` is the newsroom's editor (publishes); `contributor`
- * writes and edits its own drafts and asks for review (docs/adr/0031-contributor-role.md).
+ * writes and edits its own drafts and asks for review (docs/adr/0027-contributor-role.md).
  */
 export type MemberRole = 'owner' | 'admin' | 'member' | 'contributor'
 

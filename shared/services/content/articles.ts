@@ -160,7 +160,7 @@ export async function getArticleBySlug(
 }
 
 /**
- * A contributor writes only drafts it authored (docs/adr/0031-contributor-role.md):
+ * A contributor writes only drafts it authored (docs/adr/0027-contributor-role.md):
  * INSUFFICIENT_PERMISSIONS for anything else, NOT_FOUND for no article. Row-level security
  * refuses the same writes; this check gives the caller the reason.
  */

@@ -10,7 +10,7 @@ import { turnRecords } from './store.ts'
 
 /**
  * A turn's events, numbered and stored (public.assistant_turn_events), so that a client that lost
- * its stream re-attaches on any instance and reads the rest (docs/adr/0028-resumable-turn-streams.md).
+ * its stream re-attaches on any instance and reads the rest (docs/adr/0024-resumable-turn-streams.md).
  *
  * The writer is the turn job: one runs a turn at a time (the job's lease), so it numbers events
  * itself from the last stored number, hands each to the live stream at once and stores them in

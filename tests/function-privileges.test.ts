@@ -28,6 +28,10 @@ const executable: Record<'anon' | 'authenticated', string[]> = {
     'private.request_tenant_id',
     // The restrictive policies for published-only keys (articles, revisions, tags, redirects).
     'private.request_published_only',
+    // The contributor's restrictive write policies (articles, revisions, tags, sites): the
+    // caller's role in the tenant the request acts for (definer: it reads tenant_members).
+    'private.request_role',
+    'private.request_not_contributor',
     // Article reads show authors by name (definer: auth.users is not readable by API roles).
     'private.author_names',
     // Pure functions the fill_slug trigger runs as the inserting role.
@@ -165,6 +169,14 @@ describe('security-definer functions fail closed', () => {
       call: async (tx) => {
         await tx`select set_config('request.tenant_id', ${tenant}, true)`
         return (await tx`select private.request_tenant_id() as v`)[0]!.v
+      },
+      expected: null,
+    },
+    // A role only in the tenant the request acts for, which needs the membership: none here.
+    'private.request_role': {
+      call: async (tx) => {
+        await tx`select set_config('request.tenant_id', ${tenant}, true)`
+        return (await tx`select private.request_role() as v`)[0]!.v
       },
       expected: null,
     },

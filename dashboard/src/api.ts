@@ -53,15 +53,7 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
   })
   if (!error) return data as T
   if (error instanceof FunctionsHttpError) {
-    const res = error.context as Response
-    const parsed = await res.json().catch(() => null)
-    throw new ApiError(
-      res.status,
-      parsed?.code ?? `HTTP_${res.status}`,
-      parsed?.message ?? `The server answered ${res.status}`,
-      parsed?.details ?? [],
-      typeof parsed?.retryAfter === 'number' ? parsed.retryAfter : undefined,
-    )
+    throw await apiErrorFrom(error.context as Response)
   }
   if (error instanceof FunctionsFetchError) {
     throw new ApiError(0, 'NETWORK', 'The platform could not be reached. Check your connection and retry.')
@@ -72,4 +64,16 @@ export async function api<T = unknown>(method: string, path: string, body?: unkn
 export interface Page<T> {
   data: T[]
   next_cursor?: string | null
+}
+
+/** The spec's error body of a refused request, as an ApiError (any body that is not one, by status). */
+export async function apiErrorFrom(res: Response): Promise<ApiError> {
+  const parsed = await res.json().catch(() => null)
+  return new ApiError(
+    res.status,
+    parsed?.code ?? `HTTP_${res.status}`,
+    parsed?.message ?? `The server answered ${res.status}`,
+    parsed?.details ?? [],
+    typeof parsed?.retryAfter === 'number' ? parsed.retryAfter : undefined,
+  )
 }

@@ -1,7 +1,7 @@
 import { EventSourceParserStream } from 'eventsource-parser/stream'
 import type { VNode } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
-import { ApiError, api, config, type Page, supabase } from '../api.ts'
+import { api, apiErrorFrom, config, type Page, supabase } from '../api.ts'
 import { ago, num } from '../format.ts'
 import { Action, canWrite, ErrorNote, html, Loaded, useLoad, useSession } from '../ui.ts'
 import { MarkdownText, ToolArguments, ToolResult, VersionPicker } from './assistant-chat.ts'
@@ -116,16 +116,7 @@ async function streamTurn(
     },
     body: JSON.stringify(body),
   })
-  if (!res.ok || !res.body) {
-    const parsed = await res.json().catch(() => null)
-    throw new ApiError(
-      res.status,
-      parsed?.code ?? `HTTP_${res.status}`,
-      parsed?.message ?? `The server answered ${res.status}`,
-      parsed?.details ?? [],
-      typeof parsed?.retryAfter === 'number' ? parsed.retryAfter : undefined,
-    )
-  }
+  if (!res.ok || !res.body) throw await apiErrorFrom(res)
   // eventsource-parser reads the stream as the SSE specification does: CRLF or LF, data over
   // several lines, comments and retry hints.
   const reader = res.body

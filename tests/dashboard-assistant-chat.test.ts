@@ -1,9 +1,14 @@
-import { existsSync, mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard } from '../dashboard/build.ts'
 import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
+import {
+  chromiumMissing,
+  openBrowser,
+  openNewConversation,
+  screenshot,
+  signUpWithWorkspace,
+} from './support/chromium.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 
 /**
@@ -13,8 +18,6 @@ import { startTestPlatform, type TestPlatform } from './support/platform.ts'
  * screenshots there.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const SHOTS = process.env.DASHBOARD_SCREENSHOTS
 const OWNER = { email: 'owner@chat.example', password: 'owner password 1' }
 
 let tp: TestPlatform
@@ -22,14 +25,8 @@ let llm: ScriptedLlm
 let browser: Browser
 let page: Page
 
-async function shot(name: string): Promise<void> {
-  if (!SHOTS) return
-  mkdirSync(SHOTS, { recursive: true })
-  await page.waitForTimeout(100)
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
-}
-
-const browserMissing = !existsSync(CHROMIUM) && !process.env.CI
+const shot = (name: string) => screenshot(page, name)
+const browserMissing = chromiumMissing('tests/dashboard-assistant-chat.test.ts')
 
 beforeAll(async () => {
   if (browserMissing) return
@@ -38,25 +35,8 @@ beforeAll(async () => {
   tp = await startTestPlatform({
     env: { OPENAI_BASE_URL: llm.openaiBaseUrl, ANTHROPIC_BASE_URL: llm.anthropicBaseUrl },
   })
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  })
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
-  await page.goto(`${tp.baseUrl}/dashboard/`)
-  await page.getByRole('tab', { name: 'Create an account' }).click()
-  await page.getByLabel('E-mail').fill(OWNER.email)
-  await page.getByLabel('Password').fill(OWNER.password)
-  await page.getByRole('button', { name: 'Sign up' }).click()
-  await page.getByLabel('Workspace name').fill('Bistro')
-  await page.getByRole('button', { name: 'Create workspace' }).click()
-  await page.getByRole('heading', { name: 'Welcome to Bistro' }).waitFor()
+  ;({ browser, page } = await openBrowser())
+  await signUpWithWorkspace(page, `${tp.baseUrl}/dashboard/`, OWNER, 'Bistro')
   const [row] = await tp.db.sql<{ tenant_id: string; user_id: string }[]>`
     select m.tenant_id, m.user_id from public.tenant_members m join auth.users u on u.id = m.user_id
     where u.email = ${OWNER.email}`
@@ -102,7 +82,7 @@ describe.skipIf(browserMissing)('the Assistant page as a chat', () => {
         ].join('\n'),
       },
     ])
-    await page.getByRole('button', { name: 'New conversation' }).click()
+    await openNewConversation(page)
     await send('Plan the spring menu')
     const answer = page.locator('.bubble.markdown').last()
     await answer.locator('strong', { hasText: 'the plan' }).waitFor()
@@ -161,7 +141,7 @@ describe.skipIf(browserMissing)('the Assistant page as a chat', () => {
     await page.locator('.conversations a', { hasText: 'Spring menu plan' }).waitFor()
 
     llm.reset([{ text: 'Budget noted.' }])
-    await page.getByRole('button', { name: 'New conversation' }).click()
+    await openNewConversation(page)
     await send('Review the quarterly budget')
     await page.locator('.bubble.markdown', { hasText: 'Budget noted.' }).waitFor()
 

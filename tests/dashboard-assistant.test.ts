@@ -1,10 +1,15 @@
-import { existsSync, mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard } from '../dashboard/build.ts'
 import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
 import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
+import {
+  chromiumMissing,
+  openBrowser,
+  openNewConversation,
+  screenshot,
+  signUpWithWorkspace,
+} from './support/chromium.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 import { type ProviderServer, startSlack } from './support/provider-apis.ts'
 
@@ -15,8 +20,6 @@ import { type ProviderServer, startSlack } from './support/provider-apis.ts'
  * DASHBOARD_SCREENSHOTS=<folder> saves screenshots there.
  */
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const SHOTS = process.env.DASHBOARD_SCREENSHOTS
 const OWNER = { email: 'owner@assistant.example', password: 'owner password 1' }
 const slackClient = { clientId: 'slack-client', clientSecret: 'slack-secret-0123456789' }
 
@@ -29,21 +32,8 @@ let dashboardUrl: string
 let tenantId: string
 let userId: string
 
-async function shot(name: string, width = 1280): Promise<void> {
-  if (!SHOTS) return
-  mkdirSync(SHOTS, { recursive: true })
-  const before = page.viewportSize()
-  if (width !== before?.width) await page.setViewportSize({ width, height: width < 1000 ? 844 : 800 })
-  await page.waitForTimeout(100)
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: width >= 1000 })
-  if (before && width !== before.width) await page.setViewportSize(before)
-}
-
-const browserMissing = !existsSync(CHROMIUM) && !process.env.CI
-if (browserMissing)
-  console.warn(
-    `tests/dashboard-assistant.test.ts skipped: no chromium at ${CHROMIUM} (apt-get install chromium)`,
-  )
+const shot = (name: string, width?: number) => screenshot(page, name, width)
+const browserMissing = chromiumMissing('tests/dashboard-assistant.test.ts')
 
 beforeAll(async () => {
   if (browserMissing) return
@@ -64,17 +54,7 @@ beforeAll(async () => {
     },
   })
   dashboardUrl = `${tp.baseUrl}/dashboard/`
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--no-first-run',
-    ],
-  })
-  page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage()
+  ;({ browser, page } = await openBrowser())
 }, 90_000)
 
 afterAll(async () => {
@@ -84,14 +64,7 @@ afterAll(async () => {
 
 describe.skipIf(browserMissing)('the Assistant page', () => {
   it('says which credential to add, with a link to Credentials, while there is none', async () => {
-    await page.goto(dashboardUrl)
-    await page.getByRole('tab', { name: 'Create an account' }).click()
-    await page.getByLabel('E-mail').fill(OWNER.email)
-    await page.getByLabel('Password').fill(OWNER.password)
-    await page.getByRole('button', { name: 'Sign up' }).click()
-    await page.getByLabel('Workspace name').fill('Bistro')
-    await page.getByRole('button', { name: 'Create workspace' }).click()
-    await page.getByRole('heading', { name: 'Welcome to Bistro' }).waitFor()
+    await signUpWithWorkspace(page, dashboardUrl, OWNER, 'Bistro')
     const [row] = await tp.db.sql<{ tenant_id: string; user_id: string }[]>`
       select m.tenant_id, m.user_id from public.tenant_members m join auth.users u on u.id = m.user_id
       where u.email = ${OWNER.email}`
@@ -138,8 +111,16 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
       },
       { text: 'You have one site: Bistro Journal. Want me to draft an article for it?' },
     ])
+    // The model's title for the conversation waits until the list has shown the first message as
+    // its title (otherwise, on a slow machine, it could land before the list is read).
+    let releaseTitle!: () => void
+    llm.titleReply = {
+      text: 'Your sites',
+      usage: { input: 40, output: 3 },
+      hold: new Promise<void>((r) => (releaseTitle = r)),
+    }
     await page.reload()
-    await page.getByRole('button', { name: 'New conversation' }).click()
+    await openNewConversation(page)
     await page.getByLabel('Message').fill('Which sites do I have?')
     await page.getByRole('button', { name: 'Send' }).click()
     const answer = page
@@ -157,6 +138,20 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
     expect(await page.locator('.quota').textContent()).toMatch(/^240 of 500,000$/)
     // The first message names the conversation in the list.
     await page.locator('.conversations a').filter({ hasText: 'Which sites do I have?' }).waitFor()
+    releaseTitle()
+    await expect
+      .poll(
+        async () => {
+          const [c] = await tp.db.sql<{ title: string }[]>`
+            select title from public.assistant_conversations where tenant_id = ${tenantId} and title_source = 'model'`
+          return c?.title
+        },
+        { timeout: 10_000 },
+      )
+      .toBe('Your sites')
+    await page.reload()
+    await page.locator('.conversations a').filter({ hasText: 'Your sites' }).waitFor()
+    await page.locator('.msg.assistant .bubble').filter({ hasText: 'You have one site' }).waitFor()
     await shot('assistant')
     await shot('assistant-narrow', 390)
 
@@ -260,7 +255,7 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
       on conflict (tenant_id, product_id, period) do update set units = excluded.units`
     await page.goto(`${dashboardUrl}#/assistant`)
     await page.reload()
-    await page.getByRole('button', { name: 'New conversation' }).click()
+    await openNewConversation(page)
     await page.getByLabel('Message').fill('One more question')
     await page.getByRole('button', { name: 'Send' }).click()
     const refusal = page.getByRole('alert').filter({ hasText: 'quota' })

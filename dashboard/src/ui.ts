@@ -32,15 +32,23 @@ export const canPublish = (s: Session) => s.role !== 'contributor'
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
   const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true })
   const seq = useRef(0)
-  const reload = useCallback(() => {
+  // Resolves once this load has settled (whether or not a later one replaced it), so a caller can
+  // keep what it shows meanwhile until the new data is on screen.
+  const reload = useCallback((): Promise<void> => {
     const mine = ++seq.current
     setState((s) => ({ ...s, loading: true }))
-    load().then(
-      (data) => mine === seq.current && setState({ data, loading: false }),
-      (error) => mine === seq.current && setState({ error, loading: false }),
+    return load().then(
+      (data) => {
+        if (mine === seq.current) setState({ data, loading: false })
+      },
+      (error) => {
+        if (mine === seq.current) setState({ error, loading: false })
+      },
     )
   }, deps)
-  useEffect(reload, [reload])
+  useEffect(() => {
+    void reload()
+  }, [reload])
   return { ...state, reload }
 }
 

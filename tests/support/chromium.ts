@@ -70,10 +70,20 @@ export async function screenshot(
   const before = page.viewportSize()
   if (width !== before?.width) await page.setViewportSize({ width, height: width < 1000 ? 844 : 800 })
   await page.waitForTimeout(150)
-  if (width < 1000) {
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
-    expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0)
-  }
+  // What sticks out sideways: the overflow in px and the outermost elements past the window's edge.
+  const sideways =
+    width < 1000
+      ? await page.evaluate(() => {
+          const over = [...document.querySelectorAll('body *')].filter(
+            (e) => e.getBoundingClientRect().right > window.innerWidth + 0.5,
+          )
+          const outermost = over.filter((e) => !over.includes(e.parentElement as Element))
+          return {
+            px: document.documentElement.scrollWidth - window.innerWidth,
+            what: outermost.slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`),
+          }
+        })
+      : { px: 0, what: [] }
   if (folder) {
     mkdirSync(folder, { recursive: true })
     // From the top: a bar that sticks to the top of the window would otherwise be drawn mid-page.
@@ -81,4 +91,23 @@ export async function screenshot(
     await page.screenshot({ path: join(folder, `${name}.png`), fullPage: full })
   }
   if (before && width !== before.width) await page.setViewportSize(before)
+  expect(sideways.px, `${name} scrolls sideways at ${width} px (${sideways.what.join(', ')})`).toBeLessThanOrEqual(0)
+}
+
+/**
+ * Opens a new conversation on the Assistant page and waits until it is the one shown: a message
+ * typed before that would go to the conversation open before it.
+ */
+export async function openNewConversation(page: Page): Promise<string> {
+  const before = await page.evaluate(() => location.hash)
+  await page.getByRole('button', { name: 'New conversation' }).click()
+  const opened = await page.waitForFunction(
+    (previous) =>
+      /^#\/assistant\/[0-9a-f-]{36}$/.test(location.hash) && location.hash !== previous && location.hash,
+    before,
+  )
+  // The new conversation's page replaces the one before it: no messages, a composer.
+  await expect.poll(() => page.locator('.chat .msg').count(), { timeout: 15_000 }).toBe(0)
+  await page.locator('.chat .composer').waitFor()
+  return String(await opened.jsonValue()).slice('#/assistant/'.length)
 }

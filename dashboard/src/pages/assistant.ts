@@ -218,10 +218,11 @@ function Chat({
     } catch (e) {
       setError(e)
     } finally {
+      // The streamed answer stays on screen until the stored one replaces it (no flicker).
+      onTurn()
+      await detail.reload()
       setLive(null)
       setPicked({})
-      detail.reload()
-      onTurn()
     }
   }
   /** Runs a turn (a message, a regenerate, an edit) and shows its events as they arrive. */

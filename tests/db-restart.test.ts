@@ -8,7 +8,7 @@
 // It needs the server binaries (initdb, pg_ctl: PG_BIN_DIR or /usr/lib/postgresql/<v>/bin) and
 // runs where DATABASE_URL is unset (the embedded pass of CI), since it brings its own server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isDatabaseUnavailable } from '../shared/infra/db.ts'
+import { CONNECT_TIMEOUT_SECONDS, isDatabaseUnavailable } from '../shared/infra/db.ts'
 import { createJobEngine, enqueueJob } from '../shared/infra/jobs/engine.ts'
 import { shopifyHeaders, shopifyOrder, storePath } from './support/commerce.ts'
 import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
@@ -228,12 +228,15 @@ describe.skipIf(skipReason)('a database restart under load', () => {
     const backAt = performance.now()
     phase = 'back'
     const servedAgainMs: number[] = []
+    const probes: string[] = []
     for (const instance of [0, 1]) {
       for (;;) {
+        const sentAt = performance.now()
         const answer = await send('probe', '/v1/content', {
           instance,
           headers: { authorization: `Bearer ${key}` },
         })
+        probes.push(`${instance}:${answer?.status ?? 'none'} in ${Math.round(performance.now() - sentAt)} ms`)
         if (answer?.status === 200) break
         await pause()
       }
@@ -317,8 +320,14 @@ describe.skipIf(skipReason)('a database restart under load', () => {
         downAnswers().some((x) => x.what === what && x.status === 503),
         what,
       ).toBe(true)
-    // Serving again within 5 s of the server accepting connections, without a restart of ours.
-    for (const ms of servedAgainMs) expect(ms).toBeLessThan(5000)
+    // Serving again by itself, without a restart of ours, within the bound of one wait for a
+    // connection and a retry. Usually 0.1 to 0.8 s; on a loaded 2-core machine one reservation
+    // has been seen to wait out the whole bound in postgres.js's reconnect loop (5.2 s in CI), so
+    // the bound here is that wait plus 3 s (docs/adr/0011-database-faults.md).
+    for (const ms of servedAgainMs)
+      expect(ms, `probes after the restart: ${probes.join(', ')}`).toBeLessThan(
+        CONNECT_TIMEOUT_SECONDS * 1000 + 3000,
+      )
 
     // Webhooks: every site.created event in the outbox (also of a write whose answer was lost)
     // reached the receiver exactly once; every site answered 201 has its event.

@@ -80,7 +80,9 @@ export async function screenshot(
           const outermost = over.filter((e) => !over.includes(e.parentElement as Element))
           return {
             px: document.documentElement.scrollWidth - window.innerWidth,
-            what: outermost.slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`),
+            what: outermost
+              .slice(0, 5)
+              .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')}`),
           }
         })
       : { px: 0, what: [] }
@@ -91,7 +93,10 @@ export async function screenshot(
     await page.screenshot({ path: join(folder, `${name}.png`), fullPage: full })
   }
   if (before && width !== before.width) await page.setViewportSize(before)
-  expect(sideways.px, `${name} scrolls sideways at ${width} px (${sideways.what.join(', ')})`).toBeLessThanOrEqual(0)
+  expect(
+    sideways.px,
+    `${name} scrolls sideways at ${width} px (${sideways.what.join(', ')})`,
+  ).toBeLessThanOrEqual(0)
 }
 
 /**

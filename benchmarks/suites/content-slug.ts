@@ -6,6 +6,8 @@
  * database owner on the same pool (no authentication, rate limit, RLS or ETag), over HTTP on
  * loopback in the same run (docs/content.md). Goals: the 200 path at least 0.8 of the bare read
  * on PostgreSQL (0.7 on PGlite); the 304 costing no more than the 200 (ratio 304/200 >= 1).
+ * Run twice: with the published-read cache as deployed (docs/adr/0028-published-read-cache.md),
+ * and with it off, so the read under RLS on every request is measured too.
  */
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
@@ -15,8 +17,19 @@ import { Hono } from 'hono'
 import { measurePair, printComparison } from '../lib.ts'
 
 export default async function contentSlugBenchmark(): Promise<void> {
+  // With the published-read cache as deployed (1 s), then off: the read under RLS on every request.
+  for (const cacheMs of ['1000', '0']) await bySlugBenchmark(cacheMs)
+}
+
+async function bySlugBenchmark(cacheMs: string): Promise<void> {
+  console.log(
+    `\n# CONTENT_READ_CACHE_MS=${cacheMs}${cacheMs === '0' ? ' (the published-read cache off)' : ''}`,
+  )
   const clock = new TestClock()
-  const tp = await startTestPlatform({ clock, env: { METERING_ENABLED: 'true' } })
+  const tp = await startTestPlatform({
+    clock,
+    env: { METERING_ENABLED: 'true', CONTENT_READ_CACHE_MS: cacheMs },
+  })
   const tenant = await tp.createTenant()
   await tp.db.sql`update public.tenants set plan = 'enterprise' where id = ${tenant.tenantId}`
   const writer = (

@@ -147,6 +147,12 @@ export const configSchema = z.object({
    * by default, since an unpublished article should leave caches soon. 0 to 86400.
    */
   CONTENT_PUBLIC_MAX_AGE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(60),
+  /**
+   * Milliseconds an instance may answer a published-only key's read from memory (the same read by
+   * any published-only key of the tenant, made under RLS); a write through the instance forgets
+   * the tenant's at once, other instances' show it within this bound. 0 turns it off; at most 10 s.
+   */
+  CONTENT_READ_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** json (default), or pretty: one compact line per event, for a terminal (npm start picks it on a TTY). */
   LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),

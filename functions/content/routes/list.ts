@@ -9,7 +9,7 @@ import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { contentPage, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { contentListSchema, slugField } from '@shared/services/content/schema.ts'
 import { cached, metered } from './read-options.ts'
-import { respondCached } from './respond.ts'
+import { answerRead } from './respond.ts'
 
 const listQuery = pageQuery.extend({
   // Decoded while the query is validated, so a request with a bad cursor is refused before the
@@ -68,10 +68,12 @@ export const registerListContent = (app: App) =>
     // and lease (no database statement when both are in hand), the frame metered it through the
     // usage buffer (a Free tenant's unit is reserved before the read), and the read is one
     // statement that sets role and claims itself and reads under row-level security.
-    const rows = await readContentAsTenant(c.get('deps').sql, tenantCaller(c), {
-      limit,
-      after: cursor,
-      filter,
+    return answerRead(c, async () => {
+      const rows = await readContentAsTenant(c.get('deps').sql, tenantCaller(c), {
+        limit,
+        after: cursor,
+        filter,
+      })
+      return contentPage(rows, limit)
     })
-    return respondCached(c, contentPage(rows, limit))
   })

@@ -2,6 +2,7 @@ import type { FunctionDeps, ServiceContext } from '../deps.ts'
 import { AuthCache } from './auth-cache.ts'
 import { AuthChangeFollower } from './auth-changes.ts'
 import { LastUsedBuffer } from './last-used.ts'
+import { PublishedReadCache } from './published-reads.ts'
 import { RateLeases } from './rate-leases.ts'
 import { RequestLogBuffer } from './request-log.ts'
 import { UsageBuffer } from './usage-buffer.ts'
@@ -21,6 +22,8 @@ export interface HotPath {
   lastUsed: LastUsedBuffer
   /** The tenants' request log, written in batches at most a second after a request. */
   requestLog: RequestLogBuffer
+  /** Recent answers to published-only keys, for at most CONTENT_READ_CACHE_MS. */
+  publishedReads: PublishedReadCache
 }
 
 // By the pool: a ServiceContext carries its FunctionDeps' pool as asOwner, the same object.
@@ -46,6 +49,7 @@ export function hotPathOf(deps: PoolHolder): HotPath {
       usage,
       lastUsed: new LastUsedBuffer(sql, deps.logger),
       requestLog: new RequestLogBuffer(sql, deps.logger),
+      publishedReads: new PublishedReadCache(deps.config.CONTENT_READ_CACHE_MS),
     }
     hotPaths.set(sql, hot)
   }
@@ -71,4 +75,17 @@ export async function closeHotPath(deps: FunctionDeps): Promise<void> {
 export async function applyAuthChangesNow(deps: PoolHolder): Promise<void> {
   const hot = hotPaths.get(poolOf(deps))
   if (hot) await hot.follower.poll()
+}
+
+/**
+ * After a content write of the tenant committed through this pool: this instance's published reads
+ * of the tenant are forgotten, so its next answer reads the change (other instances' within
+ * CONTENT_READ_CACHE_MS).
+ */
+export function forgetPublishedReads(
+  deps: Pick<FunctionDeps, 'sql'> | Pick<ServiceContext, 'asOwner'>,
+  tenantId: string,
+): void {
+  const sql = 'asOwner' in deps ? deps.asOwner : deps.sql
+  hotPaths.get(sql)?.publishedReads.forgetTenant(tenantId)
 }

@@ -3,6 +3,7 @@ import { isPgError, pgErrors, type Queryable, type RequestClaims, type Tx } from
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
+import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
 import { excerptOf, renderHtml, renderPlaintext } from './render.ts'
 import { saveRevision } from './revision-store.ts'
 import type { Article, ArticleSource, CreateArticleInput, UpdateArticleInput } from './schema.ts'
@@ -333,6 +334,7 @@ export async function createArticle(ctx: ServiceContext, input: CreateArticleInp
       if (isPgError(err, pgErrors.foreignKeyViolation)) throw notFound('Site')
       return slugRace(slug)(err)
     })
+  forgetPublishedReads(ctx, ctx.caller.tenantId)
   ctx.onOutboxCommitted?.()
   return presentArticle(row)
 }
@@ -406,6 +408,7 @@ export async function updateArticle(
       return { row: saved, changed }
     })
     .catch(slugRace(input.slug ?? ''))
+  forgetPublishedReads(ctx, ctx.caller.tenantId)
   if (changed.length > 0) ctx.onOutboxCommitted?.()
   return presentArticle(row)
 }
@@ -464,6 +467,7 @@ export async function deleteArticle(ctx: ServiceContext, id: string): Promise<vo
     return true
   })
   if (!deleted) throw notFound('Article')
+  forgetPublishedReads(ctx, ctx.caller.tenantId)
   ctx.onOutboxCommitted?.()
 }
 
@@ -499,6 +503,7 @@ export async function publishArticle(ctx: ServiceContext, id: string): Promise<A
     return { row: await readArticle(tx, caller.tenantId, id), published: Boolean(article) }
   })
   if (!row) throw notFound('Article')
+  forgetPublishedReads(ctx, ctx.caller.tenantId)
   if (published) ctx.onOutboxCommitted?.()
   return presentArticle(row)
 }
@@ -554,6 +559,7 @@ export async function scheduleArticle(ctx: ServiceContext, id: string, publishAt
     })
     return after
   })
+  forgetPublishedReads(ctx, ctx.caller.tenantId)
   ctx.onOutboxCommitted?.()
   return presentArticle(row!)
 }
@@ -620,6 +626,7 @@ async function backToDraft(
     return { row: await readArticle(tx, caller.tenantId, id), changed: false }
   })
   if (!row) throw notFound('Article')
+  forgetPublishedReads(ctx, ctx.caller.tenantId)
   if (changed) ctx.onOutboxCommitted?.()
   return presentArticle(row)
 }

@@ -2,6 +2,7 @@ import type { Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
+import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
 import { type Page, type PageRequest, paginate } from '@shared/infra/pagination.ts'
 import {
   type ArticleRow,
@@ -143,6 +144,7 @@ export async function restoreRevision(ctx: ServiceContext, articleId: string, id
     })
     return saved
   })
+  forgetPublishedReads(ctx, ctx.caller.tenantId)
   ctx.onOutboxCommitted?.()
   return presentArticle(row)
 }

@@ -1,5 +1,6 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { recordEvent } from '@shared/infra/events.ts'
+import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
 import { publishedEvent } from './articles.ts'
 
 /** Articles published per transaction: a long backlog is worked off in batches. */
@@ -43,6 +44,7 @@ export async function publishDueArticles(deps: Pick<FunctionDeps, 'sql' | 'clock
       return due
     })
     published += rows.length
+    for (const tenantId of new Set(rows.map((r) => r.tenant_id))) forgetPublishedReads(deps, tenantId)
     if (rows.length < BATCH) break
   }
   if (published > 0) deps.onOutboxCommitted?.()

@@ -3,6 +3,7 @@ import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
+import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
 import type { CreateSiteInput, Site, SiteDetail, UpdateSiteInput } from './schema.ts'
 import { numberedSlug, slugify } from './slug.ts'
 
@@ -91,6 +92,7 @@ export async function createSite(ctx: ServiceContext, input: CreateSiteInput): P
       return site!
     })
     .catch(raceAsConflict(slug))
+  forgetPublishedReads(ctx, ctx.caller.tenantId)
   ctx.onOutboxCommitted?.()
   return presentSite(row)
 }
@@ -152,6 +154,7 @@ export async function updateSite(ctx: ServiceContext, id: string, input: UpdateS
     })
     .catch(raceAsConflict(input.slug ?? ''))
   if (!row) throw notFound('Site')
+  forgetPublishedReads(ctx, caller.tenantId)
   return presentSite(row)
 }
 
@@ -182,5 +185,6 @@ export async function deleteSite(ctx: ServiceContext, id: string): Promise<void>
     return true
   })
   if (!deleted) throw notFound('Site')
+  forgetPublishedReads(ctx, ctx.caller.tenantId)
   ctx.onOutboxCommitted?.()
 }

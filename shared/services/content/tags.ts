@@ -2,6 +2,7 @@ import { editorRoles, requireRole } from '@shared/infra/caller.ts'
 import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
+import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
 import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { CreateTagInput, Tag, UpdateTagInput } from './schema.ts'
 import { numberedSlug, slugify } from './slug.ts'
@@ -79,6 +80,7 @@ export async function createTag(ctx: ServiceContext, input: CreateTagInput): Pro
       return tag!
     })
     .catch(raceAsConflict(slug))
+  forgetPublishedReads(ctx, caller.tenantId)
   return presentTag(row)
 }
 
@@ -120,6 +122,7 @@ export async function updateTag(ctx: ServiceContext, id: string, input: UpdateTa
     })
     .catch(raceAsConflict(input.slug ?? ''))
   if (!row) throw notFound('Tag')
+  forgetPublishedReads(ctx, caller.tenantId)
   return presentTag(row)
 }
 
@@ -131,4 +134,5 @@ export async function deleteTag(ctx: ServiceContext, id: string): Promise<void> 
     (tx) => tx`delete from public.tags where id = ${id} and tenant_id = ${caller.tenantId} returning id`,
   )
   if (!row) throw notFound('Tag')
+  forgetPublishedReads(ctx, caller.tenantId)
 }

@@ -6,7 +6,7 @@ import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getArticleBySlug } from '@shared/services/content/articles.ts'
 import { articleSchema, slugField } from '@shared/services/content/schema.ts'
 import { cached, formatsQuery, metered } from '../read-options.ts'
-import { respondCached } from '../respond.ts'
+import { answerRead } from '../respond.ts'
 
 const params = z.object({
   site_id: z.uuid().openapi({ param: { name: 'site_id', in: 'path' } }),
@@ -40,12 +40,12 @@ export const registerGetArticleBySlug = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)
     const { site_id, slug } = c.req.valid('param')
-    const found = await getArticleBySlug(ctx, site_id, slug, c.req.valid('query').formats)
-    if ('redirect_to' in found) {
+    return answerRead(c, async () => {
+      const found = await getArticleBySlug(ctx, site_id, slug, c.req.valid('query').formats)
+      if (!('redirect_to' in found)) return found.article
       const url = new URL(c.req.url)
       url.pathname = url.pathname.replace(/[^/]+$/, found.redirect_to)
       c.header('Location', `${url.pathname}${url.search}`)
       return c.json(found, 301)
-    }
-    return respondCached(c, found.article)
+    })
   })

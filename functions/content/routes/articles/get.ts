@@ -6,7 +6,7 @@ import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getArticle } from '@shared/services/content/articles.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
 import { cached, formatsQuery, metered } from '../read-options.ts'
-import { respondCached } from '../respond.ts'
+import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
@@ -25,5 +25,5 @@ export const route = defineRoute(memberOrKey('content:read'), {
 export const registerGetArticle = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)
-    return respondCached(c, await getArticle(ctx, c.req.valid('param').id, c.req.valid('query').formats))
+    return answerRead(c, () => getArticle(ctx, c.req.valid('param').id, c.req.valid('query').formats))
   })

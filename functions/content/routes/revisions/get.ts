@@ -5,7 +5,7 @@ import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { getRevision } from '@shared/services/content/revisions.ts'
 import { articleRevisionSchema } from '@shared/services/content/schema.ts'
 import { cached, metered } from '../read-options.ts'
-import { respondCached } from '../respond.ts'
+import { answerRead } from '../respond.ts'
 import { revisionParams } from './params.ts'
 
 export const route = defineRoute(memberOrKey('content:read'), {
@@ -26,5 +26,5 @@ export const registerGetRevision = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)
     const { id, revision_id } = c.req.valid('param')
-    return respondCached(c, await getRevision(ctx, id, revision_id))
+    return answerRead(c, () => getRevision(ctx, id, revision_id))
   })

@@ -7,7 +7,7 @@ import { MAX_REVISIONS } from '@shared/services/content/revision-store.ts'
 import { listRevisions } from '@shared/services/content/revisions.ts'
 import { articleRevisionListSchema } from '@shared/services/content/schema.ts'
 import { cached, metered } from '../read-options.ts'
-import { respondCached } from '../respond.ts'
+import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
@@ -27,8 +27,7 @@ export const registerListRevisions = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)
     const { limit, cursor } = c.req.valid('query')
-    return respondCached(
-      c,
-      await listRevisions(ctx, c.req.valid('param').id, { limit, after: decodeCursor(cursor) }),
+    return answerRead(c, () =>
+      listRevisions(ctx, c.req.valid('param').id, { limit, after: decodeCursor(cursor) }),
     )
   })

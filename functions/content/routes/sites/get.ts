@@ -5,7 +5,7 @@ import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { siteDetailSchema } from '@shared/services/content/schema.ts'
 import { getSiteDetail } from '@shared/services/content/sites.ts'
 import { cached, metered } from '../read-options.ts'
-import { respondCached } from '../respond.ts'
+import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
@@ -24,5 +24,5 @@ export const route = defineRoute(memberOrKey('content:read'), {
 export const registerGetSite = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)
-    return respondCached(c, await getSiteDetail(ctx, c.req.valid('param').id))
+    return answerRead(c, () => getSiteDetail(ctx, c.req.valid('param').id))
   })

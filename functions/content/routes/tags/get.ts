@@ -5,7 +5,7 @@ import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { tagSchema } from '@shared/services/content/schema.ts'
 import { getTag } from '@shared/services/content/tags.ts'
 import { cached, metered } from '../read-options.ts'
-import { respondCached } from '../respond.ts'
+import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
@@ -24,5 +24,5 @@ export const route = defineRoute(memberOrKey('content:read'), {
 export const registerGetTag = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)
-    return respondCached(c, await getTag(ctx, c.req.valid('param').id))
+    return answerRead(c, () => getTag(ctx, c.req.valid('param').id))
   })

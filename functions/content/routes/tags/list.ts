@@ -6,7 +6,7 @@ import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { tagListSchema } from '@shared/services/content/schema.ts'
 import { listTags } from '@shared/services/content/tags.ts'
 import { cached, metered } from '../read-options.ts'
-import { respondCached } from '../respond.ts'
+import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
@@ -26,5 +26,5 @@ export const registerListTags = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)
     const { limit, cursor } = c.req.valid('query')
-    return respondCached(c, await listTags(ctx, { limit, after: decodeCursor(cursor) }))
+    return answerRead(c, () => listTags(ctx, { limit, after: decodeCursor(cursor) }))
   })

@@ -77,8 +77,8 @@ export class PublishedReadCache {
     this.drop(key)
     this.entries.set(key, { ...answer, tenantId, until: this.now() + this.ttlMs })
     this.bytes += answer.text.length
-    let keys = this.byTenant.get(tenantId)
-    if (!keys) this.byTenant.set(tenantId, (keys = new Set()))
+    const keys = this.byTenant.get(tenantId) ?? new Set<string>()
+    this.byTenant.set(tenantId, keys)
     keys.add(key)
     // Map keeps insertion order: the first entries are the oldest.
     for (const oldest of this.entries.keys()) {

@@ -275,6 +275,7 @@ describe('the approvals inbox', () => {
     )
     const posts = slackPosts().length
     const calls = llm.requests.length
+    const titleCalls = llm.titleRequests.length
 
     clock.advance(2 * 3_600_000 - 60_000)
     await sweep(0)
@@ -302,6 +303,17 @@ describe('the approvals inbox', () => {
     expect(slackPosts().length).toBe(posts)
     const conversation = await tp.json(`/v1/assistant/conversations/${conversationId}`, { token: t.token })
     expect(conversation.body.turns[0].status).toBe('completed')
+    // Finished by the sweep, the first exchange still gets its title from the model, once.
+    await expect
+      .poll(
+        async () => {
+          const d = await tp.json(`/v1/assistant/conversations/${conversationId}`, { token: t.token })
+          return [d.body.title, d.body.title_source]
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual(['Scripted title', 'model'])
+    expect(llm.titleRequests.length).toBe(titleCalls + 1)
     const late = await tp.json(`/v1/assistant/approvals/${callId}`, {
       token: t.token,
       body: { approve: true },

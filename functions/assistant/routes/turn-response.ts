@@ -1,4 +1,3 @@
-import { runInBackground } from '@shared/infra/background.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import { AI_SDK_FORMAT, AI_SDK_HEADERS, AiSdkTranslator } from '@shared/services/assistant/ai-sdk-stream.ts'
@@ -10,7 +9,6 @@ import {
   type TurnEvents,
   turnResult,
 } from '@shared/services/assistant/turn/index.ts'
-import { titleAfterTurn } from '@shared/services/assistant/turn/title.ts'
 import type { Context } from 'hono'
 
 const encoder = new TextEncoder()
@@ -122,10 +120,7 @@ export async function answerTurn(
   const format = streamFormat(c)
   if (format === 'json') {
     if (jobId) await runTurnNow(deps, jobId)
-    const result = await turnResult(ctx, turnId)
-    // The title's model call waits for the answer, so it never delays it.
-    runInBackground(titleAfterTurn(deps, ctx, turnId))
-    return c.json(result, 200)
+    return c.json(await turnResult(ctx, turnId), 200)
   }
   return streamResponse(c, format, turnId, async (write, closed) => {
     let last: number | null = null
@@ -138,14 +133,10 @@ export async function answerTurn(
       },
     }
     if (jobId) await runTurnNow(deps, jobId, events)
-    if (ended) {
-      runInBackground(titleAfterTurn(deps, ctx, turnId))
-      return
-    }
+    if (ended) return
     // Nothing ran here: from what was seen, or (an approval that resumed nothing) from now on.
     const after = last ?? (jobId ? 0 : await lastTurnEvent(ctx, turnId))
     for await (const e of followTurn(ctx, turnId, after, { stopped: closed })) write(e)
-    if (!closed()) runInBackground(titleAfterTurn(deps, ctx, turnId))
   })
 }
 

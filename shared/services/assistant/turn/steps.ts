@@ -45,6 +45,7 @@ import {
   storeAnswer,
   takeApproved,
 } from './store.ts'
+import { titleAfterTurn } from './title.ts'
 import { runToolCall } from './tool-call.ts'
 
 /**
@@ -124,6 +125,9 @@ async function runTurnJob({ deps, job }: JobRun, events: TurnEvents): Promise<Js
     await finishTurn(deps, turn, 'failed', 'internal error')
   }
   const ended = await loadTurn(deps, turnId)
+  // A first exchange that completed gets its model-made title, wherever the turn ran (the request's
+  // instance or the sweep); the call starts after the answer went out and never delays it.
+  if (ended?.status === 'completed') runInBackground(titleAfterTurn(deps, ctx, turnId))
   return { turn_id: turnId, status: ended?.status ?? 'deleted' }
 }
 

@@ -2,7 +2,8 @@ import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { api } from '../api.ts'
 import { ago, when } from '../format.ts'
-import { Action, canWrite, html, Loaded, useLoad, useSession } from '../ui.ts'
+import { Action, canWrite, html, Loaded, type Session, useLoad, useSession } from '../ui.ts'
+import type { Member } from './editor.ts'
 
 /**
  * The approvals inbox: tool calls that wait for an owner's or admin's decision, across
@@ -65,11 +66,20 @@ function AskedBy({ a }: { a: Approval }): VNode {
     : html`conversation ${conversation}`
 }
 
-function Outcome({ a }: { a: Approval }): VNode {
+/** Who decided, as the team knows them: "you", a member's e-mail, or a former member. */
+function deciderName(id: string | null, session: Session, members: Member[] | undefined): string {
+  if (id === null) return 'a former member'
+  if (id === session.userId) return 'you'
+  const member = members?.find((m) => m.user_id === id)
+  if (member) return member.email ?? 'a member'
+  return members ? 'a former member' : 'a member'
+}
+
+function Outcome({ a, decider }: { a: Approval; decider: string }): VNode {
   if (a.status === 'pending')
     return html`<span class="pill pending">pending</span><br /><small>expires ${when(a.expires_at)}</small>`
   const kind = a.status === 'approved' ? 'ok' : a.status === 'expired' ? 'expired' : 'bad'
-  const by = a.status === 'expired' ? 'nobody decided in time' : `by ${a.decided_by ?? 'a former member'}`
+  const by = a.status === 'expired' ? 'nobody decided in time' : `by ${decider}`
   return html`<span class=${`pill ${kind}`}>${a.status}</span><br />
     <small title=${when(a.decided_at)}>${ago(a.decided_at)}, ${by}</small>
     ${a.reason && a.status === 'denied' ? html`<br /><small class="muted">${a.reason}</small>` : null}`
@@ -100,6 +110,10 @@ export function ApprovalsPage(): VNode {
     () => api<ApprovalPage>('GET', `/v1/assistant/approvals?status=${status}&limit=50`),
     [status],
   )
+  // Names for "decided by"; a member who may not list the team sees "a member".
+  const members = useLoad(() =>
+    api<{ data: Member[] }>('GET', '/api/tenants/current/members').catch(() => ({ data: undefined })),
+  )
   return html`<section class="approvals" aria-labelledby="approvals-title">
     <h2 id="approvals-title">Approvals</h2>
     <p class="muted">Tool calls the assistant may run only once an owner or admin approves them, from conversations
@@ -121,7 +135,7 @@ export function ApprovalsPage(): VNode {
                 <td data-label="Tool call"><code>${a.tool}</code><pre class="args">${JSON.stringify(a.arguments, null, 2)}</pre></td>
                 <td data-label="Asked by"><${AskedBy} a=${a} /></td>
                 <td data-label="Asked"><span title=${when(a.created_at)}>${ago(a.created_at)}</span></td>
-                <td data-label="Status"><${Outcome} a=${a} /></td>
+                <td data-label="Status"><${Outcome} a=${a} decider=${deciderName(a.decided_by, session, members.data?.data)} /></td>
                 ${status === 'pending' && canWrite(session) ? html`<td data-label="Decision"><${Decide} a=${a} done=${list.reload} /></td>` : null}
               </tr>`,
             )}</tbody></table>`

@@ -38,11 +38,23 @@ export async function createTestDatabase({
     const name = `test_${randomBytes(6).toString('hex')}`
     const admin = postgres(serverUrl, { max: 1, onnotice: () => {} })
     await admin.unsafe(`create database ${name}`)
-    await admin.end()
     const url = new URL(serverUrl)
     url.pathname = `/${name}`
     const sql = connectDatabase(url.toString(), 4)
-    if (migrate) await applyMigrations(sql)
+    if (migrate) {
+      // Roles are the cluster's, not a database's: two test files migrating their new databases at
+      // once on a fresh cluster would both create them (a unique violation in pg_authid). Until
+      // they exist, migrations take turns, under a lock of the server's maintenance database.
+      const [roles] = await admin<{ ready: boolean }[]>`
+        select exists (select 1 from pg_roles where rolname = 'service_role') as ready`
+      if (!roles!.ready) await admin`select pg_advisory_lock(hashtext('tenant-platform:test-roles'))`
+      try {
+        await applyMigrations(sql)
+      } finally {
+        if (!roles!.ready) await admin`select pg_advisory_unlock(hashtext('tenant-platform:test-roles'))`
+      }
+    }
+    await admin.end()
     return {
       url: url.toString(),
       sql,

@@ -15697,6 +15697,8 @@ export interface components {
             status?: string | null;
             /** @description articles */
             published_at?: string | null;
+            /** @description articles: when the draft was submitted for review (POST /v1/content/articles/{id}/submit); null when it waits for none (publishing or scheduling clears it) */
+            review_requested_at?: string | null;
         };
         Article: {
             /** @enum {string} */

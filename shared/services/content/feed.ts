@@ -14,6 +14,8 @@ export interface ContentRow {
   published_at: Date | null
   created_at: Date
   updated_at: Date
+  /** Articles: when the draft was submitted for review (null for sites). */
+  review_requested_at: Date | null
 }
 
 export interface ContentFilter {
@@ -94,6 +96,7 @@ export function presentContent(row: ContentRow) {
         title: row.name,
         status: row.status,
         published_at: row.published_at?.toISOString() ?? null,
+        review_requested_at: row.review_requested_at?.toISOString() ?? null,
       }
 }
 

@@ -63,6 +63,15 @@ async function reviewInReads(article: { id: string; slug: string }, tokens: stri
   return seen
 }
 
+/** The ids GET /v1/content?review=requested lists in the site (to an editor). */
+async function waitingForReview() {
+  const list = await tp.json(`/v1/content?site_id=${siteId}&review=requested&limit=100`, {
+    token: owner.token,
+  })
+  expect(list.status, JSON.stringify(list.body)).toBe(200)
+  return (list.body.data as { id: string }[]).map((i) => i.id)
+}
+
 describe('a contributor', () => {
   it('writes and edits its own draft, and submits it for review, which an admin sees and publishing clears', async () => {
     const mine = await draft(contributor.token, 'My piece')
@@ -96,6 +105,8 @@ describe('a contributor', () => {
       listed: submitted.body.review_requested_at,
     }
     expect(await reviewInReads(mine, [owner.token, contributor.token])).toEqual([waiting, waiting])
+    // review=requested lists the drafts that wait for review: this one, and no site.
+    expect(await waitingForReview()).toEqual([mine.id])
 
     expect(refused(await post(`${mine.id}/publish`, contributor.token))).toEqual(FORBIDDEN)
     const published = await post(`${mine.id}/publish`, editor.token)
@@ -103,6 +114,7 @@ describe('a contributor', () => {
     expect(published.body).toMatchObject({ status: 'published', review_requested_at: null })
     const cleared = { by_slug: null, listed: null }
     expect(await reviewInReads(mine, [owner.token, contributor.token])).toEqual([cleared, cleared])
+    expect(await waitingForReview()).toEqual([])
     // A published article is no longer the contributor's to change or submit.
     const late = await tp.json(`/v1/content/articles/${mine.id}`, {
       method: 'PATCH',

@@ -173,17 +173,17 @@ end
 $$;
 
 --
--- Name: content_feed(text, uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[], text, uuid, timestamp with time zone); Type: FUNCTION; Schema: private
+-- Name: content_feed(text, uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[], text, uuid, timestamp with time zone, boolean); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone) RETURNS TABLE(object text, id uuid, site_id uuid, slug text, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone, review_requested_at timestamp with time zone)
+CREATE FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone, p_review_requested boolean) RETURNS TABLE(object text, id uuid, site_id uuid, slug text, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone, review_requested_at timestamp with time zone)
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
 declare
-  -- Status, publication, tags and authors are articles' fields: a filter on them leaves sites out.
+  -- Status, publication, tags, authors and review are articles' fields: a filter on them leaves sites out.
   want_sites boolean := coalesce(p_type = 'site', true) and p_status is null and p_published_since is null
-    and p_tag is null and p_author is null and p_published_before is null;
+    and p_tag is null and p_author is null and p_published_before is null and p_review_requested is not true;
   want_articles boolean := coalesce(p_type = 'article', true);
 begin
   if p_claims is not null then
@@ -212,6 +212,7 @@ begin
            and (p_published_since is null or a.published_at >= p_published_since)
            and (p_published_before is null or a.published_at < p_published_before)
            and (p_author is null or a.author_id = p_author)
+           and (p_review_requested is not true or a.review_requested_at is not null)
            and (p_tag is null or exists (
              select 1 from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
              where x.article_id = a.id and t.slug = p_tag and t.tenant_id = p_tenant))
@@ -242,6 +243,7 @@ begin
            and (p_published_since is null or a.published_at >= p_published_since)
            and (p_published_before is null or a.published_at < p_published_before)
            and (p_author is null or a.author_id = p_author)
+           and (p_review_requested is not true or a.review_requested_at is not null)
            and (p_tag is null or exists (
              select 1 from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
              where x.article_id = a.id and t.slug = p_tag and t.tenant_id = p_tenant))
@@ -1115,10 +1117,10 @@ REVOKE ALL ON FUNCTION private.automation_event_fan_out() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.commerce_store_leaves_shared_address() FROM PUBLIC;
 
 --
--- Name: FUNCTION content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone); Type: ACL; Schema: private
+-- Name: FUNCTION content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone, p_review_requested boolean); Type: ACL; Schema: private
 --
 
-REVOKE ALL ON FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone) FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone, p_review_requested boolean) FROM PUBLIC;
 
 --
 -- Name: FUNCTION create_tenant(p_name text, p_plan text); Type: ACL; Schema: private

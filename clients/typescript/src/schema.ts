@@ -498,6 +498,8 @@ export interface paths {
                     tag?: string;
                     /** @description Articles by this author (a user id) */
                     author?: string;
+                    /** @description requested: only drafts submitted for review (review_requested_at set) */
+                    review?: "requested";
                     /** @description Articles published at or after */
                     published_since?: string;
                     /** @description Articles published before */

@@ -29,7 +29,7 @@ afterAll(() => tp.close())
 async function draft(token: string, title = 'Draft') {
   const res = await tp.json('/v1/content/articles', { token, body: { site_id: siteId, title, body: 'text' } })
   expect(res.status, JSON.stringify(res.body)).toBe(201)
-  return res.body as { id: string; status: string; review_requested_at: string | null }
+  return res.body as { id: string; slug: string; status: string; review_requested_at: string | null }
 }
 const post = (path: string, token: string, body?: unknown) =>
   tp.json(`/v1/content/articles/${path}`, { token, ...(body !== undefined ? { body } : { method: 'POST' }) })
@@ -45,6 +45,32 @@ const editorClaims = () => ({
   role: 'authenticated' as const,
   app_metadata: { tenant_id: owner.tenantId },
 })
+/** review_requested_at as the read by slug and the article's item of GET /v1/content report it, per token. */
+async function reviewInReads(article: { id: string; slug: string }, tokens: string[]) {
+  const seen: { by_slug: unknown; listed: unknown }[] = []
+  for (const token of tokens) {
+    const bySlug = await tp.json(`/v1/content/sites/${siteId}/articles/${article.slug}`, { token })
+    expect(bySlug.status, JSON.stringify(bySlug.body)).toBe(200)
+    const list = await tp.json(`/v1/content?site_id=${siteId}&limit=100`, { token })
+    expect(list.status, JSON.stringify(list.body)).toBe(200)
+    const items = list.body.data as { object: string; id: string; review_requested_at?: string | null }[]
+    // Sites have no review: their items do not carry the field.
+    expect(items.find((i) => i.object === 'site')).not.toHaveProperty('review_requested_at')
+    const item = items.find((i) => i.id === article.id)
+    expect(item).toHaveProperty('review_requested_at')
+    seen.push({ by_slug: bySlug.body.review_requested_at, listed: item!.review_requested_at })
+  }
+  return seen
+}
+
+/** The ids GET /v1/content?review=requested lists in the site (to an editor). */
+async function waitingForReview() {
+  const list = await tp.json(`/v1/content?site_id=${siteId}&review=requested&limit=100`, {
+    token: owner.token,
+  })
+  expect(list.status, JSON.stringify(list.body)).toBe(200)
+  return (list.body.data as { id: string }[]).map((i) => i.id)
+}
 
 describe('a contributor', () => {
   it('writes and edits its own draft, and submits it for review, which an admin sees and publishing clears', async () => {
@@ -73,11 +99,22 @@ describe('a contributor', () => {
       title: 'My piece, edited',
       review_requested_at: submitted.body.review_requested_at,
     })
+    // The read by slug and the list report it too, to an editor and to the contributor.
+    const waiting = {
+      by_slug: submitted.body.review_requested_at,
+      listed: submitted.body.review_requested_at,
+    }
+    expect(await reviewInReads(mine, [owner.token, contributor.token])).toEqual([waiting, waiting])
+    // review=requested lists the drafts that wait for review: this one, and no site.
+    expect(await waitingForReview()).toEqual([mine.id])
 
     expect(refused(await post(`${mine.id}/publish`, contributor.token))).toEqual(FORBIDDEN)
     const published = await post(`${mine.id}/publish`, editor.token)
     expect(published.status).toBe(200)
     expect(published.body).toMatchObject({ status: 'published', review_requested_at: null })
+    const cleared = { by_slug: null, listed: null }
+    expect(await reviewInReads(mine, [owner.token, contributor.token])).toEqual([cleared, cleared])
+    expect(await waitingForReview()).toEqual([])
     // A published article is no longer the contributor's to change or submit.
     const late = await tp.json(`/v1/content/articles/${mine.id}`, {
       method: 'PATCH',

@@ -10,7 +10,8 @@ import { startReceiver, type WebhookReceiver } from './support/webhook-receiver.
 /**
  * In a real browser: a webhook subscription's URL and events edited on its page, an attempt's
  * request and response in the delivery log (signatures masked), and the article page as a
- * contributor sees it (no Publish, Submit for review, then "submitted for review").
+ * contributor sees it (no Publish, Submit for review, then "submitted for review", in the editor and
+ * on the Articles list).
  * DASHBOARD_SCREENSHOTS=<folder> saves the screenshots.
  */
 
@@ -147,6 +148,15 @@ describe.skipIf(browserMissing)('webhooks and roles in the dashboard', () => {
     await shot('article-submitted-for-review')
     const seen = await tp.json(`/v1/content/articles/${mine.body.id}`, { token: editor.token })
     expect(seen.body.review_requested_at).toEqual(expect.any(String))
+    // The Articles list marks the draft that waits for review, and only that one.
+    await go('#/articles')
+    const row = (id: string) => page.locator(`tr[data-article="${id}"]`)
+    await row(mine.body.id).waitFor()
+    await row(theirs.body.id).waitFor()
+    const pill = (id: string) => row(id).locator('.pill.pending', { hasText: 'submitted for review' })
+    expect(await pill(mine.body.id).count()).toBe(1)
+    expect(await pill(theirs.body.id).count()).toBe(0)
+    await shot('articles-submitted-for-review')
     await go('#/team')
     expect(await page.locator('main').textContent()).toContain('Your role: contributor')
   })

@@ -49,7 +49,7 @@ $$;
 -- Name: article_by_slug(text, uuid, uuid, text); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text) RETURNS TABLE(id uuid, site_id uuid, slug text, title text, body text, excerpt text, feature_image_url text, feature_image_alt text, author_id uuid, author_name text, meta_title text, meta_description text, canonical_url text, status text, publish_at timestamp with time zone, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone, revision_id uuid, published_revision_id uuid, tags json, redirect_to text)
+CREATE FUNCTION private.article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text) RETURNS TABLE(id uuid, site_id uuid, slug text, title text, body text, excerpt text, feature_image_url text, feature_image_alt text, author_id uuid, author_name text, meta_title text, meta_description text, canonical_url text, status text, publish_at timestamp with time zone, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone, revision_id uuid, published_revision_id uuid, review_requested_at timestamp with time zone, tags json, redirect_to text)
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
@@ -72,7 +72,7 @@ begin
     select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.feature_image_url, a.feature_image_alt,
            a.author_id, (select n.name from private.author_names(array[a.author_id]) n),
            a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.published_at,
-           a.created_at, a.updated_at, a.revision_id, a.published_revision_id,
+           a.created_at, a.updated_at, a.revision_id, a.published_revision_id, a.review_requested_at,
            coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by x.position)
                      from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
                      where x.article_id = a.id), '[]'::json),
@@ -173,17 +173,17 @@ end
 $$;
 
 --
--- Name: content_feed(text, uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[], text, uuid, timestamp with time zone); Type: FUNCTION; Schema: private
+-- Name: content_feed(text, uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[], text, uuid, timestamp with time zone, boolean); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone) RETURNS TABLE(object text, id uuid, site_id uuid, slug text, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone)
+CREATE FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone, p_review_requested boolean) RETURNS TABLE(object text, id uuid, site_id uuid, slug text, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone, review_requested_at timestamp with time zone)
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
 declare
-  -- Status, publication, tags and authors are articles' fields: a filter on them leaves sites out.
+  -- Status, publication, tags, authors and review are articles' fields: a filter on them leaves sites out.
   want_sites boolean := coalesce(p_type = 'site', true) and p_status is null and p_published_since is null
-    and p_tag is null and p_author is null and p_published_before is null;
+    and p_tag is null and p_author is null and p_published_before is null and p_review_requested is not true;
   want_articles boolean := coalesce(p_type = 'article', true);
 begin
   if p_claims is not null then
@@ -194,7 +194,7 @@ begin
   if not p_newest_first then
     return query
       select c.* from (
-        (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at
+        (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at, null::timestamptz
          from public.sites s
          where want_sites and s.tenant_id = p_tenant
            and (s.created_at, s.id) > (coalesce(p_after_at, '-infinity'), coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
@@ -203,7 +203,7 @@ begin
          order by s.created_at, s.id
          limit p_limit + 1)
         union all
-        (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at
+        (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at, a.review_requested_at
          from public.articles a
          where want_articles and a.tenant_id = p_tenant
            and (a.created_at, a.id) > (coalesce(p_after_at, '-infinity'), coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
@@ -212,19 +212,20 @@ begin
            and (p_published_since is null or a.published_at >= p_published_since)
            and (p_published_before is null or a.published_at < p_published_before)
            and (p_author is null or a.author_id = p_author)
+           and (p_review_requested is not true or a.review_requested_at is not null)
            and (p_tag is null or exists (
              select 1 from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
              where x.article_id = a.id and t.slug = p_tag and t.tenant_id = p_tenant))
            and a.title ilike all (p_words)
          order by a.created_at, a.id
          limit p_limit + 1)
-      ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at)
+      ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at, review_requested_at)
       order by c.created_at, c.id
       limit p_limit + 1;
   else
     return query
       select c.* from (
-        (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at
+        (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at, null::timestamptz
          from public.sites s
          where want_sites and s.tenant_id = p_tenant
            and (s.created_at, s.id) < (coalesce(p_after_at, 'infinity'), coalesce(p_after_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
@@ -233,7 +234,7 @@ begin
          order by s.created_at desc, s.id desc
          limit p_limit + 1)
         union all
-        (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at
+        (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at, a.review_requested_at
          from public.articles a
          where want_articles and a.tenant_id = p_tenant
            and (a.created_at, a.id) < (coalesce(p_after_at, 'infinity'), coalesce(p_after_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
@@ -242,13 +243,14 @@ begin
            and (p_published_since is null or a.published_at >= p_published_since)
            and (p_published_before is null or a.published_at < p_published_before)
            and (p_author is null or a.author_id = p_author)
+           and (p_review_requested is not true or a.review_requested_at is not null)
            and (p_tag is null or exists (
              select 1 from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
              where x.article_id = a.id and t.slug = p_tag and t.tenant_id = p_tenant))
            and a.title ilike all (p_words)
          order by a.created_at desc, a.id desc
          limit p_limit + 1)
-      ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at)
+      ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at, review_requested_at)
       order by c.created_at desc, c.id desc
       limit p_limit + 1;
   end if;
@@ -1115,10 +1117,10 @@ REVOKE ALL ON FUNCTION private.automation_event_fan_out() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.commerce_store_leaves_shared_address() FROM PUBLIC;
 
 --
--- Name: FUNCTION content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone); Type: ACL; Schema: private
+-- Name: FUNCTION content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone, p_review_requested boolean); Type: ACL; Schema: private
 --
 
-REVOKE ALL ON FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone) FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone, p_review_requested boolean) FROM PUBLIC;
 
 --
 -- Name: FUNCTION create_tenant(p_name text, p_plan text); Type: ACL; Schema: private

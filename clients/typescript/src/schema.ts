@@ -498,6 +498,8 @@ export interface paths {
                     tag?: string;
                     /** @description Articles by this author (a user id) */
                     author?: string;
+                    /** @description requested: only drafts submitted for review (review_requested_at set) */
+                    review?: "requested";
                     /** @description Articles published at or after */
                     published_since?: string;
                     /** @description Articles published before */
@@ -15697,6 +15699,8 @@ export interface components {
             status?: string | null;
             /** @description articles */
             published_at?: string | null;
+            /** @description articles: when the draft was submitted for review (POST /v1/content/articles/{id}/submit); null when it waits for none (publishing or scheduling clears it) */
+            review_requested_at?: string | null;
         };
         Article: {
             /** @enum {string} */

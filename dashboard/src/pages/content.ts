@@ -35,6 +35,8 @@ export interface ArticleRow {
   title: string
   status: ArticleStatus
   published_at: string | null
+  /** When the draft was submitted for review (null when it waits for none). */
+  review_requested_at: string | null
   created_at: string
   updated_at: string
 }

@@ -23,6 +23,10 @@ const listQuery = pageQuery.extend({
     .openapi({ description: 'Articles with this status' }),
   tag: slugField().optional().openapi({ description: 'Articles carrying the tag with this slug' }),
   author: z.uuid().optional().openapi({ description: 'Articles by this author (a user id)' }),
+  review: z
+    .enum(['requested'])
+    .optional()
+    .openapi({ description: 'requested: only drafts submitted for review (review_requested_at set)' }),
   published_since: isoTimestamp().optional().openapi({ description: 'Articles published at or after' }),
   published_before: isoTimestamp().optional().openapi({ description: 'Articles published before' }),
   q: z.string().trim().max(200).optional().openapi({
@@ -51,8 +55,20 @@ export const route = defineRoute(memberOrKey('content:read'), {
 
 export const registerListContent = (app: App) =>
   app.openapi(route, async (c) => {
-    const { limit, cursor, type, site_id, status, tag, author, published_since, published_before, q, order } =
-      c.req.valid('query')
+    const {
+      limit,
+      cursor,
+      type,
+      site_id,
+      status,
+      tag,
+      author,
+      review,
+      published_since,
+      published_before,
+      q,
+      order,
+    } = c.req.valid('query')
     const filter = {
       type,
       site_id,
@@ -61,6 +77,7 @@ export const registerListContent = (app: App) =>
       published_before: published_before ? new Date(published_before) : undefined,
       tag,
       author,
+      review,
       q,
       newestFirst: order === 'newest',
     }

@@ -14,6 +14,8 @@ export interface ContentRow {
   published_at: Date | null
   created_at: Date
   updated_at: Date
+  /** Articles: when the draft was submitted for review (null for sites). */
+  review_requested_at: Date | null
 }
 
 export interface ContentFilter {
@@ -25,6 +27,8 @@ export interface ContentFilter {
   tag?: string
   /** Articles by this author (a user id). */
   author?: string
+  /** Only drafts submitted for review (review_requested_at set). */
+  review?: 'requested'
   type?: 'site' | 'article'
   /** Words that must all appear in a site's name or an article's title (case-insensitive). */
   q?: string
@@ -59,7 +63,8 @@ export function queryContent(
       ${opts.limit}::int, ${after?.at ?? null}::timestamptz, ${after?.id ?? null}::uuid,
       ${filter.newestFirst === true}::boolean, ${filter.type ?? null}::text, ${filter.site_id ?? null}::uuid,
       ${filter.status ?? null}::text, ${filter.published_since ?? null}::timestamptz, ${words}::text[],
-      ${filter.tag ?? null}::text, ${filter.author ?? null}::uuid, ${filter.published_before ?? null}::timestamptz)`
+      ${filter.tag ?? null}::text, ${filter.author ?? null}::uuid, ${filter.published_before ?? null}::timestamptz,
+      ${filter.review === 'requested'}::boolean)`
 }
 
 /** The page for a signed-in caller: its claims, its active tenant, under row-level security. */
@@ -94,6 +99,7 @@ export function presentContent(row: ContentRow) {
         title: row.name,
         status: row.status,
         published_at: row.published_at?.toISOString() ?? null,
+        review_requested_at: row.review_requested_at?.toISOString() ?? null,
       }
 }
 

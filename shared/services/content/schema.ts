@@ -366,6 +366,10 @@ export const contentItemSchema = z
       .optional()
       .openapi({ description: 'articles: draft, scheduled or published' }),
     published_at: z.string().nullable().optional().openapi({ description: 'articles' }),
+    review_requested_at: z.string().nullable().optional().openapi({
+      description:
+        'articles: when the draft was submitted for review (POST /v1/content/articles/{id}/submit); null when it waits for none (publishing or scheduling clears it)',
+    }),
   })
   .openapi('ContentItem')
 

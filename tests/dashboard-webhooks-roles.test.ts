@@ -157,6 +157,10 @@ describe.skipIf(browserMissing)('webhooks and roles in the dashboard', () => {
     expect(await pill(mine.body.id).count()).toBe(1)
     expect(await pill(theirs.body.id).count()).toBe(0)
     await shot('articles-submitted-for-review')
+    // "Waiting for review" lists that draft alone.
+    await page.getByLabel('Filter by status').selectOption('review')
+    await expect.poll(() => page.locator('tr[data-article]').count()).toBe(1)
+    await row(mine.body.id).waitFor()
     await go('#/team')
     expect(await page.locator('main').textContent()).toContain('Your role: contributor')
   })

@@ -16,7 +16,8 @@ export const ARTICLES_PAGE = 20
 interface Filters {
   q: string
   site_id: string
-  status: '' | ArticleStatus
+  /** A status, or 'review': drafts waiting for review. */
+  status: '' | ArticleStatus | 'review'
   tag: string
   author: string
 }
@@ -33,7 +34,11 @@ export function ArticlesPage(): VNode {
     type: 'article',
     order: 'newest',
     limit: String(ARTICLES_PAGE),
-    ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v)),
+    ...Object.fromEntries(
+      Object.entries(filters).filter(([k, v]) => v && !(k === 'status' && v === 'review')),
+    ),
+    // "Waiting for review" is a filter of its own: drafts a contributor submitted.
+    ...(filters.status === 'review' && { review: 'requested' }),
     ...(cursors[at] && { cursor: cursors[at] }),
   })}`
   const articles = useLoad(() => api<Page<ArticleRow>>('GET', query), [query])
@@ -75,6 +80,7 @@ export function ArticlesPage(): VNode {
         'status',
         [
           ['draft', 'Drafts'],
+          ['review', 'Waiting for review'],
           ['scheduled', 'Scheduled'],
           ['published', 'Published'],
         ],

@@ -1,3 +1,4 @@
+import { runInBackground } from '@shared/infra/background.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import { AI_SDK_FORMAT, AI_SDK_HEADERS, AiSdkTranslator } from '@shared/services/assistant/ai-sdk-stream.ts'
@@ -9,6 +10,7 @@ import {
   type TurnEvents,
   turnResult,
 } from '@shared/services/assistant/turn/index.ts'
+import { titleAfterTurn } from '@shared/services/assistant/turn/title.ts'
 import type { Context } from 'hono'
 
 const encoder = new TextEncoder()
@@ -119,8 +121,11 @@ export async function answerTurn(
   const deps = c.var.deps
   const format = streamFormat(c)
   if (format === 'json') {
-    if (jobId) await runTurnNow(deps, jobId)
-    return c.json(await turnResult(ctx, turnId), 200)
+    if (jobId) await runTurnNow(deps, jobId, undefined, { title: false })
+    const result = await turnResult(ctx, turnId)
+    // The title's model call starts once the answer was read (its reservation is not in `quota`).
+    if (jobId) runInBackground(titleAfterTurn(deps, ctx, turnId))
+    return c.json(result, 200)
   }
   return streamResponse(c, format, turnId, async (write, closed) => {
     let last: number | null = null
@@ -132,8 +137,12 @@ export async function answerTurn(
         write(e)
       },
     }
-    if (jobId) await runTurnNow(deps, jobId, events)
-    if (ended) return
+    if (jobId) await runTurnNow(deps, jobId, events, { title: false })
+    if (ended) {
+      // After turn.ended went out with its quota; a turn run elsewhere is titled by its runner.
+      if (jobId) runInBackground(titleAfterTurn(deps, ctx, turnId))
+      return
+    }
     // Nothing ran here: from what was seen, or (an approval that resumed nothing) from now on.
     const after = last ?? (jobId ? 0 : await lastTurnEvent(ctx, turnId))
     for await (const e of followTurn(ctx, turnId, after, { stopped: closed })) write(e)

@@ -62,13 +62,26 @@ import { runToolCall } from './tool-call.ts'
  * tools, the quota and the credential are used as the turn's creator.
  */
 
+/** How a run ends a first exchange's turn. */
+export interface TurnRunOptions {
+  /**
+   * Ask the model for the conversation's title when the turn completes (the default). A request
+   * that runs the turn and answers for it passes false and asks after its answer is read, so the
+   * title's reservation never shows in the answer's quota.
+   */
+  title?: boolean
+}
+
 /** The job kind, its events numbered and stored (event-log.ts) and going to `events`. */
-export function turnJobKind(events: TurnEvents = noTurnEvents): Record<string, JobKind> {
+export function turnJobKind(
+  events: TurnEvents = noTurnEvents,
+  options: TurnRunOptions = {},
+): Record<string, JobKind> {
   return {
     [TURN_JOB_KIND]: {
       handler: (run) =>
         withTurnEventLog(run.deps, String(run.job.input.turn_id), events, (logged) =>
-          runTurnJob(run, logged),
+          runTurnJob(run, logged, options),
         ),
       maxAttempts: 2,
       leaseSeconds: TURN_LEASE_SECONDS,
@@ -80,8 +93,13 @@ export function turnJobKind(events: TurnEvents = noTurnEvents): Record<string, J
  * Runs a queued turn job on this instance now and resolves when it ends (the request awaits it; on
  * Supabase it is also a background task, so it outlives a client that went away).
  */
-export function runTurnNow(deps: FunctionDeps, jobId: string, events?: TurnEvents): Promise<unknown> {
-  const run = createJobEngine(deps, turnJobKind(events))
+export function runTurnNow(
+  deps: FunctionDeps,
+  jobId: string,
+  events?: TurnEvents,
+  options?: TurnRunOptions,
+): Promise<unknown> {
+  const run = createJobEngine(deps, turnJobKind(events, options))
     .runDue({ ids: [jobId] })
     .catch((err) =>
       deps.logger.warn('turn run failed; the sweep resumes it', { job_id: jobId, error: String(err) }),
@@ -110,7 +128,7 @@ interface StepState {
 }
 
 /** The job: resumes the turn from what was stored and runs it to its end, a pause, or a limit. */
-async function runTurnJob({ deps, job }: JobRun, events: TurnEvents): Promise<Json> {
+async function runTurnJob({ deps, job }: JobRun, events: TurnEvents, options: TurnRunOptions): Promise<Json> {
   const turnId = String(job.input.turn_id)
   const turn = await loadTurn(deps, turnId)
   if (turn?.status !== 'running') return { turn_id: turnId, status: turn?.status ?? 'deleted' }
@@ -125,9 +143,10 @@ async function runTurnJob({ deps, job }: JobRun, events: TurnEvents): Promise<Js
     await finishTurn(deps, turn, 'failed', 'internal error')
   }
   const ended = await loadTurn(deps, turnId)
-  // A first exchange that completed gets its model-made title, wherever the turn ran (the request's
-  // instance or the sweep); the call starts after the answer went out and never delays it.
-  if (ended?.status === 'completed') runInBackground(titleAfterTurn(deps, ctx, turnId))
+  // A first exchange that completed gets its model-made title, also when the sweep finished it (an
+  // approval that expired, an instance that died); the call never delays the answer.
+  if (ended?.status === 'completed' && options.title !== false)
+    runInBackground(titleAfterTurn(deps, ctx, turnId))
   return { turn_id: turnId, status: ended?.status ?? 'deleted' }
 }
 

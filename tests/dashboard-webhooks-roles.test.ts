@@ -161,6 +161,12 @@ describe.skipIf(browserMissing)('webhooks and roles in the dashboard', () => {
     await page.getByLabel('Filter by status').selectOption('review')
     await expect.poll(() => page.locator('tr[data-article]').count()).toBe(1)
     await row(mine.body.id).waitFor()
+    // The site's own list marks it too.
+    await go(`#/sites/${site.body.id}`)
+    await row(mine.body.id).waitFor()
+    await row(theirs.body.id).waitFor()
+    expect(await pill(mine.body.id).count()).toBe(1)
+    expect(await pill(theirs.body.id).count()).toBe(0)
     await go('#/team')
     expect(await page.locator('main').textContent()).toContain('Your role: contributor')
   })

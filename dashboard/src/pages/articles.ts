@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'
 import { ago, when } from '../format.ts'
 import { Field, Form, html, Loaded, useLoad } from '../ui.ts'
-import { type ArticleRow, type ArticleStatus, Search, type Site, StatusPill } from './content.ts'
+import { type ArticleRow, type ArticleStatus, ReviewPill, Search, type Site, StatusPill } from './content.ts'
 import type { Member, Tag } from './editor.ts'
 
 /** Rows per page. */
@@ -114,7 +114,7 @@ export function ArticlesPage(): VNode {
           (a) => html`<tr data-article=${a.id}>
             <td data-label="Title"><a href=${`#/articles/${a.id}`}><strong>${a.title}</strong></a><br /><small class="muted mono">/${a.slug}</small></td>
             <td data-label="Site">${siteName.get(a.site_id) ?? '…'}</td>
-            <td data-label="Status"><${StatusPill} status=${a.status} />${a.review_requested_at ? html` <span class="pill pending" title=${when(a.review_requested_at)}>submitted for review</span>` : null}${a.published_at ? html` <small class="muted" title=${when(a.published_at)}>${ago(a.published_at)}</small>` : null}</td>
+            <td data-label="Status"><${StatusPill} status=${a.status} /><${ReviewPill} at=${a.review_requested_at} />${a.published_at ? html` <small class="muted" title=${when(a.published_at)}>${ago(a.published_at)}</small>` : null}</td>
             <td data-label="Updated" title=${when(a.updated_at)}>${ago(a.updated_at)}</td>
           </tr>`,
         )}</tbody></table>`

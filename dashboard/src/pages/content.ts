@@ -174,6 +174,11 @@ export function StatusPill({ status }: { status: ArticleStatus }): VNode {
   return html`<span class=${`pill ${status === 'published' ? 'ok' : status === 'scheduled' ? 'pending' : ''}`}>${status}</span>`
 }
 
+/** A draft a contributor submitted: marked wherever articles are listed. */
+export function ReviewPill({ at }: { at: string | null | undefined }): VNode | null {
+  return at ? html` <span class="pill pending" title=${when(at)}>submitted for review</span>` : null
+}
+
 export function SitePage({ id }: { id: string }): VNode {
   const site = useLoad(() => api<SiteDetail>('GET', `/v1/content/sites/${id}`))
   const [q, setQ] = useState('')
@@ -245,7 +250,7 @@ export function SitePage({ id }: { id: string }): VNode {
         <tbody>${rows.map(
           (a) => html`<tr data-article=${a.id}>
             <td data-label="Title"><a href=${`#/articles/${a.id}`}>${a.title}</a></td>
-            <td data-label="Status"><${StatusPill} status=${a.status} />${a.published_at ? html` <small class="muted" title=${when(a.published_at)}>${ago(a.published_at)}</small>` : null}</td>
+            <td data-label="Status"><${StatusPill} status=${a.status} /><${ReviewPill} at=${a.review_requested_at} />${a.published_at ? html` <small class="muted" title=${when(a.published_at)}>${ago(a.published_at)}</small>` : null}</td>
             <td data-label="Updated" title=${when(a.updated_at)}>${ago(a.updated_at)}</td>
           </tr>`,
         )}</tbody></table>

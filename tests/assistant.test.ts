@@ -82,8 +82,17 @@ async function tenantWith(opts: { provider?: 'openai' | 'anthropic' | null; plan
   return t
 }
 
+/**
+ * A conversation titled by hand: its first turn then starts no background title call, whose own
+ * metered tokens and credential use would race with the exact usage these tests read (titles from
+ * the model and from the first message are tested in assistant-chat.test.ts).
+ */
 async function conversation(t: TestTenant, instance = 0): Promise<string> {
-  const res = await tp.json('/v1/assistant/conversations', { token: t.token, body: {}, instance })
+  const res = await tp.json('/v1/assistant/conversations', {
+    token: t.token,
+    body: { title: 'Test chat' },
+    instance,
+  })
   expect(res.status, JSON.stringify(res.body)).toBe(201)
   return res.body.id
 }
@@ -316,7 +325,7 @@ describe('a turn', () => {
       .sql`select caller_kind, function_name from public.credential_usage where tenant_id = ${t.tenantId}`
     expect(uses.map((u) => [u.caller_kind, u.function_name])).toEqual([['assistant', 'assistant']])
     const detail = await tp.json(`/v1/assistant/conversations/${id}`, { token: t.token })
-    expect(detail.body.title).toBe('Hi!')
+    expect(detail.body.title).toBe('Test chat')
     expect(detail.body.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
       ['user', 'Hi!'],
       ['assistant', 'Hello there, how can I help?'],

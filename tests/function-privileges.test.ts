@@ -108,6 +108,29 @@ describe('function privileges', () => {
     expect(rows.map((r) => r.fn)).toEqual([])
   })
 
+  it('no security-definer function in any schema is executable through PUBLIC', async () => {
+    // A definer function runs with its owner's rights: whoever may call it must be named in a grant
+    // of its own, never reach it through PUBLIC's default (which every role, anon included, holds).
+    const publicDefiners = async (q: postgres.Sql | postgres.TransactionSql) =>
+      (
+        await q<{ fn: string }[]>`
+          select p.oid::regprocedure::text as fn
+          from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+          where p.prosecdef and n.nspname not in ('pg_catalog', 'information_schema')
+            and exists (select 1 from aclexplode(coalesce(p.proacl, acldefault('f', p.proowner))) a
+                        where a.grantee = 0 and a.privilege_type = 'EXECUTE')
+          order by 1`
+      ).map((r) => r.fn)
+    expect(await publicDefiners(db.sql)).toEqual([])
+    // The check bites: a definer function granted to PUBLIC, in any schema, is named.
+    await db.sql.begin(async (tx) => {
+      await tx`create function public.definer_probe() returns int language sql security definer set search_path = '' as 'select 1'`
+      await tx`grant execute on function public.definer_probe() to public`
+      expect(await publicDefiners(tx)).toEqual(['definer_probe()'])
+      await tx`rollback and chain`
+    })
+  })
+
   it('a function that the migration role creates later starts without PUBLIC', async () => {
     await db.sql.begin(async (tx) => {
       await tx`create function private.privileges_probe() returns int language sql as 'select 1'`

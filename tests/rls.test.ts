@@ -379,3 +379,212 @@ describe('row-level security', () => {
     await expectPoolWithoutTenantSettings()
   })
 })
+
+/**
+ * A published-only key's claims (docs/adr/0029-published-only-key-is-its-own-caller.md): the
+ * database shows them the tenant's published content and nothing else, and takes no write,
+ * whatever the code in front of it asks. Tenant B has a row in every table; one of its articles
+ * is published here, with a tag of its own, beside the fixture draft and its tag.
+ */
+describe('a published-only claim', () => {
+  const publishedOnlyClaims = () => ({ ...claimsOf(b), published_only: true as const })
+  /** What such a claim may read of each published content table, counted as the owner. */
+  const publishedContent: Record<string, (tx: Tx) => Promise<{ n: number }[]>> = {
+    sites: (tx) => tx`select count(*)::int as n from public.sites where tenant_id = ${b.tenantId}`,
+    articles: (tx) =>
+      tx`select count(*)::int as n from public.articles where tenant_id = ${b.tenantId} and status = 'published'`,
+    article_tags: (tx) => tx`select count(*)::int as n from public.article_tags x
+      join public.articles a on a.id = x.article_id where x.tenant_id = ${b.tenantId} and a.status = 'published'`,
+    tags: (tx) => tx`select count(*)::int as n from public.tags t where t.tenant_id = ${b.tenantId}
+      and exists (select 1 from public.article_tags x join public.articles a on a.id = x.article_id
+                  where x.tag_id = t.id and a.status = 'published')`,
+    article_slug_redirects: (tx) => tx`select count(*)::int as n from public.article_slug_redirects r
+      join public.articles a on a.id = r.article_id where r.tenant_id = ${b.tenantId} and a.status = 'published'`,
+    article_revisions: async () => [{ n: 0 }],
+  }
+
+  /**
+   * Every table with row-level security in schemas public and private that role authenticated may
+   * read a column of (others refuse it before any policy), with one such column to count.
+   */
+  async function rowSecuredTables(tx: Tx): Promise<{ name: string; column: string }[]> {
+    return tx<{ name: string; column: string }[]>`
+      select c.oid::regclass::text as name,
+             (select a.attname from pg_attribute a where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+                and has_column_privilege('authenticated', c.oid, a.attnum, 'SELECT') order by a.attnum limit 1) as column
+      from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname in ('public', 'private') and c.relkind in ('r', 'p') and c.relrowsecurity
+        and has_any_column_privilege('authenticated', c.oid, 'SELECT')
+      order by 1`
+  }
+
+  /** Per table: [rows the owner counts, rows the published-only claim sees], where they differ from the rule. */
+  async function publishedOnlyReport(tx: Tx) {
+    const [site] = await tx<
+      { id: string }[]
+    >`select id from public.sites where tenant_id = ${b.tenantId} limit 1`
+    const [live] = await tx<{ id: string }[]>`
+      insert into public.articles (tenant_id, site_id, title, slug, body, status, published_at, author_id)
+      values (${b.tenantId}, ${site!.id}, 'Live', 'live-for-the-claim', 'x', 'published', now(), ${b.userId})
+      returning id`
+    const [tag] = await tx<{ id: string }[]>`
+      insert into public.tags (tenant_id, name, slug) values (${b.tenantId}, 'Live tag', 'live-tag') returning id`
+    await tx`insert into public.article_tags (tenant_id, article_id, tag_id, position)
+      values (${b.tenantId}, ${live!.id}, ${tag!.id}, 0)`
+    const tables = await rowSecuredTables(tx)
+    expect(tables.length).toBeGreaterThan(30)
+    const expected: Record<string, number> = {}
+    for (const { name } of tables) {
+      const count = publishedContent[name]
+      expected[name] = count ? (await count(tx))[0]!.n : 0
+    }
+    const [all] = await tx<
+      { n: number }[]
+    >`select count(*)::int as n from public.articles where tenant_id = ${b.tenantId}`
+    expect(all!.n, 'a draft beside the published article').toBeGreaterThan(expected.articles!)
+    await claimsSetup(tx, publishedOnlyClaims())
+    const wrong: Record<string, [number, number]> = {}
+    for (const { name, column } of tables) {
+      const [seen] = await tx<{ n: number }[]>`
+        select count(*)::int as n from (select ${tx(column)} from ${tx.unsafe(name)}) s`
+      if (seen!.n !== expected[name]) wrong[name] = [expected[name]!, seen!.n]
+    }
+    return { expected, wrong }
+  }
+
+  it('sees the published content of its tenant and no row of any other table', async () => {
+    const { expected, wrong } = await inThrowawayTransaction((tx) => publishedOnlyReport(tx))
+    expect(wrong).toEqual({})
+    // Something to see, so the comparison is not 0 with 0.
+    for (const table of ['sites', 'articles', 'tags', 'article_tags'])
+      expect(expected[table], table).toBeGreaterThan(0)
+    // And what it does not see, B's user (the key's creator) does, in the tenant tables.
+    const memberSees = await withTenant(
+      tp.db.sql,
+      claimsOf(b),
+      (tx) => tx<{ n: number }[]>`select count(*)::int as n from public.commerce_orders`,
+    )
+    expect(memberSees[0]!.n).toBeGreaterThan(0)
+  })
+
+  it('catches any one table whose published-only policy is dropped (the proof bites)', async () => {
+    const policies = await tp.db.sql<{ table: string; name: string }[]>`
+      select c.oid::regclass::text as table, p.polname as name from pg_policy p join pg_class c on c.oid = p.polrelid
+      where p.polname in ('published_only_sees_nothing', 'articles_published_only', 'tags_published_only',
+                          'article_tags_published_only', 'article_revisions_published_only')
+        and has_any_column_privilege('authenticated', c.oid, 'SELECT')
+      order by 1`
+    expect(policies.length).toBeGreaterThan(40)
+    const dropAll = async (tx: Tx) => {
+      for (const { table, name } of policies)
+        if (name === 'published_only_sees_nothing') await tx.unsafe(`drop policy ${name} on ${table}`)
+    }
+    // Without every published_only_sees_nothing policy and the membership rule, the claim reads
+    // the tenant's tables; with the membership rule alone, fewer of them.
+    const neither = await inThrowawayTransaction(async (tx) => {
+      await dropAll(tx)
+      await withoutMembershipRule(tx)
+      return publishedOnlyReport(tx)
+    })
+    expect(Object.keys(neither.wrong)).toEqual(expect.arrayContaining(['commerce_orders', 'sources', 'jobs']))
+    const helperOnly = await inThrowawayTransaction(async (tx) => {
+      await dropAll(tx)
+      return publishedOnlyReport(tx)
+    })
+    expect(Object.keys(helperOnly.wrong).length).toBeLessThan(Object.keys(neither.wrong).length)
+    // One table's policy at a time: that table shows rows, unless its rows show only through a
+    // table whose own policy still holds (an assistant turn through its conversation), which the
+    // first report counted.
+    const unbitten: string[] = []
+    for (const { table, name } of policies) {
+      const { wrong } = await inThrowawayTransaction(async (tx) => {
+        await tx.unsafe(`drop policy ${name} on ${table}`)
+        await withoutMembershipRule(tx)
+        return publishedOnlyReport(tx)
+      })
+      const leaked = Object.keys(wrong).join()
+      if (leaked !== table && !(leaked === '' && table in neither.wrong))
+        unbitten.push(`${name} on ${table}: ${leaked}`)
+    }
+    expect(unbitten).toEqual([])
+  })
+
+  /** The membership helpers as they were before 20261207010000: a membership for any claim. */
+  async function withoutMembershipRule(tx: Tx) {
+    await tx`create or replace function private.user_tenant_ids() returns setof uuid
+      language sql stable security definer set search_path = '' as $$
+        select tm.tenant_id from public.tenant_members tm where tm.user_id = auth.uid() $$`
+    await tx`create or replace function private.has_tenant_role(target_tenant uuid, roles text[]) returns boolean
+      language sql stable security definer set search_path = '' as $$
+        select exists (select 1 from public.tenant_members tm
+          where tm.tenant_id = target_tenant and tm.user_id = auth.uid() and tm.role = any (roles)) $$`
+  }
+
+  it('writes nothing, not even to the published content tables', async () => {
+    const claims = publishedOnlyClaims()
+    const [site] = await tp.db.sql<
+      { id: string }[]
+    >`select id from public.sites where tenant_id = ${b.tenantId} limit 1`
+    await expect(
+      withTenant(
+        tp.db.sql,
+        claims,
+        (tx) => tx`insert into public.sites (tenant_id, name) values (${b.tenantId}, 'x')`,
+      ),
+    ).rejects.toThrow(/row-level security/)
+    await expect(
+      withTenant(
+        tp.db.sql,
+        claims,
+        (tx) => tx`insert into public.tags (tenant_id, name, slug) values (${b.tenantId}, 'x', 'x')`,
+      ),
+    ).rejects.toThrow(/row-level security/)
+    for (const write of [
+      (tx: Tx) => tx`update public.sites set name = 'pwned' where id = ${site!.id}`,
+      (tx: Tx) => tx`update public.articles set title = 'pwned' where tenant_id = ${b.tenantId}`,
+    ]) {
+      const done = await withTenant(tp.db.sql, claims, write)
+      expect(done.count).toBe(0)
+    }
+    // Every table it could delete from, as its creator could: it deletes no row (rolled back
+    // whatever happens).
+    const deleted = await inThrowawayTransaction(async (tx) => {
+      const tables = await tx<{ name: string }[]>`
+        select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname in ('public', 'private') and c.relkind in ('r', 'p') and c.relrowsecurity
+          and has_table_privilege('authenticated', c.oid, 'DELETE')
+        order by 1`
+      expect(tables.map((t) => t.name)).toEqual(expect.arrayContaining(['sites', 'articles', 'tags']))
+      await claimsSetup(tx, claims)
+      const counts: Record<string, number> = {}
+      for (const { name } of tables) counts[name] = (await tx`delete from ${tx.unsafe(name)}`).count
+      return counts
+    })
+    expect(
+      Object.values(deleted).every((n) => n === 0),
+      JSON.stringify(deleted),
+    ).toBe(true)
+    // The membership helpers find no membership for it.
+    const [helpers] = await withTenant(
+      tp.db.sql,
+      claims,
+      (tx) => tx<{ tenants: number; owner: boolean }[]>`
+        select (select count(*)::int from private.user_tenant_ids()) as tenants,
+               private.has_tenant_role(${b.tenantId}, array['owner','admin','member','contributor']) as owner`,
+    )
+    expect(helpers).toEqual({ tenants: 0, owner: false })
+  })
+
+  it('is a rule every table with row-level security carries (a new table must opt in)', async () => {
+    const missing = await tp.db.sql<{ name: string }[]>`
+      select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+      where n.nspname in ('public', 'private') and c.relkind in ('r', 'p') and c.relrowsecurity
+        and not exists (select 1 from pg_policy p where p.polrelid = c.oid and not p.polpermissive
+                          and pg_get_expr(p.polqual, p.polrelid) like '%request_published_only()%')
+      order by 1`
+    expect(
+      missing.map((r) => r.name),
+      'tables without a restrictive published-only policy: see CONTRIBUTING.md, "A new table"',
+    ).toEqual([])
+  })
+})

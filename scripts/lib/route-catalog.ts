@@ -93,6 +93,7 @@ const callerNames: Record<CallerKind, string> = {
   user: 'user',
   user_without_tenant: 'user (no tenant yet)',
   platform_key: 'platform key',
+  published_key: 'published-only key',
   tool_key: 'tool-server key',
   service: 'service role',
   anon: 'anon key',

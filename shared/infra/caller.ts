@@ -41,11 +41,15 @@ interface TenantCallerBase {
 export type Caller =
   | (TenantCallerBase & { kind: 'user'; email?: string })
   | (TenantCallerBase & {
-      kind: 'platform_key' | 'tool_key'
+      /**
+       * `published_key`: a platform key made with published_only. It is a caller kind of its own,
+       * so a route takes it only by naming it in its `allow` (route-auth.ts: `publishedReader`);
+       * every other route refuses it, and row-level security shows it published content only
+       * (docs/adr/0029-published-only-key-is-its-own-caller.md).
+       */
+      kind: 'platform_key' | 'tool_key' | 'published_key'
       keyId: string
       scopes: string[]
-      /** A published-only key: reads published articles, their sites and tags, nothing more. */
-      publishedOnly?: boolean
       /** Browser origins a published-only key answers CORS for. */
       allowedOrigins?: readonly string[]
     })

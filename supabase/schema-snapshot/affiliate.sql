@@ -113,6 +113,12 @@ CREATE POLICY affiliate_destinations_select ON public.affiliate_destinations FOR
 CREATE POLICY affiliate_destinations_update ON public.affiliate_destinations FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(affiliate_destinations.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
 
 --
+-- Name: affiliate_destinations published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.affiliate_destinations AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE affiliate_destinations; Type: ACL; Schema: public
 --
 
@@ -246,6 +252,12 @@ ALTER TABLE public.affiliate_products ENABLE ROW LEVEL SECURITY;
 CREATE POLICY affiliate_products_select ON public.affiliate_products FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
 
 --
+-- Name: affiliate_products published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.affiliate_products AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE affiliate_products; Type: ACL; Schema: public
 --
 
@@ -342,6 +354,12 @@ CREATE POLICY affiliate_programs_insert ON public.affiliate_programs FOR INSERT 
 --
 
 CREATE POLICY affiliate_programs_select ON public.affiliate_programs FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+
+--
+-- Name: affiliate_programs published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.affiliate_programs AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE affiliate_programs; Type: ACL; Schema: public

@@ -81,6 +81,12 @@ ALTER TABLE public.assistant_automation_runs ENABLE ROW LEVEL SECURITY;
 CREATE POLICY assistant_automation_runs_select ON public.assistant_automation_runs FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
 
 --
+-- Name: assistant_automation_runs published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.assistant_automation_runs AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE assistant_automation_runs; Type: ACL; Schema: public
 --
 
@@ -201,6 +207,12 @@ CREATE POLICY assistant_automations_select ON public.assistant_automations FOR S
 --
 
 CREATE POLICY assistant_automations_update ON public.assistant_automations FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(assistant_automations.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
+
+--
+-- Name: assistant_automations published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.assistant_automations AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE assistant_automations; Type: ACL; Schema: public
@@ -355,6 +367,12 @@ CREATE POLICY assistant_conversations_select ON public.assistant_conversations F
 CREATE POLICY assistant_conversations_update ON public.assistant_conversations FOR UPDATE TO authenticated USING (((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND ((created_by = ( SELECT auth.uid() AS uid)) OR ( SELECT private.has_tenant_role(assistant_conversations.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role))));
 
 --
+-- Name: assistant_conversations published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.assistant_conversations AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE assistant_conversations; Type: ACL; Schema: public
 --
 
@@ -465,6 +483,12 @@ CREATE POLICY assistant_messages_select ON public.assistant_messages FOR SELECT 
    FROM public.assistant_conversations))));
 
 --
+-- Name: assistant_messages published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.assistant_messages AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE assistant_messages; Type: ACL; Schema: public
 --
 
@@ -536,6 +560,12 @@ CREATE POLICY assistant_settings_select ON public.assistant_settings FOR SELECT 
 --
 
 CREATE POLICY assistant_settings_update ON public.assistant_settings FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(assistant_settings.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
+
+--
+-- Name: assistant_settings published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.assistant_settings AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE assistant_settings; Type: ACL; Schema: public
@@ -690,6 +720,12 @@ CREATE POLICY assistant_tool_calls_select ON public.assistant_tool_calls FOR SEL
    FROM public.assistant_conversations))));
 
 --
+-- Name: assistant_tool_calls published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.assistant_tool_calls AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE assistant_tool_calls; Type: ACL; Schema: public
 --
 
@@ -750,6 +786,12 @@ ALTER TABLE public.assistant_turn_events ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY assistant_turn_events_select ON public.assistant_turn_events FOR SELECT TO authenticated USING (((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND (turn_id IN ( SELECT assistant_turns.id
    FROM public.assistant_turns))));
+
+--
+-- Name: assistant_turn_events published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.assistant_turn_events AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE assistant_turn_events; Type: ACL; Schema: public
@@ -858,6 +900,12 @@ ALTER TABLE public.assistant_turns ENABLE ROW LEVEL SECURITY;
 
 CREATE POLICY assistant_turns_select ON public.assistant_turns FOR SELECT TO authenticated USING (((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND (conversation_id IN ( SELECT assistant_conversations.id
    FROM public.assistant_conversations))));
+
+--
+-- Name: assistant_turns published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.assistant_turns AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE assistant_turns; Type: ACL; Schema: public

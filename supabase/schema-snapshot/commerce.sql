@@ -96,6 +96,12 @@ CREATE POLICY commerce_deliveries_select ON public.commerce_deliveries FOR SELEC
 CREATE POLICY commerce_deliveries_update ON public.commerce_deliveries FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(commerce_deliveries.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role)) WITH CHECK (( SELECT private.has_tenant_role(commerce_deliveries.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
 
 --
+-- Name: commerce_deliveries published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.commerce_deliveries AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: COLUMN commerce_deliveries.id; Type: ACL; Schema: public
 --
 
@@ -278,6 +284,12 @@ ALTER TABLE public.commerce_orders ENABLE ROW LEVEL SECURITY;
 CREATE POLICY commerce_orders_select ON public.commerce_orders FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
 
 --
+-- Name: commerce_orders published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.commerce_orders AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE commerce_orders; Type: ACL; Schema: public
 --
 
@@ -350,6 +362,12 @@ ALTER TABLE public.commerce_products ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY commerce_products_select ON public.commerce_products FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+
+--
+-- Name: commerce_products published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.commerce_products AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE commerce_products; Type: ACL; Schema: public
@@ -462,6 +480,12 @@ CREATE POLICY commerce_stores_select ON public.commerce_stores FOR SELECT TO aut
 --
 
 CREATE POLICY commerce_stores_update ON public.commerce_stores FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(commerce_stores.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role)) WITH CHECK (( SELECT private.has_tenant_role(commerce_stores.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
+
+--
+-- Name: commerce_stores published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.commerce_stores AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE commerce_stores; Type: ACL; Schema: public

@@ -103,6 +103,24 @@ CREATE POLICY article_revisions_contributor_update ON public.article_revisions A
 CREATE POLICY article_revisions_published_only ON public.article_revisions AS RESTRICTIVE FOR SELECT TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
+-- Name: article_revisions published_only_writes_nothing_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_delete ON public.article_revisions AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: article_revisions published_only_writes_nothing_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_insert ON public.article_revisions AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: article_revisions published_only_writes_nothing_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_update ON public.article_revisions AS RESTRICTIVE FOR UPDATE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE article_revisions; Type: ACL; Schema: public
 --
 
@@ -181,6 +199,24 @@ CREATE POLICY article_slug_redirects_all ON public.article_slug_redirects TO aut
 CREATE POLICY article_slug_redirects_published_only ON public.article_slug_redirects AS RESTRICTIVE FOR SELECT TO authenticated USING (((NOT ( SELECT private.request_published_only() AS request_published_only)) OR (EXISTS ( SELECT 1
    FROM public.articles a
   WHERE ((a.id = article_slug_redirects.article_id) AND (a.status = 'published'::text))))));
+
+--
+-- Name: article_slug_redirects published_only_writes_nothing_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_delete ON public.article_slug_redirects AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: article_slug_redirects published_only_writes_nothing_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_insert ON public.article_slug_redirects AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: article_slug_redirects published_only_writes_nothing_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_update ON public.article_slug_redirects AS RESTRICTIVE FOR UPDATE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE article_slug_redirects; Type: ACL; Schema: public
@@ -266,6 +302,12 @@ ALTER TABLE public.article_source_items ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY article_source_items_select ON public.article_source_items FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+
+--
+-- Name: article_source_items published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.article_source_items AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE article_source_items; Type: ACL; Schema: public
@@ -362,6 +404,24 @@ CREATE POLICY article_tags_contributor_update ON public.article_tags AS RESTRICT
 CREATE POLICY article_tags_published_only ON public.article_tags AS RESTRICTIVE FOR SELECT TO authenticated USING (((NOT ( SELECT private.request_published_only() AS request_published_only)) OR (EXISTS ( SELECT 1
    FROM public.articles a
   WHERE ((a.id = article_tags.article_id) AND (a.status = 'published'::text))))));
+
+--
+-- Name: article_tags published_only_writes_nothing_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_delete ON public.article_tags AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: article_tags published_only_writes_nothing_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_insert ON public.article_tags AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: article_tags published_only_writes_nothing_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_update ON public.article_tags AS RESTRICTIVE FOR UPDATE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE article_tags; Type: ACL; Schema: public
@@ -519,6 +579,24 @@ CREATE POLICY articles_contributor_update ON public.articles AS RESTRICTIVE FOR 
 CREATE POLICY articles_published_only ON public.articles AS RESTRICTIVE FOR SELECT TO authenticated USING (((status = 'published'::text) OR (NOT ( SELECT private.request_published_only() AS request_published_only))));
 
 --
+-- Name: articles published_only_writes_nothing_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_delete ON public.articles AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: articles published_only_writes_nothing_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_insert ON public.articles AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: articles published_only_writes_nothing_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_update ON public.articles AS RESTRICTIVE FOR UPDATE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE articles; Type: ACL; Schema: public
 --
 
@@ -581,6 +659,24 @@ CREATE TRIGGER sites_fill_slug BEFORE INSERT ON public.sites FOR EACH ROW EXECUT
 
 ALTER TABLE ONLY public.sites
     ADD CONSTRAINT sites_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: sites published_only_writes_nothing_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_delete ON public.sites AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: sites published_only_writes_nothing_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_insert ON public.sites AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: sites published_only_writes_nothing_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_update ON public.sites AS RESTRICTIVE FOR UPDATE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: sites; Type: ROW SECURITY; Schema: public
@@ -670,6 +766,24 @@ ALTER TABLE ONLY public.tags
     ADD CONSTRAINT tags_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 --
+-- Name: tags published_only_writes_nothing_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_delete ON public.tags AS RESTRICTIVE FOR DELETE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: tags published_only_writes_nothing_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_insert ON public.tags AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: tags published_only_writes_nothing_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_writes_nothing_update ON public.tags AS RESTRICTIVE FOR UPDATE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: tags; Type: ROW SECURITY; Schema: public
 --
 
@@ -698,6 +812,15 @@ CREATE POLICY tags_contributor_insert ON public.tags AS RESTRICTIVE FOR INSERT T
 --
 
 CREATE POLICY tags_contributor_update ON public.tags AS RESTRICTIVE FOR UPDATE TO authenticated USING (( SELECT private.request_not_contributor() AS request_not_contributor));
+
+--
+-- Name: tags tags_published_only; Type: POLICY; Schema: public
+--
+
+CREATE POLICY tags_published_only ON public.tags AS RESTRICTIVE FOR SELECT TO authenticated USING (((NOT ( SELECT private.request_published_only() AS request_published_only)) OR (EXISTS ( SELECT 1
+   FROM (public.article_tags x
+     JOIN public.articles a ON ((a.id = x.article_id)))
+  WHERE ((x.tenant_id = tags.tenant_id) AND (x.tag_id = tags.id) AND (a.status = 'published'::text))))));
 
 --
 -- Name: TABLE tags; Type: ACL; Schema: public

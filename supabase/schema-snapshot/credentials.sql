@@ -87,6 +87,12 @@ ALTER TABLE public.credential_usage ENABLE ROW LEVEL SECURITY;
 CREATE POLICY credential_usage_select ON public.credential_usage FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
 
 --
+-- Name: credential_usage published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.credential_usage AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE credential_usage; Type: ACL; Schema: public
 --
 
@@ -210,6 +216,12 @@ CREATE POLICY credentials_select ON public.credentials FOR SELECT TO authenticat
 --
 
 CREATE POLICY credentials_update ON public.credentials FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(credentials.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role)) WITH CHECK (( SELECT private.has_tenant_role(credentials.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
+
+--
+-- Name: credentials published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.credentials AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE credentials; Type: ACL; Schema: public
@@ -357,6 +369,12 @@ ALTER TABLE public.providers ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY providers_select ON public.providers FOR SELECT TO anon, authenticated USING (true);
+
+--
+-- Name: providers published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.providers AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE providers; Type: ACL; Schema: public

@@ -379,6 +379,9 @@ CREATE FUNCTION private.has_tenant_role(target_tenant uuid, roles text[]) RETURN
     SET search_path TO ''
     AS $$
 begin
+  if private.request_published_only() then
+    return false;
+  end if;
   return exists (
     select 1 from public.tenant_members tm
     where tm.tenant_id = target_tenant and tm.user_id = auth.uid() and tm.role = any (roles)
@@ -1024,6 +1027,9 @@ CREATE FUNCTION private.user_tenant_ids() RETURNS SETOF uuid
     SET search_path TO ''
     AS $$
 begin
+  if private.request_published_only() then
+    return;
+  end if;
   return query select tm.tenant_id from public.tenant_members tm where tm.user_id = auth.uid();
 end
 $$;

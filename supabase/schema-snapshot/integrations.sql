@@ -182,6 +182,12 @@ CREATE POLICY integration_connections_select ON public.integration_connections F
 CREATE POLICY integration_connections_update ON public.integration_connections FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(integration_connections.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
 
 --
+-- Name: integration_connections published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.integration_connections AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE integration_connections; Type: ACL; Schema: public
 --
 
@@ -386,6 +392,12 @@ CREATE POLICY integration_tool_permissions_select ON public.integration_tool_per
 CREATE POLICY integration_tool_permissions_update ON public.integration_tool_permissions FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(integration_tool_permissions.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
 
 --
+-- Name: integration_tool_permissions published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.integration_tool_permissions AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE integration_tool_permissions; Type: ACL; Schema: public
 --
 
@@ -492,6 +504,12 @@ CREATE POLICY integration_tools_insert ON public.integration_tools FOR INSERT TO
 CREATE POLICY integration_tools_select ON public.integration_tools FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
 
 --
+-- Name: integration_tools published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.integration_tools AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE integration_tools; Type: ACL; Schema: public
 --
 
@@ -579,6 +597,12 @@ CREATE POLICY integration_usage_insert ON public.integration_usage FOR INSERT TO
 CREATE POLICY integration_usage_select ON public.integration_usage FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
 
 --
+-- Name: integration_usage published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.integration_usage AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE integration_usage; Type: ACL; Schema: public
 --
 
@@ -627,6 +651,12 @@ ALTER TABLE public.integration_usage_daily ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY integration_usage_daily_select ON public.integration_usage_daily FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+
+--
+-- Name: integration_usage_daily published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.integration_usage_daily AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE integration_usage_daily; Type: ACL; Schema: public

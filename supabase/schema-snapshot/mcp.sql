@@ -30,6 +30,12 @@ ALTER TABLE ONLY private.mcp_oauth_clients
 
 ALTER TABLE private.mcp_oauth_clients ENABLE ROW LEVEL SECURITY;
 
+--
+-- Name: mcp_oauth_clients published_only_sees_nothing; Type: POLICY; Schema: private
+--
+
+CREATE POLICY published_only_sees_nothing ON private.mcp_oauth_clients AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
 -- ======== mcp_oauth_requests ========
 
 --
@@ -92,6 +98,12 @@ ALTER TABLE ONLY private.mcp_oauth_requests
 
 ALTER TABLE private.mcp_oauth_requests ENABLE ROW LEVEL SECURITY;
 
+--
+-- Name: mcp_oauth_requests published_only_sees_nothing; Type: POLICY; Schema: private
+--
+
+CREATE POLICY published_only_sees_nothing ON private.mcp_oauth_requests AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
 -- ======== mcp_oauth_tokens ========
 
 --
@@ -138,6 +150,12 @@ ALTER TABLE ONLY private.mcp_oauth_tokens
 --
 
 ALTER TABLE private.mcp_oauth_tokens ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: mcp_oauth_tokens published_only_sees_nothing; Type: POLICY; Schema: private
+--
+
+CREATE POLICY published_only_sees_nothing ON private.mcp_oauth_tokens AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 -- ======== mcp_sse_messages ========
 
@@ -198,6 +216,12 @@ ALTER TABLE ONLY private.mcp_sse_messages
 
 ALTER TABLE private.mcp_sse_messages ENABLE ROW LEVEL SECURITY;
 
+--
+-- Name: mcp_sse_messages published_only_sees_nothing; Type: POLICY; Schema: private
+--
+
+CREATE POLICY published_only_sees_nothing ON private.mcp_sse_messages AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
 -- ======== mcp_sse_sessions ========
 
 --
@@ -252,6 +276,12 @@ ALTER TABLE ONLY private.mcp_sse_sessions
 --
 
 ALTER TABLE private.mcp_sse_sessions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: mcp_sse_sessions published_only_sees_nothing; Type: POLICY; Schema: private
+--
+
+CREATE POLICY published_only_sees_nothing ON private.mcp_sse_sessions AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 -- ======== mcp_oauth_grants ========
 
@@ -318,6 +348,12 @@ CREATE POLICY mcp_oauth_grants_select ON public.mcp_oauth_grants FOR SELECT TO a
 --
 
 CREATE POLICY mcp_oauth_grants_update ON public.mcp_oauth_grants FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(mcp_oauth_grants.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
+
+--
+-- Name: mcp_oauth_grants published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.mcp_oauth_grants AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE mcp_oauth_grants; Type: ACL; Schema: public

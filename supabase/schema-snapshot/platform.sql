@@ -111,6 +111,12 @@ ALTER TABLE public.jobs ENABLE ROW LEVEL SECURITY;
 CREATE POLICY jobs_select ON public.jobs FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
 
 --
+-- Name: jobs published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.jobs AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE jobs; Type: ACL; Schema: public
 --
 
@@ -173,6 +179,12 @@ ALTER TABLE public.event_counts_daily ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY event_counts_daily_select ON public.event_counts_daily FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+
+--
+-- Name: event_counts_daily published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.event_counts_daily AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE event_counts_daily; Type: ACL; Schema: public
@@ -267,6 +279,12 @@ ALTER TABLE public.event_outbox ENABLE ROW LEVEL SECURITY;
 CREATE POLICY event_outbox_select ON public.event_outbox FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
 
 --
+-- Name: event_outbox published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.event_outbox AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE event_outbox; Type: ACL; Schema: public
 --
 
@@ -340,6 +358,12 @@ ALTER TABLE public.notifications ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY notifications_select ON public.notifications FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
+
+--
+-- Name: notifications published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.notifications AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE notifications; Type: ACL; Schema: public

@@ -65,6 +65,12 @@ ALTER TABLE ONLY public.source_items
     ADD CONSTRAINT source_items_tenant_id_source_id_fkey FOREIGN KEY (tenant_id, source_id) REFERENCES public.sources(tenant_id, id) ON DELETE CASCADE;
 
 --
+-- Name: source_items published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.source_items AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: source_items; Type: ROW SECURITY; Schema: public
 --
 
@@ -165,6 +171,12 @@ ALTER TABLE ONLY public.sources
 
 ALTER TABLE ONLY public.sources
     ADD CONSTRAINT sources_tenant_id_site_id_fkey FOREIGN KEY (tenant_id, site_id) REFERENCES public.sites(tenant_id, id) ON DELETE CASCADE;
+
+--
+-- Name: sources published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.sources AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: sources; Type: ROW SECURITY; Schema: public

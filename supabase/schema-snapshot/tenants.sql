@@ -179,6 +179,12 @@ CREATE POLICY api_keys_select ON public.api_keys FOR SELECT TO authenticated USI
 CREATE POLICY api_keys_update ON public.api_keys FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(api_keys.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
 
 --
+-- Name: api_keys published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.api_keys AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE api_keys; Type: ACL; Schema: public
 --
 
@@ -354,6 +360,12 @@ ALTER TABLE public.api_request_log ENABLE ROW LEVEL SECURITY;
 CREATE POLICY api_request_log_select ON public.api_request_log FOR SELECT TO authenticated USING ((( SELECT private.has_tenant_role(api_request_log.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role) OR ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)) AND (user_id = ( SELECT auth.uid() AS uid)))));
 
 --
+-- Name: api_request_log published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.api_request_log AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE api_request_log; Type: ACL; Schema: public
 --
 
@@ -445,6 +457,12 @@ CREATE POLICY invitations_select ON public.invitations FOR SELECT TO authenticat
 --
 
 CREATE POLICY invitations_update ON public.invitations FOR UPDATE TO authenticated USING (( SELECT private.has_tenant_role(invitations.tenant_id, ARRAY['owner'::text, 'admin'::text]) AS has_tenant_role));
+
+--
+-- Name: invitations published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.invitations AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE invitations; Type: ACL; Schema: public
@@ -572,6 +590,12 @@ ALTER TABLE ONLY public.tenant_members
     ADD CONSTRAINT tenant_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
 
 --
+-- Name: tenant_members published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.tenant_members AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: tenant_members; Type: ROW SECURITY; Schema: public
 --
 
@@ -642,6 +666,12 @@ CREATE TRIGGER tenants_auth_change AFTER DELETE OR UPDATE OF plan ON public.tena
 --
 
 CREATE TRIGGER tenants_plan_owners_only BEFORE UPDATE OF plan ON public.tenants FOR EACH ROW EXECUTE FUNCTION private.tenant_plan_owners_only();
+
+--
+-- Name: tenants published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.tenants AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: tenants; Type: ROW SECURITY; Schema: public

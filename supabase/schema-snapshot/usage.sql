@@ -43,6 +43,12 @@ ALTER TABLE public.plan_quotas ENABLE ROW LEVEL SECURITY;
 CREATE POLICY plan_quotas_select ON public.plan_quotas FOR SELECT TO anon, authenticated USING (true);
 
 --
+-- Name: plan_quotas published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.plan_quotas AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: TABLE plan_quotas; Type: ACL; Schema: public
 --
 
@@ -89,6 +95,12 @@ ALTER TABLE public.products ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY products_select ON public.products FOR SELECT TO anon, authenticated USING (true);
+
+--
+-- Name: products published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.products AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: TABLE products; Type: ACL; Schema: public
@@ -157,6 +169,12 @@ ALTER TABLE ONLY public.usage_alerts
 
 ALTER TABLE ONLY public.usage_alerts
     ADD CONSTRAINT usage_alerts_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: usage_alerts published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.usage_alerts AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: usage_alerts; Type: ROW SECURITY; Schema: public
@@ -237,6 +255,12 @@ ALTER TABLE ONLY public.usage_counters
     ADD CONSTRAINT usage_counters_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
 
 --
+-- Name: usage_counters published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.usage_counters AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: usage_counters; Type: ROW SECURITY; Schema: public
 --
 
@@ -294,6 +318,12 @@ ALTER TABLE ONLY public.usage_daily
 
 ALTER TABLE ONLY public.usage_daily
     ADD CONSTRAINT usage_daily_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: usage_daily published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.usage_daily AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: usage_daily; Type: ROW SECURITY; Schema: public

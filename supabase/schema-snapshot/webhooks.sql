@@ -76,6 +76,12 @@ ALTER TABLE ONLY public.webhook_deliveries
     ADD CONSTRAINT webhook_deliveries_tenant_id_subscription_id_fkey FOREIGN KEY (tenant_id, subscription_id) REFERENCES public.webhook_subscriptions(tenant_id, id) ON DELETE CASCADE;
 
 --
+-- Name: webhook_deliveries published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.webhook_deliveries AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: webhook_deliveries; Type: ROW SECURITY; Schema: public
 --
 
@@ -183,6 +189,12 @@ ALTER TABLE ONLY public.webhook_delivery_attempts
     ADD CONSTRAINT webhook_delivery_attempts_delivery_id_fkey FOREIGN KEY (delivery_id) REFERENCES public.webhook_deliveries(id) ON DELETE CASCADE;
 
 --
+-- Name: webhook_delivery_attempts published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.webhook_delivery_attempts AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
 -- Name: webhook_delivery_attempts; Type: ROW SECURITY; Schema: public
 --
 
@@ -262,6 +274,12 @@ ALTER TABLE ONLY public.webhook_subscriptions
 
 ALTER TABLE ONLY public.webhook_subscriptions
     ADD CONSTRAINT webhook_subscriptions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_subscriptions published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.webhook_subscriptions AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
 -- Name: webhook_subscriptions; Type: ROW SECURITY; Schema: public

@@ -28,7 +28,11 @@ import { fixtureEventId, seedEveryTenantTable, tenantFixtures } from '../support
  *   - 403 INSUFFICIENT_PERMISSIONS for a key without the route's scope, for a member where the
  *     route needs owner or admin, and for a key whose creator was an admin when they made it and
  *     is a member now (a key acts with its creator's current role);
- *   - 404 NOT_FOUND for another tenant's ids (tests/support/tenant-fixtures.ts makes them).
+ *   - 404 NOT_FOUND for another tenant's ids (tests/support/tenant-fixtures.ts makes them);
+ *   - a published-only key: refused (403, or 401 where no platform key is taken) on every route
+ *     but those that name it, which answer as `publishedKeyAnswers` declares (deny by default);
+ *   - a contributor on every route its role may call: let in, refused only as `contributorRefusals`
+ *     declares.
  * A new route is covered by being registered; one with an id and no fixture fails here.
  */
 
@@ -74,6 +78,18 @@ beforeAll(async () => {
   ]
   credentials.user = { authorization: `Bearer ${owner.token}` }
   credentials.platform_key = { authorization: `Bearer ${await key('platform', allScopes)}` }
+  const publishedOnly = await tp.json('/api/api-keys', {
+    token: owner.token,
+    body: {
+      name: 'matrix published-only',
+      environment: 'production',
+      scopes: ['content:read'],
+      rate_limit_per_minute: 100,
+      published_only: true,
+    },
+  })
+  expect(publishedOnly.status, JSON.stringify(publishedOnly.body)).toBe(201)
+  credentials.published_key = { authorization: `Bearer ${publishedOnly.body.key}` }
   credentials.tool_key = { 'x-api-key': await key('tool_server', allScopes) }
   credentials.service = { apikey: tp.serviceRoleKey }
   credentials.anon = { apikey: tp.anonKey }
@@ -140,6 +156,28 @@ async function call(
 }
 
 const label = (e: RouteAuthEntry) => `${e.method} ${e.fn}${e.path}`
+
+/** A route's path with the owner's own records (a 404 there would mean the caller was not let in). */
+function ownPath(e: RouteAuthEntry): string {
+  const fixture = fixtureFor(e)
+  if (!fixture) return pathOf(e)
+  return pathOf(e, {
+    id: ownIds[fixture]!,
+    user_id: ownIds[fixture]!,
+    program_id: ownIds.affiliateProgram!,
+    // A finished call: deciding it again is a 409, never a 404.
+    call_id: ownIds.assistantToolCall!,
+    // A finished turn and an assistant message: cancelling or editing them is a 409.
+    turn_id: ownIds.assistantTurn!,
+    message_id: ownIds.assistantMessage!,
+    site_id: ownIds.site!,
+    slug: 'fixture',
+    revision_id: ownIds.articleRevision!,
+  })
+}
+
+const bodyFor = (e: RouteAuthEntry) =>
+  label(e) === 'POST webhooks/{id}/redeliver' ? { event_id: fixtureEventId(owner) } : validBodies[label(e)]
 const kinds = ['user', 'platform_key', 'tool_key', 'service', 'anon'] as const
 
 describe('security matrix', () => {
@@ -156,6 +194,42 @@ describe('security matrix', () => {
     }
   })
 
+  it('refuses a published-only key on every route but those that declare it, which answer as declared', async () => {
+    // Deny by default: the routes that name published_key are exactly the declared ones below.
+    const declaring = entries.filter((e) => e.allow.includes('published_key')).map(label)
+    expect(declaring.sort(), 'a route that takes published-only keys declares its answer here').toEqual(
+      Object.keys(publishedKeyAnswers).sort(),
+    )
+    for (const e of entries.filter((e) => e.allow.length > 0)) {
+      const res = await call(e, credentials.published_key, { path: ownPath(e), body: bodyFor(e) })
+      const where = `${label(e)} as a published-only key: ${res.status} ${JSON.stringify(res.body)}`
+      const declared = publishedKeyAnswers[label(e)]
+      if (declared !== undefined) expect(res.status, where).toBe(declared)
+      else if (e.allow.includes('platform_key'))
+        // A platform key of the kind the route does not take: verified, then refused.
+        expect([res.status, res.body?.code], where).toEqual([403, 'INSUFFICIENT_PERMISSIONS'])
+      else expect([res.status, res.body?.code], where).toEqual([401, 'AUTH_REQUIRED'])
+    }
+  })
+
+  it('lets a contributor in wherever its role is allowed, refused only where declared', async () => {
+    let tried = 0
+    for (const e of entries.filter((e) => e.allow.includes('user'))) {
+      if (e.roles && !e.roles.includes('contributor')) continue // 403 (the next test)
+      // Deciding spends the pending MCP request the next test decides as the owner: a fresh id.
+      const path = label(e) === 'POST mcp-sse/oauth/requests/{id}/decision' ? pathOf(e, {}) : ownPath(e)
+      const res = await call(e, { authorization: `Bearer ${contributor.token}` }, { path, body: bodyFor(e) })
+      const where = `${label(e)} as a contributor: ${res.status} ${JSON.stringify(res.body)}`
+      expect(res.status, where).toBeLessThan(500)
+      expect([401, 429], where).not.toContain(res.status)
+      const declared = contributorRefusals[label(e)]
+      if (declared) expect([res.status, res.body?.code], where).toEqual(declared)
+      else expect([403, 404], where).not.toContain(res.status)
+      tried++
+    }
+    expect(tried).toBeGreaterThan(60)
+  })
+
   it('refuses every caller kind a route does not allow, and lets in those it does', async () => {
     // Routes with an id are called with the owner's own record (a 404 would mean the caller was
     // not really let in). Deletions run last, newest fixture first, so none removes a record a
@@ -168,28 +242,10 @@ describe('security matrix', () => {
     let letIn = 0
     for (const e of allowed) {
       const fixture = fixtureFor(e)
-      const path = fixture
-        ? pathOf(e, {
-            id: ownIds[fixture]!,
-            user_id: ownIds[fixture]!,
-            program_id: ownIds.affiliateProgram!,
-            // A finished call: deciding it again is a 409, never a 404.
-            call_id: ownIds.assistantToolCall!,
-            // A finished turn and an assistant message: cancelling or editing them is a 409.
-            turn_id: ownIds.assistantTurn!,
-            message_id: ownIds.assistantMessage!,
-            site_id: ownIds.site!,
-            slug: 'fixture',
-            revision_id: ownIds.articleRevision!,
-          })
-        : pathOf(e)
+      const path = ownPath(e)
       let deleted = false
       for (const kind of kinds) {
-        const body =
-          label(e) === 'POST webhooks/{id}/redeliver'
-            ? { event_id: fixtureEventId(owner) }
-            : validBodies[label(e)]
-        const res = await call(e, credentials[kind], { path, body })
+        const res = await call(e, credentials[kind], { path, body: bodyFor(e) })
         const where = `${label(e)} as ${kind}: ${res.status} ${JSON.stringify(res.body)}`
         if (e.allow.includes(kind)) {
           expect(res.status, where).toBeLessThan(500)
@@ -347,6 +403,51 @@ const fixturePatterns: [string, string][] = [
   ['assistant/automations/{id}', 'assistantAutomation'],
   ['assistant/approvals/{call_id}', 'assistantToolCall'],
 ]
+
+/**
+ * What a published-only key gets from the routes that take it (publishedReader), with the owner's
+ * fixtures: the fixture article is a draft, and its tag is carried by that draft only.
+ */
+const publishedKeyAnswers: Record<string, number> = {
+  'GET content/': 200,
+  'GET content/sites/{id}': 200,
+  'GET content/tags': 200,
+  'GET content/articles/{id}': 404,
+  'GET content/sites/{site_id}/articles/{slug}': 404,
+  'GET content/tags/{id}': 404,
+}
+
+/**
+ * Where a contributor is refused although its role may call the route: the record is another
+ * member's (the owner's fixtures), which the service refuses (403) or does not show (404).
+ */
+const contributorRefusals: Record<string, [number, string]> = {
+  // Another author's article: contributors edit, submit, restore and delete their own drafts only.
+  'PATCH content/articles/{id}': [403, 'INSUFFICIENT_PERMISSIONS'],
+  'DELETE content/articles/{id}': [403, 'INSUFFICIENT_PERMISSIONS'],
+  'POST content/articles/{id}/submit': [403, 'INSUFFICIENT_PERMISSIONS'],
+  'POST content/articles/{id}/revisions/{revision_id}/restore': [403, 'INSUFFICIENT_PERMISSIONS'],
+  // Another member: a member removes only themselves.
+  'DELETE tenants/current/members/{user_id}': [403, 'INSUFFICIENT_PERMISSIONS'],
+  // Another member's connection.
+  'PATCH integrations/connections/{id}': [403, 'INSUFFICIENT_PERMISSIONS'],
+  'DELETE integrations/connections/{id}': [403, 'INSUFFICIENT_PERMISSIONS'],
+  'POST integrations/connections/{id}/discover': [403, 'INSUFFICIENT_PERMISSIONS'],
+  'POST integrations/connections/{id}/permissions': [403, 'INSUFFICIENT_PERMISSIONS'],
+  // No integration with the slug the matrix sends (as for every caller).
+  'GET integrations/{slug}/authorize': [404, 'NOT_FOUND'],
+  // A pending MCP request the matrix makes up (the fixture is the owner's to decide).
+  'POST mcp-sse/oauth/requests/{id}/decision': [404, 'NOT_FOUND'],
+  // The owner's conversation: a member's conversations are their own.
+  'GET assistant/conversations/{id}': [404, 'NOT_FOUND'],
+  'PATCH assistant/conversations/{id}': [404, 'NOT_FOUND'],
+  'DELETE assistant/conversations/{id}': [404, 'NOT_FOUND'],
+  'POST assistant/conversations/{id}/messages': [404, 'NOT_FOUND'],
+  'GET assistant/conversations/{id}/turns/{turn_id}/stream': [404, 'NOT_FOUND'],
+  'POST assistant/conversations/{id}/turns/{turn_id}/cancel': [404, 'NOT_FOUND'],
+  'POST assistant/conversations/{id}/regenerate': [404, 'NOT_FOUND'],
+  'PUT assistant/conversations/{id}/messages/{message_id}': [404, 'NOT_FOUND'],
+}
 
 /** Bodies that pass validation, for routes whose 404 comes after it (keyed as label() prints them). */
 const validBodies: Record<string, unknown> = {

@@ -3,7 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { tenantCaller } from '@shared/infra/http/authenticate.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
-import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { publishedReader } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { contentPage, readContentAsTenant } from '@shared/services/content/feed.ts'
@@ -39,7 +39,7 @@ const listQuery = pageQuery.extend({
     .openapi({ description: 'Oldest first (the default) or newest first' }),
 })
 
-export const route = defineRoute(memberOrKey('content:read'), {
+export const route = defineRoute(publishedReader, {
   method: 'get',
   path: '/',
   meter: { product: 'content', buffered: true },

@@ -15,7 +15,7 @@ import type { Context } from 'hono'
  */
 export async function answerRead(c: Context<AppEnv>, read: () => Promise<unknown>): Promise<Response> {
   const caller = c.get('caller')
-  const publicRead = caller?.kind === 'platform_key' && caller.publishedOnly === true
+  const publicRead = caller?.kind === 'published_key'
   const cache = publicRead ? hotPathOf(c.get('deps')).publishedReads : undefined
   const tenantId = publicRead ? caller.tenantId : ''
   const request = new URL(c.req.url)

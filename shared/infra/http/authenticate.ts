@@ -115,12 +115,19 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
           ? 'platform_key'
           : null
 
-    if (key && parsedKey && keyKind && allow.has(keyKind)) {
+    // A platform key is verified where the route takes platform keys or published-only ones:
+    // which of the two it is shows only once it is verified (authorizeKey refuses the other).
+    const takesKey =
+      keyKind === 'platform_key'
+        ? allow.has('platform_key') || allow.has('published_key')
+        : keyKind && allow.has(keyKind)
+    if (key && parsedKey && keyKind && takesKey) {
       await authorizeKey(
         c,
         { hash: hashKey(key), family: keyKind === 'tool_key' ? 'tool_server' : 'platform', kind: keyKind },
         options.scope,
         options.roles,
+        allow,
       )
       return next()
     }

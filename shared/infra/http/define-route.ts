@@ -25,8 +25,8 @@ export interface RouteMeter {
 
 function securityFor(auth: RouteAuth): RouteConfig['security'] {
   const schemes: Record<string, string[]>[] = []
-  if (auth.allow.some((k) => k === 'user' || k === 'user_without_tenant' || k === 'platform_key'))
-    schemes.push({ bearer: [] })
+  const bearerKinds = ['user', 'user_without_tenant', 'platform_key', 'published_key']
+  if (auth.allow.some((k) => bearerKinds.includes(k))) schemes.push({ bearer: [] })
   if (auth.allow.includes('tool_key')) schemes.push({ toolKey: [] })
   if (auth.allow.includes('service') || auth.allow.includes('anon')) schemes.push({ serviceRole: [] })
   return schemes

@@ -211,7 +211,7 @@ export function createFunctionApp(
       !allowedOrigin &&
       origin &&
       options.keyOriginCors &&
-      caller?.kind === 'platform_key' &&
+      caller?.kind === 'published_key' &&
       caller.allowedOrigins?.includes(origin)
         ? origin
         : undefined

@@ -5,6 +5,10 @@ import type { RouteAuth } from './authenticate.ts'
  * The route-auth presets: who may call a route, named once and used by name in every
  * `defineRoute`. A role rule applies to the acting person (a user's own role, a key's creator's
  * current role); a scope applies to keys only.
+ *
+ * A published-only key is a caller kind of its own (`published_key`), and no preset but
+ * `publishedReader` names it: every route refuses it unless it says it reads published content
+ * (docs/adr/0029-published-only-key-is-its-own-caller.md). A route added later is closed to it.
  */
 
 /** Any member of the tenant, signed in (the dashboard); keys cannot reach these routes. */
@@ -19,6 +23,16 @@ export const signedIn = { allow: ['user', 'user_without_tenant'] } as const sati
 /** Any member, or a platform key with `scope`. */
 export const memberOrKey = <const S extends Scope>(scope: S) =>
   ({ allow: ['user', 'platform_key'], scope }) as const satisfies RouteAuth
+
+/**
+ * The published content reads (the Content API's GET routes): any member, a platform key with
+ * content:read, or a published-only key, which row-level security shows published articles,
+ * their sites and their tags only. The one preset that lets a published-only key in.
+ */
+export const publishedReader = {
+  allow: ['user', 'platform_key', 'published_key'],
+  scope: 'content:read',
+} as const satisfies RouteAuth
 
 /**
  * The tenant's editors (owners, admins, members: not contributors), or a platform key with

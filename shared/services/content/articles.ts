@@ -677,7 +677,7 @@ export async function submitForReview(ctx: ServiceContext, id: string): Promise<
 export async function listArticleSources(ctx: ServiceContext, id: string): Promise<ArticleSource[]> {
   const { caller } = ctx
   // What an article was made from is the tenant's own business, not a published-only key's.
-  if (caller.kind === 'platform_key' && caller.publishedOnly) throw notFound('Article')
+  if (caller.kind === 'published_key') throw notFound('Article')
   const { found, rows } = await ctx.asTenant(async (tx) => {
     const [article] =
       await tx`select 1 from public.articles where id = ${id} and tenant_id = ${caller.tenantId}`

@@ -48,7 +48,7 @@ const presentRevision = (r: RevisionRow): ArticleRevision => ({
 
 /** Revisions hold drafts: a published-only key finds none (row-level security hides them too). */
 function refusePublishedOnly(ctx: ServiceContext): void {
-  if (ctx.caller.kind === 'platform_key' && ctx.caller.publishedOnly) throw notFound('Revision')
+  if (ctx.caller.kind === 'published_key') throw notFound('Revision')
 }
 
 async function requireArticle(tx: Tx, tenantId: string, id: string): Promise<void> {

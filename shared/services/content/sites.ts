@@ -115,7 +115,7 @@ export async function getSite(ctx: ServiceContext, id: string): Promise<Site> {
 export async function getSiteDetail(ctx: ServiceContext, id: string): Promise<SiteDetail> {
   const { caller } = ctx
   // What a site holds besides published articles (drafts, sources) is not a published-only key's.
-  if (caller.kind === 'platform_key' && caller.publishedOnly) return getSite(ctx, id)
+  if (caller.kind === 'published_key') return getSite(ctx, id)
   const [row] = await ctx.asTenant(
     (tx) => tx<(SiteRow & { counts: SiteDetail['counts'] })[]>`
       select ${tx.unsafe(siteColumns)}, json_build_object(

@@ -208,7 +208,7 @@ export async function meterContentRequest(
   ctx: ServiceContext,
   opts: { buffered?: boolean } = {},
 ): Promise<void> {
-  if (ctx.caller.kind !== 'platform_key') return
+  if (ctx.caller.kind !== 'platform_key' && ctx.caller.kind !== 'published_key') return
   if (opts.buffered) await meterBuffered(ctx, 'content')
   else await meterUsage(ctx, 'content')
 }

@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
-import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { publishedReader } from '@shared/infra/http/route-auth.ts'
 import { getArticleBySlug } from '@shared/services/content/articles.ts'
 import { articleSchema, slugField } from '@shared/services/content/schema.ts'
 import { cached, formatsQuery, metered } from '../read-options.ts'
@@ -20,7 +20,7 @@ const movedSchema = z
   })
   .openapi('ArticleMoved')
 
-export const route = defineRoute(memberOrKey('content:read'), {
+export const route = defineRoute(publishedReader, {
   method: 'get',
   path: '/sites/{site_id}/articles/{slug}',
   meter: 'content',

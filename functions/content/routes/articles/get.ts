@@ -2,13 +2,13 @@ import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
-import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { publishedReader } from '@shared/infra/http/route-auth.ts'
 import { getArticle } from '@shared/services/content/articles.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
 import { cached, formatsQuery, metered } from '../read-options.ts'
 import { answerRead } from '../respond.ts'
 
-export const route = defineRoute(memberOrKey('content:read'), {
+export const route = defineRoute(publishedReader, {
   method: 'get',
   path: '/articles/{id}',
   meter: 'content',

@@ -1,4 +1,4 @@
-import { type MemberRole, requireRole, type Scope } from '@shared/infra/caller.ts'
+import { type CallerKind, type MemberRole, requireRole, type Scope } from '@shared/infra/caller.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
 import { noteRefusedKey } from '@shared/infra/hot-path/request-log.ts'
@@ -27,6 +27,7 @@ export async function authorizeKey(
   presented: PresentedKey,
   scope: Scope | undefined,
   roles: readonly MemberRole[] | undefined,
+  allow: ReadonlySet<CallerKind>,
 ) {
   const deps = c.get('deps')
   const hot = hotPathOf(deps)
@@ -40,21 +41,32 @@ export async function authorizeKey(
   const limit = key.family === 'tool_server' ? Math.min(key.rateLimit, rateLimits.toolServer) : key.rateLimit
   const rl = await hot.leases.take(`key:${key.keyId}`, limit, now)
   c.set('rateLimit', rl)
-  if (!rl.allowed || (scope && !key.scopes.includes(scope))) {
+  // A published-only key is a caller of its own kind: only a route that names it takes it, so a
+  // route that does not (any route added later included) refuses it (ADR 0029).
+  const kind: 'published_key' | PresentedKey['kind'] = key.publishedOnly ? 'published_key' : presented.kind
+  const kindRefused = !allow.has(kind)
+  if (!rl.allowed || kindRefused || (scope && !key.scopes.includes(scope))) {
     // Refused before it has a caller, but still the tenant's request (its request log).
     noteRefusedKey(c, key)
     if (!rl.allowed)
       throw new ServiceError('RATE_LIMITED', 'Rate limit exceeded', { retryAfter: rl.retryAfter })
+    if (kindRefused)
+      throw new ServiceError(
+        'INSUFFICIENT_PERMISSIONS',
+        kind === 'published_key'
+          ? 'A published-only key reads published content only (the Content API reads): this route needs a member or a platform key made without published_only'
+          : 'This route takes published-only keys only',
+      )
     throw new ServiceError('INSUFFICIENT_PERMISSIONS', `This API key lacks the scope ${scope}`)
   }
   const caller = {
-    kind: presented.kind,
+    kind,
     keyId: key.keyId,
     tenantId: key.tenantId,
     userId: key.userId,
     role: key.creatorRole,
     scopes: key.scopes,
-    ...(key.publishedOnly && { publishedOnly: true, allowedOrigins: key.allowedOrigins }),
+    ...(key.publishedOnly && { allowedOrigins: key.allowedOrigins }),
     claims: {
       sub: key.userId,
       role: 'authenticated' as const,

@@ -916,6 +916,22 @@ CREATE FUNCTION private.slug_from_text(p_text text, p_fallback text) RETURNS tex
 $$;
 
 --
+-- Name: slug_reserved_for_other(uuid, text, uuid); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.slug_reserved_for_other(p_site_id uuid, p_slug text, p_article_id uuid) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select (select private.request_tenant_id()) is null
+      or exists (select 1 from public.article_slug_redirects r
+                 join public.articles live on live.id = r.article_id
+                 where r.tenant_id = (select private.request_tenant_id())
+                   and r.site_id = p_site_id and r.slug = p_slug and r.article_id <> p_article_id
+                   and live.status in ('published', 'scheduled'))
+$$;
+
+--
 -- Name: take_rate_limit(text, integer, timestamp with time zone); Type: FUNCTION; Schema: private
 --
 
@@ -1301,6 +1317,13 @@ REVOKE ALL ON FUNCTION private.settle_call_usage(p_tenant uuid, p_product uuid, 
 
 REVOKE ALL ON FUNCTION private.slug_from_text(p_text text, p_fallback text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.slug_from_text(p_text text, p_fallback text) TO authenticated;
+
+--
+-- Name: FUNCTION slug_reserved_for_other(p_site_id uuid, p_slug text, p_article_id uuid); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.slug_reserved_for_other(p_site_id uuid, p_slug text, p_article_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.slug_reserved_for_other(p_site_id uuid, p_slug text, p_article_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION take_rate_limit(p_bucket text, p_limit integer, p_now timestamp with time zone); Type: ACL; Schema: private

@@ -327,7 +327,10 @@ describe('the approvals inbox', () => {
     const calls = llm.requests.length
     // The clock passes the expiry (24 hours by default); no sweep runs.
     clock.advance(24 * 3_600_000)
-    const late = await tp.json(`/v1/assistant/approvals/${callId}`, { token: t.token, body: { approve: true } })
+    const late = await tp.json(`/v1/assistant/approvals/${callId}`, {
+      token: t.token,
+      body: { approve: true },
+    })
     expect([late.status, late.body.code], JSON.stringify(late.body)).toEqual([409, 'CONFLICT'])
     expect(late.body.message).toContain('expired')
     const denied = await tp.json(`/v1/assistant/approvals/${callId}`, {

@@ -144,6 +144,49 @@ describe('automations and the events they cause', () => {
     expect(chains).toEqual(['1:A', '1:B', '2:A>B', '2:B>A'])
   })
 
+  it('a draft its run generated through the job (generate_draft) does not start it again', async () => {
+    const t = await tenantWithModel()
+    const id = await article(t)
+    const source = await tp.json('/api/sources', {
+      token: t.token,
+      body: {
+        site_id: t.siteId,
+        name: 'Feed',
+        kind: 'feed',
+        config: { url: 'https://example.com/feed.xml' },
+      },
+    })
+    expect(source.status, JSON.stringify(source.body)).toBe(201)
+    const items = await tp.db.sql<{ id: string }[]>`
+      insert into public.source_items (tenant_id, source_id, external_id, url, title, text, author, created_at)
+      values (${t.tenantId}, ${source.body.id}, 'a', 'https://example.com/p/a', 'Tulips early', 'Tulips bloom early.',
+              'Ada', ${clock.now()})
+      returning id`
+    const auto = await automation(t, 'Draft more', { unattended_tools: ['platform:generate_draft'] })
+    llm.reset([
+      (body) => {
+        // The generator's own call (not streamed) writes the draft.
+        if (!body.stream) return { text: 'Spring comes early\n\nTulips bloom early [1].' }
+        if ((body.messages as Message[]).at(-1)?.role === 'tool') return { text: 'Drafted.' }
+        return {
+          toolCalls: [
+            {
+              name: 'platform__generate_draft',
+              arguments: { site_id: t.siteId, item_ids: items.map((i) => i.id) },
+            },
+          ],
+        }
+      },
+    ])
+    expect((await edit(t, id, 'Start drafting')).status).toBe(200)
+    await sweepUntilQuiet()
+    expect(await runsOf(auto)).toBe(1)
+    const [draft] = await tp.db.sql<{ cause: Record<string, unknown> }[]>`
+      select cause from public.event_outbox
+      where tenant_id = ${t.tenantId} and type = 'content.updated' and data ->> 'title' = 'Spring comes early'`
+    expect(draft!.cause).toMatchObject({ kind: 'automation', automation_id: auto, depth: 1 })
+  })
+
   it('stops chains at depth 3', async () => {
     const t = await tenantWithModel()
     const auto = await automation(t, 'Deep')

@@ -307,7 +307,8 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
       name: 'Tidy on change: edit articles (platform:update_article) without approval',
     })
     expect(await toggle.isChecked()).toBe(false)
-    await toggle.check()
+    // A click saves; the box shows the saved state once the list reloads.
+    await toggle.click()
     await expect
       .poll(async () => {
         const [a] = await tp.db.sql<{ unattended_tools: string[] }[]>`

@@ -320,6 +320,35 @@ describe('the approvals inbox', () => {
     })
     expect([late.status, late.body.code]).toEqual([409, 'CONFLICT'])
   })
+  it('refuses a decision on a call past expires_at that the sweep has not settled yet: 409, nothing run', async () => {
+    const t = await gatedTenant()
+    const { callId } = await pausedTurn(t, 'too late')
+    const posts = slackPosts().length
+    const calls = llm.requests.length
+    // The clock passes the expiry (24 hours by default); no sweep runs.
+    clock.advance(24 * 3_600_000)
+    const late = await tp.json(`/v1/assistant/approvals/${callId}`, {
+      token: t.token,
+      body: { approve: true },
+    })
+    expect([late.status, late.body.code], JSON.stringify(late.body)).toEqual([409, 'CONFLICT'])
+    expect(late.body.message).toContain('expired')
+    const denied = await tp.json(`/v1/assistant/approvals/${callId}`, {
+      token: t.token,
+      body: { approve: false },
+      instance: 1,
+    })
+    expect([denied.status, denied.body.message]).toEqual([409, late.body.message])
+    // Nothing was decided or run: the call still waits for the sweep, which settles it as expired.
+    const [call] = await tp.db.sql<{ status: string; decision: string | null }[]>`
+      select status, decision from public.assistant_tool_calls where id = ${callId}`
+    expect(call).toEqual({ status: 'awaiting_approval', decision: null })
+    expect(slackPosts().length).toBe(posts)
+    expect(llm.requests.length).toBe(calls)
+    await sweep(0)
+    expect((await inbox(t, '?status=expired')).body.data.map((a: { id: string }) => a.id)).toEqual([callId])
+    expect(slackPosts().length).toBe(posts)
+  })
 })
 
 describe('automations started by events', () => {

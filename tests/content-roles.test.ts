@@ -242,6 +242,104 @@ describe('a contributor', () => {
     expect(byEditor.count).toBe(1)
   })
 
+  it('cannot take a live article’s old slug, over HTTP or in SQL; an editor releases it by giving it to an article', async () => {
+    const reader = await tp.json('/api/api-keys', {
+      token: owner.token,
+      body: {
+        name: 'reader',
+        environment: 'production',
+        rate_limit_per_minute: 1000,
+        scopes: ['content:read'],
+        published_only: true,
+      },
+    })
+    expect(reader.status, JSON.stringify(reader.body)).toBe(201)
+    const readerKey = reader.body.key as string
+    const bySlug = (slug: string) =>
+      fetch(`${tp.baseUrl}/v1/content/sites/${siteId}/articles/${slug}`, {
+        headers: { authorization: `Bearer ${readerKey}` },
+        redirect: 'manual',
+      }).then(async (r) => ({ status: r.status, body: await r.json() }))
+
+    // An editor renames a published article: its old slug answers 301.
+    const live = await draft(editor.token, 'Old Headline')
+    expect((await post(`${live.id}/publish`, editor.token)).status).toBe(200)
+    const renamed = await tp.json(`/v1/content/articles/${live.id}`, {
+      method: 'PATCH',
+      token: editor.token,
+      body: { slug: 'new-headline' },
+    })
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200)
+    expect(await bySlug('old-headline')).toEqual({
+      status: 301,
+      body: { redirect_to: 'new-headline', article_id: live.id },
+    })
+
+    // A contributor's draft cannot take it: by PATCH, by creating with it, nor by its title.
+    const mine = await draft(contributor.token, 'Mine')
+    const taken = await tp.json(`/v1/content/articles/${mine.id}`, {
+      method: 'PATCH',
+      token: contributor.token,
+      body: { slug: 'old-headline' },
+    })
+    expect(refused(taken), JSON.stringify(taken.body)).toEqual([409, 'CONFLICT'])
+    expect(taken.body.message).toContain('reserved')
+    expect(taken.body.details).toEqual([{ field: 'slug', message: `reserved for the article ${live.id}` }])
+    const created = await tp.json('/v1/content/articles', {
+      token: contributor.token,
+      body: { site_id: siteId, title: 'Mine too', slug: 'old-headline' },
+    })
+    expect(refused(created)).toEqual([409, 'CONFLICT'])
+    expect((await draft(contributor.token, 'Old Headline')).slug).toBe('old-headline-2')
+    expect(await bySlug('old-headline')).toMatchObject({ status: 301 })
+
+    // In SQL with the contributor's claims (as the Data API runs it): nothing moves.
+    const asContributor = <T>(fn: Parameters<typeof withTenant<T>>[2]) =>
+      withTenant(tp.db.sql, contributorClaims(), fn)
+    const sqlState = (p: Promise<unknown>) =>
+      p.then(
+        () => null,
+        (e: { code?: string }) => e.code,
+      )
+    const removed = await asContributor(
+      (tx) => tx`delete from public.article_slug_redirects where article_id = ${live.id}`,
+    )
+    expect(removed.count).toBe(0)
+    const moved = await asContributor(
+      (tx) =>
+        tx`update public.article_slug_redirects set article_id = ${mine.id} where article_id = ${live.id}`,
+    )
+    expect(moved.count).toBe(0)
+    const theirs = await draft(editor.token, 'Theirs')
+    expect(
+      await sqlState(
+        asContributor(
+          (tx) => tx`
+            insert into public.article_slug_redirects (tenant_id, site_id, slug, article_id)
+            values (${owner.tenantId}, ${siteId}, 'pointed-elsewhere', ${theirs.id})`,
+        ),
+      ),
+    ).toBe('42501')
+    expect(
+      await sqlState(
+        asContributor((tx) => tx`update public.articles set slug = 'old-headline' where id = ${mine.id}`),
+      ),
+    ).toBe('42501')
+    expect(await bySlug('old-headline')).toMatchObject({ status: 301 })
+
+    // The editor releases it by giving the slug to the contributor's draft: the redirect goes, the
+    // old link finds nothing while it is a draft and the new article once it is published.
+    const released = await tp.json(`/v1/content/articles/${mine.id}`, {
+      method: 'PATCH',
+      token: editor.token,
+      body: { slug: 'old-headline' },
+    })
+    expect(released.status, JSON.stringify(released.body)).toBe(200)
+    expect((await bySlug('old-headline')).status).toBe(404)
+    expect((await post(`${mine.id}/publish`, editor.token)).status).toBe(200)
+    expect(await bySlug('old-headline')).toMatchObject({ status: 200, body: { id: mine.id } })
+  })
+
   it('is a role invitations and role changes accept', async () => {
     const invitee = await createLoneUser(tp)
     const inv = await tp.json('/api/invitations', {

@@ -290,6 +290,35 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
     expect(await row.getByRole('button', { name: 'Turn on' }).count()).toBe(0)
     await shot('assistant-automation-stopped')
   })
+  it('lets an event automation’s write tool run without approval, one toggle per tool', async () => {
+    const token = await tp.tokenFor({ userId, email: OWNER.email, tenantId })
+    const made = await tp.json('/v1/assistant/automations', {
+      token,
+      body: {
+        name: 'Tidy on change',
+        instruction: 'Tidy the changed article.',
+        trigger: { type: 'event', event: 'content.updated' },
+      },
+    })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+    await page.reload()
+    const row = page.locator('.automations tbody tr').filter({ hasText: 'Tidy on change' })
+    const toggle = row.getByRole('checkbox', {
+      name: 'Tidy on change: edit articles (platform:update_article) without approval',
+    })
+    expect(await toggle.isChecked()).toBe(false)
+    // A click saves; the box shows the saved state once the list reloads.
+    await toggle.click()
+    await expect
+      .poll(async () => {
+        const [a] = await tp.db.sql<{ unattended_tools: string[] }[]>`
+          select unattended_tools from public.assistant_automations where id = ${made.body.id}`
+        return a!.unattended_tools
+      })
+      .toEqual(['platform:update_article'])
+    await row.getByRole('checkbox', { name: /update_article/, checked: true }).waitFor()
+    await shot('assistant-automation-unattended')
+  })
   it('sets the provider, model and instructions on the page', async () => {
     await page.goto(`${dashboardUrl}#/assistant`)
     await page.getByRole('button', { name: 'Settings' }).click()

@@ -32,6 +32,9 @@ const executable: Record<'anon' | 'authenticated', string[]> = {
     // caller's role in the tenant the request acts for (definer: it reads tenant_members).
     'private.request_role',
     'private.request_not_contributor',
+    // The contributor's restrictive policy on articles: a live article's old slug is reserved
+    // (definer: a policy on articles cannot read articles).
+    'private.slug_reserved_for_other',
     // Article reads show authors by name (definer: auth.users is not readable by API roles).
     'private.author_names',
     // Pure functions the fill_slug trigger runs as the inserting role.
@@ -210,6 +213,14 @@ describe('security-definer functions fail closed', () => {
         return (await tx`select * from private.author_names(array[${member}]::uuid[])`).length
       },
       expected: 0,
+    },
+    // Without a tenant the request acts for, every slug counts as reserved (the policy refuses).
+    'private.slug_reserved_for_other': {
+      call: async (tx) => {
+        await tx`select set_config('request.tenant_id', ${tenant}, true)`
+        return (await tx`select private.slug_reserved_for_other(${tenant}, 'any', ${member}) as v`)[0]!.v
+      },
+      expected: true,
     },
     'private.set_active_tenant': {
       call: async (tx) => (await tx`select private.set_active_tenant(${tenant}) as v`)[0]!.v,

@@ -61,6 +61,12 @@ export interface RequestClaims {
   api_key_id?: string
   /** A published-only key: row-level security shows it published articles only. */
   published_only?: true
+  /**
+   * The automation run whose tool calls this transaction makes: events it records carry that run
+   * as their cause (private.event_cause_from_request), so the run's own automation is not started
+   * by them. Set by the platform only (a Supabase session cannot carry it).
+   */
+  automation_run_id?: string
 }
 
 /**

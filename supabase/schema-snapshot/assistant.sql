@@ -112,12 +112,14 @@ CREATE TABLE public.assistant_automations (
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     disabled_reason text,
     trigger_event text,
+    unattended_tools text[] DEFAULT '{}'::text[] NOT NULL,
     CONSTRAINT assistant_automations_disabled_reason_check CHECK ((disabled_reason = ANY (ARRAY['creator_removed'::text, 'creator_demoted'::text]))),
     CONSTRAINT assistant_automations_instruction_check CHECK (((length(instruction) >= 1) AND (length(instruction) <= 32000))),
     CONSTRAINT assistant_automations_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
     CONSTRAINT assistant_automations_one_trigger CHECK (((schedule IS NULL) <> (trigger_event IS NULL))),
     CONSTRAINT assistant_automations_schedule_check CHECK (((length(schedule) >= 9) AND (length(schedule) <= 100))),
-    CONSTRAINT assistant_automations_trigger_event_check CHECK ((trigger_event = ANY (ARRAY['content.published'::text, 'content.updated'::text, 'source.items_added'::text, 'order.created'::text, 'order.updated'::text])))
+    CONSTRAINT assistant_automations_trigger_event_check CHECK ((trigger_event = ANY (ARRAY['content.published'::text, 'content.updated'::text, 'source.items_added'::text, 'order.created'::text, 'order.updated'::text]))),
+    CONSTRAINT assistant_automations_unattended_tools_check CHECK ((cardinality(unattended_tools) <= 100))
 );
 
 --
@@ -267,6 +269,12 @@ GRANT UPDATE(disabled_reason) ON TABLE public.assistant_automations TO authentic
 --
 
 GRANT UPDATE(trigger_event) ON TABLE public.assistant_automations TO authenticated;
+
+--
+-- Name: COLUMN assistant_automations.unattended_tools; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(unattended_tools) ON TABLE public.assistant_automations TO authenticated;
 
 -- ======== assistant_conversations ========
 

@@ -193,6 +193,32 @@ ALTER TABLE public.article_slug_redirects ENABLE ROW LEVEL SECURITY;
 CREATE POLICY article_slug_redirects_all ON public.article_slug_redirects TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
 
 --
+-- Name: article_slug_redirects article_slug_redirects_contributor_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_slug_redirects_contributor_delete ON public.article_slug_redirects AS RESTRICTIVE FOR DELETE TO authenticated USING ((( SELECT private.request_not_contributor() AS request_not_contributor) OR (NOT (EXISTS ( SELECT 1
+   FROM public.articles a
+  WHERE ((a.id = article_slug_redirects.article_id) AND (a.status = ANY (ARRAY['published'::text, 'scheduled'::text]))))))));
+
+--
+-- Name: article_slug_redirects article_slug_redirects_contributor_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_slug_redirects_contributor_insert ON public.article_slug_redirects AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((( SELECT private.request_not_contributor() AS request_not_contributor) OR (EXISTS ( SELECT 1
+   FROM public.articles a
+  WHERE ((a.id = article_slug_redirects.article_id) AND (a.author_id = ( SELECT auth.uid() AS uid)) AND (a.status = 'draft'::text))))));
+
+--
+-- Name: article_slug_redirects article_slug_redirects_contributor_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY article_slug_redirects_contributor_update ON public.article_slug_redirects AS RESTRICTIVE FOR UPDATE TO authenticated USING ((( SELECT private.request_not_contributor() AS request_not_contributor) OR (EXISTS ( SELECT 1
+   FROM public.articles a
+  WHERE ((a.id = article_slug_redirects.article_id) AND (a.author_id = ( SELECT auth.uid() AS uid)) AND (a.status = 'draft'::text)))))) WITH CHECK ((( SELECT private.request_not_contributor() AS request_not_contributor) OR (EXISTS ( SELECT 1
+   FROM public.articles a
+  WHERE ((a.id = article_slug_redirects.article_id) AND (a.author_id = ( SELECT auth.uid() AS uid)) AND (a.status = 'draft'::text))))));
+
+--
 -- Name: article_slug_redirects article_slug_redirects_published_only; Type: POLICY; Schema: public
 --
 
@@ -565,6 +591,18 @@ CREATE POLICY articles_contributor_delete ON public.articles AS RESTRICTIVE FOR 
 --
 
 CREATE POLICY articles_contributor_insert ON public.articles AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((( SELECT private.request_not_contributor() AS request_not_contributor) OR ((author_id = ( SELECT auth.uid() AS uid)) AND (status = 'draft'::text))));
+
+--
+-- Name: articles articles_contributor_reserved_slug_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY articles_contributor_reserved_slug_insert ON public.articles AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((( SELECT private.request_not_contributor() AS request_not_contributor) OR (NOT private.slug_reserved_for_other(site_id, slug, id))));
+
+--
+-- Name: articles articles_contributor_reserved_slug_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY articles_contributor_reserved_slug_update ON public.articles AS RESTRICTIVE FOR UPDATE TO authenticated USING (true) WITH CHECK ((( SELECT private.request_not_contributor() AS request_not_contributor) OR (NOT private.slug_reserved_for_other(site_id, slug, id))));
 
 --
 -- Name: articles articles_contributor_update; Type: POLICY; Schema: public

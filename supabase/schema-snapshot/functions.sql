@@ -147,10 +147,20 @@ CREATE FUNCTION private.automation_event_fan_out() RETURNS trigger
 begin
   insert into public.assistant_automation_runs
     (tenant_id, automation_id, slot, event_id, event_type, status, created_at)
-  select e.tenant_id, a.id, e.created_at, e.id, e.type, 'pending', e.created_at
-  from new_events e
-  join public.assistant_automations a
-    on a.tenant_id = e.tenant_id and a.trigger_event = e.type and a.enabled
+  select c.tenant_id, c.automation_id, c.created_at, c.event_id, c.type, 'pending', c.created_at
+  from (
+    select e.tenant_id, a.id as automation_id, e.created_at, e.id as event_id, e.type,
+           row_number() over (partition by a.id order by e.seq) as nth
+    from new_events e
+    join public.assistant_automations a
+      on a.tenant_id = e.tenant_id and a.trigger_event = e.type and a.enabled
+    where not (e.cause ->> 'kind' = 'automation'
+               and (coalesce(e.cause -> 'chain', '[]'::jsonb) ? a.id::text
+                    or coalesce((e.cause ->> 'depth')::int, 0) >= 3))
+  ) c
+  where c.nth + (select count(*) from public.assistant_automation_runs r
+                 where r.automation_id = c.automation_id and r.event_id is not null
+                   and r.status <> 'failed' and r.created_at > c.created_at - interval '1 hour') <= 20
   on conflict (automation_id, event_id) where event_id is not null do nothing;
   return null;
 end
@@ -311,6 +321,50 @@ begin
   return created;
 end
 $$;
+
+--
+-- Name: event_cause_from_request(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.event_cause_from_request() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $_$
+declare
+  claims jsonb := nullif(current_setting('request.jwt.claims', true), '')::jsonb;
+  run record;
+  parent jsonb;
+begin
+  if new.cause is not null then
+    return new;
+  end if;
+  if claims is null or claims ->> 'sub' is null then
+    new.cause := jsonb_build_object('kind', 'system');
+    return new;
+  end if;
+  if claims ->> 'automation_run_id' ~ '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then
+    select r.id, r.automation_id, r.event_id into run
+    from public.assistant_automation_runs r
+    join public.assistant_automations a on a.id = r.automation_id
+    where r.id = (claims ->> 'automation_run_id')::uuid and r.tenant_id = new.tenant_id
+      and r.status = 'started' and a.created_by = (claims ->> 'sub')::uuid;
+    if found then
+      select e.cause into parent from public.event_outbox e where e.id = run.event_id;
+      new.cause := jsonb_build_object(
+        'kind', 'automation', 'run_id', run.id, 'automation_id', run.automation_id,
+        'depth', coalesce((parent ->> 'depth')::int, 0) + 1,
+        'chain', coalesce(parent -> 'chain', '[]'::jsonb) || to_jsonb(run.automation_id::text));
+      return new;
+    end if;
+  end if;
+  if claims ? 'api_key_id' then
+    new.cause := jsonb_build_object('kind', 'key', 'key_id', claims ->> 'api_key_id', 'user_id', claims ->> 'sub');
+  else
+    new.cause := jsonb_build_object('kind', 'person', 'user_id', claims ->> 'sub');
+  end if;
+  return new;
+end
+$_$;
 
 --
 -- Name: fill_slug(); Type: FUNCTION; Schema: private
@@ -919,6 +973,22 @@ CREATE FUNCTION private.slug_from_text(p_text text, p_fallback text) RETURNS tex
 $$;
 
 --
+-- Name: slug_reserved_for_other(uuid, text, uuid); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.slug_reserved_for_other(p_site_id uuid, p_slug text, p_article_id uuid) RETURNS boolean
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select (select private.request_tenant_id()) is null
+      or exists (select 1 from public.article_slug_redirects r
+                 join public.articles live on live.id = r.article_id
+                 where r.tenant_id = (select private.request_tenant_id())
+                   and r.site_id = p_site_id and r.slug = p_slug and r.article_id <> p_article_id
+                   and live.status in ('published', 'scheduled'))
+$$;
+
+--
 -- Name: take_rate_limit(text, integer, timestamp with time zone); Type: FUNCTION; Schema: private
 --
 
@@ -1143,6 +1213,12 @@ REVOKE ALL ON FUNCTION private.enqueue_job(job_tenant uuid, job_kind text, job_i
 GRANT ALL ON FUNCTION private.enqueue_job(job_tenant uuid, job_kind text, job_input jsonb, job_max_attempts integer, job_run_after timestamp with time zone, job_at timestamp with time zone) TO authenticated;
 
 --
+-- Name: FUNCTION event_cause_from_request(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.event_cause_from_request() FROM PUBLIC;
+
+--
 -- Name: FUNCTION fill_slug(); Type: ACL; Schema: private
 --
 
@@ -1307,6 +1383,13 @@ REVOKE ALL ON FUNCTION private.settle_call_usage(p_tenant uuid, p_product uuid, 
 
 REVOKE ALL ON FUNCTION private.slug_from_text(p_text text, p_fallback text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.slug_from_text(p_text text, p_fallback text) TO authenticated;
+
+--
+-- Name: FUNCTION slug_reserved_for_other(p_site_id uuid, p_slug text, p_article_id uuid); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.slug_reserved_for_other(p_site_id uuid, p_slug text, p_article_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.slug_reserved_for_other(p_site_id uuid, p_slug text, p_article_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION take_rate_limit(p_bucket text, p_limit integer, p_now timestamp with time zone); Type: ACL; Schema: private

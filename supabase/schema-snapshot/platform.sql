@@ -205,6 +205,7 @@ CREATE TABLE public.event_outbox (
     type text NOT NULL,
     data jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    cause jsonb,
     CONSTRAINT event_outbox_id_check CHECK ((id ~~ 'evt\_%'::text))
 );
 
@@ -252,6 +253,12 @@ CREATE INDEX event_outbox_tenant_id_idx ON public.event_outbox USING btree (tena
 --
 
 CREATE TRIGGER event_outbox_automation_fan_out AFTER INSERT ON public.event_outbox REFERENCING NEW TABLE AS new_events FOR EACH STATEMENT EXECUTE FUNCTION private.automation_event_fan_out();
+
+--
+-- Name: event_outbox event_outbox_cause; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER event_outbox_cause BEFORE INSERT ON public.event_outbox FOR EACH ROW EXECUTE FUNCTION private.event_cause_from_request();
 
 --
 -- Name: event_outbox event_outbox_webhook_fan_out; Type: TRIGGER; Schema: public

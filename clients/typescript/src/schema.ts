@@ -17779,6 +17779,13 @@ export interface components {
             next_run_at: string | null;
             last_run_at: string | null;
             last_run: components["schemas"]["AutomationRun"];
+            /**
+             * @description Write tools (REST names, e.g. platform:update_article) that run without approval in this automation's event-started runs. Every other write tool of such a run waits for an owner's or admin's approval, since the event's data carries text others wrote. Tools that always wait (publish, schedule, a connection's tool marked requires_approval) still wait.
+             * @example [
+             *       "platform:update_article"
+             *     ]
+             */
+            unattended_tools: string[];
             /** Format: uuid */
             created_by: string | null;
             created_at: string;
@@ -17847,6 +17854,13 @@ export interface components {
             schedule?: string;
             trigger?: components["schemas"]["AutomationTrigger"] & unknown;
             enabled?: boolean;
+            /**
+             * @description Write tools (REST names, e.g. platform:update_article) that run without approval in this automation's event-started runs. Every other write tool of such a run waits for an owner's or admin's approval, since the event's data carries text others wrote. Tools that always wait (publish, schedule, a connection's tool marked requires_approval) still wait.
+             * @example [
+             *       "platform:update_article"
+             *     ]
+             */
+            unattended_tools?: string[];
         };
         /**
          * @example {
@@ -17864,6 +17878,13 @@ export interface components {
             schedule?: string;
             trigger?: components["schemas"]["AutomationTrigger"] & unknown;
             enabled?: boolean;
+            /**
+             * @description Write tools (REST names, e.g. platform:update_article) that run without approval in this automation's event-started runs. Every other write tool of such a run waits for an owner's or admin's approval, since the event's data carries text others wrote. Tools that always wait (publish, schedule, a connection's tool marked requires_approval) still wait.
+             * @example [
+             *       "platform:update_article"
+             *     ]
+             */
+            unattended_tools?: string[];
         };
         AutomationRunList: {
             data: components["schemas"]["AutomationRun"][];

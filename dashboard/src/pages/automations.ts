@@ -27,6 +27,7 @@ interface Automation {
   disabled_reason: 'creator_removed' | 'creator_demoted' | null
   next_run_at: string | null
   last_run: Run | null
+  unattended_tools: string[]
 }
 
 /** The platform events an automation may run on, as the API names them. */
@@ -58,6 +59,44 @@ function Off({ a }: { a: Automation }): VNode | null {
   return html` <span class="pill bad">stopped</span><br /><small role="note">${stoppedBecause[a.disabled_reason]}</small>`
 }
 
+/**
+ * The platform's write tools an event-started run may be let to use without approval (publishing
+ * and scheduling always wait). A connection's write tools are set through the API.
+ */
+const writeTools: [string, string][] = [
+  ['platform:create_draft', 'create drafts'],
+  ['platform:update_article', 'edit articles'],
+  ['platform:generate_draft', 'generate drafts'],
+]
+
+/**
+ * An event-started run acts on data others wrote (an article's text, an order's note): its write
+ * tools wait for approval unless the owner lets one run unattended here (one toggle per tool).
+ */
+function Unattended({
+  a,
+  reload,
+  editable,
+}: {
+  a: Automation
+  reload: () => void
+  editable: boolean
+}): VNode | null {
+  if (a.trigger.type !== 'event') return null
+  const set = (tool: string, on: boolean) =>
+    api('PATCH', `/v1/assistant/automations/${a.id}`, {
+      unattended_tools: on ? [...a.unattended_tools, tool] : a.unattended_tools.filter((t) => t !== tool),
+    }).then(reload)
+  const others = a.unattended_tools.filter((t) => !writeTools.some(([name]) => name === t))
+  return html`<br /><small>Without approval:</small>
+    <ul class="unattended-tools">${writeTools.map(([tool, label]) => {
+      const on = a.unattended_tools.includes(tool)
+      return html`<li><label><input type="checkbox" checked=${on} disabled=${!editable}
+        aria-label=${`${a.name}: ${label} (${tool}) without approval`}
+        onChange=${() => set(tool, !on)} /> ${label} <code>${tool}</code></label></li>`
+    })}${others.map((tool) => html`<li><code>${tool}</code></li>`)}</ul>`
+}
+
 function LastRun({ run }: { run: Run | null }): VNode {
   if (!run) return html`<span class="muted">not yet</span>`
   const outcome =
@@ -76,7 +115,9 @@ export function Automations(): VNode {
     <h2 id="automations-title">Automations</h2>
     <p class="muted">The assistant runs an instruction on a schedule (cron, UTC) or on a platform event (once per event,
       with the event's data), each run in its own conversation.
-      A tool that needs approval is not run unattended: the run waits in <a href="#/approvals">Approvals</a>.</p>
+      A tool that needs approval is not run unattended: the run waits in <a href="#/approvals">Approvals</a>.
+      A run started by an event also waits before any write tool (the event's data carries text others wrote),
+      unless you let that tool run without approval for the automation.</p>
     <${Loaded} state=${list}>${(page: { data: Automation[] }) =>
       page.data.length
         ? html`<table><caption class="sr">Automations</caption>
@@ -84,7 +125,7 @@ export function Automations(): VNode {
             <tbody>${page.data.map(
               (a) => html`<tr>
                 <td data-label="Automation"><strong>${a.name}</strong><br /><small class="muted">${a.instruction}</small></td>
-                <td data-label="Schedule"><${Trigger} a=${a} /><${Off} a=${a} /></td>
+                <td data-label="Schedule"><${Trigger} a=${a} /><${Off} a=${a} /><${Unattended} a=${a} reload=${list.reload} editable=${canWrite(session)} /></td>
                 <td data-label="Last run"><${LastRun} run=${a.last_run} /></td>
                 <td data-label="Next run">${a.enabled && a.next_run_at ? when(a.next_run_at) : html`<span class="muted">${a.trigger.type === 'event' ? 'on the next event' : '—'}</span>`}</td>
                 <td>${

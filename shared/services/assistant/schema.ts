@@ -298,6 +298,15 @@ export const automationTriggerSchema = z
   .openapi('AutomationTrigger', { example: { type: 'event', event: 'content.published' } })
 export type AutomationTrigger = z.infer<typeof automationTriggerSchema>
 
+const unattendedToolsSchema = z
+  .array(z.string().min(1).max(200).refine(noNul, 'must not contain NUL'))
+  .max(100)
+  .openapi({
+    description:
+      "Write tools (REST names, e.g. platform:update_article) that run without approval in this automation's event-started runs. Every other write tool of such a run waits for an owner's or admin's approval, since the event's data carries text others wrote. Tools that always wait (publish, schedule, a connection's tool marked requires_approval) still wait.",
+    example: ['platform:update_article'],
+  })
+
 const automationFields = z
   .object({
     name: z.string().trim().min(1).max(200).refine(noNul, 'must not contain NUL'),
@@ -315,6 +324,7 @@ const automationFields = z
       description: 'A cron schedule or a platform event; give this or schedule, not both',
     }),
     enabled: z.boolean().optional(),
+    unattended_tools: unattendedToolsSchema.optional(),
   })
   .strict()
 
@@ -379,6 +389,7 @@ export const automationSchema = z
     next_run_at: z.string().nullable(),
     last_run_at: z.string().nullable(),
     last_run: automationRunSchema.nullable(),
+    unattended_tools: unattendedToolsSchema,
     created_by: z.uuid().nullable(),
     created_at: z.string(),
     updated_at: z.string(),

@@ -219,6 +219,20 @@ async function requireFreeSlug(tx: Tx, siteId: string, slug: string, exceptId: s
     select id, title from public.articles
     where site_id = ${siteId} and slug = ${slug} and id is distinct from ${exceptId}`
   if (holder) throw slugTaken(slug, holder)
+  // An old slug of a live article (a redirect) is reserved for it; an editor giving it to another
+  // article releases it (the caller then deletes the redirect), a contributor cannot. The role is
+  // the database's own (private.request_not_contributor), as in the policies that hold the rule.
+  const [reserved] = await tx<{ id: string; title: string; releasable: boolean }[]>`
+    select live.id, live.title, (select private.request_not_contributor()) as releasable
+    from public.article_slug_redirects r join public.articles live on live.id = r.article_id
+    where r.site_id = ${siteId} and r.slug = ${slug} and r.article_id is distinct from ${exceptId}
+      and live.status in ('published', 'scheduled')`
+  if (reserved && !reserved.releasable)
+    throw new ServiceError(
+      'CONFLICT',
+      `The slug "${slug}" is reserved: readers' links to it lead to the article ${reserved.id} ("${reserved.title}"). An editor (member, admin or owner) can release it by giving it to an article`,
+      { details: [{ field: 'slug', message: `reserved for the article ${reserved.id}` }] },
+    )
 }
 
 const slugTaken = (slug: string, holder: { id: string; title: string }) =>
@@ -228,7 +242,7 @@ const slugTaken = (slug: string, holder: { id: string; title: string }) =>
     { details: [{ field: 'slug', message: `taken by the article ${holder.id}` }] },
   )
 
-/** The title's slug, numbered (-2, -3, ...) past those the site's other articles hold. */
+/** The title's slug, numbered (-2, -3, ...) past those the site's other articles hold or reserve. */
 async function freeSlugFor(tx: Tx, siteId: string, title: string, exceptId: string | null): Promise<string> {
   const base = slugify(title, 'article')
   const taken = new Set(
@@ -236,7 +250,13 @@ async function freeSlugFor(tx: Tx, siteId: string, title: string, exceptId: stri
       await tx<{ slug: string }[]>`
         select slug from public.articles
         where site_id = ${siteId} and id is distinct from ${exceptId}
-          and (slug = ${base} or slug ~ ${`^${base}-[0-9]+$`})`
+          and (slug = ${base} or slug ~ ${`^${base}-[0-9]+$`})
+        union all
+        -- A live article's old slug is not taken silently: only an editor's explicit slug releases it.
+        select r.slug from public.article_slug_redirects r join public.articles live on live.id = r.article_id
+        where r.site_id = ${siteId} and r.article_id is distinct from ${exceptId}
+          and live.status in ('published', 'scheduled')
+          and (r.slug = ${base} or r.slug ~ ${`^${base}-[0-9]+$`})`
     ).map((r) => r.slug),
   )
   for (let n = 1; ; n++) {

@@ -26,6 +26,8 @@ interface GenerateJobInput {
   provider: AiProvider
   model: string
   credential_environment: 'development' | 'staging' | 'production'
+  /** The automation run whose tool queued it: the draft's event carries that run as its cause. */
+  automation_run_id?: string
 }
 
 export interface PromptItem {
@@ -112,6 +114,7 @@ export async function queueGeneration(ctx: ServiceContext, input: GenerateArticl
       provider: input.provider,
       model: input.model ?? defaultModels[input.provider],
       credential_environment: input.credential_environment,
+      ...(caller.claims.automation_run_id ? { automation_run_id: caller.claims.automation_run_id } : {}),
     }
     return enqueueJob(tx, {
       tenantId: caller.tenantId,
@@ -135,7 +138,14 @@ export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
   const caller = job.created_by
     ? await actingCallerFor(deps.sql, job.tenant_id, job.created_by)
     : await serviceCallerFor(deps.sql, job.tenant_id)
-  const ctx = serviceContextFor(deps, caller)
+  // Queued by an automation's run: the draft's content.updated is that run's doing (docs/adr/0030),
+  // so it cannot start the automation again.
+  const ctx = serviceContextFor(
+    deps,
+    input.automation_run_id
+      ? { ...caller, claims: { ...caller.claims, automation_run_id: input.automation_run_id } }
+      : caller,
+  )
   // A retry after the article was made (the worker died before finishing) returns that article.
   const [done] = await deps.sql<{ article_id: string }[]>`
     select article_id from public.article_source_items where job_id = ${job.id} and tenant_id = ${job.tenant_id} limit 1`

@@ -95,6 +95,11 @@ export async function decideApproval(
     ? null
     : `Denied by the tenant${decision.reason ? `: ${decision.reason}` : ''}. Do not retry this call.`
   const stored = await storeDecision(ctx, conversationId, callId, decision.approve, result, ctx.clock.now())
+  if (!stored.decided && stored.expiredAt)
+    throw new ServiceError(
+      'CONFLICT',
+      `The approval expired at ${stored.expiredAt.toISOString()}: the call can no longer be approved or denied`,
+    )
   if (!stored.decided)
     throw new ServiceError('CONFLICT', `The tool call is not waiting for approval (${visible.status})`)
   return { turnId: stored.turnId, job: stored.job }

@@ -11,6 +11,12 @@ import {
 import { providerFailure } from '@shared/services/generation/providers.ts'
 import { listTools, type ToolEntry } from '@shared/services/tools/tool-set.ts'
 import { type Reservation, reserveUsage, settleReservation } from '@shared/services/usage/metering.ts'
+import {
+  type AutomationRunOfTurn,
+  automationRunOfTurn,
+  callerForRun,
+  waitsInEventRun,
+} from '../automation-runs.ts'
 import type { ToolCallRow, TurnRow } from '../conversations.ts'
 import { type HistoryItem, type ModelTool, type StreamAnswer, streamModel } from '../model.ts'
 import { stopIfCancelled } from './cancel.ts'
@@ -116,6 +122,8 @@ interface TurnRun {
   emit: TurnEmit
   /** Hidden tools (disabled ones) are kept for finding a call by name, refused with the reason, but never offered. */
   tools: ToolEntry[]
+  /** The automation run this turn is, if any (null: a conversation's turn). */
+  automationRun: AutomationRunOfTurn | null
 }
 
 /** What carries from one step to the next. */
@@ -134,10 +142,13 @@ async function runTurnJob({ deps, job }: JobRun, events: TurnEvents, options: Tu
   if (turn?.status !== 'running') return { turn_id: turnId, status: turn?.status ?? 'deleted' }
   const caller = await creatorOf(deps, turn)
   if (!caller) return { turn_id: turnId, status: 'failed' }
-  const ctx = serviceContextFor(deps, caller)
+  // An automation's run names itself in its tool calls' claims: the events they record carry it
+  // as their cause (docs/adr/0030).
+  const automationRun = turn.triggered_by === 'automation' ? await automationRunOfTurn(deps.sql, turn) : null
+  const ctx = serviceContextFor(deps, callerForRun(caller, automationRun))
   try {
     const tools = await listTools(ctx, turn.scopes, { includeHidden: true })
-    await continueTurn({ deps, ctx, turn, emit: guarded(events), tools })
+    await continueTurn({ deps, ctx, turn, emit: guarded(events), tools, automationRun })
   } catch (err) {
     ctx.logger.error('assistant turn failed', { turn_id: turn.id, error: String(err) })
     await finishTurn(deps, turn, 'failed', 'internal error')
@@ -341,7 +352,8 @@ async function recordAnswer(
       const entry = toolByName(run.tools, request.name)
       const waits = Boolean(
         entry?.platform?.requiresApproval ||
-          (entry?.connection && call.needsApproval.has(`${entry.connection.id}|${entry.toolName}`)),
+          (entry?.connection && call.needsApproval.has(`${entry.connection.id}|${entry.toolName}`)) ||
+          waitsInEventRun(run.automationRun, entry),
       )
       return { request, tool: entry?.name ?? request.name, waits }
     }),

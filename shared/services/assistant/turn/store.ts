@@ -167,17 +167,28 @@ export function storeDecision(
   approve: boolean,
   result: string | null,
   now: Date,
-): Promise<{ decided: false } | { decided: true; turnId: string; job: JobRow | null }> {
+): Promise<
+  { decided: false; expiredAt: Date | null } | { decided: true; turnId: string; job: JobRow | null }
+> {
   const { caller } = ctx
   return ctx.asOwner.begin(async (tx) => {
+    // The expiry is checked here, in the statement that decides, not left to the sweep: a call
+    // past expires_at that the sweep has not reached yet is as expired as one it has settled.
     const [decided] = await tx<{ turn_id: string }[]>`
       update public.assistant_tool_calls
       set status = ${approve ? 'approved' : 'denied'}, decision = ${approve ? 'approved' : 'denied'},
           decided_by = ${caller.userId}, decided_at = ${now},
           result = ${result}, finished_at = ${approve ? null : now}
       where id = ${callId} and tenant_id = ${caller.tenantId} and status = 'awaiting_approval'
+        and (expires_at is null or expires_at > ${now})
       returning turn_id`
-    if (!decided) return { decided: false as const }
+    if (!decided) {
+      const [expired] = await tx<{ expires_at: Date }[]>`
+        select expires_at from public.assistant_tool_calls
+        where id = ${callId} and tenant_id = ${caller.tenantId}
+          and (decision = 'expired' or (status = 'awaiting_approval' and expires_at <= ${now}))`
+      return { decided: false as const, expiredAt: expired?.expires_at ?? null }
+    }
     const [waiting] = await tx`
       select 1 from public.assistant_tool_calls
       where turn_id = ${decided.turn_id} and tenant_id = ${caller.tenantId} and status = 'awaiting_approval' limit 1`

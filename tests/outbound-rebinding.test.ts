@@ -39,9 +39,9 @@ describe('the guarded fetch connects only to the address its check admitted', ()
       const before = hits
       // `localhost`: were the connect to resolve on its own (the system resolver), it would reach
       // the loopback server below after the check had seen only 93.184.216.34.
-      const err = await createGuardedFetch(policy, { resolve: dns.resolve })(`http://localhost:${port}/`).catch(
-        (e) => e,
-      )
+      const err = await createGuardedFetch(policy, { resolve: dns.resolve })(
+        `http://localhost:${port}/`,
+      ).catch((e) => e)
       expect(err).toBeInstanceOf(OutboundBlockedError)
       expect(err.reason).toMatch(reason)
       expect(dns.queries).toEqual(['localhost', 'localhost']) // the check's query, then the connect's

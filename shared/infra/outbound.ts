@@ -239,7 +239,11 @@ type LookupCallback = (
  * (IP literals never reach a lookup; assertPublicUrl has judged them.)
  */
 function checkedLookup(policy: OutboundPolicy, resolve: Resolve) {
-  return (hostname: string, options: { family?: number | string; all?: boolean }, callback: LookupCallback) => {
+  return (
+    hostname: string,
+    options: { family?: number | string; all?: boolean },
+    callback: LookupCallback,
+  ) => {
     const host = hostname.replace(/^\[(.*)\]$/, '$1')
     const wanted = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0)
     checkedAddresses(host, policy, resolve, host).then(

@@ -7,7 +7,7 @@
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createGuardedFetch, defaultOutboundPolicy } from '../../shared/infra/outbound.ts'
+import { createGuardedFetch, defaultOutboundPolicy } from '@shared/infra/outbound.ts'
 import { startRebindingDns } from './rebinding-dns.ts'
 
 let hits = 0

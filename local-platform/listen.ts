@@ -1,5 +1,6 @@
-import type { IncomingMessage } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { IncomingMessage } from 'node:http'
+import type { Http2ServerRequest } from 'node:http2'
+import type { AddressInfo, Socket } from 'node:net'
 import { type ServerType, serve } from '@hono/node-server'
 import type { Platform } from './server.ts'
 
@@ -46,12 +47,15 @@ export function listenPlatform(
  * closed under it ("other side closed"). So such an answer says `Connection: close`, and the
  * client opens a new connection for its next request.
  *
- * Closing rather than draining: draining would read up to the whole refused body (megabytes, at
- * the sender's pace) only to keep one connection; a new connection costs far less. A request whose
- * body did arrive in full, read or not, keeps its connection.
+ * Closing rather than draining to keep the connection: draining would read up to the whole
+ * refused body (megabytes, at the sender's pace) only to keep one connection; a new connection
+ * costs far less. But the close lingers (lingerAfterAnswer): closing a socket with unread bytes
+ * resets it, and a sender still writing then sees EPIPE/ECONNRESET instead of the answer. A
+ * request whose body did arrive in full, read or not, keeps its connection.
  */
-export function closeIfBodyUnread(incoming: Pick<IncomingMessage, 'complete'>, res: Response): Response {
+export function closeIfBodyUnread(incoming: IncomingMessage | Http2ServerRequest, res: Response): Response {
   if (incoming.complete) return res
+  if (incoming instanceof IncomingMessage) lingerAfterAnswer(incoming) // HTTP/1.1: we serve no other
   try {
     res.headers.set('connection', 'close')
     return res
@@ -60,5 +64,47 @@ export function closeIfBodyUnread(incoming: Pick<IncomingMessage, 'complete'>, r
     const copy = new Response(res.body, res)
     copy.headers.set('connection', 'close')
     return copy
+  }
+}
+
+/** How long a connection answered early goes on reading its sender's body before it closes. */
+export const LINGER_MS = 5_000
+/** And how many more bytes it reads (and discards) at most. */
+export const LINGER_MAX_BYTES = 16 * 1024 * 1024
+
+const lingering = new WeakSet<Socket>()
+
+/**
+ * A lingering close, as web servers do it: once the answer is written, Node's server calls the
+ * socket's `destroySoon` (it said `Connection: close`). Instead we end our side (the FIN follows the
+ * answer, so the sender knows it is complete), and go on reading and discarding what the sender
+ * still writes until it closes, LINGER_MS pass or LINGER_MAX_BYTES more arrive; then the socket is
+ * destroyed (a sender that has read the answer closes at once, so the bounds are for one that
+ * never stops). Had we closed at once, the unread bytes would reset the connection, and the sender's
+ * next write would fail (EPIPE) before it read the answer; its runtime may drop the answer too.
+ */
+function lingerAfterAnswer(incoming: IncomingMessage): void {
+  const socket = incoming.socket
+  if (!socket || lingering.has(socket)) return
+  lingering.add(socket)
+  socket.destroySoon = () => {
+    if (socket.destroyed || socket.writableEnded) return
+    const stop = () => {
+      clearTimeout(deadline)
+      socket.destroy()
+    }
+    const deadline = setTimeout(stop, LINGER_MS)
+    deadline.unref()
+    socket.once('close', stop)
+    socket.end()
+    // The body's reader (the Request's stream, unread now) pauses the socket when its queue is
+    // full: drop it, and count and discard what still comes.
+    let read = 0
+    incoming.removeAllListeners('data')
+    incoming.on('data', (chunk: Buffer) => {
+      read += chunk.length
+      if (read > LINGER_MAX_BYTES) stop()
+    })
+    incoming.resume()
   }
 }

@@ -3,10 +3,13 @@
  *
  * Every URL here is tenant-influenced, so without a guard a tenant could point us at
  * 169.254.169.254, the database on 10.x, or our own admin port on 127.0.0.1 (SSRF).
- * Web-standard APIs plus `node:dns` only, so it runs on Supabase Edge (Deno) and Node 20.
+ * Connections go through undici with a checked lookup (ADR 0031): the address a socket connects
+ * to is the one the policy just judged, so a name that answers public first and private second
+ * (DNS rebinding) is refused instead of followed. undici runs on Node and on Deno's node:net/tls.
  */
 import { lookup } from 'node:dns/promises'
 import ipaddr from 'ipaddr.js'
+import { Agent, fetch as undiciFetch } from 'undici'
 import type { Config } from './config.ts'
 
 /** The URL (or an address its host resolves to) is refused by policy. */
@@ -153,15 +156,59 @@ function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> 
   })
 }
 
+/** A host name's addresses. The system resolver in production; tests pass one they control. */
+export type Resolve = (host: string) => Promise<string[]>
+
+export const systemResolve: Resolve = async (host) =>
+  (await lookup(host, { all: true })).map((r) => r.address)
+
+/**
+ * The addresses `host` stands for, each admitted by the policy, or a refusal: EVERY address must
+ * pass (one public record plus one 10.x record must not slip through).
+ */
+async function checkedAddresses(
+  host: string,
+  policy: OutboundPolicy,
+  resolve: Resolve,
+  shown: string,
+  signal?: AbortSignal,
+): Promise<Addr[]> {
+  let addrs: Addr[]
+  if (ipaddr.IPv6.isValid(host) || ipaddr.IPv4.isValidFourPartDecimal(host)) {
+    addrs = [ipaddr.parse(host)]
+  } else {
+    let records: string[]
+    try {
+      records = await untilAborted(resolve(host), signal)
+    } catch (err) {
+      if (signal?.aborted) throw err
+      throw new OutboundError('network', `cannot resolve ${host}`, { cause: err })
+    }
+    if (records.length === 0) throw new OutboundError('network', `cannot resolve ${host}`)
+    try {
+      addrs = records.map((r) => ipaddr.parse(r))
+    } catch {
+      throw new OutboundBlockedError('unparseable resolved address', shown) // fail closed
+    }
+  }
+  for (const addr of addrs) {
+    const why = refusal(addr, policy)
+    if (why) throw new OutboundBlockedError(why, shown)
+  }
+  return addrs
+}
+
 /**
  * Refuse the URL unless its scheme is allowed, it carries no credentials, and EVERY address its
- * host resolves to is acceptable (one public record plus one 10.x record must not slip through).
- * `new URL` already normalises 2130706433, 0x7f.1 and 0177.0.0.1 to dotted decimal.
+ * host resolves to is acceptable. `new URL` already normalises 2130706433, 0x7f.1 and 0177.0.0.1
+ * to dotted decimal. A check ahead of sending (clear errors, registration-time checks); the
+ * connection itself is pinned by the guarded fetch's checked lookup.
  */
 export async function assertPublicUrl(
   input: string | URL,
   policy: OutboundPolicy = defaultOutboundPolicy,
   signal?: AbortSignal,
+  resolve: Resolve = systemResolve,
 ): Promise<URL> {
   let url: URL
   try {
@@ -176,29 +223,51 @@ export async function assertPublicUrl(
   if (url.username || url.password) throw new OutboundBlockedError('credentials in URL', shown)
 
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1') // IPv6 literals come bracketed
-  let addrs: Addr[]
-  if (ipaddr.IPv6.isValid(host) || ipaddr.IPv4.isValidFourPartDecimal(host)) {
-    addrs = [ipaddr.parse(host)]
-  } else {
-    let records: { address: string }[]
-    try {
-      records = await untilAborted(lookup(host, { all: true }), signal)
-    } catch (err) {
-      if (signal?.aborted) throw err
-      throw new OutboundError('network', `cannot resolve ${host}`, { cause: err })
-    }
-    if (records.length === 0) throw new OutboundError('network', `cannot resolve ${host}`)
-    try {
-      addrs = records.map((r) => ipaddr.parse(r.address))
-    } catch {
-      throw new OutboundBlockedError('unparseable resolved address', shown) // fail closed
-    }
-  }
-  for (const addr of addrs) {
-    const why = refusal(addr, policy)
-    if (why) throw new OutboundBlockedError(why, shown)
-  }
+  await checkedAddresses(host, policy, resolve, shown, signal)
   return url
+}
+
+type LookupCallback = (
+  err: Error | null,
+  address?: string | { address: string; family: number }[],
+  family?: number,
+) => void
+
+/**
+ * A `lookup` for node:net/tls that resolves AND checks: the socket connects only to addresses the
+ * policy admitted in this same call, so nothing can answer differently between check and connect.
+ * (IP literals never reach a lookup; assertPublicUrl has judged them.)
+ */
+function checkedLookup(policy: OutboundPolicy, resolve: Resolve) {
+  return (
+    hostname: string,
+    options: { family?: number | string; all?: boolean },
+    callback: LookupCallback,
+  ) => {
+    const host = hostname.replace(/^\[(.*)\]$/, '$1')
+    const wanted = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : Number(options.family ?? 0)
+    checkedAddresses(host, policy, resolve, host).then(
+      (addrs) => {
+        const found = addrs
+          .map((a) => ({ address: a.toString(), family: a.kind() === 'ipv6' ? 6 : 4 }))
+          .filter((a) => !wanted || a.family === wanted)
+        if (found.length === 0) {
+          callback(Object.assign(new Error(`no IPv${wanted} address for ${host}`), { code: 'ENOTFOUND' }))
+        } else if (options.all) callback(null, found)
+        else callback(null, found[0]!.address, found[0]!.family)
+      },
+      (err: Error) => callback(err),
+    )
+  }
+}
+
+/** The OutboundBlockedError somewhere in an error's cause chain (the lookup's refusal, wrapped by undici). */
+function blockedIn(err: unknown): OutboundBlockedError | undefined {
+  for (let at = err, depth = 0; at && depth < 5; depth++) {
+    if (at instanceof OutboundBlockedError) return at
+    at = (at as { cause?: unknown }).cause
+  }
+  return undefined
 }
 
 export type GuardedFetch = (
@@ -221,15 +290,24 @@ const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304])
 const CREDENTIAL_HEADERS = ['authorization', 'cookie', 'proxy-authorization', 'x-api-key', 'apikey']
 
 /**
- * Fetch through the policy. The check runs at send time, not only when a URL is registered, so a
- * host re-pointed at a private address later (DNS rebinding) is refused.
+ * Fetch through the policy. The check runs at send time, not only when a URL is registered, and
+ * the connection is pinned: every socket is opened by undici through `checkedLookup`, so it goes
+ * to an address the policy admitted in that very lookup (DNS rebinding answers public to a first
+ * check and private to the connect; the connect's own check refuses it). One Agent per guarded
+ * fetch keeps connections pooled per origin; a pooled socket stays on its checked address.
  *
- * Residual TOCTOU: fetch resolves the host again after our lookup, so a rebinding server with a
- * ~0 TTL can still answer public to us and private to fetch. Closing that needs the connection
- * pinned to the address we checked (on Node, an undici Agent with a custom `connect.lookup`);
- * Deno's fetch offers no such hook, so we accept the window to keep one portable code path.
+ * undici's fetch rather than the runtime's: neither Node's global fetch nor Deno's (whose
+ * createHttpClient has no resolver or SNI option) lets us choose the address. `resolve` is the
+ * test seam for a resolver that answers differently each time.
  */
-export function createGuardedFetch(policy: OutboundPolicy, baseFetch: typeof fetch = fetch): GuardedFetch {
+export function createGuardedFetch(
+  policy: OutboundPolicy,
+  options: { resolve?: Resolve } = {},
+): GuardedFetch {
+  const resolve = options.resolve ?? systemResolve
+  const dispatcher = new Agent({ connect: { lookup: checkedLookup(policy, resolve) as never } })
+  const send = (url: URL, init: RequestInit): Promise<Response> =>
+    undiciFetch(url, { ...init, dispatcher } as never) as unknown as Promise<Response>
   return async (input, init = {}) => {
     const {
       timeoutMs = policy.timeoutMs,
@@ -242,6 +320,8 @@ export function createGuardedFetch(policy: OutboundPolicy, baseFetch: typeof fet
     const signal = rest.signal ? AbortSignal.any([rest.signal, timeout]) : timeout
     const wrap = (err: unknown): unknown => {
       if (err instanceof OutboundBlockedError || err instanceof OutboundError) return err
+      const blocked = blockedIn(err)
+      if (blocked) return blocked
       const host = hostOf(input)
       if (timeout.aborted)
         return new OutboundError('timeout', `${host} did not answer within ${timeoutMs} ms (time-out)`, {
@@ -252,13 +332,13 @@ export function createGuardedFetch(policy: OutboundPolicy, baseFetch: typeof fet
     }
 
     try {
-      let url = await assertPublicUrl(input, policy, signal)
+      let url = await assertPublicUrl(input, policy, signal, resolve)
       let method = (rest.method ?? 'GET').toUpperCase()
       let body = rest.body
       const headers = new Headers(rest.headers)
       for (let hop = 0; ; hop++) {
         // We follow redirects ourselves: fetch's own following would skip our check on each Location.
-        const res = await baseFetch(url, { ...rest, method, body, headers, signal, redirect: 'manual' })
+        const res = await send(url, { ...rest, method, body, headers, signal, redirect: 'manual' })
         const location = res.headers.get('location')
         if (!REDIRECT_STATUS.has(res.status) || !location || rest.redirect === 'manual') {
           return stream
@@ -269,7 +349,7 @@ export function createGuardedFetch(policy: OutboundPolicy, baseFetch: typeof fet
         if (rest.redirect === 'error')
           throw new OutboundError('network', `unexpected redirect from ${url.host}`)
         if (hop >= MAX_REDIRECTS) throw new OutboundError('network', `more than ${MAX_REDIRECTS} redirects`)
-        const next = await assertPublicUrl(new URL(location, url), policy, signal)
+        const next = await assertPublicUrl(new URL(location, url), policy, signal, resolve)
         // As fetch would: 303 (and 301/302 after POST) turn into a bodiless GET. A 307/308 resends
         // the body, which works for strings/bytes but not a one-shot ReadableStream (fails as 'network').
         const toGet =

@@ -49,6 +49,8 @@ const MAX_PAGES = 20
 const MAX_SCHEMA_BYTES = 64 * 1024
 const MAX_STREAM_BYTES = 4 * 1024 * 1024
 const DISCOVERY_TIMEOUT_MS = 15_000
+// A GET stream's own ceiling; the session's deadline (at most a tool call's time-out) ends it sooner.
+const STREAM_TIMEOUT_MS = 60 * 60_000
 const TOOL_NAME = /^[A-Za-z0-9_./-]{1,128}$/
 
 export function authHeaders(authType: McpAuthType, token: string): Record<string, string> {
@@ -60,39 +62,25 @@ export function outboundPolicy(deps: DepsWithoutDatabase): OutboundPolicy {
   return outboundPolicyFrom(deps.config)
 }
 
-/** Caps a streamed body: a hostile server cannot make us read without end. */
-function capped(body: ReadableStream<Uint8Array>, max: number): ReadableStream<Uint8Array> {
-  let total = 0
-  return body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        total += chunk.byteLength
-        if (total > max) controller.error(new OutboundError('too_large', `MCP stream exceeds ${max} bytes`))
-        else controller.enqueue(chunk)
-      },
-    }),
-  )
-}
-
 /**
- * The transports' fetch. Requests that answer and end (POSTs, DELETEs) go through deps.fetch,
- * the guarded fetch. Long-lived SSE streams (GET) cannot: it buffers whole bodies. They get the
- * same SSRF check (assertPublicUrl at send time), no redirect following and a byte cap.
+ * The transports' fetch: the guarded one for every request, so each connection is pinned to a
+ * checked address. Requests that answer and end (POSTs, DELETEs) are buffered; long-lived SSE
+ * streams (GET) are handed over as a stream under a byte cap, not redirected, and bounded in time
+ * by the session's deadline.
  */
 function mcpFetch(deps: DepsWithoutDatabase, deadline: AbortSignal) {
-  const policy = outboundPolicy(deps)
   return async (url: string | URL, init: RequestInit = {}): Promise<Response> => {
     const signal = init.signal ? AbortSignal.any([init.signal, deadline]) : deadline
     if ((init.method ?? 'GET').toUpperCase() !== 'GET') {
       return deps.fetch(url, { ...init, signal, timeoutMs: DISCOVERY_TIMEOUT_MS })
     }
-    const checked = await assertPublicUrl(url, policy, signal)
-    const res = await fetch(checked, { ...init, signal, redirect: 'manual' })
-    if (!res.body) return res
-    return new Response(capped(res.body, MAX_STREAM_BYTES), {
-      status: res.status,
-      statusText: res.statusText,
-      headers: res.headers,
+    return deps.fetch(url, {
+      ...init,
+      signal,
+      redirect: 'manual',
+      stream: true,
+      maxResponseBytes: MAX_STREAM_BYTES,
+      timeoutMs: STREAM_TIMEOUT_MS,
     })
   }
 }

@@ -308,6 +308,39 @@ describe('request log', () => {
     expect(left.map((r) => r.request_id)).toEqual(['req-29'])
   })
 
+  it('keeps a partition per day: the job makes the next days ahead and drops a day once all of it is past retention', async () => {
+    const t = await tp.createTenant()
+    const partitionOf = async (at: string) => {
+      const [row] = await tp.db.sql<{ part: string | null }[]>`
+        select to_regclass('private.api_request_log_' || to_char((${at}::timestamptz at time zone 'UTC')::date, 'YYYYMMDD'))::text as part`
+      return row!.part
+    }
+    // A day 40 days ago with a partition of its own (as the job made it then), and a row in it.
+    await tp.db.sql`select private.ensure_request_log_partitions(now() - interval '40 days', 0)`
+    const old = new Date(Date.now() - 40 * 86_400_000).toISOString()
+    expect(await partitionOf(old)).not.toBeNull()
+    await tp.db.sql`
+      insert into public.api_request_log (tenant_id, at, request_id, method, path, status, user_id, latency_ms)
+      values (${t.tenantId}, ${old}, 'req-40', 'GET', '/v1/content', 200, ${t.userId}, 1)`
+    const res = await tp.instances[0]!.platform.runJob('tenants/jobs/prune-retention')
+    expect(res.status).toBe(200)
+    // Dropped with its row; today and the next 7 days have theirs (made ahead of the writes).
+    expect(await partitionOf(old)).toBeNull()
+    const left = await tp.db.sql`select 1 from public.api_request_log where request_id = 'req-40'`
+    expect(left).toHaveLength(0)
+    for (let day = 1; day <= 7; day++)
+      expect(await partitionOf(new Date(Date.now() + day * 86_400_000).toISOString())).not.toBeNull()
+    // A row written tomorrow lands in tomorrow's partition, not the default one.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString()
+    await tp.db.sql`
+      insert into public.api_request_log (tenant_id, at, request_id, method, path, status, user_id, latency_ms)
+      values (${t.tenantId}, ${tomorrow}, 'req-tomorrow', 'GET', '/v1/content', 200, ${t.userId}, 1)`
+    const [where] = await tp.db.sql<{ part: string }[]>`
+      select tableoid::regclass::text as part from public.api_request_log where request_id = 'req-tomorrow'`
+    expect(where!.part).toBe((await partitionOf(tomorrow))!)
+    await tp.db.sql`delete from public.api_request_log where request_id = 'req-tomorrow'`
+  })
+
   it('loses at most the rows buffered since the last flush when its instance is killed (runs last: it kills it)', async () => {
     const k = await createKey(a.token)
     const send = async (n: number) => {

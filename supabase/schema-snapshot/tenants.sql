@@ -83,6 +83,55 @@ CREATE POLICY api_request_log_select ON public.api_request_log FOR SELECT TO aut
 
 GRANT SELECT ON TABLE public.api_request_log TO authenticated;
 
+-- ======== api_request_log_default ========
+
+--
+-- Name: api_request_log_default; Type: TABLE; Schema: private
+--
+
+CREATE TABLE private.api_request_log_default (
+    id bigint NOT NULL,
+    tenant_id uuid NOT NULL,
+    at timestamp with time zone NOT NULL,
+    request_id text NOT NULL,
+    method text NOT NULL,
+    path text NOT NULL,
+    status smallint NOT NULL,
+    key_id uuid,
+    user_id uuid,
+    latency_ms integer NOT NULL,
+    rate_limit text,
+    rate_remaining integer,
+    quota text,
+    requests integer DEFAULT 1 NOT NULL,
+    CONSTRAINT api_request_log_latency_ms_check1 CHECK ((latency_ms >= 0)),
+    CONSTRAINT api_request_log_method_check1 CHECK ((length(method) <= 10)),
+    CONSTRAINT api_request_log_path_check1 CHECK ((length(path) <= 512)),
+    CONSTRAINT api_request_log_quota_check1 CHECK ((quota = ANY (ARRAY['counted'::text, 'exceeded'::text]))),
+    CONSTRAINT api_request_log_rate_limit_check1 CHECK ((rate_limit = ANY (ARRAY['allowed'::text, 'limited'::text]))),
+    CONSTRAINT api_request_log_request_id_check1 CHECK ((length(request_id) <= 128)),
+    CONSTRAINT api_request_log_requests_check CHECK (((requests >= 1) AND (requests <= 1000000))),
+    CONSTRAINT api_request_log_status_check1 CHECK (((status >= 100) AND (status <= 599)))
+);
+
+--
+-- Name: api_request_log_default_key_id_at_id_idx; Type: INDEX; Schema: private
+--
+
+CREATE INDEX api_request_log_default_key_id_at_id_idx ON private.api_request_log_default USING btree (key_id, at DESC, id DESC) WHERE (key_id IS NOT NULL);
+
+--
+-- Name: api_request_log_default_tenant_id_at_id_idx; Type: INDEX; Schema: private
+--
+
+CREATE INDEX api_request_log_default_tenant_id_at_id_idx ON private.api_request_log_default USING btree (tenant_id, at DESC, id DESC);
+
+--
+-- Name: api_request_log_default; Type: ROW SECURITY; Schema: private
+--
+
+ALTER TABLE private.api_request_log_default ENABLE ROW LEVEL SECURITY;
+
 -- ======== auth_changes ========
 
 --

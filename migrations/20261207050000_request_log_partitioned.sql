@@ -21,11 +21,26 @@
 --    and minute instead of writing a row each (shared/infra/hot-path/request-log.ts), so the rows
 --    a caller can make the database write stay bounded by the rate limit, whatever it sends.
 
-drop index public.api_request_log_tenant_at_idx;
-drop index public.api_request_log_key_at_idx;
-drop index public.api_request_log_at_idx;
-alter table public.api_request_log rename to api_request_log_unpartitioned;
-alter table public.api_request_log_unpartitioned rename constraint api_request_log_pkey to api_request_log_unpartitioned_pkey;
+-- The rows so far wait in a temporary table while the table is made again (so that every name
+-- the new table's constraints take is free: as the schema snapshot makes them).
+create temporary table request_log_rows on commit drop as
+select tenant_id, at, request_id, method, path, status, key_id, user_id, latency_ms, rate_limit,
+       rate_remaining, quota
+from public.api_request_log;
+-- Any policy on it besides the select policy below, to make again on the new table.
+create temporary table request_log_policies on commit drop as
+select format('create policy %I on public.api_request_log as %s for %s to %s%s%s',
+         pol.polname,
+         case when pol.polpermissive then 'permissive' else 'restrictive' end,
+         case pol.polcmd when 'r' then 'select' when 'a' then 'insert' when 'w' then 'update'
+                         when 'd' then 'delete' else 'all' end,
+         array_to_string(array(select case when r = 0 then 'public' else quote_ident(rl.rolname) end
+                               from unnest(pol.polroles) r left join pg_roles rl on rl.oid = r), ', '),
+         coalesce(' using (' || pg_get_expr(pol.polqual, pol.polrelid) || ')', ''),
+         coalesce(' with check (' || pg_get_expr(pol.polwithcheck, pol.polrelid) || ')', '')) as statement
+from pg_policy pol
+where pol.polrelid = 'public.api_request_log'::regclass and pol.polname <> 'api_request_log_select';
+drop table public.api_request_log;
 
 create table public.api_request_log (
   id bigint generated always as identity,
@@ -49,7 +64,26 @@ create table public.api_request_log (
   requests integer not null default 1 check (requests between 1 and 1000000)
 ) partition by range (at);
 
-create table private.api_request_log_default partition of public.api_request_log default;
+-- The default partition: rows of a day that has no partition of its own. Made as a table and then
+-- attached (as the schema snapshot makes it), so both ways give its constraints the same names.
+create table private.api_request_log_default (
+  id bigint not null,
+  tenant_id uuid not null,
+  at timestamptz not null,
+  request_id text not null constraint api_request_log_request_id_check check (length(request_id) <= 128),
+  method text not null constraint api_request_log_method_check check (length(method) <= 10),
+  path text not null constraint api_request_log_path_check check (length(path) <= 512),
+  status smallint not null constraint api_request_log_status_check check (status between 100 and 599),
+  key_id uuid,
+  user_id uuid,
+  latency_ms integer not null constraint api_request_log_latency_ms_check check (latency_ms >= 0),
+  rate_limit text constraint api_request_log_rate_limit_check check (rate_limit in ('allowed', 'limited')),
+  rate_remaining integer,
+  quota text constraint api_request_log_quota_check check (quota in ('counted', 'exceeded')),
+  requests integer not null default 1
+    constraint api_request_log_requests_check check (requests between 1 and 1000000)
+);
+alter table public.api_request_log attach partition private.api_request_log_default default;
 alter table private.api_request_log_default enable row level security;
 
 create index api_request_log_tenant_at_idx on public.api_request_log (tenant_id, at desc, id desc);
@@ -64,26 +98,10 @@ grant select on public.api_request_log to authenticated;
 -- Any other policy the old table had (a restrictive one added meanwhile) is kept as it was.
 do $$
 declare
-  p record;
+  statement text;
 begin
-  for p in
-    select pol.polname, pol.polpermissive, pol.polcmd,
-           pg_get_expr(pol.polqual, pol.polrelid) as qual,
-           pg_get_expr(pol.polwithcheck, pol.polrelid) as with_check,
-           array(select case when r = 0 then 'public' else quote_ident(rolname) end
-                 from unnest(pol.polroles) r left join pg_roles on pg_roles.oid = r) as roles
-    from pg_policy pol
-    where pol.polrelid = 'public.api_request_log_unpartitioned'::regclass
-      and pol.polname <> 'api_request_log_select'
-  loop
-    execute format('create policy %I on public.api_request_log as %s for %s to %s%s%s',
-      p.polname,
-      case when p.polpermissive then 'permissive' else 'restrictive' end,
-      case p.polcmd when 'r' then 'select' when 'a' then 'insert' when 'w' then 'update'
-                    when 'd' then 'delete' else 'all' end,
-      array_to_string(p.roles, ', '),
-      case when p.qual is null then '' else format(' using (%s)', p.qual) end,
-      case when p.with_check is null then '' else format(' with check (%s)', p.with_check) end);
+  for statement in select p.statement from request_log_policies p loop
+    execute statement;
   end loop;
 end
 $$;
@@ -123,15 +141,14 @@ end
 $$;
 revoke all on function private.ensure_request_log_partitions(timestamptz, integer) from public;
 
--- The rows that fit are copied in time order (so ids keep that order); the old table goes.
--- The default partition takes them (no day partition exists yet); retention ages them out.
+-- The rows so far, in time order (so ids keep that order), into the default partition (no day
+-- partition exists yet); retention ages them out.
 insert into public.api_request_log (tenant_id, at, request_id, method, path, status, key_id, user_id,
   latency_ms, rate_limit, rate_remaining, quota)
 select tenant_id, at, request_id, method, path, status, key_id, user_id, latency_ms, rate_limit,
        rate_remaining, quota
-from public.api_request_log_unpartitioned
-order by at, id;
-drop table public.api_request_log_unpartitioned;
+from request_log_rows
+order by at;
 
 -- Retention by the day: drops each day partition that lies wholly before p_now - p_days, deletes
 -- such rows from the default partition, and makes the next 7 days' partitions. Returns the rows

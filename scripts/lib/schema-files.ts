@@ -54,9 +54,13 @@ export function snapshotFiles(): string[] {
 const PHASES = [
   'SCHEMA',
   '',
+  // A partition joins its table once both exist (the request log's default partition).
+  'TABLE ATTACH',
   'FUNCTION',
   'CONSTRAINT',
   'INDEX',
+  // A partition's index joins its table's partitioned index (the request log's day partitions).
+  'INDEX ATTACH',
   'FK CONSTRAINT',
   'TRIGGER',
   'ROW SECURITY',

@@ -23,14 +23,14 @@ CREATE TABLE public.api_request_log (
     rate_remaining integer,
     quota text,
     requests integer DEFAULT 1 NOT NULL,
-    CONSTRAINT api_request_log_latency_ms_check1 CHECK ((latency_ms >= 0)),
-    CONSTRAINT api_request_log_method_check1 CHECK ((length(method) <= 10)),
-    CONSTRAINT api_request_log_path_check1 CHECK ((length(path) <= 512)),
-    CONSTRAINT api_request_log_quota_check1 CHECK ((quota = ANY (ARRAY['counted'::text, 'exceeded'::text]))),
-    CONSTRAINT api_request_log_rate_limit_check1 CHECK ((rate_limit = ANY (ARRAY['allowed'::text, 'limited'::text]))),
-    CONSTRAINT api_request_log_request_id_check1 CHECK ((length(request_id) <= 128)),
+    CONSTRAINT api_request_log_latency_ms_check CHECK ((latency_ms >= 0)),
+    CONSTRAINT api_request_log_method_check CHECK ((length(method) <= 10)),
+    CONSTRAINT api_request_log_path_check CHECK ((length(path) <= 512)),
+    CONSTRAINT api_request_log_quota_check CHECK ((quota = ANY (ARRAY['counted'::text, 'exceeded'::text]))),
+    CONSTRAINT api_request_log_rate_limit_check CHECK ((rate_limit = ANY (ARRAY['allowed'::text, 'limited'::text]))),
+    CONSTRAINT api_request_log_request_id_check CHECK ((length(request_id) <= 128)),
     CONSTRAINT api_request_log_requests_check CHECK (((requests >= 1) AND (requests <= 1000000))),
-    CONSTRAINT api_request_log_status_check1 CHECK (((status >= 100) AND (status <= 599)))
+    CONSTRAINT api_request_log_status_check CHECK (((status >= 100) AND (status <= 599)))
 )
 PARTITION BY RANGE (at);
 
@@ -104,14 +104,14 @@ CREATE TABLE private.api_request_log_default (
     rate_remaining integer,
     quota text,
     requests integer DEFAULT 1 NOT NULL,
-    CONSTRAINT api_request_log_latency_ms_check1 CHECK ((latency_ms >= 0)),
-    CONSTRAINT api_request_log_method_check1 CHECK ((length(method) <= 10)),
-    CONSTRAINT api_request_log_path_check1 CHECK ((length(path) <= 512)),
-    CONSTRAINT api_request_log_quota_check1 CHECK ((quota = ANY (ARRAY['counted'::text, 'exceeded'::text]))),
-    CONSTRAINT api_request_log_rate_limit_check1 CHECK ((rate_limit = ANY (ARRAY['allowed'::text, 'limited'::text]))),
-    CONSTRAINT api_request_log_request_id_check1 CHECK ((length(request_id) <= 128)),
+    CONSTRAINT api_request_log_latency_ms_check CHECK ((latency_ms >= 0)),
+    CONSTRAINT api_request_log_method_check CHECK ((length(method) <= 10)),
+    CONSTRAINT api_request_log_path_check CHECK ((length(path) <= 512)),
+    CONSTRAINT api_request_log_quota_check CHECK ((quota = ANY (ARRAY['counted'::text, 'exceeded'::text]))),
+    CONSTRAINT api_request_log_rate_limit_check CHECK ((rate_limit = ANY (ARRAY['allowed'::text, 'limited'::text]))),
+    CONSTRAINT api_request_log_request_id_check CHECK ((length(request_id) <= 128)),
     CONSTRAINT api_request_log_requests_check CHECK (((requests >= 1) AND (requests <= 1000000))),
-    CONSTRAINT api_request_log_status_check1 CHECK (((status >= 100) AND (status <= 599)))
+    CONSTRAINT api_request_log_status_check CHECK (((status >= 100) AND (status <= 599)))
 );
 
 --

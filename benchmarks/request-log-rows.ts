@@ -64,10 +64,13 @@ try {
   const tenant = crypto.randomUUID()
   await sql`insert into tenants (id) values (${tenant})`
   const keys = Array.from({ length: KEYS }, () => crypto.randomUUID())
-  const [{ pid }] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`
+  const [backend] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`
+  const pid = backend!.pid
 
   const detailBatch = (table: 'log_before' | 'log_now', second: number, perBatch: number) => {
-    const at = Array.from({ length: perBatch }, (_, i) => new Date(Date.now() + second * 1000 + i).toISOString())
+    const at = Array.from({ length: perBatch }, (_, i) =>
+      new Date(Date.now() + second * 1000 + i).toISOString(),
+    )
     return sql.unsafe(
       `insert into ${table} (tenant_id, at, request_id, method, path, status, key_id, user_id, latency_ms,
          rate_limit, rate_remaining, quota)

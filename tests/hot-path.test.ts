@@ -178,7 +178,7 @@ describe('rate-limit leases', () => {
     expect(leases.held(`key:${key.id}`)).toBe(0)
   })
 
-  it('spaces a lease by the key\'s pace below its limit, so it lasts: one lease per span, nothing stranded', async () => {
+  it("spaces a lease by the key's pace below its limit, so it lasts: one lease per span, nothing stranded", async () => {
     const t = await tp.createTenant()
     const key = await createKey(t.token, 1000)
     const leases = hotPathOf(tp.instances[0]!.platform.deps).leases
@@ -191,7 +191,9 @@ describe('rate-limit leases', () => {
       expect(await statusOn(0, key.key)).toBe(200)
     }
     const taken = leases.stats.leases - before.leases
-    console.info(`30 requests 2 s apart: ${taken} leases, ${leases.stats.stranded - before.stranded} stranded`)
+    console.info(
+      `30 requests 2 s apart: ${taken} leases, ${leases.stats.stranded - before.stranded} stranded`,
+    )
     expect(taken).toBeLessThanOrEqual(2 + Math.ceil((30 * 2000) / LEASE_SPAN_MS))
     expect(leases.stats.stranded - before.stranded).toBe(0)
   })

@@ -28,74 +28,77 @@ async function settledRowsWritten(tp: TestPlatform): Promise<Map<string, number>
   return rowsWritten(tp)
 }
 
-describe.skipIf(!onPostgres)('rows written per 1,000 keyed reads (PostgreSQL, two instances, 20 keys)', () => {
-  let tp: TestPlatform
-  beforeAll(async () => {
-    tp = await startTestPlatform({ instances: 2 })
-  })
-  afterAll(() => tp?.close())
+describe.skipIf(!onPostgres)(
+  'rows written per 1,000 keyed reads (PostgreSQL, two instances, 20 keys)',
+  () => {
+    let tp: TestPlatform
+    beforeAll(async () => {
+      tp = await startTestPlatform({ instances: 2 })
+    })
+    afterAll(() => tp?.close())
 
-  it('writes at most 20 rows besides the request log, and a log row per request at most', async () => {
-    const t = await tp.createTenant()
-    // A paid plan: no hard cap, so metering counts in memory and flushes a counter a second.
-    await tp.db.sql`update public.tenants set plan = 'pro' where id = ${t.tenantId}`
-    const keys: string[] = []
-    for (let i = 0; i < 20; i++) {
-      const res = await tp.json('/api/api-keys', {
-        token: t.token,
-        body: {
-          name: `k${i}`,
-          environment: 'production',
-          scopes: ['content:read'],
-          rate_limit_per_minute: 1000,
-        },
-      })
-      expect(res.status, JSON.stringify(res.body)).toBe(201)
-      keys.push(res.body.key)
-    }
-    const read = async (n: number, clients: number) => {
-      let sent = 0
-      await Promise.all(
-        Array.from({ length: clients }, async (_, client) => {
-          for (let i = client; i < n; i += clients) {
-            const res = await tp.request('/v1/content?limit=5', {
-              token: keys[i % keys.length]!,
-              instance: Math.floor(i / keys.length) % 2,
-            })
-            await res.arrayBuffer()
-            expect(res.status).toBe(200)
-            sent++
-          }
-        }),
-      )
-      return sent
-    }
-    const flushAll = async () => {
-      for (const { platform } of tp.instances) {
-        const hot = hotPathOf(platform.deps)
-        await Promise.all([hot.usage.flush(), hot.lastUsed.flush(), hot.requestLog.flush()])
+    it('writes at most 20 rows besides the request log, and a log row per request at most', async () => {
+      const t = await tp.createTenant()
+      // A paid plan: no hard cap, so metering counts in memory and flushes a counter a second.
+      await tp.db.sql`update public.tenants set plan = 'pro' where id = ${t.tenantId}`
+      const keys: string[] = []
+      for (let i = 0; i < 20; i++) {
+        const res = await tp.json('/api/api-keys', {
+          token: t.token,
+          body: {
+            name: `k${i}`,
+            environment: 'production',
+            scopes: ['content:read'],
+            rate_limit_per_minute: 1000,
+          },
+        })
+        expect(res.status, JSON.stringify(res.body)).toBe(201)
+        keys.push(res.body.key)
       }
-    }
-    // Warm: every key seen by both instances (its cache entry, its first lease, its first use).
-    await read(200, 10)
-    await flushAll()
-    const before = await settledRowsWritten(tp)
-    const sent = await read(1000, 10)
-    await flushAll()
-    const after = await settledRowsWritten(tp)
+      const read = async (n: number, clients: number) => {
+        let sent = 0
+        await Promise.all(
+          Array.from({ length: clients }, async (_, client) => {
+            for (let i = client; i < n; i += clients) {
+              const res = await tp.request('/v1/content?limit=5', {
+                token: keys[i % keys.length]!,
+                instance: Math.floor(i / keys.length) % 2,
+              })
+              await res.arrayBuffer()
+              expect(res.status).toBe(200)
+              sent++
+            }
+          }),
+        )
+        return sent
+      }
+      const flushAll = async () => {
+        for (const { platform } of tp.instances) {
+          const hot = hotPathOf(platform.deps)
+          await Promise.all([hot.usage.flush(), hot.lastUsed.flush(), hot.requestLog.flush()])
+        }
+      }
+      // Warm: every key seen by both instances (its cache entry, its first lease, its first use).
+      await read(200, 10)
+      await flushAll()
+      const before = await settledRowsWritten(tp)
+      const sent = await read(1000, 10)
+      await flushAll()
+      const after = await settledRowsWritten(tp)
 
-    const written = [...after].map(([table, n]) => [table, n - (before.get(table) ?? 0)] as const)
-    const perTable = Object.fromEntries(written.filter(([, n]) => n > 0))
-    const log = perTable.api_request_log ?? 0
-    const besides = written.filter(([table]) => table !== 'api_request_log').reduce((s, [, n]) => s + n, 0)
-    const leases = [0, 1].map((i) => hotPathOf(tp.instances[i]!.platform.deps).leases.stats)
-    console.info(
-      `${sent} keyed reads wrote ${JSON.stringify(perTable)}: ${besides} rows besides the log; ` +
-        `leases ${leases.map((s) => s.leases).join('+')}, stranded ${leases.map((s) => s.stranded).join('+')}`,
-    )
-    expect(sent).toBe(1000)
-    expect(log).toBeLessThanOrEqual(1000)
-    expect(log).toBeGreaterThan(0)
-    expect(besides).toBeLessThanOrEqual(20)
-  }, 120_000)
-})
+      const written = [...after].map(([table, n]) => [table, n - (before.get(table) ?? 0)] as const)
+      const perTable = Object.fromEntries(written.filter(([, n]) => n > 0))
+      const log = perTable.api_request_log ?? 0
+      const besides = written.filter(([table]) => table !== 'api_request_log').reduce((s, [, n]) => s + n, 0)
+      const leases = [0, 1].map((i) => hotPathOf(tp.instances[i]!.platform.deps).leases.stats)
+      console.info(
+        `${sent} keyed reads wrote ${JSON.stringify(perTable)}: ${besides} rows besides the log; ` +
+          `leases ${leases.map((s) => s.leases).join('+')}, stranded ${leases.map((s) => s.stranded).join('+')}`,
+      )
+      expect(sent).toBe(1000)
+      expect(log).toBeLessThanOrEqual(1000)
+      expect(log).toBeGreaterThan(0)
+      expect(besides).toBeLessThanOrEqual(20)
+    }, 120_000)
+  },
+)

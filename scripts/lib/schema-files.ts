@@ -13,7 +13,8 @@ export const schemaDir = fileURLToPath(new URL('../../supabase/schema-snapshot/'
 export const areas = [
   {
     file: 'tenants.sql',
-    tables: /^(tenants|tenant_members|invitations|user_active_tenant|auth_changes|api_keys|api_request_log(_default)?)$/,
+    tables:
+      /^(tenants|tenant_members|invitations|user_active_tenant|auth_changes|api_keys|api_request_log(_default)?)$/,
   },
   { file: 'content.sql', tables: /^(articles|article_.+|sites|tags)$/ },
   { file: 'sources.sql', tables: /^(sources|source_items)$/ },

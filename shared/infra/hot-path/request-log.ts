@@ -93,7 +93,10 @@ export class RequestLogBuffer {
   }
 
   add(entry: RequestLogEntry): void {
-    if (entry.rateLimit === 'limited') return this.countRefusal(entry)
+    if (entry.rateLimit === 'limited') {
+      this.countRefusal(entry)
+      return
+    }
     this.pending.push(entry)
     if (this.pending.length > MAX_PENDING) this.drop(this.pending.length - MAX_PENDING)
     this.timer.schedule()

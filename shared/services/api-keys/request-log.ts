@@ -14,9 +14,13 @@ import { isoTimestamp } from '@shared/infra/schemas.ts'
 
 export const requestLogEntrySchema = z
   .object({
-    id: z.string().regex(/^\d+$/).openapi({ description: 'The row (a number, as a string)', example: '1042' }),
+    id: z
+      .string()
+      .regex(/^\d+$/)
+      .openapi({ description: 'The row (a number, as a string)', example: '1042' }),
     at: isoTimestamp().openapi({
-      description: 'When the request arrived (for a count of refusals: the first of them, or the end of its minute)',
+      description:
+        'When the request arrived (for a count of refusals: the first of them, or the end of its minute)',
     }),
     request_id: z.string().openapi({ description: 'The X-Request-Id the request was answered with' }),
     method: z.string(),

@@ -102,7 +102,10 @@ export class RateLeases {
     }
     if (!Number.isNaN(state.lastAt)) {
       const gap = Math.max(0, at - state.lastAt)
-      state.gapMs = Number.isFinite(state.gapMs) ? state.gapMs * 0.8 + gap * 0.2 : gap
+      // A pause longer than a lease's span is idleness, not the key's pace: it would space the
+      // next leases far wider than the requests that follow it.
+      if (gap <= LEASE_SPAN_MS)
+        state.gapMs = Number.isFinite(state.gapMs) ? state.gapMs * 0.8 + gap * 0.2 : gap
     }
     state.lastAt = at
     // (More than a period ahead: the clock went back; ask the database.)

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { hotPathOf } from '../shared/infra/hot-path/hot-path.ts'
-import { graceMs, maxBlock } from '../shared/infra/hot-path/rate-leases.ts'
+import { graceMs, LEASE_SPAN_MS, maxBlock } from '../shared/infra/hot-path/rate-leases.ts'
 import { addMember, startTestPlatform, TestClock, type TestPlatform } from './support/platform.ts'
 
 /**
@@ -169,13 +169,33 @@ describe('rate-limit leases', () => {
     const leases = hotPathOf(tp.instances[0]!.platform.deps).leases
     const before = leases.stats.leases
     for (let i = 0; i < 3; i++) {
-      clock.advance(10_000) // one request every 10 s: far below 1000 a minute
+      clock.advance(30_000) // one request every 30 s: slower than a lease's span (LEASE_SPAN_MS)
       const res = await tp.request('/v1/content', { token: key.key })
       expect(res.status).toBe(200)
       expect(res.headers.get('x-ratelimit-limit')).toBe('1000')
     }
     expect(leases.stats.leases - before).toBe(3)
     expect(leases.held(`key:${key.id}`)).toBe(0)
+  })
+
+  it("spaces a lease by the key's pace below its limit, so it lasts: one lease per span, nothing stranded", async () => {
+    const t = await tp.createTenant()
+    const key = await createKey(t.token, 1000)
+    const leases = hotPathOf(tp.instances[0]!.platform.deps).leases
+    const before = { ...leases.stats }
+    // One request every 2 s for a minute: a thirtieth of 1000 a minute. Tokens one step (60 ms)
+    // apart would expire about 3 requests into a block (a lease every 6 s); spaced by the pace,
+    // a lease lasts LEASE_SPAN_MS (20 s).
+    for (let i = 0; i < 30; i++) {
+      clock.advance(2000)
+      expect(await statusOn(0, key.key)).toBe(200)
+    }
+    const taken = leases.stats.leases - before.leases
+    console.info(
+      `30 requests 2 s apart: ${taken} leases, ${leases.stats.stranded - before.stranded} stranded`,
+    )
+    expect(taken).toBeLessThanOrEqual(2 + Math.ceil((30 * 2000) / LEASE_SPAN_MS))
+    expect(leases.stats.stranded - before.stranded).toBe(0)
   })
 
   it('writes one row version a lease, and none for a lease that grants nothing', async () => {

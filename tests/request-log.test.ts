@@ -3,6 +3,7 @@
 // and pruned by the prune-retention job.
 import { withTenant } from '@shared/infra/db.ts'
 import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
+import { REFUSAL_WINDOW_MS } from '@shared/infra/hot-path/request-log.ts'
 import { FLUSH_MS } from '@shared/infra/hot-path/usage-buffer.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
@@ -33,17 +34,24 @@ async function createKey(token: string, body: Record<string, unknown> = {}) {
   return res.body as { id: string; key: string }
 }
 
-/** Waits (at most twice the flush bound) until the log holds `n` rows matching `where`. */
+/** Waits (at most twice the flush bound) until the log accounts for `n` requests of the key. */
 async function flushed(keyId: string, n: number): Promise<void> {
   const deadline = performance.now() + 2 * FLUSH_MS
   for (;;) {
     const [row] = await tp.db.sql<{ n: number }[]>`
-      select count(*)::int as n from public.api_request_log where key_id = ${keyId}`
+      select coalesce(sum(requests), 0)::int as n from public.api_request_log where key_id = ${keyId}`
     if (row!.n >= n) return
-    if (performance.now() > deadline) throw new Error(`${row!.n} of ${n} rows after ${2 * FLUSH_MS} ms`)
+    if (performance.now() > deadline) throw new Error(`${row!.n} of ${n} requests after ${2 * FLUSH_MS} ms`)
     await new Promise((r) => setTimeout(r, 25))
   }
 }
+
+/**
+ * Writes the counts of this minute's refusals now, as the flush after the minute would (the
+ * first refusal of a key's minute is written at once; the rest of its count when the minute ends).
+ */
+const closeRefusalWindows = () =>
+  hotPathOf(tp.instances[0]!.platform.deps).requestLog.flush(Date.now() + REFUSAL_WINDOW_MS)
 
 const log = (token: string, query = '') => tp.json(`/api/request-log${query}`, { token })
 
@@ -83,9 +91,11 @@ describe('request log', () => {
       statuses.push(r.status)
     }
     expect(statuses).toContain(429)
+    await closeRefusalWindows()
     await flushed(k.id, 3)
     const limited = await log(a.token, `?key_id=${k.id}&status=429`)
-    expect(limited.body.data.length).toBe(statuses.filter((s) => s === 429).length)
+    const refusedCount = limited.body.data.reduce((n: number, e: { requests: number }) => n + e.requests, 0)
+    expect(refusedCount).toBe(statuses.filter((s) => s === 429).length)
     for (const e of limited.body.data) expect([e.rate_limit, e.quota]).toEqual(['limited', null])
 
     // Free plan: the Content API quota used up.
@@ -100,6 +110,46 @@ describe('request log', () => {
     const exceeded = await log(a.token, `?key_id=${q.id}`)
     expect(exceeded.body.data[0]).toMatchObject({ status: 429, rate_limit: 'allowed', quota: 'exceeded' })
     await tp.db.sql`delete from public.usage_counters where tenant_id = ${a.tenantId}`
+  })
+
+  it('counts refusals over the rate limit per key and minute: 400 requests at 1 a minute write a bounded number of rows, and the count shows', async () => {
+    const k = await createKey(a.token, { rate_limit_per_minute: 1 })
+    const statuses: number[] = []
+    for (let wave = 0; wave < 20; wave++) {
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          tp.request('/v1/content', { token: k.key }).then(async (r) => (await r.arrayBuffer(), r.status)),
+        ),
+      )
+      statuses.push(...answers)
+    }
+    const refusals = statuses.filter((s) => s === 429).length
+    expect(refusals).toBeGreaterThanOrEqual(398)
+    // The first refusal of the minute is in the log within the flush bound, before the minute ends.
+    await flushed(k.id, 2)
+    const early = await log(a.token, `?key_id=${k.id}&status=429`)
+    expect(early.body.data.length).toBeGreaterThanOrEqual(1)
+    expect(early.body.data[0]).toMatchObject({ status: 429, rate_limit: 'limited', key_id: k.id })
+
+    await closeRefusalWindows()
+    await flushed(k.id, 400)
+    const [rows] = await tp.db.sql<{ n: number; requests: number }[]>`
+      select count(*)::int as n, sum(requests)::int as requests from public.api_request_log where key_id = ${k.id}`
+    // The admitted requests, and per minute the refusals crossed (the waves may span two): at most
+    // two rows each (the first refusal, then the minute's count).
+    const admitted = 400 - refusals
+    console.info(`400 requests at 1 a minute: ${refusals} refused, ${rows!.n} rows written`)
+    expect(rows!.requests).toBe(400)
+    expect(rows!.n).toBeLessThanOrEqual(admitted + 4)
+
+    // What the dashboard reads: the log's rows with their counts, and the key's hours.
+    const page = await log(a.token, `?key_id=${k.id}&status=429`)
+    const shown = page.body.data.reduce((n: number, e: { requests: number }) => n + e.requests, 0)
+    expect(shown).toBe(refusals)
+    const key = await tp.json(`/api/api-keys/${k.id}/requests`, { token: a.token })
+    const hours = key.body.hours as { requests: number; rate_limited: number }[]
+    expect(hours.reduce((n, h) => n + h.rate_limited, 0)).toBe(refusals)
+    expect(hours.reduce((n, h) => n + h.requests, 0)).toBe(400)
   })
 
   it('filters by key, status (exact or class) and path prefix, newest first, page by page', async () => {
@@ -197,6 +247,7 @@ describe('request log', () => {
   it("gives a key's page its latest requests and the last 24 hours by the hour", async () => {
     const k = await createKey(a.token, { rate_limit_per_minute: 2 })
     for (let i = 0; i < 4; i++) await (await tp.request('/v1/content', { token: k.key })).arrayBuffer()
+    await closeRefusalWindows()
     await flushed(k.id, 4)
     // A request from yesterday, in the chart's first hour, and one from two days ago, outside it.
     await tp.db.sql`
@@ -205,7 +256,8 @@ describe('request log', () => {
              (${a.tenantId}, now() - interval '2 days', 'req-old-2', 'GET', '/v1/content', 200, ${k.id}, ${a.userId}, 3)`
     const page = await tp.json(`/api/api-keys/${k.id}/requests`, { token: a.token })
     expect(page.status).toBe(200)
-    expect(page.body.recent).toHaveLength(6)
+    // Six requests; the two refusals may share a row (counted per key and minute).
+    expect(page.body.recent.reduce((n: number, e: { requests: number }) => n + e.requests, 0)).toBe(6)
     expect(page.body.recent[0].status).toBe(429)
     const hours = page.body.hours as {
       hour: string
@@ -254,6 +306,39 @@ describe('request log', () => {
     const left = await tp.db.sql<{ request_id: string }[]>`
       select request_id from public.api_request_log where tenant_id = ${t.tenantId} order by at`
     expect(left.map((r) => r.request_id)).toEqual(['req-29'])
+  })
+
+  it('keeps a partition per day: the job makes the next days ahead and drops a day once all of it is past retention', async () => {
+    const t = await tp.createTenant()
+    const partitionOf = async (at: string) => {
+      const [row] = await tp.db.sql<{ part: string | null }[]>`
+        select to_regclass('private.api_request_log_' || to_char((${at}::timestamptz at time zone 'UTC')::date, 'YYYYMMDD'))::text as part`
+      return row!.part
+    }
+    // A day 40 days ago with a partition of its own (as the job made it then), and a row in it.
+    await tp.db.sql`select private.ensure_request_log_partitions(now() - interval '40 days', 0)`
+    const old = new Date(Date.now() - 40 * 86_400_000).toISOString()
+    expect(await partitionOf(old)).not.toBeNull()
+    await tp.db.sql`
+      insert into public.api_request_log (tenant_id, at, request_id, method, path, status, user_id, latency_ms)
+      values (${t.tenantId}, ${old}, 'req-40', 'GET', '/v1/content', 200, ${t.userId}, 1)`
+    const res = await tp.instances[0]!.platform.runJob('tenants/jobs/prune-retention')
+    expect(res.status).toBe(200)
+    // Dropped with its row; today and the next 7 days have theirs (made ahead of the writes).
+    expect(await partitionOf(old)).toBeNull()
+    const left = await tp.db.sql`select 1 from public.api_request_log where request_id = 'req-40'`
+    expect(left).toHaveLength(0)
+    for (let day = 1; day <= 7; day++)
+      expect(await partitionOf(new Date(Date.now() + day * 86_400_000).toISOString())).not.toBeNull()
+    // A row written tomorrow lands in tomorrow's partition, not the default one.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString()
+    await tp.db.sql`
+      insert into public.api_request_log (tenant_id, at, request_id, method, path, status, user_id, latency_ms)
+      values (${t.tenantId}, ${tomorrow}, 'req-tomorrow', 'GET', '/v1/content', 200, ${t.userId}, 1)`
+    const [where] = await tp.db.sql<{ part: string }[]>`
+      select tableoid::regclass::text as part from public.api_request_log where request_id = 'req-tomorrow'`
+    expect(where!.part).toBe((await partitionOf(tomorrow))!)
+    await tp.db.sql`delete from public.api_request_log where request_id = 'req-tomorrow'`
   })
 
   it('loses at most the rows buffered since the last flush when its instance is killed (runs last: it kills it)', async () => {

@@ -13,7 +13,8 @@ export const schemaDir = fileURLToPath(new URL('../../supabase/schema-snapshot/'
 export const areas = [
   {
     file: 'tenants.sql',
-    tables: /^(tenants|tenant_members|invitations|user_active_tenant|auth_changes|api_keys|api_request_log)$/,
+    tables:
+      /^(tenants|tenant_members|invitations|user_active_tenant|auth_changes|api_keys|api_request_log(_default)?)$/,
   },
   { file: 'content.sql', tables: /^(articles|article_.+|sites|tags)$/ },
   { file: 'sources.sql', tables: /^(sources|source_items)$/ },
@@ -54,9 +55,13 @@ export function snapshotFiles(): string[] {
 const PHASES = [
   'SCHEMA',
   '',
+  // A partition joins its table once both exist (the request log's default partition).
+  'TABLE ATTACH',
   'FUNCTION',
   'CONSTRAINT',
   'INDEX',
+  // A partition's index joins its table's partitioned index (the request log's day partitions).
+  'INDEX ATTACH',
   'FK CONSTRAINT',
   'TRIGGER',
   'ROW SECURITY',

@@ -5,7 +5,8 @@ import { ServiceError } from './errors.ts'
 
 /**
  * Keyset pagination over (timestamp, id): stable under inserts, no OFFSET scans.
- * The cursor is opaque to clients (base64url of "iso-timestamp|uuid").
+ * The cursor is opaque to clients (base64url of "iso-timestamp|id", the id a uuid or, for the
+ * request log's bigint rows, digits).
  */
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).openapi({ description: 'Page size (1-100)' }),
@@ -23,8 +24,19 @@ export function encodeCursor(at: Date, id: string): string {
 
 const ISO_YEAR = /^(?!0000)\d{4}-/
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** A bigint id: at most 18 digits, so it always fits. */
+const BIGINT = /^[0-9]{1,18}$/
 
 export function decodeCursor(cursor: string | undefined): Cursor | null {
+  return decodeCursorOf(cursor, UUID)
+}
+
+/** A cursor over rows with a bigint id (the request log). */
+export function decodeBigintCursor(cursor: string | undefined): Cursor | null {
+  return decodeCursorOf(cursor, BIGINT)
+}
+
+function decodeCursorOf(cursor: string | undefined, idPattern: RegExp): Cursor | null {
   if (!cursor) return null
   try {
     const [iso, id] = atob(cursor.replace(/-/g, '+').replace(/_/g, '/')).split('|')
@@ -36,7 +48,7 @@ export function decodeCursor(cursor: string | undefined): Cursor | null {
       at.toISOString() !== iso ||
       !ISO_YEAR.test(iso) ||
       !id ||
-      !UUID.test(id)
+      !idPattern.test(id)
     )
       throw new Error('bad cursor')
     return { at, id }

@@ -323,6 +323,41 @@ end
 $$;
 
 --
+-- Name: ensure_request_log_partitions(timestamp with time zone, integer); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.ensure_request_log_partitions(p_now timestamp with time zone, p_days_ahead integer) RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  v_day date := (p_now at time zone 'UTC')::date;
+  v_last date := (p_now at time zone 'UTC')::date + least(greatest(p_days_ahead, 0), 31);
+  v_from timestamptz;
+  v_to timestamptz;
+  v_name text;
+  made integer := 0;
+begin
+  -- Two callers at once would race to create the same table.
+  perform pg_advisory_xact_lock(hashtext('private.ensure_request_log_partitions'));
+  while v_day <= v_last loop
+    v_name := 'api_request_log_' || to_char(v_day, 'YYYYMMDD');
+    v_from := v_day::timestamp at time zone 'UTC';
+    v_to := (v_day + 1)::timestamp at time zone 'UTC';
+    if to_regclass('private.' || v_name) is null
+       and not exists (select 1 from private.api_request_log_default d where d.at >= v_from and d.at < v_to) then
+      execute format('create table private.%I partition of public.api_request_log for values from (%L) to (%L)',
+        v_name, v_from, v_to);
+      execute format('alter table private.%I enable row level security', v_name);
+      made := made + 1;
+    end if;
+    v_day := v_day + 1;
+  end loop;
+  return made;
+end
+$$;
+
+--
 -- Name: event_cause_from_request(); Type: FUNCTION; Schema: private
 --
 
@@ -565,6 +600,58 @@ end
 $$;
 
 --
+-- Name: lease_rate_limit(text, integer, integer, interval, timestamp with time zone, interval); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.lease_rate_limit(p_bucket text, p_limit integer, p_want integer, p_grace interval, p_now timestamp with time zone, p_spacing interval) RETURNS TABLE(granted integer, base timestamp with time zone, tat timestamp with time zone, spacing interval)
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  v_step interval := interval '60 seconds' / p_limit;
+  v_horizon timestamptz := p_now + interval '60 seconds' - p_grace;
+  v_want integer := greatest(p_want, 1);
+  v_old timestamptz;
+  v_base timestamptz;
+  v_spacing interval;
+  v_granted integer;
+  v_new boolean := false;
+begin
+  select b.tat into v_old from private.rate_limit_buckets b where b.bucket = p_bucket for update;
+  if not found then
+    v_new := true;
+    v_base := p_now;
+  else
+    v_base := case when v_old > p_now + interval '60 seconds' or v_old < p_now then p_now else v_old end;
+  end if;
+  -- The spacing asked for, narrowed so that the tokens wanted fit before the horizon, never
+  -- below a step.
+  v_spacing := greatest(v_step, least(greatest(p_spacing, v_step), (v_horizon - v_base) / v_want));
+  v_granted := greatest(0, least(v_want,
+    floor(extract(epoch from (v_horizon - v_base)) / extract(epoch from v_spacing) + 1e-9)::integer));
+  if v_new then
+    -- A full bucket: insert the tat after this lease; done unless another lease inserted it first.
+    insert into private.rate_limit_buckets (bucket, tat)
+    values (p_bucket, v_base + v_spacing * v_granted)
+    on conflict (bucket) do nothing;
+    if found then
+      return query select v_granted, v_base, v_base + v_spacing * v_granted, v_spacing;
+      return;
+    end if;
+    select b.tat into v_old from private.rate_limit_buckets b where b.bucket = p_bucket for update;
+    v_base := case when v_old > p_now + interval '60 seconds' or v_old < p_now then p_now else v_old end;
+    v_spacing := greatest(v_step, least(greatest(p_spacing, v_step), (v_horizon - v_base) / v_want));
+    v_granted := greatest(0, least(v_want,
+      floor(extract(epoch from (v_horizon - v_base)) / extract(epoch from v_spacing) + 1e-9)::integer));
+  end if;
+  if v_granted > 0 then
+    update private.rate_limit_buckets b set tat = v_base + v_spacing * v_granted where b.bucket = p_bucket;
+  end if;
+  return query select v_granted, v_base, v_base + v_spacing * v_granted, v_spacing;
+end
+$$;
+
+--
 -- Name: limit_automations(); Type: FUNCTION; Schema: private
 --
 
@@ -652,15 +739,34 @@ $$;
 CREATE FUNCTION private.prune_request_log(p_now timestamp with time zone, p_days integer) RETURNS jsonb
     LANGUAGE plpgsql
     SET search_path TO ''
-    AS $$
+    AS $_$
 declare
-  n integer;
+  v_cutoff timestamptz := p_now - make_interval(days => greatest(p_days, 1));
+  part record;
+  n bigint := 0;
+  rows_in bigint;
 begin
-  delete from public.api_request_log where at < p_now - make_interval(days => greatest(p_days, 1));
-  get diagnostics n = row_count;
+  perform pg_advisory_xact_lock(hashtext('private.ensure_request_log_partitions'));
+  for part in
+    select c.relname
+    from pg_inherits i
+    join pg_class c on c.oid = i.inhrelid
+    join pg_namespace ns on ns.oid = c.relnamespace
+    where i.inhparent = 'public.api_request_log'::regclass and ns.nspname = 'private'
+      and c.relname ~ '^api_request_log_[0-9]{8}$'
+      and (to_date(right(c.relname, 8), 'YYYYMMDD') + 1)::timestamp at time zone 'UTC' <= v_cutoff
+  loop
+    execute format('select count(*) from private.%I', part.relname) into rows_in;
+    execute format('drop table private.%I', part.relname);
+    n := n + rows_in;
+  end loop;
+  delete from private.api_request_log_default where at < v_cutoff;
+  get diagnostics rows_in = row_count;
+  n := n + rows_in;
+  perform private.ensure_request_log_partitions(p_now, 7);
   return jsonb_build_object('request_log', n);
 end
-$$;
+$_$;
 
 --
 -- Name: prune_retention(timestamp with time zone, integer, integer, integer); Type: FUNCTION; Schema: private
@@ -1067,11 +1173,11 @@ end
 $$;
 
 --
--- Name: usage_counters_to_daily(); Type: FUNCTION; Schema: private
+-- Name: usage_counters_by_day(); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.usage_counters_to_daily() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
+CREATE FUNCTION private.usage_counters_by_day() RETURNS trigger
+    LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
 declare
@@ -1080,11 +1186,9 @@ declare
   on_day date := least(greatest(today, new.period), (new.period + interval '1 month' - interval '1 day')::date);
 begin
   if added > 0 then
-    insert into public.usage_daily as d (tenant_id, product_id, day, units)
-    values (new.tenant_id, new.product_id, on_day, added)
-    on conflict (tenant_id, product_id, day) do update set units = d.units + excluded.units;
+    new.daily_units[extract(day from on_day)::integer] := new.daily_units[extract(day from on_day)::integer] + added;
   end if;
-  return null;
+  return new;
 end
 $$;
 
@@ -1213,6 +1317,12 @@ REVOKE ALL ON FUNCTION private.enqueue_job(job_tenant uuid, job_kind text, job_i
 GRANT ALL ON FUNCTION private.enqueue_job(job_tenant uuid, job_kind text, job_input jsonb, job_max_attempts integer, job_run_after timestamp with time zone, job_at timestamp with time zone) TO authenticated;
 
 --
+-- Name: FUNCTION ensure_request_log_partitions(p_now timestamp with time zone, p_days_ahead integer); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.ensure_request_log_partitions(p_now timestamp with time zone, p_days_ahead integer) FROM PUBLIC;
+
+--
 -- Name: FUNCTION event_cause_from_request(); Type: ACL; Schema: private
 --
 
@@ -1267,6 +1377,12 @@ REVOKE ALL ON FUNCTION private.kick_webhook_dispatch() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.lease_rate_limit(p_bucket text, p_limit integer, p_want integer, p_grace interval, p_now timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION lease_rate_limit(p_bucket text, p_limit integer, p_want integer, p_grace interval, p_now timestamp with time zone, p_spacing interval); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.lease_rate_limit(p_bucket text, p_limit integer, p_want integer, p_grace interval, p_now timestamp with time zone, p_spacing interval) FROM PUBLIC;
 
 --
 -- Name: FUNCTION limit_automations(); Type: ACL; Schema: private
@@ -1418,10 +1534,10 @@ REVOKE ALL ON FUNCTION private.unique_slug(p_taken text[], p_base text) FROM PUB
 GRANT ALL ON FUNCTION private.unique_slug(p_taken text[], p_base text) TO authenticated;
 
 --
--- Name: FUNCTION usage_counters_to_daily(); Type: ACL; Schema: private
+-- Name: FUNCTION usage_counters_by_day(); Type: ACL; Schema: private
 --
 
-REVOKE ALL ON FUNCTION private.usage_counters_to_daily() FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.usage_counters_by_day() FROM PUBLIC;
 
 --
 -- Name: FUNCTION user_tenant_ids(); Type: ACL; Schema: private

@@ -377,3 +377,19 @@ CREATE POLICY published_only_sees_nothing ON public.notifications AS RESTRICTIVE
 --
 
 GRANT SELECT ON TABLE public.notifications TO authenticated;
+
+-- ======== api_request_log_key_at_idx ========
+
+--
+-- Name: api_request_log_default_key_id_at_id_idx; Type: INDEX ATTACH; Schema: private
+--
+
+ALTER INDEX public.api_request_log_key_at_idx ATTACH PARTITION private.api_request_log_default_key_id_at_id_idx;
+
+-- ======== api_request_log_tenant_at_idx ========
+
+--
+-- Name: api_request_log_default_tenant_id_at_id_idx; Type: INDEX ATTACH; Schema: private
+--
+
+ALTER INDEX public.api_request_log_tenant_at_idx ATTACH PARTITION private.api_request_log_default_tenant_id_at_id_idx;

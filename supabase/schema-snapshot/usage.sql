@@ -217,6 +217,8 @@ CREATE TABLE public.usage_counters (
     product_id uuid NOT NULL,
     period date NOT NULL,
     units bigint NOT NULL,
+    daily_units bigint[] DEFAULT array_fill((0)::bigint, ARRAY[31]) NOT NULL,
+    CONSTRAINT usage_counters_daily_units_check CHECK (((cardinality(daily_units) = 31) AND (array_lower(daily_units, 1) = 1))),
     CONSTRAINT usage_counters_period_check CHECK ((EXTRACT(day FROM period) = (1)::numeric)),
     CONSTRAINT usage_counters_units_check CHECK ((units >= 0))
 );
@@ -235,10 +237,10 @@ ALTER TABLE ONLY public.usage_counters
 CREATE INDEX usage_counters_period_idx ON public.usage_counters USING btree (period);
 
 --
--- Name: usage_counters usage_counters_to_daily; Type: TRIGGER; Schema: public
+-- Name: usage_counters usage_counters_by_day; Type: TRIGGER; Schema: public
 --
 
-CREATE TRIGGER usage_counters_to_daily AFTER INSERT OR UPDATE OF units ON public.usage_counters FOR EACH ROW EXECUTE FUNCTION private.usage_counters_to_daily();
+CREATE TRIGGER usage_counters_by_day BEFORE INSERT OR UPDATE OF units ON public.usage_counters FOR EACH ROW EXECUTE FUNCTION private.usage_counters_by_day();
 
 --
 -- Name: usage_counters usage_counters_product_id_fkey; Type: FK CONSTRAINT; Schema: public
@@ -277,68 +279,3 @@ CREATE POLICY usage_counters_select ON public.usage_counters FOR SELECT TO authe
 --
 
 GRANT SELECT ON TABLE public.usage_counters TO authenticated;
-
--- ======== usage_daily ========
-
---
--- Name: usage_daily; Type: TABLE; Schema: public
---
-
-CREATE TABLE public.usage_daily (
-    tenant_id uuid NOT NULL,
-    product_id uuid NOT NULL,
-    day date NOT NULL,
-    units bigint NOT NULL,
-    CONSTRAINT usage_daily_units_check CHECK ((units >= 0))
-);
-
---
--- Name: usage_daily usage_daily_pkey; Type: CONSTRAINT; Schema: public
---
-
-ALTER TABLE ONLY public.usage_daily
-    ADD CONSTRAINT usage_daily_pkey PRIMARY KEY (tenant_id, product_id, day);
-
---
--- Name: usage_daily_product_idx; Type: INDEX; Schema: public
---
-
-CREATE INDEX usage_daily_product_idx ON public.usage_daily USING btree (product_id);
-
---
--- Name: usage_daily usage_daily_product_id_fkey; Type: FK CONSTRAINT; Schema: public
---
-
-ALTER TABLE ONLY public.usage_daily
-    ADD CONSTRAINT usage_daily_product_id_fkey FOREIGN KEY (product_id) REFERENCES public.products(id);
-
---
--- Name: usage_daily usage_daily_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
---
-
-ALTER TABLE ONLY public.usage_daily
-    ADD CONSTRAINT usage_daily_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
-
---
--- Name: usage_daily published_only_sees_nothing; Type: POLICY; Schema: public
---
-
-CREATE POLICY published_only_sees_nothing ON public.usage_daily AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
-
---
--- Name: usage_daily; Type: ROW SECURITY; Schema: public
---
-
-ALTER TABLE public.usage_daily ENABLE ROW LEVEL SECURITY;
-
---
--- Name: usage_daily usage_daily_select; Type: POLICY; Schema: public
---
-
-CREATE POLICY usage_daily_select ON public.usage_daily FOR SELECT TO authenticated USING ((tenant_id IN ( SELECT private.user_tenant_ids() AS user_tenant_ids)));
-
---
--- Name: TABLE usage_daily; Type: ACL; Schema: public
---
-
-GRANT SELECT ON TABLE public.usage_daily TO authenticated;

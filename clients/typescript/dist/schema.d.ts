@@ -15617,11 +15617,14 @@ export interface components {
             } | null;
         };
         RequestLogEntry: {
-            /** Format: uuid */
+            /**
+             * @description The row (a number, as a string)
+             * @example 1042
+             */
             id: string;
             /**
              * Format: date-time
-             * @description When the request arrived
+             * @description When the request arrived (for a count of refusals: the first of them, or the end of its minute)
              */
             at: string;
             /** @description The X-Request-Id the request was answered with */
@@ -15654,6 +15657,8 @@ export interface components {
              * @enum {string|null}
              */
             quota: "counted" | "exceeded" | null;
+            /** @description How many requests the row stands for: 1, or more for refusals over the rate limit, counted per key and minute */
+            requests: number;
         };
         KeyRequests: {
             /** @description The latest requests, newest first */

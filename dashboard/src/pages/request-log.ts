@@ -18,6 +18,8 @@ export interface RequestLogEntry {
   rate_limit: 'allowed' | 'limited' | null
   rate_remaining: number | null
   quota: 'counted' | 'exceeded' | null
+  /** 1, or how many refusals over the rate limit the row counts (per key and minute). */
+  requests: number
 }
 
 interface Hour {
@@ -37,7 +39,8 @@ interface KeyOption {
 const tone = (status: number) => (status >= 500 ? 'bad' : status >= 400 ? 'paused' : 'ok')
 
 function rateText(e: RequestLogEntry): string {
-  if (e.rate_limit === 'limited') return 'over the limit'
+  if (e.rate_limit === 'limited')
+    return e.requests > 1 ? `over the limit: ${num(e.requests)} requests refused` : 'over the limit'
   if (e.rate_limit === 'allowed')
     return e.rate_remaining === null ? 'within' : `${num(e.rate_remaining)} left`
   return '—'

@@ -48,7 +48,7 @@ export function hotPathOf(deps: PoolHolder): HotPath {
       leases: new RateLeases(sql),
       usage,
       lastUsed: new LastUsedBuffer(sql, deps.logger),
-      requestLog: new RequestLogBuffer(sql, deps.logger),
+      requestLog: new RequestLogBuffer(sql, deps.logger, () => deps.clock.now().getTime()),
       publishedReads: new PublishedReadCache(deps.config.CONTENT_READ_CACHE_MS),
     }
     hotPaths.set(sql, hot)

@@ -24,6 +24,15 @@ import type { RateLimitState } from '../http/app-env.ts'
 const PERIOD_MS = 60_000
 
 /**
+ * How long a lease is meant to last at the instance's own pace: its tokens are spaced by that
+ * pace (at least a step), so a key used below its limit renews once per LEASE_SPAN_MS per instance
+ * rather than every few seconds. The bucket time a lease takes (spacing * tokens) stays within it,
+ * so an instance that goes idle strands at most a third of a minute's worth of the limit, which
+ * only under-admits (migration 20261207050200).
+ */
+export const LEASE_SPAN_MS = PERIOD_MS / 3
+
+/**
  * The largest lease for a limit: a tenth of it, one token for limits of 100 a minute or less. A
  * tenth keeps a busy key at one lease per 100 requests at 1000 a minute (10 writes per 1,000; a
  * twentieth makes it 20, the whole write budget in docs/performance.md), for a burst less than a tenth short
@@ -45,8 +54,9 @@ export interface LeaseDecision extends RateLimitState {
 
 interface BucketState {
   limit: number
-  /** The leased slots not yet spent: slot i is base + i * step, for next <= i <= last. */
+  /** The leased slots not yet spent: slot i is base + i * spacing, for next <= i <= last. */
   base: number
+  spacing: number
   next: number
   last: number
   /** The bucket's TAT as the latest lease saw it. */
@@ -77,6 +87,7 @@ export class RateLeases {
       state = {
         limit,
         base: 0,
+        spacing: PERIOD_MS / limit,
         next: 1,
         last: 0,
         tat: at,
@@ -91,7 +102,10 @@ export class RateLeases {
     }
     if (!Number.isNaN(state.lastAt)) {
       const gap = Math.max(0, at - state.lastAt)
-      state.gapMs = Number.isFinite(state.gapMs) ? state.gapMs * 0.8 + gap * 0.2 : gap
+      // A pause longer than a lease's span is idleness, not the key's pace: it would space the
+      // next leases far wider than the requests that follow it.
+      if (gap <= LEASE_SPAN_MS)
+        state.gapMs = Number.isFinite(state.gapMs) ? state.gapMs * 0.8 + gap * 0.2 : gap
     }
     state.lastAt = at
     // (More than a period ahead: the clock went back; ask the database.)
@@ -99,7 +113,7 @@ export class RateLeases {
     if (maxBlock(limit) === 1) {
       // One token per request, each its own statement (as many in flight as requests).
       if (refusedHere()) return this.refusal(state, at)
-      const row = await this.leaseStatement(bucket, limit, 1, now)
+      const row = await this.leaseStatement(bucket, limit, 1, PERIOD_MS / limit, now)
       state.tat = Math.max(state.tat, row.tat.getTime())
       if (row.granted === 0) {
         state.refusedUntil = this.nextTokenAt(limit, row.base.getTime())
@@ -130,10 +144,9 @@ export class RateLeases {
 
   /** Spends the earliest leased token still valid at `at`; drops the expired ones. */
   private spend(state: BucketState, at: number): LeaseDecision | null {
-    const step = PERIOD_MS / state.limit
     const grace = graceMs(state.limit)
     while (state.next <= state.last) {
-      const slot = state.base + state.next * step
+      const slot = state.base + state.next * state.spacing
       state.next++
       if (slot + grace < at) {
         this.stats.stranded++
@@ -145,10 +158,11 @@ export class RateLeases {
     return null
   }
 
-  private async leaseStatement(bucket: string, limit: number, want: number, now: Date) {
-    const [row] = await this.sql<{ granted: number; base: Date; tat: Date }[]>`
-      select granted, base, tat
-      from private.lease_rate_limit(${bucket}, ${limit}, ${want}, ${`${graceMs(limit)} milliseconds`}::interval, ${now})`
+  private async leaseStatement(bucket: string, limit: number, want: number, spacingMs: number, now: Date) {
+    const [row] = await this.sql<{ granted: number; base: Date; tat: Date; spacing_ms: number }[]>`
+      select granted, base, tat, extract(epoch from spacing)::float8 * 1000 as spacing_ms
+      from private.lease_rate_limit(${bucket}, ${limit}, ${want}, ${`${graceMs(limit)} milliseconds`}::interval,
+        ${now}, ${`${spacingMs} milliseconds`}::interval)`
     this.stats.leases++
     return row!
   }
@@ -159,11 +173,16 @@ export class RateLeases {
   }
 
   private async lease(bucket: string, state: BucketState, now: Date): Promise<void> {
-    // At least a token for every request waiting now, within the block's cap.
-    const want = Math.min(maxBlock(state.limit), Math.max(this.blockSize(state), state.waiting))
-    const row = await this.leaseStatement(bucket, state.limit, want, now)
+    // At least a token for every request waiting now, within the block's cap, spaced by this
+    // instance's pace (the database narrows the spacing when the bucket has less room).
+    const { tokens, spacingMs } = this.blockSize(state)
+    const want = Math.min(maxBlock(state.limit), Math.max(tokens, state.waiting))
+    // More requests waiting than the pace asked for: the lease still spans LEASE_SPAN_MS at most.
+    const spacing = Math.max(PERIOD_MS / state.limit, Math.min(spacingMs, LEASE_SPAN_MS / want))
+    const row = await this.leaseStatement(bucket, state.limit, want, spacing, now)
     this.strand(state)
     state.base = row.base.getTime()
+    state.spacing = row.spacing_ms
     state.next = 1
     state.last = row.granted
     state.tat = row.tat.getTime()
@@ -176,15 +195,17 @@ export class RateLeases {
     state.next = 1
   }
 
-  /** As many tokens as this instance would spend before they expire, at its recent rate. */
-  private blockSize(state: BucketState): number {
-    const cap = maxBlock(state.limit)
-    if (cap === 1 || !Number.isFinite(state.gapMs)) return 1
-    // From a full bucket the j-th token's slot is j steps ahead and may be spent `grace` after
-    // it; requests `gap` apart reach it after j gaps: j <= grace / (gap - step).
+  /**
+   * The next lease: its tokens spaced by this instance's recent pace (at least a step), as many as
+   * that pace spends in LEASE_SPAN_MS, within the block's cap. A token's slot then passes about
+   * when its request arrives (and it may be spent `grace` later still), so few go unspent.
+   */
+  private blockSize(state: BucketState): { tokens: number; spacingMs: number } {
     const step = PERIOD_MS / state.limit
-    const byRate = state.gapMs <= step ? cap : Math.floor(graceMs(state.limit) / (state.gapMs - step))
-    return Math.max(1, Math.min(cap, byRate))
+    const cap = maxBlock(state.limit)
+    if (cap === 1 || !Number.isFinite(state.gapMs)) return { tokens: 1, spacingMs: step }
+    const spacingMs = Math.max(step, state.gapMs)
+    return { tokens: Math.max(1, Math.min(cap, Math.floor(LEASE_SPAN_MS / spacingMs))), spacingMs }
   }
 
   /**

@@ -22,6 +22,15 @@ import { FLUSH_MS } from './usage-buffer.ts'
 /** Rows held in memory at most; past it the oldest are dropped. */
 export const MAX_PENDING = 10_000
 
+/**
+ * Refusals over a key's rate limit are counted, not written one by one: per key (or member) and
+ * minute, this instance writes the first refusal at the next flush (so the log shows within about
+ * a second that the key is being refused) and the rest of the minute's count once the minute is
+ * over. So a key sending without end costs at most two rows a minute per instance, whatever it
+ * sends (issue 44: 400 requests at 1 a minute wrote 400 rows).
+ */
+export const REFUSAL_WINDOW_MS = 60_000
+
 export type RateLimitOutcome = 'allowed' | 'limited'
 export type QuotaOutcome = 'counted' | 'exceeded'
 
@@ -41,6 +50,21 @@ export interface RequestLogEntry {
   rateLimit: RateLimitOutcome | null
   rateRemaining: number | null
   quota: QuotaOutcome | null
+  /** How many requests the row stands for (refusals over the rate limit, counted per minute). */
+  requests: number
+}
+
+/** A minute's refusals of one key (or member) on this instance, not yet all written. */
+interface RefusalWindow {
+  /** The first refusal of the minute, the row's time, path and status. */
+  first: RequestLogEntry
+  /** The minute the window counts (ms, start). */
+  minute: number
+  /** Refusals counted since the last row written for this window, and the latest one's time. */
+  unwritten: number
+  lastAt: number
+  /** Whether a row was written for this window (the first refusal's). */
+  opened: boolean
 }
 
 const MAX_PATH = 512
@@ -49,23 +73,74 @@ export class RequestLogBuffer {
   private pending: RequestLogEntry[] = []
   private readonly timer = new FlushTimer(FLUSH_MS, () => this.flush())
   private flushing: Promise<void> | null = null
+  private readonly refusals = new Map<string, RefusalWindow>()
   /** Statements sent, rows written and rows dropped past MAX_PENDING (benchmark and tests). */
   readonly stats = { statements: 0, rows: 0, dropped: 0 }
 
   constructor(
     private readonly sql: Sql,
     private readonly logger: Logger,
+    /** The clock the entries' times come from (the frame's injected clock). */
+    private readonly now: () => number = Date.now,
   ) {}
 
-  /** Rows answered and not yet in the database (for tests and the crash bound). */
+  /** Requests answered and not yet in the database (for tests and the crash bound). */
   get unflushed(): number {
-    return this.pending.length
+    let n = 0
+    for (const e of this.pending) n += e.requests
+    for (const w of this.refusals.values()) n += w.unwritten
+    return n
   }
 
   add(entry: RequestLogEntry): void {
+    if (entry.rateLimit === 'limited') {
+      this.countRefusal(entry)
+      return
+    }
     this.pending.push(entry)
     if (this.pending.length > MAX_PENDING) this.drop(this.pending.length - MAX_PENDING)
     this.timer.schedule()
+  }
+
+  private countRefusal(entry: RequestLogEntry): void {
+    const minute = entry.at - (entry.at % REFUSAL_WINDOW_MS)
+    const id = `${entry.tenantId}|${entry.keyId ?? ''}|${entry.userId}|${minute}`
+    const window = this.refusals.get(id)
+    if (window) {
+      window.unwritten++
+      window.lastAt = entry.at
+      return
+    }
+    // A new minute: earlier windows of the same caller are written at the next flush anyway.
+    this.refusals.set(id, { first: entry, minute, unwritten: 1, lastAt: entry.at, opened: false })
+    if (this.refusals.size > MAX_PENDING) {
+      const oldest = this.refusals.keys().next().value!
+      this.stats.dropped += this.refusals.get(oldest)!.unwritten
+      this.refusals.delete(oldest)
+    }
+    this.timer.schedule()
+  }
+
+  /**
+   * The refusal rows due now: a window's first refusal at the first flush after it, the rest of
+   * its count once its minute is over (then the window is forgotten). `now` is the clock of the
+   * entries (the frame's injected clock).
+   */
+  private dueRefusals(now: number): RequestLogEntry[] {
+    const due: RequestLogEntry[] = []
+    for (const [id, w] of this.refusals) {
+      const over = now >= w.minute + REFUSAL_WINDOW_MS
+      if (!w.opened) {
+        due.push({ ...w.first, requests: over ? w.unwritten : 1 })
+        w.unwritten = over ? 0 : w.unwritten - 1
+        w.opened = true
+      } else if (over && w.unwritten > 0) {
+        due.push({ ...w.first, at: w.lastAt, requests: w.unwritten })
+        w.unwritten = 0
+      }
+      if (over) this.refusals.delete(id)
+    }
+    return due
   }
 
   private drop(n: number): void {
@@ -73,9 +148,20 @@ export class RequestLogBuffer {
     this.stats.dropped += n
   }
 
-  /** Inserts every buffered row in one statement; a failed insert keeps them for the next. */
-  flush(): Promise<void> {
-    if (this.flushing) return this.flushing.then(() => this.flush())
+  /**
+   * Inserts every buffered row in one statement; a failed insert keeps them for the next. `now`
+   * closes the refusal windows of minutes that are over (default: the clock; shutdown closes all).
+   */
+  flush(now = this.now()): Promise<void> {
+    if (this.flushing) return this.flushing.then(() => this.flush(now))
+    this.pending.push(...this.dueRefusals(now))
+    // A window with refusals still to write is looked at again a flush later (no statement
+    // unless a row is due then).
+    for (const w of this.refusals.values())
+      if (w.unwritten > 0) {
+        this.timer.schedule()
+        break
+      }
     if (this.pending.length === 0) return Promise.resolve()
     const batch = this.pending
     this.pending = []
@@ -84,7 +170,7 @@ export class RequestLogBuffer {
         this.stats.statements++
         await this.sql`
           insert into public.api_request_log (tenant_id, at, request_id, method, path, status, key_id,
-            user_id, latency_ms, rate_limit, rate_remaining, quota)
+            user_id, latency_ms, rate_limit, rate_remaining, quota, requests)
           select * from unnest(
             ${batch.map((e) => e.tenantId)}::uuid[],
             ${batch.map((e) => new Date(e.at).toISOString())}::timestamptz[],
@@ -97,7 +183,8 @@ export class RequestLogBuffer {
             ${batch.map((e) => e.latencyMs)}::integer[],
             ${batch.map((e) => e.rateLimit)}::text[],
             ${batch.map((e) => e.rateRemaining)}::integer[],
-            ${batch.map((e) => e.quota)}::text[])`
+            ${batch.map((e) => e.quota)}::text[],
+            ${batch.map((e) => e.requests)}::integer[])`
         this.stats.rows += batch.length
       } catch (err) {
         // Kept, older first, for the next flush (scheduled now), within MAX_PENDING.
@@ -112,10 +199,10 @@ export class RequestLogBuffer {
     return this.flushing
   }
 
-  /** Writes what is buffered (shutdown). */
+  /** Writes what is buffered, the counts of open refusal windows included (shutdown). */
   async close(): Promise<void> {
     this.timer.cancel()
-    await this.flush()
+    await this.flush(Number.POSITIVE_INFINITY)
   }
 }
 
@@ -175,5 +262,6 @@ export function logTenantRequest(c: Context<AppEnv>, fn: string, started: number
     rateLimit: rl ? (code === 'RATE_LIMITED' ? 'limited' : 'allowed') : null,
     rateRemaining: rl ? rl.remaining : null,
     quota: code === 'QUOTA_EXCEEDED' ? 'exceeded' : caller && counted.has(caller) ? 'counted' : null,
+    requests: 1,
   })
 }

@@ -7,9 +7,10 @@ import type { Logger } from '../logger.ts'
  * product and month, an instance learns the plan's hard cap from its first count
  * (private.reserve_usage), then:
  *  - no hard cap (paid plans): counts in memory and adds them up in one statement per counter at
- *    most FLUSH_MS later, at shutdown, and (on the edge runtime) under EdgeRuntime.waitUntil. A
- *    crash loses what was counted since the last flush that succeeded: at most FLUSH_MS of this
- *    instance's traffic (plus a statement's round trip).
+ *    most USAGE_FLUSH_MS later, at shutdown, and (on the edge runtime) under EdgeRuntime.waitUntil.
+ *    A crash loses what was counted since the last flush that succeeded: at most USAGE_FLUSH_MS of
+ *    this instance's traffic (plus a statement's round trip). Each flush writes one row (the
+ *    month's counter, which holds its days too: migration 20261207050100).
  *  - a hard cap (Free): reserves units before admitting, one statement for all the requests of
  *    this instance waiting at that moment, granted only while they fit under the quota; so the
  *    quota is never exceeded on any number of instances, and nothing is reserved that no request
@@ -17,8 +18,16 @@ import type { Logger } from '../logger.ts'
  *    counts are few by definition (100 a month on Free), so its writes are too.
  */
 
-/** The longest a count waits in memory. */
+/** The longest a buffered write (request log, last_used_at) waits in memory. */
 export const FLUSH_MS = 1000
+
+/**
+ * The longest an uncapped plan's count waits in memory. Longer than FLUSH_MS: a counter write per
+ * second per instance was most of the writes per 1,000 keyed reads below 100 reads a second
+ * (docs/performance.md); no quota depends on these counts (a capped plan reserves before it
+ * admits), and a crash under-counts at most this much of an instance's traffic.
+ */
+export const USAGE_FLUSH_MS = 5000
 
 export interface UsageTake {
   allowed: boolean
@@ -59,7 +68,7 @@ interface ReserveRow {
 
 export class UsageBuffer {
   private readonly counters = new Map<string, Counter>()
-  private readonly timer = new FlushTimer(FLUSH_MS, () => this.flush())
+  private readonly timer = new FlushTimer(USAGE_FLUSH_MS, () => this.flush())
   private flushing: Promise<void> | null = null
   private stopped = false
   /** Statements run (each one write), for the benchmark. */

@@ -14,8 +14,14 @@ import { isoTimestamp } from '@shared/infra/schemas.ts'
 
 export const requestLogEntrySchema = z
   .object({
-    id: z.string().uuid(),
-    at: isoTimestamp().openapi({ description: 'When the request arrived' }),
+    id: z
+      .string()
+      .regex(/^\d+$/)
+      .openapi({ description: 'The row (a number, as a string)', example: '1042' }),
+    at: isoTimestamp().openapi({
+      description:
+        'When the request arrived (for a count of refusals: the first of them, or the end of its minute)',
+    }),
     request_id: z.string().openapi({ description: 'The X-Request-Id the request was answered with' }),
     method: z.string(),
     path: z.string().openapi({ description: 'The public path, without the query string' }),
@@ -39,6 +45,10 @@ export const requestLogEntrySchema = z
     quota: z.enum(['counted', 'exceeded']).nullable().openapi({
       description:
         'counted (metered against the monthly quota), exceeded (429 QUOTA_EXCEEDED), or null (not metered)',
+    }),
+    requests: z.number().int().min(1).openapi({
+      description:
+        'How many requests the row stands for: 1, or more for refusals over the rate limit, counted per key and minute',
     }),
   })
   .openapi('RequestLogEntry')
@@ -107,8 +117,8 @@ function selectRows(
   const status = filter.status
   const statusClass = status?.endsWith('xx') ? Number(status[0]) * 100 : null
   return q<Row[]>`
-    select l.id, l.at, l.request_id, l.method, l.path, l.status, l.key_id, k.name as key_name, l.user_id,
-           l.latency_ms, l.rate_limit, l.rate_remaining, l.quota
+    select l.id::text, l.at, l.request_id, l.method, l.path, l.status, l.key_id, k.name as key_name, l.user_id,
+           l.latency_ms, l.rate_limit, l.rate_remaining, l.quota, l.requests
     from public.api_request_log l
     left join public.api_keys k on k.id = l.key_id
     where l.tenant_id = ${tenantId}
@@ -121,7 +131,7 @@ function selectRows(
             : q``
       }
       ${filter.path ? q`and l.path like ${likePrefix(filter.path)}` : q``}
-      ${after ? q`and (l.at, l.id) < (${after.at}, ${after.id})` : q``}
+      ${after ? q`and (l.at, l.id) < (${after.at}, ${after.id}::bigint)` : q``}
     order by l.at desc, l.id desc
     limit ${limit}`
 }
@@ -156,10 +166,10 @@ export async function keyRequests(ctx: ServiceContext, keyId: string): Promise<K
         select generate_series(date_trunc('hour', ${now}::timestamptz) - interval '23 hours',
                                date_trunc('hour', ${now}::timestamptz), interval '1 hour') as hour
       ), counts as (
-        select date_trunc('hour', at) as hour, count(*)::int as requests,
-               count(*) filter (where status >= 400)::int as errors,
-               count(*) filter (where rate_limit = 'limited')::int as rate_limited,
-               count(*) filter (where quota = 'exceeded')::int as quota_exceeded
+        select date_trunc('hour', at) as hour, sum(requests)::int as requests,
+               coalesce(sum(requests) filter (where status >= 400), 0)::int as errors,
+               coalesce(sum(requests) filter (where rate_limit = 'limited'), 0)::int as rate_limited,
+               coalesce(sum(requests) filter (where quota = 'exceeded'), 0)::int as quota_exceeded
         from public.api_request_log
         where tenant_id = ${tenantId} and key_id = ${keyId}
           and at >= date_trunc('hour', ${now}::timestamptz) - interval '23 hours'

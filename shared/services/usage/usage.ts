@@ -103,8 +103,10 @@ export async function getDailyUsage(ctx: ServiceContext, period?: string): Promi
       left join public.plan_quotas q on q.plan = t.plan and q.product_id = p.id
       where t.id = ${caller.tenantId} order by p.id`
     const used = await tx<{ product_id: string; day: string; units: string }[]>`
-      select product_id, to_char(day, 'YYYY-MM-DD') as day, units::text from public.usage_daily
-      where tenant_id = ${caller.tenantId} and day >= ${days[0]!}::date and day <= ${days[dayCount - 1]!}::date`
+      select c.product_id, to_char(c.period + (d.n - 1)::integer, 'YYYY-MM-DD') as day, d.units::text
+      from public.usage_counters c
+      cross join lateral unnest(c.daily_units) with ordinality as d(units, n)
+      where c.tenant_id = ${caller.tenantId} and c.period = ${days[0]!}::date and d.n <= ${dayCount} and d.units > 0`
     return { products, used }
   })
   const index = new Map(days.map((d, i) => [d, i]))

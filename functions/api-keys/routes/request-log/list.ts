@@ -3,7 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { member } from '@shared/infra/http/route-auth.ts'
-import { decodeCursor } from '@shared/infra/pagination.ts'
+import { decodeBigintCursor } from '@shared/infra/pagination.ts'
 import {
   listRequestLog,
   requestLogPageSchema,
@@ -31,7 +31,7 @@ export const registerListRequestLog = (app: App) =>
       await listRequestLog(
         serviceContext(c),
         { keyId: key_id, status, path },
-        { limit, after: decodeCursor(cursor) },
+        { limit, after: decodeBigintCursor(cursor) },
       ),
       200,
     )

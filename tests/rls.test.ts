@@ -579,6 +579,11 @@ describe('a published-only claim', () => {
     const missing = await tp.db.sql<{ name: string }[]>`
       select c.oid::regclass::text as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname in ('public', 'private') and c.relkind in ('r', 'p') and c.relrowsecurity
+        -- A partition read through its parent is held by the parent's policies; one that an API
+        -- role could read or write directly would need its own, so only those are let off.
+        and not (c.relispartition and not exists (
+          select 1 from unnest(array['anon', 'authenticated']) r
+          where pg_catalog.has_table_privilege(r, c.oid, 'select, insert, update, delete')))
         and not exists (select 1 from pg_policy p where p.polrelid = c.oid and not p.polpermissive
                           and pg_get_expr(p.polqual, p.polrelid) like '%request_published_only()%')
       order by 1`

@@ -5,6 +5,7 @@ import { ServiceError } from '@shared/infra/errors.ts'
 import { createJobEngine, type JobKind, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
 import {
   CredentialUnavailableError,
+  modelBaseUrl,
   type UsableCredential,
   useCredential,
 } from '@shared/services/credentials/use-credential.ts'
@@ -298,9 +299,7 @@ async function callModel(
   try {
     answer = await streamModel({
       provider: turn.provider,
-      baseUrl:
-        state.baseUrl ??
-        (turn.provider === 'anthropic' ? deps.config.ANTHROPIC_BASE_URL : deps.config.OPENAI_BASE_URL),
+      baseUrl: modelBaseUrl(deps.config, turn.provider, state),
       apiKey,
       model: turn.model,
       system: call.system,

@@ -1004,12 +1004,30 @@ CREATE FUNCTION private.usage_counters_to_daily() RETURNS trigger
 declare
   added bigint := new.units - case when tg_op = 'UPDATE' then old.units else 0 end;
   today date := (now() at time zone 'UTC')::date;
-  on_day date := least(greatest(today, new.period), (new.period + interval '1 month' - interval '1 day')::date);
+  last_day date := (new.period + interval '1 month' - interval '1 day')::date;
+  on_day date := least(greatest(today, new.period), last_day);
+  to_remove bigint;
+  row_day date;
+  row_units bigint;
 begin
   if added > 0 then
     insert into public.usage_daily as d (tenant_id, product_id, day, units)
     values (new.tenant_id, new.product_id, on_day, added)
     on conflict (tenant_id, product_id, day) do update set units = d.units + excluded.units;
+  elsif added < 0 then
+    -- The counter's row lock (held by the statement firing this) serialises these for the product.
+    to_remove := -added;
+    for row_day, row_units in
+      select d.day, d.units from public.usage_daily d
+      where d.tenant_id = new.tenant_id and d.product_id = new.product_id
+        and d.day between new.period and on_day and d.units > 0
+      order by d.day desc
+    loop
+      update public.usage_daily set units = units - least(row_units, to_remove)
+      where tenant_id = new.tenant_id and product_id = new.product_id and day = row_day;
+      to_remove := to_remove - least(row_units, to_remove);
+      exit when to_remove = 0;
+    end loop;
   end if;
   return null;
 end

@@ -138,7 +138,13 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
     const presented = presentedKey === key ? parsedKey : presentedKey ? parseKey(presentedKey) : null
     if (presentedKey && looksLikeApiKey(presentedKey) && !presented)
       return refuseUnauthenticated(c, authMessages.malformedKey)
-    if (presented && presentedKey === toolKey && !token && presented.family === 'platform' && allow.has('platform_key'))
+    if (
+      presented &&
+      presentedKey === toolKey &&
+      !token &&
+      presented.family === 'platform' &&
+      allow.has('platform_key')
+    )
       return refuseUnauthenticated(c, platformKeyInToolKeyHeader(presented.prefix))
     if (presented) {
       const presentedKind = presented.family === 'tool_server' ? 'tool_key' : 'platform_key'

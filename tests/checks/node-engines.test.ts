@@ -18,7 +18,7 @@ const parse = (v: string): Version => {
 const compare = (a: Version, b: Version) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]
 
 /** Whether `version` satisfies an npm range made of ||-alternatives of >=, >, <=, <, ^, ~ and bare versions. */
-export function satisfies(version: string, range: string): boolean {
+function satisfies(version: string, range: string): boolean {
   const v = parse(version)
   return range.split('||').some((alternative) =>
     (alternative.trim().match(/(>=|<=|>|<|\^|~)?\s*v?[\dx*.]+/g) ?? ['*']).every((comparator) => {

@@ -13,7 +13,8 @@ export default defineConfig({
   test: {
     include: ['tests/**/*.test.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A set-up hook that starts a platform: tests/support/platform.ts's SETUP_MS_PER_PLATFORM.
+    hookTimeout: 120_000,
     // Each file starts its own database; two workers fit the 2-core machines CI runs on.
     pool: 'forks',
     maxWorkers: 2,

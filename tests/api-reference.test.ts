@@ -5,7 +5,7 @@ import { type Browser, chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { functionModules } from '../local-platform/functions.ts'
 import { publicRoutes } from '../shared/infra/http/public-routes.ts'
-import { startTestPlatform, type TestPlatform } from './support/platform.ts'
+import { setupTimeout, startTestPlatform, type TestPlatform } from './support/platform.ts'
 
 /**
  * The API reference at /docs: one OpenAPI 3.1 document for every function, at the public paths,
@@ -98,7 +98,7 @@ describe.skipIf(browserMissing)('the API reference in a browser', () => {
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
     })
-  }, 60_000)
+  }, setupTimeout())
 
   afterAll(async () => {
     await browser?.close()

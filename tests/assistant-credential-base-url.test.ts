@@ -45,7 +45,10 @@ describe("a credential's own base URL", () => {
       token: t.token,
       body: { content: 'Hello' },
     })
-    expect([said.status, said.body.message?.content]).toEqual([200, 'From your own server.'])
+    expect([said.status, said.body.message?.content], JSON.stringify(said.body)).toEqual([
+      200,
+      'From your own server.',
+    ])
     expect([own.requests.length, platformWide.requests.length]).toEqual([1, 0])
 
     const cleared = await tp.json(`/api/credentials/${made.body.id}`, {
@@ -61,6 +64,74 @@ describe("a credential's own base URL", () => {
     })
     expect(again.body.message?.content).toBe('From the platform-wide URL.')
     expect([own.requests.length, platformWide.requests.length]).toEqual([1, 1])
+  })
+
+  it("titles the conversation and generates articles through it too (every model call, not only the turn's)", async () => {
+    const t = await tp.createTenant()
+    own.reset([{ text: 'An answer from your own server.' }])
+    own.titleReply = { text: 'Titled by your own server', usage: { input: 30, output: 4 } }
+    const platformCalls = platformWide.requests.length + platformWide.titleRequests.length
+    const made = await tp.json('/api/credentials', {
+      token: t.token,
+      body: {
+        provider_id: PROVIDERS.openai,
+        name: 'self-hosted',
+        environment: 'production',
+        credential: own.key,
+        base_url: own.openaiBaseUrl,
+      },
+    })
+    expect(made.status).toBe(201)
+    // No title given: the first exchange's model call names the conversation.
+    const conversation = await tp.json('/v1/assistant/conversations', { token: t.token, body: {} })
+    const said = await tp.json(`/v1/assistant/conversations/${conversation.body.id}/messages`, {
+      token: t.token,
+      body: { content: 'What should we write about this week?' },
+    })
+    expect(said.status).toBe(200)
+    await expect
+      .poll(
+        async () =>
+          (await tp.json(`/v1/assistant/conversations/${conversation.body.id}`, { token: t.token })).body
+            .title,
+        { timeout: 20_000, interval: 50 },
+      )
+      .toBe('Titled by your own server')
+    expect(own.titleRequests.length).toBeGreaterThanOrEqual(1)
+
+    // The article generator (a job) calls the model through the same credential's endpoint.
+    const [site] = await tp.db.sql<{ id: string }[]>`
+      insert into public.sites (tenant_id, name) values (${t.tenantId}, 'News') returning id`
+    const [source] = await tp.db.sql<{ id: string }[]>`
+      insert into public.sources (tenant_id, site_id, name, kind, config)
+      values (${t.tenantId}, ${site!.id}, 'Feed', 'feed', '{"url":"https://example.com/feed.xml"}') returning id`
+    const items = await tp.db.sql<{ id: string }[]>`
+      insert into public.source_items (tenant_id, source_id, external_id, url, title, text)
+      values (${t.tenantId}, ${source!.id}, 'item-1', 'https://example.com/p/1', 'Post 1', 'The body of post 1')
+      returning id`
+    own.reset([{ text: '# From your own server\n\nThe article body.' }])
+    const generated = await tp.json('/functions/v1/generate-article', {
+      headers: { apikey: tp.anonKey, authorization: `Bearer ${t.token}` },
+      body: { site_id: site!.id, item_ids: [items[0]!.id], model: 'gpt-test' },
+    })
+    expect(generated.status, JSON.stringify(generated.body)).toBe(202)
+    let job: Record<string, any> = {}
+    await expect
+      .poll(
+        async () => {
+          job = (await tp.json(`/api/jobs/${generated.body.job_id}`, { token: t.token })).body
+          return job.status
+        },
+        { timeout: 20_000, interval: 50 },
+      )
+      .toMatch(/succeeded|failed/)
+    expect([job.status, job.error ?? null, job.result?.title]).toEqual([
+      'succeeded',
+      null,
+      'From your own server',
+    ])
+    expect(own.requests.at(-1)!.body.stream ?? false).toBe(false)
+    expect(platformWide.requests.length + platformWide.titleRequests.length).toBe(platformCalls)
   })
 
   it('refuses private and link-local targets, other schemes, and providers that are not OpenAI-compatible', async () => {

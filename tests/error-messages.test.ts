@@ -155,6 +155,41 @@ describe('error messages say the cause and what to do', () => {
     expect(none.body.message).toMatch(/"kind":"tool_server"/)
   })
 
+  it('a whole platform key sent as X-API-Key to /v1 is told to use Authorization: Bearer, not called malformed', async () => {
+    const inToolHeader = await tp.json('/v1/content', { headers: { 'x-api-key': platformKey } })
+    expect(inToolHeader.status).toBe(401)
+    expect(inToolHeader.body.message).not.toBe(authMessages.malformedKey)
+    expect(inToolHeader.body.message).toMatch(/is a platform key: send it as Authorization: Bearer svc_live/)
+    // A key with a changed character is still malformed, in either header.
+    const typo = `${platformKey.slice(0, -1)}${platformKey.endsWith('A') ? 'B' : 'A'}`
+    const changed = await tp.json('/v1/content', { headers: { 'x-api-key': typo } })
+    expect(changed.body.message).toBe(authMessages.malformedKey)
+    // A tool-server key there keeps its own message.
+    const toolKeyInHeader = await tp.json('/v1/content', { headers: { 'x-api-key': toolKey } })
+    expect(toolKeyInHeader.body.message).toMatch(/is a tool-server key and works only at the tool server/)
+  })
+
+  it('a size limit is said in words, and a long webhook URL is called too long, not "not a URL"', async () => {
+    const longUrl = `https://example.com/${'a'.repeat(2100 - 20)}`
+    const hook = await tp.json('/api/webhooks', {
+      token: owner.token,
+      body: { url: longUrl, events: ['content.published'] },
+    })
+    expect([hook.status, hook.body.code]).toEqual([400, 'VALIDATION_ERROR'])
+    expect(hook.body.details).toEqual([{ field: 'url', message: 'is too long: at most 2,048 characters' }])
+
+    const site = await tp.json('/v1/content/sites', { token: owner.token, body: { name: 'Sizes' } })
+    const article = await tp.json('/v1/content/articles', {
+      token: owner.token,
+      body: { site_id: site.body.id, title: 'A title', meta_description: 'd'.repeat(501) },
+    })
+    expect([article.status, article.body.code]).toEqual([400, 'VALIDATION_ERROR'])
+    expect(article.body.details).toEqual([
+      { field: 'meta_description', message: 'is too long: at most 500 characters' },
+    ])
+    expect(JSON.stringify(article.body)).not.toMatch(/Too big|<=/)
+  })
+
   it('deep JSON names the field it starts in, not a path of 32 segments', async () => {
     const res = await fetch(`${tp.baseUrl}/api/tenants/current`, {
       method: 'PATCH',

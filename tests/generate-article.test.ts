@@ -2,7 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { callModel, providerFailure } from '../shared/services/generation/providers.ts'
 import { productIds } from '../shared/services/usage/metering.ts'
 import { type LlmServer, startLlmServer } from './support/llm-server.ts'
-import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+import {
+  setupTimeout,
+  startTestPlatform,
+  TestClock,
+  type TestPlatform,
+  type TestTenant,
+} from './support/platform.ts'
 
 let tp: TestPlatform
 let llm: LlmServer
@@ -26,7 +32,7 @@ beforeAll(async () => {
     clock,
     env: { OPENAI_BASE_URL: llm.openaiBaseUrl, ANTHROPIC_BASE_URL: llm.anthropicBaseUrl },
   })
-}, 60_000)
+}, setupTimeout())
 afterAll(async () => {
   await tp?.close()
   await llm?.close()

@@ -3,7 +3,13 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
 import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
-import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
+import {
+  addMember,
+  setupTimeout,
+  startTestPlatform,
+  type TestPlatform,
+  type TestTenant,
+} from './support/platform.ts'
 
 const custom = integrationBySlug('custom-mcp')!
 const official = integrationBySlug('mcp-server')!
@@ -32,7 +38,7 @@ beforeAll(async () => {
   notMcpUrl = `http://127.0.0.1:${(notMcp.address() as AddressInfo).port}/mcp`
   a = await tp.createTenant()
   b = await tp.createTenant()
-}, 60_000)
+}, setupTimeout())
 
 afterAll(async () => {
   notMcp?.close()

@@ -5,6 +5,7 @@ import { needsRealConcurrency } from './support/concurrency.ts'
 import { type OAuthServer, startOAuthServer } from './support/oauth-server.ts'
 import {
   addMember,
+  setupTimeout,
   startTestPlatform,
   TestClock,
   type TestPlatform,
@@ -53,7 +54,7 @@ beforeAll(async () => {
   })
   a = await tp.createTenant()
   b = await tp.createTenant()
-}, 60_000)
+}, setupTimeout())
 
 afterAll(async () => {
   await tp?.close()

@@ -10,6 +10,7 @@ import { restrictionKinds } from '../shared/services/integrations/restriction-ki
 import { recordIntegrationCall } from '../shared/services/integrations/usage-log.ts'
 import {
   addMember,
+  setupTimeout,
   startTestPlatform,
   TestClock,
   type TestPlatform,
@@ -26,7 +27,7 @@ beforeAll(async () => {
   tp = await startTestPlatform({ clock })
   a = await tp.createTenant()
   b = await tp.createTenant()
-}, 60_000)
+}, setupTimeout())
 afterAll(() => tp?.close())
 
 const claimsOf = (t: TestTenant) => ({

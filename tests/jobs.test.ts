@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { withTenant } from '../shared/infra/db.ts'
 import { createJobEngine, enqueueJob, JobError, type JobHandler } from '../shared/infra/jobs/engine.ts'
 import { needsRealConcurrency } from './support/concurrency.ts'
-import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+import {
+  setupTimeout,
+  startTestPlatform,
+  TestClock,
+  type TestPlatform,
+  type TestTenant,
+} from './support/platform.ts'
 
 /**
  * The job engine over the real database, with two platform instances (two connection pools)
@@ -17,7 +23,7 @@ beforeAll(async () => {
   tp = await startTestPlatform({ instances: 2, clock })
   a = await tp.createTenant()
   b = await tp.createTenant()
-}, 60_000)
+}, setupTimeout())
 afterAll(() => tp?.close())
 
 const deps = (i: number) => tp.instances[i]!.platform.deps

@@ -5,7 +5,13 @@ import { outboundPolicyFrom } from '../shared/infra/outbound.ts'
 import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
 import { authorizationServerProblem } from '../shared/services/integrations/mcp-auth.ts'
 import { startMcpServer } from './support/mcp-server.ts'
-import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+import {
+  setupTimeout,
+  startTestPlatform,
+  TestClock,
+  type TestPlatform,
+  type TestTenant,
+} from './support/platform.ts'
 
 /**
  * OAuth-protected remote MCP servers, the platform as the MCP client: tenant A connects tenant B's
@@ -56,7 +62,7 @@ beforeAll(async () => {
   })
   await new Promise<void>((r) => hostile.listen(0, '127.0.0.1', r))
   hostileUrl = `http://127.0.0.1:${(hostile.address() as AddressInfo).port}`
-}, 60_000)
+}, setupTimeout())
 afterAll(async () => {
   hostile?.close()
   await tp?.close()
@@ -472,7 +478,7 @@ describe('with a client ID metadata document', () => {
     tp2 = await startTestPlatform({ clock, env: { PUBLIC_URL: publicUrl } })
     c = await tp2.createTenant({ tenant: 'Client side' })
     d = await tp2.createTenant({ tenant: 'Server side' })
-  }, 60_000)
+  }, setupTimeout())
   afterAll(async () => {
     proxy?.close()
     await tp2?.close()

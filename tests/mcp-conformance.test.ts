@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestPlatform, type TestPlatform } from './support/platform.ts'
+import { setupTimeout, startTestPlatform, type TestPlatform } from './support/platform.ts'
 
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance, server scenarios) against
@@ -71,7 +71,7 @@ beforeAll(async () => {
   })
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve))
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`
-}, 60_000)
+}, setupTimeout())
 
 afterAll(async () => {
   proxy?.close()

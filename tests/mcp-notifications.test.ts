@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
-import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
+import { setupTimeout, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**
  * A connected MCP server's progress and log notifications during a tool call reach the calling
@@ -74,7 +74,7 @@ beforeAll(async () => {
     },
   })
   expect(connected.status, JSON.stringify(connected.body)).toBe(201)
-}, 60_000)
+}, setupTimeout())
 afterAll(async () => {
   upstream?.closeAllConnections()
   upstream?.close()

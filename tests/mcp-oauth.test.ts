@@ -10,7 +10,13 @@ import bcrypt from 'bcryptjs'
 import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { buildDashboard } from '../dashboard/build.ts'
-import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+import {
+  setupTimeout,
+  startTestPlatform,
+  TestClock,
+  type TestPlatform,
+  type TestTenant,
+} from './support/platform.ts'
 
 /**
  * OAuth sign-in for MCP clients, driven by the official SDK client's OAuth support over real HTTP
@@ -32,7 +38,7 @@ beforeAll(async () => {
   other = await tp.createTenant({ tenant: 'Other' })
   await tp.db.sql`insert into public.sites (tenant_id, name) values (${owner.tenantId}, 'Acme site')`
   await tp.db.sql`insert into public.sites (tenant_id, name) values (${other.tenantId}, 'Other site')`
-}, 60_000)
+}, setupTimeout())
 afterAll(() => tp.close())
 // A fresh minute per test: the address's unauthenticated bucket (discovery, registration, tokens).
 beforeEach(() => clock.advance(61_000))

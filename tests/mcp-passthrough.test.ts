@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SERVER_CAPABILITIES } from '../functions/mcp-sse/mcp-server.ts'
 import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
 import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
-import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
+import { setupTimeout, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**
  * Resources and prompts of connected MCP servers, passed through the tool server over real HTTP:
@@ -97,7 +97,7 @@ beforeAll(async () => {
   aConnection = await connectMcp(a, everything.url)
   aKey = await toolKey(a)
   bKey = await toolKey(b)
-}, 60_000)
+}, setupTimeout())
 afterAll(async () => {
   await everything?.close()
   await tp?.close()

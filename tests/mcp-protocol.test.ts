@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
+import { setupTimeout, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**
  * What an MCP client notices at {mcp_url}: error messages said once, tool annotations, the
@@ -27,7 +27,7 @@ beforeAll(async () => {
     },
   })
   key = res.body.key
-}, 60_000)
+}, setupTimeout())
 afterAll(() => tp.close())
 
 async function connect(headers: Record<string, string> = { 'x-api-key': key }) {

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { catalog, integrationBySlug, resolveProviders } from '../shared/services/integrations/catalog.ts'
 import { lookupAccount } from '../shared/services/integrations/oauth.ts'
 import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
-import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+import {
+  setupTimeout,
+  startTestPlatform,
+  TestClock,
+  type TestPlatform,
+  type TestTenant,
+} from './support/platform.ts'
 import { type ProviderServer, startGitHub, startOtherProviders, startSlack } from './support/provider-apis.ts'
 
 /**
@@ -55,7 +61,7 @@ beforeAll(async () => {
   })
   a = await tp.createTenant()
   b = await tp.createTenant()
-}, 60_000)
+}, setupTimeout())
 afterAll(async () => {
   await Promise.all([slack?.close(), github?.close(), others?.close(), everything?.close()])
   await tp?.close()

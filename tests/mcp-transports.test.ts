@@ -3,7 +3,13 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { needsRealConcurrency } from './support/concurrency.ts'
-import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+import {
+  setupTimeout,
+  startTestPlatform,
+  TestClock,
+  type TestPlatform,
+  type TestTenant,
+} from './support/platform.ts'
 
 /**
  * The tool server's two MCP transports with the official SDK client: Streamable HTTP at {mcp_url}
@@ -18,7 +24,7 @@ beforeAll(async () => {
   tp = await startTestPlatform({ instances: 2, clock, env: { MCP_SSE_HEARTBEAT_MS: '200' } })
   a = await tp.createTenant()
   await tp.db.sql`insert into public.sites (tenant_id, name) values (${a.tenantId}, 'A site')`
-}, 60_000)
+}, setupTimeout())
 afterAll(() => tp.close())
 
 async function toolKey(

@@ -3,7 +3,7 @@ import { queryArticleBySlug } from '@shared/services/content/articles.ts'
 import { queryContent, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { claimsSetup, type Tx, withTenant } from '../shared/infra/db.ts'
-import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
+import { setupTimeout, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 import { seedEveryTenantTable } from './support/tenant-fixtures.ts'
 
 let tp: TestPlatform
@@ -16,7 +16,7 @@ beforeAll(async () => {
   b = await tp.createTenant()
   // Tenant B has a row in every tenant table, so "A sees none of B's rows" compares something with 0.
   await seedEveryTenantTable(tp, b)
-}, 60_000)
+}, setupTimeout())
 afterAll(() => tp.close())
 
 const claimsOf = (t: TestTenant) => ({

@@ -3,6 +3,7 @@ import { type ApifyServer, startApifyServer } from './support/apify-server.ts'
 import { type FeedServer, startFeedServer } from './support/feed-server.ts'
 import {
   addMember,
+  setupTimeout,
   startTestPlatform,
   TestClock,
   type TestPlatform,
@@ -33,7 +34,7 @@ beforeAll(async () => {
     )[0]!.id
   siteA = await site(a)
   siteB = await site(b)
-}, 60_000)
+}, setupTimeout())
 afterAll(async () => {
   await tp?.close()
   await feeds?.close()

@@ -9,7 +9,7 @@ import bcrypt from 'bcryptjs'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard } from '../dashboard/build.ts'
-import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
+import { setupTimeout, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**
  * The security headers of HTML answers, and what they are for: no page of the platform can be
@@ -221,7 +221,7 @@ describe.skipIf(browserMissing)('in a browser', () => {
         '--no-first-run',
       ],
     })
-  }, 60_000)
+  }, setupTimeout())
   // A shared machine's browser can be slow to render a page: each wait may take a minute.
   const newContext = async () => {
     const context = await browser.newContext()

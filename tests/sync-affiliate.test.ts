@@ -10,6 +10,7 @@ import {
 import { needsRealConcurrency } from './support/concurrency.ts'
 import {
   addMember,
+  setupTimeout,
   startTestPlatform,
   TestClock,
   type TestPlatform,
@@ -45,7 +46,7 @@ beforeAll(async () => {
   await credential(a, PROVIDER.awin, peers.awinKey)
   await credential(a, PROVIDER.cj, peers.cjToken)
   await credential(a, PROVIDER.amazon, JSON.stringify(peers.amazon))
-}, 60_000)
+}, setupTimeout())
 afterAll(async () => {
   await tp?.close()
   await peers?.close()

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { actingCallerFor } from '../shared/infra/caller.ts'
 import { type ServiceContext, serviceContextFor } from '../shared/infra/deps.ts'
-import { startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
+import { setupTimeout, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**
  * The everyday handle on a service's context sees one tenant: a query with no tenant filter, the
@@ -35,7 +35,7 @@ beforeAll(async () => {
   b = await tp.createTenant()
   await seed(a, 2)
   await seed(b, 3)
-}, 60_000)
+}, setupTimeout())
 afterAll(() => tp.close())
 
 describe('ctx.asTenant, the everyday handle', () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CreateSubscriptionResponse } from '../functions/webhooks/routes/subscriptions/create.ts'
 import { eventTypes } from '../shared/infra/events.ts'
 import { emittedEventMismatches } from './support/emitted-events.ts'
-import { startTestPlatform, type TestPlatform } from './support/platform.ts'
+import { setupTimeout, startTestPlatform, type TestPlatform } from './support/platform.ts'
 import { startReceiver, type WebhookReceiver, waitFor } from './support/webhook-receiver.ts'
 
 interface WebhookOperation {
@@ -26,7 +26,7 @@ addFormats(ajv)
 beforeAll(async () => {
   tp = await startTestPlatform()
   receiver = await startReceiver()
-}, 60_000)
+}, setupTimeout())
 afterAll(async () => {
   await receiver?.close()
   await tp?.close()

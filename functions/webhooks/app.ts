@@ -11,6 +11,7 @@ import { registerRevealSecret } from './routes/secret/reveal.ts'
 import { registerRotateSecret } from './routes/secret/rotate.ts'
 import { registerCreateSubscription } from './routes/subscriptions/create.ts'
 import { registerDeleteSubscription } from './routes/subscriptions/delete.ts'
+import { registerListEventTypes } from './routes/subscriptions/event-types.ts'
 import { registerGetSubscription } from './routes/subscriptions/get.ts'
 import { registerListSubscriptions } from './routes/subscriptions/list.ts'
 import { registerPauseSubscription } from './routes/subscriptions/pause.ts'
@@ -29,6 +30,7 @@ export function createApp(deps: FunctionDeps) {
   for (const register of [
     registerCreateSubscription,
     registerListSubscriptions,
+    registerListEventTypes, // before /{id}, which would take it for an id
     registerGetSubscription,
     registerUpdateSubscription,
     registerDeleteSubscription,

@@ -87,6 +87,33 @@ export const notFound = (what: string) => new ServiceError('NOT_FOUND', `${what}
 export const invalidField = (field: string, message: string, summary = `${field} ${message}`) =>
   new ServiceError('VALIDATION_ERROR', summary, { details: [{ field, message }] })
 
+/** What zod's own size issue ("Too big: expected string to have <=500 characters") means, in words. */
+const sizeUnits: Record<string, [string, string]> = {
+  string: ['character', 'characters'],
+  array: ['item', 'items'],
+  set: ['item', 'items'],
+  file: ['byte', 'bytes'],
+}
+function plainSizeMessage(issue: {
+  message: string
+  code?: string
+  origin?: unknown
+  maximum?: unknown
+  minimum?: unknown
+}): string | undefined {
+  // Only zod's default wording is replaced: a schema's own message already says it plainly.
+  if (!/^Too (big|small): expected /.test(issue.message)) return undefined
+  const units = sizeUnits[String(issue.origin)]
+  const bound = issue.code === 'too_big' ? issue.maximum : issue.minimum
+  if (!units || (typeof bound !== 'number' && typeof bound !== 'bigint')) return undefined
+  const n = Number(bound)
+  const unit = n === 1 ? units[0] : units[1]
+  if (issue.code === 'too_big') return `is too long: at most ${n.toLocaleString('en-US')} ${unit}`
+  return n === 1 && units[0] === 'character'
+    ? 'must not be empty'
+    : `is too short: at least ${n.toLocaleString('en-US')} ${unit}`
+}
+
 /** Zod issues as the error body's details, one per failing field; `prefix` nests them (params.x). */
 export function validationError(
   issues: readonly {
@@ -94,6 +121,9 @@ export function validationError(
     message: string
     code?: string
     keys?: readonly string[]
+    origin?: unknown
+    maximum?: unknown
+    minimum?: unknown
   }[],
   summary = 'Invalid request',
   prefix: string[] = [],
@@ -104,7 +134,7 @@ export function validationError(
     const path = [...prefix, ...i.path.map(String)]
     if (unknownKeyMessage && i.code === 'unrecognized_keys' && i.keys?.length)
       return i.keys.map((k) => ({ field: [...path, k].join('.'), message: unknownKeyMessage }))
-    return [{ field: path.length ? path.join('.') : '(body)', message: i.message }]
+    return [{ field: path.length ? path.join('.') : '(body)', message: plainSizeMessage(i) ?? i.message }]
   })
   const fields = [...new Set(details.map((d) => d.field))].join(', ')
   return new ServiceError('VALIDATION_ERROR', `${summary}: ${fields}`, { details })

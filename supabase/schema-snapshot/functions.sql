@@ -1184,9 +1184,22 @@ declare
   added bigint := new.units - case when tg_op = 'UPDATE' then old.units else 0 end;
   today date := (now() at time zone 'UTC')::date;
   on_day date := least(greatest(today, new.period), (new.period + interval '1 month' - interval '1 day')::date);
+  day_index integer := extract(day from on_day)::integer;
+  to_remove bigint;
+  taken bigint;
 begin
   if added > 0 then
-    new.daily_units[extract(day from on_day)::integer] := new.daily_units[extract(day from on_day)::integer] + added;
+    new.daily_units[day_index] := new.daily_units[day_index] + added;
+  elsif added < 0 then
+    to_remove := -added;
+    for i in reverse day_index..1 loop
+      exit when to_remove = 0;
+      taken := least(new.daily_units[i], to_remove);
+      if taken > 0 then
+        new.daily_units[i] := new.daily_units[i] - taken;
+        to_remove := to_remove - taken;
+      end if;
+    end loop;
   end if;
   return new;
 end

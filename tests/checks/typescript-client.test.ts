@@ -8,7 +8,7 @@ import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ScriptedLlm, startScriptedLlm } from '../support/assistant-llm.ts'
-import { startTestPlatform, type TestPlatform, type TestTenant } from '../support/platform.ts'
+import { setupTimeout, startTestPlatform, type TestPlatform, type TestTenant } from '../support/platform.ts'
 import { startReceiver, type WebhookReceiver, waitFor } from '../support/webhook-receiver.ts'
 
 /**
@@ -32,7 +32,7 @@ beforeAll(async () => {
   tp = await startTestPlatform({ env: { OPENAI_BASE_URL: llm.openaiBaseUrl } })
   owner = await tp.createTenant()
   asUser = createPlatformClient({ baseUrl: tp.baseUrl, token: owner.token })
-}, 60_000)
+}, setupTimeout())
 
 afterAll(async () => {
   await Promise.all([receiver?.close(), llm?.close()])

@@ -29,6 +29,9 @@ export interface ScriptedReply {
   breakMidStream?: boolean
   /** Hold the answer until this settles (a turn that is still running). */
   hold?: Promise<void>
+  /** Stream this many chunks, then wait for `resume` before the rest (an answer under way). */
+  pauseAfterChunks?: number
+  resume?: Promise<void>
 }
 
 export type ScriptStep = ScriptedReply | ((body: Record<string, any>) => ScriptedReply)
@@ -48,6 +51,10 @@ export interface ScriptedLlm {
   chunkDelayMs: number
   /** Resolves once `n` requests in all have arrived (an event, not a sleep). */
   waitForRequests(n: number): Promise<void>
+  /** Resolves when a streamed answer reaches its pauseAfterChunks (the next one to, from now). */
+  paused(): Promise<void>
+  /** Streams the client closed before their end (a cut call). */
+  cutByClient: number
   close(): Promise<void>
 }
 
@@ -78,6 +85,8 @@ export async function startScriptedLlm(key = 'sk-test-assistant-key-0123456789')
     titleReply: { text: 'Scripted title', usage: { input: 40, output: 3 } },
     titleRequests: [],
     chunkDelayMs: 0,
+    paused: () => new Promise<void>((resolve) => pauseWaiters.push(resolve)),
+    cutByClient: 0,
     waitForRequests: (n) =>
       new Promise<void>((resolve) => {
         if (state.requests.length >= n) return resolve()
@@ -86,6 +95,7 @@ export async function startScriptedLlm(key = 'sk-test-assistant-key-0123456789')
     close: async () => {},
   }
   const waiters: { n: number; resolve: () => void }[] = []
+  const pauseWaiters: (() => void)[] = []
   let served = 0
   const json = (res: ServerResponse, status: number, body: unknown) =>
     res
@@ -152,10 +162,20 @@ export async function startScriptedLlm(key = 'sk-test-assistant-key-0123456789')
       ? anthropicEvents(body.model, reply, usage)
       : openAiEvents(body.model, reply, usage)
     const cut = reply.breakMidStream ? Math.max(1, Math.floor(events.length / 2)) : events.length
-    for (const e of events.slice(0, cut)) {
+    let ended = false
+    res.on('close', () => {
+      if (!ended) state.cutByClient++
+    })
+    for (const [i, e] of events.slice(0, cut).entries()) {
+      if (i === reply.pauseAfterChunks) {
+        for (const w of pauseWaiters.splice(0)) w()
+        await reply.resume
+        if (res.destroyed) return
+      }
       res.write(e)
       if (state.chunkDelayMs) await new Promise((r) => setTimeout(r, state.chunkDelayMs))
     }
+    ended = true
     if (reply.breakMidStream) return res.socket?.destroy()
     res.end()
   })

@@ -69,6 +69,16 @@ export interface TestPlatform {
 let counter = 0
 
 /**
+ * The bound of a set-up hook that starts platforms (each a database migrated from scratch and an
+ * app per instance): per platform, so a hook that starts more waits longer. One took 17 s on the
+ * 2-core machine at a load average of 8 (measured), and past the old fixed 60 s with `npm start`, a
+ * browser and other runs beside the suite; 120 s each holds that with room and still ends a hook
+ * that hangs.
+ */
+export const SETUP_MS_PER_PLATFORM = 120_000
+export const setupTimeout = (platforms = 1) => platforms * SETUP_MS_PER_PLATFORM
+
+/**
  * The whole platform over a fresh database, served over real HTTP on loopback, with one or
  * more instances sharing the database (to test behaviour across instances).
  */

@@ -6871,6 +6871,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks/event-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The event types a subscription may name, each with when it occurs (the event catalog)
+         * @description Supabase address: `GET /functions/v1/webhooks/event-types`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Every event type, in the catalog order */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebhookEventTypeList"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/{id}": {
         parameters: {
             query?: never;
@@ -16714,6 +16771,14 @@ export interface components {
              */
             events: ("tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "content.scheduled" | "content.unpublished" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated" | "source.items_added")[];
             description?: string;
+        };
+        WebhookEventTypeList: {
+            data: {
+                /** @enum {string} */
+                type: "tenant.created" | "tenant.updated" | "content.published" | "content.updated" | "content.scheduled" | "content.unpublished" | "site.created" | "site.deleted" | "user.invited" | "user.joined" | "api_key.created" | "api_key.revoked" | "connection.reauthorization_required" | "assistant.approval_required" | "job.failed" | "order.created" | "order.updated" | "source.items_added";
+                /** @description When the event occurs */
+                summary: string;
+            }[];
         };
         /**
          * @example {

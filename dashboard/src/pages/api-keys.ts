@@ -30,6 +30,8 @@ interface ApiKey {
   revoked_at: string | null
   created_at: string
   tool_subset: { connections: string[]; tools: string[] } | null
+  published_only: boolean
+  allowed_origins: string[]
 }
 interface Connection {
   id: string
@@ -97,6 +99,9 @@ export function ApiKeysPage(): VNode {
   const write = canWrite(session)
   const keys = useLoad(() => api<Page<ApiKey>>('GET', '/api/api-keys?limit=100'))
   const [kind, setKind] = useState<Kind>('platform')
+  // A published-only key reads published content and nothing else: safe in a browser or a static build.
+  const [publishedOnly, setPublishedOnly] = useState(false)
+  const published = kind === 'platform' && publishedOnly
   const [created, setCreated] = useState<(ApiKey & { key: string }) | undefined>()
 
   const create = async (d: FormData, form: HTMLFormElement) => {
@@ -108,16 +113,21 @@ export function ApiKeysPage(): VNode {
         .filter(Boolean),
     }
     const limited = kind === 'tool_server' && subset.connections.length + subset.tools.length > 0
+    const origins = String(d.get('allowed_origins') ?? '')
+      .split(/[\s,]+/)
+      .filter(Boolean)
     const key = await api<ApiKey & { key: string }>('POST', '/api/api-keys', {
       kind,
       name: String(d.get('name')).trim(),
       environment: String(d.get('environment')),
-      scopes: d.getAll('scopes').map(String),
+      scopes: published ? ['content:read'] : d.getAll('scopes').map(String),
+      ...(published && { published_only: true, allowed_origins: origins }),
       rate_limit_per_minute: Number(d.get('rate_limit_per_minute')),
       ...(expires && { expires_at: new Date(expires).toISOString() }),
       ...(limited && { tool_subset: subset }),
     })
     form.reset()
+    setPublishedOnly(false)
     setCreated(key)
     keys.reload()
   }
@@ -156,7 +166,19 @@ export function ApiKeysPage(): VNode {
             <//>
             <${Field} label="Expires (optional)" hint="A future date; the key stops working then"><input name="expires_at" type="datetime-local" /><//>
           </div>
-          <fieldset class="scopes">
+          ${
+            kind === 'platform'
+              ? html`<label class="check"><input type="checkbox" name="published_only" checked=${publishedOnly}
+                  onChange=${(e: Event) => setPublishedOnly((e.target as HTMLInputElement).checked)} />
+                  Published-only <small class="muted">reads published articles, their sites and tags, and nothing more: safe in a browser or a static site's build</small></label>`
+              : null
+          }
+          ${
+            published
+              ? html`<${Field} label="Allowed origins (optional)" hint="The sites whose pages may call the API with this key from a browser: scheme, host and port (https://blog.example.com), up to 20, separated by spaces or new lines. None: server-side and build use only.">
+                  <textarea name="allowed_origins" rows="2" maxlength="4000" placeholder="https://blog.example.com"></textarea>
+                <//>`
+              : html`<fieldset class="scopes">
             <legend>Scopes (choose the fewest that work; at least one)</legend>
             ${(kind === 'tool_server' ? Object.keys(toolsByScope) : scopes).map(
               (s) =>
@@ -165,7 +187,8 @@ export function ApiKeysPage(): VNode {
                     kind === 'tool_server' ? `tools: ${toolsByScope[s]!.join(', ')}` : platformScopeUse[s]
                   }</small></label>`,
             )}
-          </fieldset>
+          </fieldset>`
+          }
           ${kind === 'tool_server' ? html`<${ToolSubsetFields} />` : null}
         <//>
       </details>`
@@ -179,7 +202,7 @@ export function ApiKeysPage(): VNode {
           <tbody>${page.data.map((k) => {
             const st = status(k)
             return html`<tr data-key=${k.id}>
-              <td data-label="Name"><strong><a href=${`#/keys/${k.id}`}>${k.name}</a></strong><br /><small class="muted">${k.kind === 'platform' ? 'platform' : 'tool server'} · ${k.environment}</small></td>
+              <td data-label="Name"><strong><a href=${`#/keys/${k.id}`}>${k.name}</a></strong><br /><small class="muted">${k.kind === 'platform' ? 'platform' : 'tool server'} · ${k.environment}${k.published_only ? ' · published-only' : ''}</small></td>
               <td data-label="Key"><code>${k.key_prefix}…</code></td>
               <td data-label="Scopes">${k.scopes.map((s) => html`<code class="tag">${s}</code> `)}${
                 k.tool_subset
@@ -213,7 +236,25 @@ export function ApiKeyPage({ id }: { id: string }): VNode {
       const st = status(k)
       return html`<h1>${k.name} <span class=${`pill ${st.tone}`}>${st.text}</span></h1>
         <p class="muted"><code>${k.key_prefix}…</code> · ${k.kind === 'platform' ? 'platform' : 'tool server'} · ${k.environment} · ${k.rate_limit_per_minute}/min · last used <span title=${when(k.last_used_at)}>${ago(k.last_used_at)}</span></p>
-        <p>${k.scopes.map((s) => html`<code class="tag">${s}</code> `)}</p>`
+        <p>${k.scopes.map((s) => html`<code class="tag">${s}</code> `)}</p>
+        ${
+          k.kind === 'platform'
+            ? html`<dl class="facts">
+              <dt>Published-only</dt>
+              <dd>${k.published_only ? 'Yes: reads published articles, their sites and tags, and nothing more' : 'No: reads drafts too; keep it on a server'}</dd>
+              ${
+                k.published_only
+                  ? html`<dt>Allowed origins</dt>
+                    <dd>${
+                      k.allowed_origins.length
+                        ? k.allowed_origins.map((o) => html`<code class="tag">${o}</code> `)
+                        : 'None: browsers on other sites cannot call with it (server-side and build use only)'
+                    }</dd>`
+                  : null
+              }
+            </dl>`
+            : null
+        }`
     }}<//>
     <${KeyRequests} keyId=${id} />
   </section>`

@@ -98,11 +98,21 @@ const outcomeClass: Record<string, string> = {
   approved: 'pending',
 }
 
+/** A turn's answer as it streams; `resumed`: re-attached after a reload (its user message is stored). */
+interface LiveTurn {
+  user: string
+  text: string
+  calls: ToolCall[]
+  turnId?: string
+  resumed?: boolean
+  ended?: boolean
+}
+
 /** Posts to the assistant with Accept: text/event-stream and hands each event over as it arrives. */
 async function streamTurn(
   path: string,
   body: unknown,
-  onEvent: (event: string, data: any) => void,
+  onEvent: (event: string, data: any, id?: string) => void,
   method = 'POST',
 ): Promise<void> {
   const { data } = await supabase.auth.getSession()
@@ -114,7 +124,7 @@ async function streamTurn(
       'content-type': 'application/json',
       accept: 'text/event-stream',
     },
-    body: JSON.stringify(body),
+    ...(method !== 'GET' && { body: JSON.stringify(body) }),
   })
   if (!res.ok || !res.body) throw await apiErrorFrom(res)
   // eventsource-parser reads the stream as the SSE specification does: CRLF or LF, data over
@@ -126,7 +136,7 @@ async function streamTurn(
   for (;;) {
     const { value, done } = await reader.read()
     if (done) break
-    if (value.event && value.data) onEvent(value.event, JSON.parse(value.data))
+    if (value.event && value.data) onEvent(value.event, JSON.parse(value.data), value.id)
   }
 }
 
@@ -201,9 +211,8 @@ function Chat({
 }): VNode {
   const detail = useLoad(() => api<Detail>('GET', `/v1/assistant/conversations/${id}`), [id])
   const [draft, setDraft] = useState('')
-  const [live, setLive] = useState<{ user: string; text: string; calls: ToolCall[]; turnId?: string } | null>(
-    null,
-  )
+  const [live, setLive] = useState<LiveTurn | null>(null)
+  const resumed = useRef<string | null>(null)
   const [error, setError] = useState<unknown>()
   const [picked, setPicked] = useState<Record<string, number>>({})
   const [editing, setEditing] = useState<string | null>(null)
@@ -225,37 +234,64 @@ function Chat({
       setPicked({})
     }
   }
+  /** Shows a turn's events as they arrive: a turn run now, or one re-attached to. */
+  const follow = (state: LiveTurn) => (event: string, data: any) => {
+    if (event === 'turn.started') state.turnId = data.turn_id
+    if (event === 'text.delta') state.text += data.text
+    if (event === 'tool_call.started' || event === 'tool_call.approval_required')
+      state.calls = [
+        ...state.calls,
+        {
+          ...data,
+          status: event === 'tool_call.started' ? 'running' : 'awaiting_approval',
+          result: null,
+        },
+      ]
+    if (event === 'tool_call.completed')
+      state.calls = state.calls.map((c) =>
+        c.id === data.id ? { ...c, status: data.status, result: data.result } : c,
+      )
+    if (event === 'turn.ended') {
+      state.ended = true
+      quotaText(data.quota)
+    }
+    setLive({ ...state })
+  }
   /** Runs a turn (a message, a regenerate, an edit) and shows its events as they arrive. */
   const stream = (path: string, body: unknown, user: string, method = 'POST') => {
-    const state = { user, text: '', calls: [] as ToolCall[], turnId: undefined as string | undefined }
+    const state: LiveTurn = { user, text: '', calls: [] }
     setLive({ ...state })
-    return run(() =>
-      streamTurn(
-        path,
-        body,
-        (event, data) => {
-          if (event === 'turn.started') state.turnId = data.turn_id
-          if (event === 'text.delta') state.text += data.text
-          if (event === 'tool_call.started' || event === 'tool_call.approval_required')
-            state.calls = [
-              ...state.calls,
-              {
-                ...data,
-                status: event === 'tool_call.started' ? 'running' : 'awaiting_approval',
-                result: null,
-              },
-            ]
-          if (event === 'tool_call.completed')
-            state.calls = state.calls.map((c) =>
-              c.id === data.id ? { ...c, status: data.status, result: data.result } : c,
-            )
-          if (event === 'turn.ended') quotaText(data.quota)
-          setLive({ ...state })
-        },
-        method,
-      ),
-    )
+    return run(() => streamTurn(path, body, follow(state), method))
   }
+  /**
+   * A turn that runs while the page is (re)loaded: its stream from the start (the stored events,
+   * ADR 0024), then the rest as it comes. One request follows a turn for at most 2 minutes, so it
+   * re-attaches from the last event seen until turn.ended, a bounded number of times.
+   */
+  const resume = (turnId: string) => {
+    const state: LiveTurn = { user: '', text: '', calls: [], turnId, resumed: true }
+    setLive({ ...state })
+    return run(async () => {
+      let lastId: string | undefined
+      const onEvent = follow(state)
+      for (let attempt = 0; attempt < 6 && !state.ended; attempt++)
+        await streamTurn(
+          `/conversations/${id}/turns/${turnId}/stream${lastId ? `?last_event_id=${lastId}` : ''}`,
+          undefined,
+          (event, data, eventId) => {
+            if (eventId) lastId = eventId
+            onEvent(event, data)
+          },
+          'GET',
+        )
+    })
+  }
+  useEffect(() => {
+    const last = detail.data?.turns.filter((t) => !t.superseded).at(-1)
+    if (live || last?.status !== 'running' || resumed.current === last.id) return
+    resumed.current = last.id
+    void resume(last.id)
+  }, [detail.data])
   const send = async (e: Event) => {
     e.preventDefault()
     const content = draft.trim()
@@ -307,7 +343,11 @@ function Chat({
           const current = !turn || !(turn.exchange_id in picked) || picked[turn.exchange_id] === turn.version
           const isLast = x === lastExchange && current && !running && !waiting
           const shownVersion = turn ? (picked[turn.exchange_id] ?? turn.version) : 1
+          // A re-attached stream replays the running turn's answers from the start: shown once, live.
+          const replayed = (m: Message) =>
+            live?.resumed && m.role === 'assistant' && m.turn_id === live.turnId
           return x.messages.map((m, i) => {
+            if (replayed(m)) return null
             const lastOfTurn = m.role === 'assistant' && i === x.messages.length - 1
             if (m.role === 'user' && editing !== null && isLast)
               return html`<li class="msg user" data-role="user"><form class="composer" onSubmit=${(

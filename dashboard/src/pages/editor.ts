@@ -96,6 +96,22 @@ interface Fields {
   canonicalUrl: string
 }
 
+/** A revision's fields in the editor; tags deleted since (not in `known`, when known) are left out. */
+function fieldsOfRevision(r: Revision, known?: string[]): Fields {
+  return {
+    title: r.title,
+    body: r.body,
+    slug: r.slug,
+    excerpt: r.excerpt ?? '',
+    imageUrl: r.feature_image?.url ?? '',
+    imageAlt: r.feature_image?.alt ?? '',
+    tags: known ? r.tags.filter((t) => known.includes(t)) : r.tags,
+    metaTitle: r.meta_title ?? '',
+    metaDescription: r.meta_description ?? '',
+    canonicalUrl: r.canonical_url ?? '',
+  }
+}
+
 /** How long typing must pause before a draft is saved. */
 export const AUTOSAVE_MS = 1200
 
@@ -272,7 +288,15 @@ function Editor({ initial }: { initial: Article }): VNode {
         <span class=${`save-state ${state.tone}`} role="status" aria-live="polite" data-state=${state.text}
           title=${`Last saved ${when(saved.updated_at)}`}>${saving ? html`<span class="spinner" aria-hidden="true"></span>` : null}${state.text}</span>
         <span class="grow"></span>
-        ${live && dirty ? html`<${Action} kind="primary" run=${() => saveNow().catch(() => undefined)}>Update<//>` : null}
+        ${
+          live && dirty
+            ? html`<${Action} kind="primary" run=${() =>
+                saveNow().then(
+                  () => setNote(undefined),
+                  () => undefined,
+                )}>Update<//>`
+            : null
+        }
         ${editor ? buttons.publish : null}
         ${
           saved.status === 'draft' && !saved.review_requested_at && (editor || mine)
@@ -333,6 +357,21 @@ function Editor({ initial }: { initial: Article }): VNode {
       }
       <${Revisions} article=${saved} members=${members.data?.data ?? []} dirty=${dirty} renderer=${renderer}
         restore=${async (revisionId: string) => {
+          if (live) {
+            // A live article's restore is an edit like any other: it waits in the editor for Update,
+            // so readers keep the live version (slug, tags, SEO, image) until then.
+            const revision = await api<Revision>(
+              'GET',
+              `/v1/content/articles/${saved.id}/revisions/${revisionId}`,
+            )
+            const known = tags.data?.data.map((t) => t.slug)
+            setFields(fieldsOfRevision(revision, known))
+            setSaveError(undefined)
+            setNote(
+              html`<p class="note" role="status">Revision ${revision.number} is in the editor, not yet live: readers keep the ${saved.status} version until you press Update.</p>`,
+            )
+            return
+          }
           const restored = await api<Article>(
             'POST',
             `/v1/content/articles/${saved.id}/revisions/${revisionId}/restore`,
@@ -422,8 +461,8 @@ function Counted({
   return html`<label class="field"><span>${label}</span>
     ${
       multiline
-        ? html`<textarea rows="3" aria-label=${label} value=${value} placeholder=${placeholder} onInput=${input}></textarea>`
-        : html`<input aria-label=${label} value=${value} placeholder=${placeholder} onInput=${input} />`
+        ? html`<textarea rows="3" aria-label=${label} maxlength=${max} value=${value} placeholder=${placeholder} onInput=${input}></textarea>`
+        : html`<input aria-label=${label} maxlength=${max} value=${value} placeholder=${placeholder} onInput=${input} />`
     }
     <small><span class=${`count ${tone}`} data-count=${label}>${n} / ${max}</span>${soft ? ` · search results show about ${soft}` : ''}${hint ? ` · ${hint}` : ''}</small></label>`
 }
@@ -658,12 +697,11 @@ function Revisions({
   }
   const restoreOne = async (r: RevisionSummary) => {
     const warn = dirty ? ' Your unsaved changes here are dropped.' : ''
-    if (
-      !(await confirmAction(
-        `Restore revision ${r.number} (“${r.title}”)? Its fields become the article's again, as a new revision; nothing is lost.${warn}`,
-        'Restore',
-      ))
-    )
+    const what =
+      article.status === 'draft'
+        ? "Its fields become the article's again, as a new revision; nothing is lost."
+        : 'Its fields come into the editor as unsaved changes; readers keep the live version until you press Update.'
+    if (!(await confirmAction(`Restore revision ${r.number} (“${r.title}”)? ${what}${warn}`, 'Restore')))
       return
     await restore(r.id)
     setOpen(undefined)

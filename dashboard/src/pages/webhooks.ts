@@ -45,23 +45,48 @@ interface Attempt {
   next_attempt_at: string | null
 }
 
-const eventTypes = [
-  'content.published',
-  'content.updated',
-  'site.created',
-  'site.deleted',
-  'tenant.created',
-  'tenant.updated',
-  'user.invited',
-  'user.joined',
-  'api_key.created',
-  'api_key.revoked',
-  'connection.reauthorization_required',
-  'assistant.approval_required',
-  'job.failed',
-  'order.created',
-  'order.updated',
-]
+interface EventType {
+  type: string
+  summary: string
+}
+
+/** The event catalog, read once per page load: the list a subscription may name, from the platform. */
+let catalog: Promise<EventType[]> | undefined
+const eventCatalog = () => {
+  catalog ??= api<{ data: EventType[] }>('GET', '/api/webhooks/event-types').then(
+    (r) => r.data,
+    (err) => {
+      catalog = undefined // a failed load is tried again next time
+      throw err
+    },
+  )
+  return catalog
+}
+
+/**
+ * The events to choose from, with when each occurs. A subscribed event the catalog does not list
+ * (it cannot happen today, but a save must never drop what the subscription has) stays offered.
+ */
+function EventChoices({
+  checked,
+  subscribed = [],
+}: {
+  checked: (type: string) => boolean
+  subscribed?: string[]
+}): VNode {
+  const types = useLoad(eventCatalog)
+  const withSubscribed = (list: EventType[]) => [
+    ...list,
+    ...subscribed.filter((t) => !list.some((e) => e.type === t)).map((type) => ({ type, summary: '' })),
+  ]
+  return html`<fieldset class="scopes"><legend>Events</legend>
+    <${Loaded} state=${types}>${(list: EventType[]) =>
+      html`${withSubscribed(list).map(
+        (e) =>
+          html`<label class="check" title=${e.summary}><input type="checkbox" name="events" value=${e.type} checked=${checked(e.type)} /> <code>${e.type}</code> <small class="muted">${e.summary}</small></label>`,
+      )}`}<//>
+  </fieldset>`
+}
 
 function StatusPill({ w }: { w: Webhook }): VNode {
   return html`<span class=${`pill ${w.status}`}>${w.status}${w.paused_reason ? ` (${w.paused_reason})` : ''}</span>`
@@ -103,9 +128,7 @@ export function WebhooksPage(): VNode {
           <${Field} label="Endpoint URL" hint="An absolute https:// address, up to 2,048 characters (plain http and loopback only on a local platform)"><input name="url" type="url" required placeholder="https://example.com/hooks" /><//>
           <${Field} label="Description (optional)" hint="Up to 500 characters, for you"><input name="description" maxlength="500" /><//>
         </div>
-        <fieldset class="scopes"><legend>Events</legend>
-          ${eventTypes.map((e) => html`<label class="check"><input type="checkbox" name="events" value=${e} checked=${e === 'content.published'} /> <code>${e}</code></label>`)}
-        </fieldset>
+        <${EventChoices} checked=${(e: string) => e === 'content.published'} />
       <//></details>`
         : html`<${ReadOnly} what="the subscriptions" />`
     }
@@ -154,9 +177,7 @@ function EditWebhook({ w, saved }: { w: Webhook; saved: () => void }): VNode {
       saved()
     }}>
       <${Field} label="Endpoint URL" hint="An absolute https:// address, up to 2,048 characters (plain http and loopback only on a local platform)"><input name="url" type="url" required value=${w.url} /><//>
-      <fieldset class="scopes"><legend>Events</legend>
-        ${eventTypes.map((e) => html`<label class="check"><input type="checkbox" name="events" value=${e} checked=${w.events.includes(e)} /> <code>${e}</code></label>`)}
-      </fieldset>
+      <${EventChoices} checked=${(e: string) => w.events.includes(e)} subscribed=${w.events} />
     <//></details>`
 }
 

@@ -17,6 +17,7 @@ import {
   chargeClientAddress,
   looksLikeApiKey,
   missingCredentialMessage,
+  platformKeyInToolKeyHeader,
   refuseUnauthenticated,
   wrongKeyMessage,
 } from './authenticate/refusals.ts'
@@ -140,9 +141,22 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
     // A well-formed key of a kind this route does not take is refused unverified, like any other.
     // Each refusal names its cause and what to send instead.
     const presentedKey = allow.has('tool_key') && toolKey ? toolKey : (token ?? toolKey)
-    if (presentedKey && looksLikeApiKey(presentedKey) && !parsedKey)
+    // The key as sent, wherever it was sent: a whole key in X-API-Key on a Bearer route is well-formed.
+    const presented = presentedKey === key ? parsedKey : presentedKey ? parseKey(presentedKey) : null
+    if (presentedKey && looksLikeApiKey(presentedKey) && !presented)
       return refuseUnauthenticated(c, authMessages.malformedKey)
-    if (parsedKey) return refuseUnauthenticated(c, wrongKeyMessage(parsedKey.prefix, keyKind, allow))
+    if (
+      presented &&
+      presentedKey === toolKey &&
+      !token &&
+      presented.family === 'platform' &&
+      allow.has('platform_key')
+    )
+      return refuseUnauthenticated(c, platformKeyInToolKeyHeader(presented.prefix))
+    if (presented) {
+      const presentedKind = presented.family === 'tool_server' ? 'tool_key' : 'platform_key'
+      return refuseUnauthenticated(c, wrongKeyMessage(presented.prefix, presentedKind, allow))
+    }
     if (allow.has('tool_key') && token) return refuseUnauthenticated(c, authMessages.userTokenAtToolServer)
     return refuseUnauthenticated(c, missingCredentialMessage(allow))
   }

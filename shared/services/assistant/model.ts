@@ -39,6 +39,8 @@ export interface StreamCall {
   timeoutMs: number
   fetch: GuardedFetch
   onText(delta: string): void
+  /** Aborts the call under way, its stream included (Stop). */
+  signal?: AbortSignal
 }
 
 export interface StreamAnswer {
@@ -99,19 +101,22 @@ async function streamOpenAi(call: StreamCall): Promise<StreamAnswer> {
       })
     else for (const r of item.results) messages.push({ role: 'tool', tool_call_id: r.id, content: r.content })
   }
-  const stream = await client.chat.completions.create({
-    model: call.model,
-    max_tokens: call.maxOutputTokens,
-    messages,
-    stream: true,
-    stream_options: { include_usage: true },
-    ...(call.tools.length > 0 && {
-      tools: call.tools.map((t) => ({
-        type: 'function' as const,
-        function: { name: t.name, description: t.description.slice(0, 1024), parameters: t.inputSchema },
-      })),
-    }),
-  })
+  const stream = await client.chat.completions.create(
+    {
+      model: call.model,
+      max_tokens: call.maxOutputTokens,
+      messages,
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(call.tools.length > 0 && {
+        tools: call.tools.map((t) => ({
+          type: 'function' as const,
+          function: { name: t.name, description: t.description.slice(0, 1024), parameters: t.inputSchema },
+        })),
+      }),
+    },
+    { signal: call.signal },
+  )
   let text = ''
   const calls = new Map<number, { id: string; name: string; args: string }>()
   let inputTokens = 0
@@ -170,20 +175,23 @@ async function streamAnthropic(call: StreamCall): Promise<StreamAnswer> {
         })),
       })
   }
-  const stream = await client.messages.create({
-    model: call.model,
-    max_tokens: call.maxOutputTokens,
-    system: call.system,
-    messages,
-    stream: true,
-    ...(call.tools.length > 0 && {
-      tools: call.tools.map((t) => ({
-        name: t.name,
-        description: t.description.slice(0, 1024),
-        input_schema: { type: 'object' as const, ...t.inputSchema },
-      })),
-    }),
-  })
+  const stream = await client.messages.create(
+    {
+      model: call.model,
+      max_tokens: call.maxOutputTokens,
+      system: call.system,
+      messages,
+      stream: true,
+      ...(call.tools.length > 0 && {
+        tools: call.tools.map((t) => ({
+          name: t.name,
+          description: t.description.slice(0, 1024),
+          input_schema: { type: 'object' as const, ...t.inputSchema },
+        })),
+      }),
+    },
+    { signal: call.signal },
+  )
   let text = ''
   const blocks = new Map<number, { id: string; name: string; args: string }>()
   let inputTokens = 0

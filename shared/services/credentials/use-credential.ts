@@ -156,3 +156,18 @@ export async function useCredential(
     secret,
   }
 }
+
+/**
+ * The endpoint a model call made with this credential goes to: the credential's own base URL
+ * (OpenRouter, Azure, a self-hosted server) when it has one, else the platform's for its provider.
+ * Every model call (a turn's steps, its title, a generation) takes its URL from here, so a tenant's
+ * key is never sent to another provider's server.
+ */
+export function modelBaseUrl(
+  config: Pick<FunctionDeps['config'], 'OPENAI_BASE_URL' | 'ANTHROPIC_BASE_URL'>,
+  provider: string,
+  credential: Pick<UsableCredential, 'baseUrl'>,
+): string {
+  if (credential.baseUrl) return credential.baseUrl
+  return provider === 'anthropic' ? config.ANTHROPIC_BASE_URL : config.OPENAI_BASE_URL
+}

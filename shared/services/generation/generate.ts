@@ -11,7 +11,7 @@ import {
 } from '@shared/infra/jobs/engine.ts'
 import { createArticle } from '../content/articles.ts'
 import { MAX_ARTICLE_BODY } from '../content/schema.ts'
-import { CredentialUnavailableError, useCredential } from '../credentials/use-credential.ts'
+import { CredentialUnavailableError, modelBaseUrl, useCredential } from '../credentials/use-credential.ts'
 import { assertWithinQuota, reserveUsage, settleReservation } from '../usage/metering.ts'
 import { callModel, providerFailure } from './providers.ts'
 import { type AiProvider, defaultModels, type GenerateArticleInput } from './schema.ts'
@@ -159,16 +159,17 @@ export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
 
   await assertWithinQuota(ctx, 'assistant') // before the credential is used, on every attempt
   let apiKey: string
+  let baseUrl: string
   try {
-    apiKey = (
-      await useCredential(deps, {
-        tenantId: job.tenant_id,
-        provider: input.provider,
-        environment: input.credential_environment,
-        callerKind: 'server_function',
-        functionName: 'generate-article',
-      })
-    ).secret
+    const credential = await useCredential(deps, {
+      tenantId: job.tenant_id,
+      provider: input.provider,
+      environment: input.credential_environment,
+      callerKind: 'server_function',
+      functionName: 'generate-article',
+    })
+    apiKey = credential.secret
+    baseUrl = modelBaseUrl(deps.config, input.provider, credential)
   } catch (err) {
     if (err instanceof CredentialUnavailableError)
       throw new JobError(`no usable ${input.provider} credential (category AI): ${err.message}`)
@@ -183,7 +184,7 @@ export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
   try {
     answer = await callModel({
       provider: input.provider,
-      baseUrl: input.provider === 'anthropic' ? deps.config.ANTHROPIC_BASE_URL : deps.config.OPENAI_BASE_URL,
+      baseUrl,
       apiKey,
       model: input.model,
       system: SYSTEM_PROMPT,

@@ -15,7 +15,8 @@ const eventTypeSchema = z.enum(eventTypes, {
 
 const urlSchema = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
-  .max(2048)
+  // Its own message: the schema's `error` above would otherwise name a long URL not a URL.
+  .max(2048, { error: 'is too long: at most 2,048 characters' })
   .openapi({
     example: 'https://example.com/hooks/platform',
     description:

@@ -72,6 +72,10 @@ export const authMessages = {
   userTokenAtToolServer: `The tool server takes a tool-server key (mcp_live_, mcp_dev_ or srv_), not a user access token: ${toolKeyHowTo}`,
 } as const
 
+/** A whole platform key sent as X-API-Key where the route reads it from Authorization: Bearer. */
+export const platformKeyInToolKeyHeader = (prefix: string) =>
+  `A ${prefix} key is a platform key: send it as Authorization: Bearer ${prefix}…, not as X-API-Key (X-API-Key is for tool-server keys at /mcp)`
+
 export function wrongKeyMessage(
   prefix: string,
   kind: 'tool_key' | 'platform_key' | null,

@@ -10,6 +10,11 @@ export const MAX_CALLS_PER_STEP = 8
 export const MAX_TOOL_RESULT_CHARS = 16_000
 export const MAX_OUTPUT_TOKENS = 2000
 export const PROVIDER_TIMEOUT_MS = 120_000
+/**
+ * While a model call streams, how often the turn reads its Stop mark (one indexed read of its own
+ * row, on whichever instance runs it): Stop cuts the call within this plus a query's time.
+ */
+export const CANCEL_POLL_MS = 300
 /** The lease: longer than the turn may take on one instance (edge runtime wall clock 150 s). */
 export const TURN_LEASE_SECONDS = 360
 /** Messages of the conversation sent with each call (the newest). */

@@ -5,6 +5,7 @@ import { ServiceError } from '@shared/infra/errors.ts'
 import { createJobEngine, type JobKind, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
 import {
   CredentialUnavailableError,
+  modelBaseUrl,
   type UsableCredential,
   useCredential,
 } from '@shared/services/credentials/use-credential.ts'
@@ -23,6 +24,7 @@ import { stopIfCancelled } from './cancel.ts'
 import { withTurnEventLog } from './event-log.ts'
 import { guarded, noTurnEvents, type TurnEmit, type TurnEvents } from './events.ts'
 import {
+  CANCEL_POLL_MS,
   MAX_CALLS_PER_STEP,
   MAX_OUTPUT_TOKENS,
   MAX_STEPS,
@@ -295,7 +297,8 @@ async function reserve(run: TurnRun, call: PreparedCall): Promise<Reservation | 
 
 /**
  * The model call, its text streamed as it comes; what the provider reports it spent replaces the
- * reservation. Null: the call failed (nothing counted), and the turn failed with the reason.
+ * reservation. Null: the call failed (nothing counted), and the turn failed with the reason; or
+ * Stop cut it (what was shown is stored as the answer, and the turn is cancelled).
  */
 async function callModel(
   run: TurnRun,
@@ -305,13 +308,13 @@ async function callModel(
 ): Promise<StreamAnswer | null> {
   const { deps, ctx, turn } = run
   const apiKey = state.credentialKey!
-  let answer: StreamAnswer
+  const stop = watchForStop(deps, turn)
+  let shown = ''
+  let answer: StreamAnswer | undefined
   try {
     answer = await streamModel({
       provider: turn.provider,
-      baseUrl:
-        state.baseUrl ??
-        (turn.provider === 'anthropic' ? deps.config.ANTHROPIC_BASE_URL : deps.config.OPENAI_BASE_URL),
+      baseUrl: modelBaseUrl(deps.config, turn.provider, state),
       apiKey,
       model: turn.model,
       system: call.system,
@@ -320,14 +323,27 @@ async function callModel(
       maxOutputTokens: MAX_OUTPUT_TOKENS,
       timeoutMs: PROVIDER_TIMEOUT_MS,
       fetch: deps.fetch,
-      onText: (text) => run.emit('text.delta', { text }),
+      signal: stop.signal,
+      onText: (text) => {
+        shown += text
+        run.emit('text.delta', { text })
+      },
     })
   } catch (err) {
-    await settleReservation(ctx, reservation, 0)
-    const failure = providerFailure(turn.provider, err, apiKey)
-    const reason =
-      failure?.reason ?? `The model's answer broke off: ${err instanceof Error ? err.message : String(err)}`
-    await finishTurn(deps, turn, 'failed', reason.slice(0, 1000))
+    if (!stop.signal.aborted) {
+      await settleReservation(ctx, reservation, 0)
+      const failure = providerFailure(turn.provider, err, apiKey)
+      const reason =
+        failure?.reason ?? `The model's answer broke off: ${err instanceof Error ? err.message : String(err)}`
+      await finishTurn(deps, turn, 'failed', reason.slice(0, 1000))
+      return null
+    }
+  } finally {
+    stop.end()
+  }
+  // Cut by Stop (the OpenAI SDK ends a stream it aborted without an error; Anthropic's throws).
+  if (stop.signal.aborted || !answer) {
+    await keepWhatWasShown(run, state, call, reservation, shown, answer)
     return null
   }
   state.steps++
@@ -335,6 +351,65 @@ async function callModel(
   state.tokens.input += answer.inputTokens
   state.tokens.output += answer.outputTokens
   return answer
+}
+
+/**
+ * Reads the turn's Stop mark every CANCEL_POLL_MS while its model call streams, through the
+ * database every instance shares (the Stop request may reach another instance), and aborts the
+ * call once it is set. `end` stops the reading.
+ */
+function watchForStop(deps: FunctionDeps, turn: TurnRow): { signal: AbortSignal; end(): void } {
+  const controller = new AbortController()
+  let ended = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const check = async () => {
+    try {
+      const [row] = await deps.sql<{ cancel_requested_at: Date | null }[]>`
+        select cancel_requested_at from public.assistant_turns where id = ${turn.id} and tenant_id = ${turn.tenant_id}`
+      if (row?.cancel_requested_at) return controller.abort(new Error('Stopped by the user'))
+    } catch {
+      // A failed read is tried again at the next tick; the step's own check follows the call anyway.
+    }
+    if (!ended) timer = setTimeout(check, CANCEL_POLL_MS)
+  }
+  timer = setTimeout(check, CANCEL_POLL_MS)
+  return {
+    signal: controller.signal,
+    end() {
+      ended = true
+      clearTimeout(timer)
+    },
+  }
+}
+
+/**
+ * Stop cut the model call: the text already streamed is the answer (what the person saw stays),
+ * the turn is cancelled. The provider reports no usage for a cut stream, so the reservation is
+ * settled to an estimate: the input's bound and the text's bytes over three (ceil), as a generation
+ * estimates its prompt; never more than was reserved.
+ */
+async function keepWhatWasShown(
+  run: TurnRun,
+  state: StepState,
+  call: PreparedCall,
+  reservation: Reservation,
+  shown: string,
+  reported?: StreamAnswer,
+): Promise<void> {
+  // A stream that ended with its usage just as Stop came has its provider's figures.
+  const known = reported && reported.inputTokens + reported.outputTokens > 0
+  const inputTokens = known
+    ? reported.inputTokens
+    : inputTokenBound({ system: call.system, history: call.history, tools: call.offered })
+  const outputTokens = known
+    ? reported.outputTokens
+    : Math.min(MAX_OUTPUT_TOKENS, Math.ceil(new TextEncoder().encode(shown).length / 3))
+  state.steps++
+  await settleReservation(run.ctx, reservation, inputTokens + outputTokens)
+  state.tokens.input += inputTokens
+  state.tokens.output += outputTokens
+  await recordAnswer(run, state, call, { text: shown, toolCalls: [], inputTokens, outputTokens })
+  await stopIfCancelled(run.deps, run.turn, [], run.emit)
 }
 
 /** Stores the answer and the calls it asks for (at most MAX_CALLS_PER_STEP), and reports the usage. */

@@ -1,5 +1,5 @@
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
-import { useCredential } from '@shared/services/credentials/use-credential.ts'
+import { modelBaseUrl, useCredential } from '@shared/services/credentials/use-credential.ts'
 import { reserveUsage, settleReservation } from '@shared/services/usage/metering.ts'
 import type { MessageRow, TurnRow } from '../conversations.ts'
 import { streamModel } from '../model.ts'
@@ -63,7 +63,7 @@ async function titleNow(deps: FunctionDeps, ctx: ServiceContext, turn: TurnRow):
   let spent = 0
   let text = ''
   try {
-    const { secret } = await useCredential(deps, {
+    const credential = await useCredential(deps, {
       tenantId: turn.tenant_id,
       provider: turn.provider,
       environment: turn.credential_environment,
@@ -72,8 +72,8 @@ async function titleNow(deps: FunctionDeps, ctx: ServiceContext, turn: TurnRow):
     })
     const answer = await streamModel({
       provider: turn.provider,
-      baseUrl: turn.provider === 'anthropic' ? deps.config.ANTHROPIC_BASE_URL : deps.config.OPENAI_BASE_URL,
-      apiKey: secret,
+      baseUrl: modelBaseUrl(deps.config, turn.provider, credential),
+      apiKey: credential.secret,
       model: turn.model,
       system: TITLE_PROMPT,
       history,

@@ -16,6 +16,9 @@
 -- not parse the markdown. A write that changes the body without giving body_excerpt clears it (a
 -- trigger), and a read with none derives it as before: the answer is the same either way.
 -- private.article_by_slug returns it.
+--
+-- private.request_published_only, when still the SQL function of 20261201040300, becomes plpgsql
+-- for the same reason as author_names (below).
 
 create or replace function private.content_feed(
   p_claims text,
@@ -203,6 +206,28 @@ begin
     where u.id = any (p_ids);
 end
 $$;
+
+-- private.request_published_only (20261201040300), which the published-only policies call once per
+-- statement, was a SQL function with SET search_path: never inlined, so planned on every call
+-- (about 20 µs; on each read by slug of an article with tags, pg_stat_statements: plans = calls).
+-- As plpgsql its statement's plan is cached per connection. Same result, privileges and grants.
+-- Replaced only if it is still the function of 20261201040300: a later definition is left alone
+-- (and tests/hot-path-budgets.test.ts says whether it is planned per call).
+do $do$
+begin
+  if (select regexp_replace(p.prosrc, '\s+', ' ', 'g') from pg_proc p
+      where p.oid = to_regprocedure('private.request_published_only()') and p.prolang = (select oid from pg_language where lanname = 'sql'))
+     = $src$ select coalesce((nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'published_only')::boolean, false) $src$
+  then
+    create or replace function private.request_published_only() returns boolean
+    language plpgsql stable set search_path = '' as $fn$
+    begin
+      return coalesce((nullif(pg_catalog.current_setting('request.jwt.claims', true), '')::jsonb ->> 'published_only')::boolean, false);
+    end
+    $fn$;
+  end if;
+end
+$do$;
 
 -- private.article_by_slug, as in 20261203000000, with body_excerpt among its columns.
 drop function private.article_by_slug(text, uuid, uuid, text);

@@ -805,11 +805,13 @@ $$;
 --
 
 CREATE FUNCTION private.request_published_only() RETURNS boolean
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS $$
-  select coalesce((nullif(current_setting('request.jwt.claims', true), '')::jsonb ->> 'published_only')::boolean, false)
-$$;
+    begin
+      return coalesce((nullif(pg_catalog.current_setting('request.jwt.claims', true), '')::jsonb ->> 'published_only')::boolean, false);
+    end
+    $$;
 
 --
 -- Name: request_role(); Type: FUNCTION; Schema: private

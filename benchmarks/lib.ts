@@ -184,3 +184,149 @@ export function printComparison(
   console.log(`  ratio ${fmt(ratio, 2)}${goal}`)
   return ratio
 }
+
+/** What the database did for a side of a comparison, from pg_stat_statements. */
+export interface StatementTotals {
+  /** Statements clients sent (top level). */
+  statements: number
+  /** Times any statement was planned, nested ones (inside functions) included. */
+  plans: number
+  /** Planning and execution time of the statements clients sent, in seconds. */
+  dbSeconds: number
+}
+
+/**
+ * pg_stat_statements' totals for this database while `work` ran, when the server loads it with
+ * track = all and track_planning = on (CI's server does: .ci/run); null otherwise (PGlite, or a
+ * server without it). Counts, unlike timings, do not move with the machine's load.
+ */
+export async function statementsDuring<T>(
+  sql: Sql,
+  work: () => Promise<T>,
+): Promise<{ result: T; totals: StatementTotals | null }> {
+  if (!(await statementsAvailable(sql))) return { result: await work(), totals: null }
+  const before = await statementTotals(sql)
+  const result = await work()
+  const after = await statementTotals(sql)
+  return {
+    result,
+    totals: {
+      statements: after.statements - before.statements,
+      plans: after.plans - before.plans,
+      dbSeconds: after.dbSeconds - before.dbSeconds,
+    },
+  }
+}
+
+const availability = new WeakMap<Sql, Promise<boolean>>()
+function statementsAvailable(sql: Sql): Promise<boolean> {
+  let known = availability.get(sql)
+  if (!known) {
+    known = (async () => {
+      try {
+        const [row] = await sql<{ planning: string | null; track: string | null }[]>`
+          select current_setting('pg_stat_statements.track_planning', true) as planning,
+                 current_setting('pg_stat_statements.track', true) as track`
+        if (row?.planning !== 'on' || row.track !== 'all') return false
+        await sql`create extension if not exists pg_stat_statements with schema public`
+        return true
+      } catch {
+        return false
+      }
+    })()
+    availability.set(sql, known)
+  }
+  return known
+}
+
+async function statementTotals(sql: Sql): Promise<StatementTotals> {
+  const [row] = await sql<{ statements: string; plans: string; ms: number }[]>`
+    select coalesce(sum(calls) filter (where toplevel), 0)::text as statements,
+           coalesce(sum(plans), 0)::text as plans,
+           coalesce(sum(total_plan_time + total_exec_time) filter (where toplevel), 0)::float8 as ms
+    from public.pg_stat_statements
+    where dbid = (select oid from pg_database where datname = current_database())
+      and query not like '%pg_stat_statements%'`
+  return { statements: Number(row!.statements), plans: Number(row!.plans), dbSeconds: row!.ms / 1000 }
+}
+
+/** Adds b to a (either may be null: no figures). */
+export function addTotals(a: StatementTotals | null, b: StatementTotals | null): StatementTotals | null {
+  if (!a || !b) return a ?? b
+  return {
+    statements: a.statements + b.statements,
+    plans: a.plans + b.plans,
+    dbSeconds: a.dbSeconds + b.dbSeconds,
+  }
+}
+
+/** Statements, plans and database time per read, keyed against bare. */
+export function printStatementTotals(
+  subject: StatementTotals | null,
+  subjectReads: number,
+  baseline: StatementTotals | null,
+  baselineReads: number,
+): void {
+  if (!subject || !baseline) return
+  const per = (t: StatementTotals, n: number) =>
+    `${(t.statements / n).toFixed(2)} statements, ${(t.plans / n).toFixed(2)} plans, ${((t.dbSeconds / n) * 1e6).toFixed(0)} µs in the database`
+  const ratio = subject.dbSeconds / subjectReads / (baseline.dbSeconds / baselineReads)
+  console.log(
+    `  per read (pg_stat_statements): keyed ${per(subject, subjectReads)}; bare ${per(baseline, baselineReads)}; database time ratio ${ratio.toFixed(2)}`,
+  )
+}
+
+/**
+ * measurePair, with each side's backend CPU (PostgreSQL on this machine) and pg_stat_statements
+ * totals (when loaded): printed per read beside the ratio.
+ */
+export async function measurePairCounted(
+  sql: Sql,
+  subject: { label: string; op: (i: number) => Promise<unknown> },
+  baseline: { label: string; op: (i: number) => Promise<unknown> },
+  opts: { total: number; concurrency: number; rounds?: number; onServer: boolean },
+): Promise<{ subject: Measurement; baseline: Measurement; print: () => void }> {
+  const rounds = opts.rounds ?? 4
+  const each = { total: Math.ceil(opts.total / rounds), concurrency: opts.concurrency }
+  const runs = { subject: [] as Measurement[], baseline: [] as Measurement[] }
+  const cpu = { subject: 0, baseline: 0 }
+  const counts: Record<'subject' | 'baseline', StatementTotals | null> = { subject: null, baseline: null }
+  const reads = { subject: 0, baseline: 0 }
+  const timed = async (side: 'subject' | 'baseline') => {
+    const it = side === 'subject' ? subject : baseline
+    const run = () => measure(it.label, it.op, each)
+    const {
+      result: { result: m, seconds },
+      totals,
+    } = await statementsDuring(sql, async () =>
+      opts.onServer ? await backendCpuDuring(sql, run) : { result: await run(), seconds: 0 },
+    )
+    cpu[side] += seconds
+    counts[side] = addTotals(counts[side], totals)
+    reads[side] += m.count + Math.min(50, m.count) // the warm-up's reads count too
+    runs[side].push(m)
+  }
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      await timed('subject')
+      await timed('baseline')
+    } else {
+      await timed('baseline')
+      await timed('subject')
+    }
+  }
+  return {
+    subject: combineRounds(subject.label, runs.subject),
+    baseline: combineRounds(baseline.label, runs.baseline),
+    print: () => {
+      if (opts.onServer) {
+        const k = (cpu.subject / reads.subject) * 1e6
+        const b = (cpu.baseline / reads.baseline) * 1e6
+        console.log(
+          `  backend CPU per read: keyed ${k.toFixed(0)} µs, bare ${b.toFixed(0)} µs, ratio ${(k / b).toFixed(2)} (goal <= 1.25)`,
+        )
+      }
+      printStatementTotals(counts.subject, reads.subject, counts.baseline, reads.baseline)
+    },
+  }
+}

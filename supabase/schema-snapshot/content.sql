@@ -483,6 +483,8 @@ CREATE TABLE public.articles (
     revision_id uuid,
     published_revision_id uuid,
     review_requested_at timestamp with time zone,
+    body_excerpt text,
+    body_excerpt_md5 text,
     CONSTRAINT articles_canonical_url_check CHECK (((canonical_url ~ '^https://'::text) AND (length(canonical_url) <= 2000))),
     CONSTRAINT articles_excerpt_check CHECK ((length(excerpt) <= 500)),
     CONSTRAINT articles_feature_image_alt_check CHECK ((length(feature_image_alt) <= 500)),
@@ -526,6 +528,12 @@ CREATE INDEX articles_site_id_idx ON public.articles USING btree (site_id);
 --
 
 CREATE INDEX articles_tenant_id_idx ON public.articles USING btree (tenant_id, created_at, id);
+
+--
+-- Name: articles articles_clear_stale_body_excerpt; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER articles_clear_stale_body_excerpt BEFORE INSERT OR UPDATE OF body, body_excerpt, body_excerpt_md5 ON public.articles FOR EACH ROW EXECUTE FUNCTION private.clear_stale_body_excerpt();
 
 --
 -- Name: articles articles_fill_slug; Type: TRIGGER; Schema: public

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import type { Context } from 'hono'
@@ -26,7 +27,7 @@ export async function answerRead(c: Context<AppEnv>, read: () => Promise<unknown
   const body = await read()
   if (body instanceof Response) return body
   const text = JSON.stringify(body)
-  const etag = await etagOf(text)
+  const etag = etagOf(text)
   cache?.set(tenantId, requestKey, { text, etag }, generation)
   return answer(c, text, etag, publicRead)
 }
@@ -43,12 +44,13 @@ function answer(c: Context<AppEnv>, text: string, etag: string, publicRead: bool
   return c.body(text, 200, { ...headers, 'Content-Type': 'application/json' })
 }
 
-/** The first 96 bits of the body's SHA-256, quoted: a strong tag. */
-async function etagOf(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
-  let hex = ''
-  for (let i = 0; i < 12; i++) hex += digest[i]!.toString(16).padStart(2, '0')
-  return `"${hex}"`
+/**
+ * The first 96 bits of the body's SHA-256, quoted: a strong tag. node:crypto's synchronous hash
+ * (native on Node and on Deno): 15 µs for a 7 kB page on Node and 19 µs on Deno, against 59 µs and
+ * 52 µs for crypto.subtle.digest with its TextEncoder copy and promise (docs/performance.md).
+ */
+function etagOf(text: string): string {
+  return `"${createHash('sha256').update(text).digest('hex').slice(0, 24)}"`
 }
 
 /** If-None-Match: `*`, or a list of tags (weak ones compared weakly, as RFC 9110 has it for GET). */

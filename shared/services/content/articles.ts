@@ -26,6 +26,8 @@ export interface ArticleRow {
   title: string
   body: string
   excerpt: string | null
+  /** The excerpt derived from the body when it was written (null: derive it on read). */
+  body_excerpt: string | null
   feature_image_url: string | null
   feature_image_alt: string | null
   author_id: string | null
@@ -46,7 +48,7 @@ export interface ArticleRow {
 
 /** The article with its tags (in the article's order) and its author's name, as the caller sees it. */
 export const selectArticle = (q: Queryable, extra = q``) => q`
-  select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.feature_image_url, a.feature_image_alt,
+  select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.body_excerpt, a.feature_image_url, a.feature_image_alt,
          a.author_id, (select n.name from private.author_names(array[a.author_id]) n) as author_name,
          a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.published_at,
          a.created_at, a.updated_at, a.revision_id, a.published_revision_id, a.review_requested_at,
@@ -65,7 +67,8 @@ export function presentArticle(r: ArticleRow, formats: readonly ContentFormat[] 
     ...(formats.includes('markdown') && { body: r.body }),
     ...(formats.includes('html') && { html: renderHtml(r.body) }),
     ...(formats.includes('plaintext') && { plaintext: renderPlaintext(r.body) }),
-    excerpt: r.excerpt ?? excerptOf(r.body),
+    // The excerpt derived when the body was written; derived now for a row written without it.
+    excerpt: r.excerpt ?? r.body_excerpt ?? excerptOf(r.body),
     custom_excerpt: r.excerpt,
     feature_image: r.feature_image_url ? { url: r.feature_image_url, alt: r.feature_image_alt ?? '' } : null,
     tags: r.tags,
@@ -323,9 +326,11 @@ export async function createArticle(ctx: ServiceContext, input: CreateArticleInp
       const authorId = input.author_id === undefined ? caller.userId : input.author_id
       if (authorId) await requireMember(tx, caller.tenantId, authorId)
       const [created] = await tx<{ id: string }[]>`
-        insert into public.articles (tenant_id, site_id, slug, title, body, excerpt, feature_image_url,
-          feature_image_alt, author_id, meta_title, meta_description, canonical_url, created_at, updated_at)
+        insert into public.articles (tenant_id, site_id, slug, title, body, body_excerpt, body_excerpt_md5, excerpt,
+          feature_image_url, feature_image_alt, author_id, meta_title, meta_description, canonical_url,
+          created_at, updated_at)
         values (${caller.tenantId}, ${input.site_id}, ${slug}, ${input.title}, ${input.body},
+          ${excerptOf(input.body)}, md5(${input.body}),
           ${input.excerpt ?? null}, ${input.feature_image?.url ?? null}, ${input.feature_image?.alt ?? null},
           ${authorId}, ${input.meta_title ?? null}, ${input.meta_description ?? null},
           ${input.canonical_url ?? null}, ${now}, ${now})
@@ -461,6 +466,7 @@ export async function applyFields(
   await tx`
     update public.articles set
       title = ${pick('title')}, body = ${pick('body')}, slug = ${slug}, excerpt = ${pick('excerpt')},
+      body_excerpt = ${excerptOf(pick('body'))}, body_excerpt_md5 = md5(${pick('body')}),
       feature_image_url = ${image === undefined ? before.feature_image_url : (image?.url ?? null)},
       feature_image_alt = ${image === undefined ? before.feature_image_alt : (image?.alt ?? null)},
       author_id = ${pick('author_id')}, meta_title = ${pick('meta_title')},

@@ -23,7 +23,7 @@ const movedSchema = z
 export const route = defineRoute(publishedReader, {
   method: 'get',
   path: '/sites/{site_id}/articles/{slug}',
-  meter: 'content',
+  meter: { product: 'content', buffered: true },
   summary:
     'One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one',
   description: `${metered}${cached} A published-only key sees published articles only: anything else is 404.`,

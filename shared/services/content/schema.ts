@@ -353,7 +353,11 @@ export const scheduleArticleBody = z
       description: 'When to publish: must lie in the future (a time in the past is refused)',
       example: '2026-12-24T08:00:00Z',
     }),
-    unpublish_at: articleFields.unpublish_at.optional(),
+    unpublish_at: isoTimestamp().optional().openapi({
+      description:
+        'When to take it back to draft (optional): after publish_at. Without it, an unpublish_at the article has is kept',
+      example: '2027-01-31T23:00:00Z',
+    }),
   })
   .strict()
   .openapi('ScheduleArticle', { example: { publish_at: '2026-12-24T08:00:00Z' } })

@@ -143,6 +143,29 @@ export function readFeedArticles(
   )
 }
 
+/** Rendered HTML kept per instance, at most this many articles (the oldest used go first). */
+const RENDERED_MAX = 2_000
+const rendered = new Map<string, string>()
+
+/**
+ * An article's HTML, rendered once per version: keyed by the article and its updated_at, which
+ * every write of its body moves, so an entry is never stale, only unused. Rendering (markdown-it
+ * then sanitize-html) was nine tenths of a feed's cost.
+ */
+export function renderedHtml(a: Pick<FeedArticle, 'id' | 'updated_at' | 'body'>): string {
+  const key = `${a.id}:${a.updated_at.getTime()}`
+  const hit = rendered.get(key)
+  if (hit !== undefined) {
+    rendered.delete(key)
+    rendered.set(key, hit)
+    return hit
+  }
+  const html = renderHtml(a.body)
+  rendered.set(key, html)
+  if (rendered.size > RENDERED_MAX) rendered.delete(rendered.keys().next().value!)
+  return html
+}
+
 export type FeedFormat = 'rss' | 'atom' | 'json'
 
 export const feedContentTypes: Record<FeedFormat, string> = {
@@ -186,7 +209,7 @@ export async function renderFeed(
     a,
     url: articleUrl(site, a.slug) ?? home,
     summary: a.excerpt ?? excerptOf(a.body),
-    html: renderHtml(a.body),
+    html: renderedHtml(a),
   }))
   const contentType = feedContentTypes[format]
   if (format === 'rss')

@@ -59,16 +59,28 @@ export async function servePublic(
   c.set('rateLimit', rl)
   if (!rl.allowed) throw new ServiceError('RATE_LIMITED', 'Too many requests', { retryAfter: rl.retryAfter })
   const site = await findPublicSite(deps, siteId)
-  const doc = await render(site)
-  const etag = await etagOf(doc.text)
-  const lastModified = new Date(Math.floor(doc.lastModified.getTime() / 1000) * 1000)
+  // The same cache as published-only keys' reads (docs/adr/0028-published-read-cache.md): what a
+  // public document shows is what such a key reads, forgotten when this instance writes the
+  // tenant's content or the site's settings, at most CONTENT_READ_CACHE_MS old otherwise. The site
+  // is found first on every request, so turning feeds off shows at once.
+  const cache = hotPathOf(deps).publishedReads
+  const url = new URL(c.req.url)
+  const requestKey = `feeds:${url.pathname}${url.search}`
+  let answer = cache.get(site.tenantId, requestKey)
+  if (!answer) {
+    const generation = cache.generation(site.tenantId)
+    const doc = await render(site)
+    const lastModified = new Date(Math.floor(doc.lastModified.getTime() / 1000) * 1000).toUTCString()
+    answer = { text: doc.text, etag: await etagOf(doc.text), lastModified, contentType: doc.contentType }
+    cache.set(site.tenantId, requestKey, answer, generation)
+  }
   const headers = {
-    ETag: etag,
-    'Last-Modified': lastModified.toUTCString(),
+    ETag: answer.etag,
+    'Last-Modified': answer.lastModified!,
     'Cache-Control': `public, max-age=${deps.config.CONTENT_PUBLIC_MAX_AGE_SECONDS}`,
   }
-  if (notModified(c, etag, lastModified)) return c.body(null, 304, headers)
-  return c.body(doc.text, 200, { ...headers, 'Content-Type': doc.contentType })
+  if (notModified(c, answer.etag, new Date(answer.lastModified!))) return c.body(null, 304, headers)
+  return c.body(answer.text, 200, { ...headers, 'Content-Type': answer.contentType! })
 }
 
 /** If-None-Match wins when sent (RFC 9110 13.2.2); otherwise If-Modified-Since. */

@@ -624,7 +624,7 @@ function Schedule({
     return html`<section class="card" aria-label="Publishing"><h2>Publishing</h2>
       <p class="muted">Published ${a.published_at ? whenIn(a.published_at, zone) : ''} (${zone}). To schedule it again, unpublish it first.</p>
       ${untilField}
-      <div class="row wrap"><${Action} run=${() => setUnpublish(until ? until.toISOString() : null)}>Save unpublish time<//></div></section>`
+      <div class="row wrap"><${Action} run=${() => setUnpublish(until ? until.toISOString() : null)}>Save the end time<//></div></section>`
   return html`<section class="card" aria-label="Publishing">
     <h2>Publishing</h2>
     <label class="field"><span>Publish at (${zone})</span>

@@ -616,8 +616,8 @@ function Schedule({
   // Optional: when the article comes down again (unpublish_at); empty for never.
   const [untilLocal, setUntilLocal] = useState(() => (a.unpublish_at ? toZoned(a.unpublish_at, zone) : ''))
   const until = untilLocal ? fromZoned(untilLocal, zone) : null
-  const untilField = html`<label class="field"><span>Unpublish at (${zone}, optional)</span>
-      <input type="datetime-local" aria-label="Unpublish at" value=${untilLocal} min=${toZoned(new Date(), zone)}
+  const untilField = html`<label class="field"><span>Take down at (${zone}, optional)</span>
+      <input type="datetime-local" aria-label="Take down at" value=${untilLocal} min=${toZoned(new Date(), zone)}
         onInput=${(e: Event) => setUntilLocal((e.target as HTMLInputElement).value)} />
       <small>Back to draft within a minute of that time; empty: stays up.</small></label>`
   if (a.status === 'published')

@@ -1,6 +1,7 @@
 // Scheduled publishing across instances (docs/content.md): two platform instances on one
 // PostgreSQL database run the publish-scheduled job at the same moments, directly and through
-// PgBouncer in transaction mode; every due article is published once, with one content.published.
+// PgBouncer in transaction mode; every due article is published once, with one content.published,
+// and every article whose unpublish_at has come is unpublished once, with one content.unpublished.
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { chmod, mkdtemp, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:net'
@@ -101,6 +102,55 @@ async function scheduleAndRace(platform: TestPlatform, clock: TestClock) {
   }
 }
 
+/**
+ * Thirty published articles with an unpublish_at that comes while the clock moves; both instances
+ * run the job at once, several times: each is unpublished once, with one content.unpublished.
+ */
+async function unpublishAndRace(platform: TestPlatform, clock: TestClock) {
+  const t = await platform.createTenant()
+  const token = t.token
+  const site = (await platform.json('/v1/content/sites', { token, body: { name: 'Window' } })).body
+  const unpublishAt = new Date(clock.now().getTime() + 30_000).toISOString()
+  const ids: string[] = []
+  for (let i = 0; i < 30; i++) {
+    const art = (
+      await platform.json('/v1/content/articles', { token, body: { site_id: site.id, title: `Until ${i}` } })
+    ).body
+    await platform.json(`/v1/content/articles/${art.id}/publish`, { method: 'POST', token })
+    const res = await platform.json(`/v1/content/articles/${art.id}`, {
+      method: 'PATCH',
+      token,
+      body: { unpublish_at: unpublishAt },
+    })
+    expect([res.status, res.body.unpublish_at], JSON.stringify(res.body)).toEqual([200, unpublishAt])
+    ids.push(art.id)
+  }
+  clock.advance(60_000)
+  const runs = await Promise.all(
+    [0, 1, 0, 1, 0, 1].map((instance) =>
+      platform
+        .json('/functions/v1/content/jobs/publish-scheduled', {
+          method: 'POST',
+          headers: { apikey: platform.serviceRoleKey },
+          instance,
+        })
+        .then((r) => {
+          expect(r.status).toBe(200)
+          return r.body.unpublished as number
+        }),
+    ),
+  )
+  expect(runs.reduce((s, n) => s + n, 0)).toBe(30)
+  const events = await platform.db.sql<{ article_id: string; previous_status: string }[]>`
+    select data ->> 'article_id' as article_id, data ->> 'previous_status' as previous_status
+    from public.event_outbox where tenant_id = ${t.tenantId} and type = 'content.unpublished'`
+  expect(events.map((e) => e.article_id).sort()).toEqual([...ids].sort())
+  expect(new Set(events.map((e) => e.previous_status))).toEqual(new Set(['published']))
+  const rows = await platform.db.sql<{ status: string; unpublish_at: Date | null }[]>`
+    select status, unpublish_at from public.articles where id = any (${ids})`
+  for (const r of rows) expect([r.status, r.unpublish_at]).toEqual(['draft', null])
+}
+
 describe('publish-scheduled across instances', () => {
   it('publishes each due article once, with one event, when two instances run the job at once', async (ctx) => {
     needsRealConcurrency(ctx)
@@ -108,6 +158,7 @@ describe('publish-scheduled across instances', () => {
     const platform = await startTestPlatform({ instances: 2, clock })
     try {
       await scheduleAndRace(platform, clock)
+      await unpublishAndRace(platform, clock)
     } finally {
       await platform.close()
     }
@@ -125,6 +176,7 @@ describe('publish-scheduled across instances', () => {
     tp = await startTestPlatform({ instances: 2, clock, databaseServerUrl: pooled.toString() })
     expect(new URL(tp.db.url).port).toBe(String(POOLER_PORT))
     await scheduleAndRace(tp, clock)
+    await unpublishAndRace(tp, clock)
   }, 180_000)
 })
 

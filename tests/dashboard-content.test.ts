@@ -164,6 +164,34 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await screenshot(page, 'sites-narrow', 390)
   })
 
+  it("turns a site's feeds public from its page, and its feed then answers without a key", async () => {
+    await go('#/sites')
+    await page.getByRole('link', { name: 'Tech notes' }).click()
+    await page.getByRole('heading', { name: 'Tech notes' }).waitFor()
+    const siteId = new URL(page.url()).hash.split('/').pop()!
+    expect((await tp.request(`/feeds/${siteId}/rss.xml`)).status).toBe(404)
+    await page.locator('summary', { hasText: 'Readers: feeds, sitemap, links' }).click()
+    const form = page.getByRole('form', { name: 'Reader settings' })
+    await form.getByLabel('Article URL pattern').fill('https://blog.example.com/posts/{slug}')
+    await form.getByLabel('Public feeds and sitemap', { exact: false }).check()
+    await form.getByLabel('Structured data type').selectOption('NewsArticle')
+    await form.getByRole('button', { name: 'Save reader settings' }).click()
+    await page.locator('summary', { hasText: '(feeds public)' }).waitFor()
+    const token = await pageToken()
+    const site = await tp.json(`/v1/content/sites/${siteId}`, { token })
+    expect(site.body).toMatchObject({
+      public_feeds: true,
+      article_url_pattern: 'https://blog.example.com/posts/{slug}',
+      article_schema_type: 'NewsArticle',
+    })
+    const feed = await tp.request(`/feeds/${siteId}/rss.xml`)
+    expect([feed.status, feed.headers.get('content-type')]).toEqual([
+      200,
+      'application/rss+xml; charset=utf-8',
+    ])
+    await screenshot(page, 'site-readers')
+  })
+
   it('writes an article, edits, publishes and unpublishes it, and the delivery log shows both events', async () => {
     await go('#/sites')
     await page.getByRole('link', { name: 'Tech notes' }).click()

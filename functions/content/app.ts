@@ -13,6 +13,10 @@ import { registerArticleSources } from './routes/articles/sources.ts'
 import { registerSubmitArticle } from './routes/articles/submit.ts'
 import { registerUnpublishArticle } from './routes/articles/unpublish.ts'
 import { registerUpdateArticle } from './routes/articles/update.ts'
+import { registerAtomFeed } from './routes/feeds/atom.ts'
+import { registerJsonFeed } from './routes/feeds/json.ts'
+import { registerRssFeed } from './routes/feeds/rss.ts'
+import { registerSitemap, registerSitemapPage } from './routes/feeds/sitemap.ts'
 import { registerPublishScheduledJob } from './routes/jobs/publish-scheduled.ts'
 import { registerListContent } from './routes/list.ts'
 import { registerGetRevision } from './routes/revisions/get.ts'
@@ -62,6 +66,11 @@ export function createApp(deps: FunctionDeps) {
     registerUpdateTag,
     registerDeleteTag,
     registerPublishScheduledJob,
+    registerRssFeed,
+    registerAtomFeed,
+    registerJsonFeed,
+    registerSitemap,
+    registerSitemapPage,
   ])
     register(app)
   return app

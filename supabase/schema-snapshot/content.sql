@@ -485,6 +485,7 @@ CREATE TABLE public.articles (
     review_requested_at timestamp with time zone,
     body_excerpt text,
     body_excerpt_md5 text,
+    unpublish_at timestamp with time zone,
     CONSTRAINT articles_canonical_url_check CHECK (((canonical_url ~ '^https://'::text) AND (length(canonical_url) <= 2000))),
     CONSTRAINT articles_excerpt_check CHECK ((length(excerpt) <= 500)),
     CONSTRAINT articles_feature_image_alt_check CHECK ((length(feature_image_alt) <= 500)),
@@ -494,7 +495,8 @@ CREATE TABLE public.articles (
     CONSTRAINT articles_publish_at_check CHECK (((status = 'scheduled'::text) = (publish_at IS NOT NULL))),
     CONSTRAINT articles_slug_check CHECK (((slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text) AND (length(slug) <= 120))),
     CONSTRAINT articles_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'published'::text]))),
-    CONSTRAINT articles_title_check CHECK (((length(title) >= 1) AND (length(title) <= 500)))
+    CONSTRAINT articles_title_check CHECK (((length(title) >= 1) AND (length(title) <= 500))),
+    CONSTRAINT articles_unpublish_after_publish_check CHECK (((unpublish_at IS NULL) OR (publish_at IS NULL) OR (unpublish_at > publish_at)))
 );
 
 --
@@ -528,6 +530,12 @@ CREATE INDEX articles_site_id_idx ON public.articles USING btree (site_id);
 --
 
 CREATE INDEX articles_tenant_id_idx ON public.articles USING btree (tenant_id, created_at, id);
+
+--
+-- Name: articles_unpublish_due_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX articles_unpublish_due_idx ON public.articles USING btree (unpublish_at, id) WHERE ((status = 'published'::text) AND (unpublish_at IS NOT NULL));
 
 --
 -- Name: articles articles_clear_stale_body_excerpt; Type: TRIGGER; Schema: public
@@ -662,6 +670,11 @@ CREATE TABLE public.sites (
     created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     slug text NOT NULL,
+    public_feeds boolean DEFAULT false NOT NULL,
+    article_url_pattern text,
+    article_schema_type text DEFAULT 'Article'::text NOT NULL,
+    CONSTRAINT sites_article_schema_type_check CHECK ((article_schema_type = ANY (ARRAY['Article'::text, 'NewsArticle'::text, 'BlogPosting'::text]))),
+    CONSTRAINT sites_article_url_pattern_check CHECK (((article_url_pattern IS NULL) OR ((length(article_url_pattern) <= 500) AND (article_url_pattern ~~ 'https://%'::text) AND (POSITION(('{slug}'::text) IN (article_url_pattern)) > 0)))),
     CONSTRAINT sites_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
     CONSTRAINT sites_slug_check CHECK (((slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text) AND (length(slug) <= 120)))
 );

@@ -903,6 +903,24 @@ end
 $$;
 
 --
+-- Name: public_feed_site(uuid); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.public_feed_site(p_site uuid) RETURNS TABLE(tenant_id uuid, acting_user_id uuid, name text, domain text, article_url_pattern text, article_schema_type text, updated_at timestamp with time zone)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select s.tenant_id, m.user_id, s.name, s.domain, s.article_url_pattern, s.article_schema_type, s.updated_at
+  from public.sites s
+  cross join lateral (
+    select tm.user_id from public.tenant_members tm
+    where tm.tenant_id = s.tenant_id and tm.role = 'owner'
+    order by tm.created_at, tm.user_id limit 1
+  ) m
+  where s.id = p_site and s.public_feeds
+$$;
+
+--
 -- Name: record_event(text, uuid, text, jsonb, timestamp with time zone); Type: FUNCTION; Schema: private
 --
 
@@ -1511,6 +1529,12 @@ REVOKE ALL ON FUNCTION private.prune_request_log(p_now timestamp with time zone,
 --
 
 REVOKE ALL ON FUNCTION private.prune_retention(p_now timestamp with time zone, p_delivery_days integer, p_outbox_days integer, p_tool_usage_days integer) FROM PUBLIC;
+
+--
+-- Name: FUNCTION public_feed_site(p_site uuid); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.public_feed_site(p_site uuid) FROM PUBLIC;
 
 --
 -- Name: FUNCTION record_event(event_id text, event_tenant uuid, event_type text, event_data jsonb, event_at timestamp with time zone); Type: ACL; Schema: private

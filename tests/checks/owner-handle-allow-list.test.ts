@@ -328,6 +328,17 @@ const ALLOWED: Allowed[] = [
     fn: 'publishDueArticles',
     reason: `the publish-scheduled job: ${ACROSS}; each content.published is written for its article's tenant`,
   },
+  {
+    file: 'shared/services/content/scheduler.ts',
+    fn: 'unpublishDueArticles',
+    reason: `the publish-scheduled job's unpublishing: ${ACROSS}; each content.unpublished is written for its article's tenant`,
+  },
+  {
+    file: 'shared/services/content/public-feeds.ts',
+    fn: 'findPublicSite',
+    reason:
+      'a public feed names only a site id, so no tenant is known yet: private.public_feed_site finds the site (only while its feeds are public) and its tenant; the rows are then read with published-only claims under RLS',
+  },
   { file: 'shared/services/jobs/scheduled.ts', fn: 'queueDueRuns', reason: ACROSS },
   // Tenants
   {

@@ -350,6 +350,68 @@ describe('security matrix', () => {
     }
   })
 
+  it('public feed routes show nothing a published-only key could not read, and nothing of a site whose feeds are off', async () => {
+    const publicFeeds = entries.filter((e) => e.allow.length === 0 && e.fn === 'content')
+    expect(publicFeeds.map(label).sort()).toEqual(
+      [
+        'GET content/feeds/{site_id}/atom.xml',
+        'GET content/feeds/{site_id}/feed.json',
+        'GET content/feeds/{site_id}/rss.xml',
+        'GET content/feeds/{site_id}/sitemap.xml',
+        'GET content/feeds/{site_id}/sitemaps/{page}',
+      ].sort(),
+    )
+    const site = await tp.json('/v1/content/sites', {
+      token: owner.token,
+      body: { name: 'Matrix public', domain: 'matrix.example.com', public_feeds: true },
+    })
+    expect(site.status, JSON.stringify(site.body)).toBe(201)
+    const write = (title: string) =>
+      tp.json('/v1/content/articles', { token: owner.token, body: { site_id: site.body.id, title } })
+    const shown = (await write('Matrix shown')).body
+    await tp.json(`/v1/content/articles/${shown.id}/publish`, { method: 'POST', token: owner.token })
+    const draft = (await write('Matrix draft')).body
+    const scheduled = (await write('Matrix scheduled')).body
+    await tp.json(`/v1/content/articles/${scheduled.id}/schedule`, {
+      token: owner.token,
+      body: { publish_at: '2100-01-01T00:00:00Z' },
+    })
+    const key = await tp.json('/api/api-keys', {
+      token: owner.token,
+      body: {
+        name: 'matrix published-only',
+        environment: 'production',
+        scopes: ['content:read'],
+        published_only: true,
+        rate_limit_per_minute: 100,
+      },
+    })
+    const asKey = await tp.json(`/v1/content?site_id=${site.body.id}&type=article&limit=100`, {
+      token: key.body.key,
+    })
+    const readable = new Set(asKey.body.data.map((a: { slug: string }) => a.slug))
+    expect([...readable]).toEqual([shown.slug])
+    const hidden = [draft, scheduled]
+    for (const e of publicFeeds) {
+      const path = pathOf(e, { site_id: site.body.id, page: '1.xml' })
+      const res = await tp.request(path, {
+        headers: { 'x-test-client': `198.51.100.${++clientCounter % 250}` },
+      })
+      const text = await res.text()
+      expect(res.status, `${label(e)}: ${text}`).toBe(200)
+      for (const a of hidden) {
+        expect(text, label(e)).not.toContain(a.id)
+        expect(text, label(e)).not.toContain(a.slug)
+      }
+      const linked = [...text.matchAll(/https:\/\/matrix\.example\.com\/([a-z0-9-]+)/g)].map((m) => m[1])
+      expect(linked.length, label(e)).toBeGreaterThan(0)
+      for (const slug of linked) expect(readable.has(slug), `${label(e)} links ${slug}`).toBe(true)
+      // Another tenant's site, whose feeds are off: nothing, as for an unknown site.
+      const other = await call(e, {}, { path: pathOf(e, { site_id: otherIds.site!, page: '1.xml' }) })
+      expect([other.status, other.body?.code], label(e)).toEqual([404, 'NOT_FOUND'])
+    }
+  })
+
   it("is the README's route table", () => {
     const readme = readFileSync('README.md', 'utf8')
     const table = readme.slice(

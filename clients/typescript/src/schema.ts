@@ -1596,6 +1596,8 @@ export interface paths {
                 query?: {
                     /** @description The body as markdown (the default, field body), html (sanitized, field html) and/or plaintext (field plaintext), comma-separated */
                     formats?: string;
+                    /** @description seo adds the field seo: canonical_url, alternates (the article on the site, the site's public feeds) and json_ld, a schema.org Article for the page's <head> */
+                    include?: "seo";
                 };
                 header?: never;
                 path: {
@@ -1612,7 +1614,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Article"];
+                        "application/json": components["schemas"]["ArticleBySlug"];
                     };
                 };
                 /** @description The slug was this published article's: Location gives its address now */
@@ -2709,7 +2711,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job: publish the scheduled articles that are due, each once (service role only)
+         * Job: publish the scheduled articles that are due, and unpublish those whose unpublish_at has come, each once (service role only)
          * @description Supabase address: `POST /functions/v1/content/jobs/publish-scheduled`
          */
         post: {
@@ -2729,6 +2731,8 @@ export interface paths {
                     content: {
                         "application/json": {
                             published: number;
+                            /** @description Published articles whose unpublish_at had come */
+                            unpublished: number;
                         };
                     };
                 };
@@ -2743,6 +2747,407 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{site_id}/rss.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's latest published articles as RSS 2.0 (public when the site's feeds are)
+         * @description Newest first; tag filters by a tag's slug. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         *
+         *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/rss.xml`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only articles with this tag (its slug) */
+                    tag?: string;
+                    /** @description Articles, newest first */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    site_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The feed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/rss+xml": string;
+                    };
+                };
+                /** @description Not modified (If-None-Match or If-Modified-Since) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{site_id}/atom.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's latest published articles as Atom (public when the site's feeds are)
+         * @description Newest first; tag filters by a tag's slug. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         *
+         *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/atom.xml`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only articles with this tag (its slug) */
+                    tag?: string;
+                    /** @description Articles, newest first */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    site_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The feed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/atom+xml": string;
+                    };
+                };
+                /** @description Not modified (If-None-Match or If-Modified-Since) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{site_id}/feed.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's latest published articles as JSON Feed 1.1 (public when the site's feeds are)
+         * @description Newest first; tag filters by a tag's slug. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         *
+         *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/feed.json`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only articles with this tag (its slug) */
+                    tag?: string;
+                    /** @description Articles, newest first */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    site_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The feed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/feed+json": string;
+                    };
+                };
+                /** @description Not modified (If-None-Match or If-Modified-Since) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{site_id}/sitemap.xml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A site's sitemap: its published articles (public when the site's feeds are)
+         * @description Up to 50000 URLs, each with lastmod; past that a sitemap index of /feeds/{site_id}/sitemaps/{n}.xml. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         *
+         *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/sitemap.xml`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    site_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The sitemap, or the sitemap index */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": string;
+                    };
+                };
+                /** @description Not modified (If-None-Match or If-Modified-Since) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/feeds/{site_id}/sitemaps/{page}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One file of a site's sitemap index (public when the site's feeds are)
+         * @description File n holds the published articles 50000·(n−1)+1 to 50000·n, oldest first. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         *
+         *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/sitemaps/{page}`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    site_id: string;
+                    page: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The sitemap file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/xml": string;
+                    };
+                };
+                /** @description Not modified (If-None-Match or If-Modified-Since) */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -15805,6 +16210,8 @@ export interface components {
             status: "draft" | "scheduled" | "published";
             /** @description When a scheduled article goes live */
             publish_at: string | null;
+            /** @description When the article goes back to draft (the publish-scheduled job); absent from the read by slug */
+            unpublish_at?: string | null;
             published_at: string | null;
             /**
              * Format: uuid
@@ -15831,6 +16238,10 @@ export interface components {
             slug: string;
             name: string;
             domain: string | null;
+            public_feeds: boolean;
+            article_url_pattern: string | null;
+            /** @enum {string} */
+            article_schema_type: "Article" | "NewsArticle" | "BlogPosting";
             created_at: string;
             updated_at: string;
         };
@@ -15850,6 +16261,18 @@ export interface components {
             slug?: string;
             /** @example blog.example.com */
             domain?: string | null;
+            /** @description Serve the RSS, Atom and JSON feeds and the sitemap without a key at /feeds/{site_id}/... (off by default): they show what a published-only key reads. Needs article_url_pattern or domain */
+            public_feeds?: boolean;
+            /**
+             * @description Where the site's articles live: https, with {slug}; null means https://{domain}/{slug}. Used for the links of feeds, the sitemap and structured data
+             * @example https://blog.example.com/{slug}
+             */
+            article_url_pattern?: string | null;
+            /**
+             * @description The schema.org type of its articles’ structured data (Article by default)
+             * @enum {string}
+             */
+            article_schema_type?: "Article" | "NewsArticle" | "BlogPosting";
         };
         /**
          * @example {
@@ -15858,6 +16281,9 @@ export interface components {
          *       "slug": "tech-blog",
          *       "name": "Tech blog",
          *       "domain": "blog.example.com",
+         *       "public_feeds": false,
+         *       "article_url_pattern": null,
+         *       "article_schema_type": "Article",
          *       "created_at": "2026-11-01T09:00:00.000Z",
          *       "updated_at": "2026-11-01T09:00:00.000Z",
          *       "counts": {
@@ -15891,6 +16317,18 @@ export interface components {
             slug?: string;
             /** @example blog.example.com */
             domain?: string | null;
+            /** @description Serve the RSS, Atom and JSON feeds and the sitemap without a key at /feeds/{site_id}/... (off by default): they show what a published-only key reads. Needs article_url_pattern or domain */
+            public_feeds?: boolean;
+            /**
+             * @description Where the site's articles live: https, with {slug}; null means https://{domain}/{slug}. Used for the links of feeds, the sitemap and structured data
+             * @example https://blog.example.com/{slug}
+             */
+            article_url_pattern?: string | null;
+            /**
+             * @description The schema.org type of its articles’ structured data (Article by default)
+             * @enum {string}
+             */
+            article_schema_type?: "Article" | "NewsArticle" | "BlogPosting";
         };
         /**
          * @example {
@@ -15992,6 +16430,12 @@ export interface components {
             meta_description?: string | null;
             /** @example https://blog.example.com/spring-deals */
             canonical_url?: string | null;
+            /**
+             * Format: date-time
+             * @description When the publish-scheduled job takes the published article back to draft (content.unpublished): in the future, and after publish_at when scheduled; null clears it. Editors only
+             * @example 2027-01-31T23:00:00Z
+             */
+            unpublish_at?: string | null;
         };
         /**
          * @example {
@@ -16022,6 +16466,24 @@ export interface components {
             author: string | null;
             published_at: string | null;
         };
+        ArticleBySlug: components["schemas"]["Article"] & {
+            seo?: components["schemas"]["ArticleSeo"];
+        };
+        /** @description With include=seo */
+        ArticleSeo: {
+            /** @description The article's canonical_url, or its address by the site's article_url_pattern (or domain) */
+            canonical_url: string | null;
+            /** @description <link rel="alternate"> entries: the article on the site, the site’s public feeds */
+            alternates: {
+                href: string;
+                type: string;
+                title?: string;
+            }[];
+            /** @description A schema.org Article (or the site’s article_schema_type) for <script type="application/ld+json"> */
+            json_ld: {
+                [key: string]: unknown;
+            };
+        };
         ArticleMoved: {
             /** @description The slug the article has now */
             redirect_to: string;
@@ -16040,6 +16502,12 @@ export interface components {
              * @example 2026-12-24T08:00:00Z
              */
             publish_at: string;
+            /**
+             * Format: date-time
+             * @description When to take it back to draft (optional): after publish_at. Without it, an unpublish_at the article has is kept
+             * @example 2027-01-31T23:00:00Z
+             */
+            unpublish_at?: string;
         };
         ArticleRevisionList: {
             data: components["schemas"]["ArticleRevisionSummary"][];

@@ -6,7 +6,7 @@
  */
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
-import { api, type Page } from '../api.ts'
+import { api, config, type Page } from '../api.ts'
 import { ago, hostOf, num, safeHref, when } from '../format.ts'
 import { Action, confirmAction, ErrorNote, Field, Form, html, Loaded, Loading, useLoad } from '../ui.ts'
 
@@ -14,6 +14,10 @@ export interface Site {
   id: string
   name: string
   domain: string | null
+  /** Absent from list items (GET /v1/content); present when the site itself is read. */
+  public_feeds?: boolean
+  article_url_pattern?: string | null
+  article_schema_type?: 'Article' | 'NewsArticle' | 'BlogPosting'
   created_at: string
   updated_at: string
 }
@@ -179,6 +183,43 @@ export function ReviewPill({ at }: { at: string | null | undefined }): VNode | n
   return at ? html` <span class="pill pending" title=${when(at)}>submitted for review</span>` : null
 }
 
+/**
+ * A site's settings for readers: public feeds and sitemap, where its articles live (the links of
+ * feeds, the sitemap and structured data) and the schema.org type of its structured data.
+ */
+function ReaderSettings({ site, saved }: { site: SiteDetail; saved: () => void }): VNode {
+  const [feeds, setFeeds] = useState(site.public_feeds ?? false)
+  const [pattern, setPattern] = useState(site.article_url_pattern ?? '')
+  const [type, setType] = useState(site.article_schema_type ?? 'Article')
+  const base = `${config?.supabaseUrl ?? location.origin}/functions/v1/content/feeds/${site.id}`
+  return html`<details class="card"><summary>Readers: feeds, sitemap, links${site.public_feeds ? ' (feeds public)' : ''}</summary>
+    <${Form} label="Reader settings" submitLabel="Save reader settings" submit=${async () => {
+      await api<Site>('PATCH', `/v1/content/sites/${site.id}`, {
+        public_feeds: feeds,
+        article_url_pattern: pattern.trim() || null,
+        article_schema_type: type,
+      })
+      saved()
+    }}>
+      <${Field} label="Article URL pattern" hint="Where the site's articles live, with {slug}: https://blog.example.com/{slug}. Empty: https://{domain}/{slug}">
+        <input name="article_url_pattern" maxlength="500" value=${pattern} placeholder="https://blog.example.com/{slug}"
+          onInput=${(e: Event) => setPattern((e.target as HTMLInputElement).value)} /><//>
+      <label class="field inline"><input type="checkbox" name="public_feeds" checked=${feeds}
+        onChange=${(e: Event) => setFeeds((e.target as HTMLInputElement).checked)} />
+        <span>Public feeds and sitemap (RSS, Atom, JSON Feed, sitemap.xml): readers need no key; they show published articles only</span></label>
+      <label class="field inline"><span>Structured data type</span><select name="article_schema_type" value=${type}
+        onChange=${(e: Event) => setType((e.target as HTMLSelectElement).value as typeof type)}>
+        <option value="Article">Article</option><option value="NewsArticle">NewsArticle</option><option value="BlogPosting">BlogPosting</option>
+      </select></label>
+    <//>
+    ${
+      site.public_feeds
+        ? html`<p class="muted">Feeds: <a href=${`${base}/rss.xml`}>RSS</a> · <a href=${`${base}/atom.xml`}>Atom</a> · <a href=${`${base}/feed.json`}>JSON Feed</a> · <a href=${`${base}/sitemap.xml`}>sitemap</a></p>`
+        : null
+    }
+  </details>`
+}
+
 export function SitePage({ id }: { id: string }): VNode {
   const site = useLoad(() => api<SiteDetail>('GET', `/v1/content/sites/${id}`))
   const [q, setQ] = useState('')
@@ -217,6 +258,7 @@ export function SitePage({ id }: { id: string }): VNode {
       <h1>${s.name}</h1>
       <p class="muted">${s.domain ? html`<strong>${s.domain}</strong> · ` : null}${plural(s.counts.articles, 'article')} (${num(s.counts.published)} published, ${num(s.counts.drafts)} drafts)
         ${` · ${plural(s.counts.sources, 'source')} · ${plural(s.counts.affiliate_destinations, 'affiliate destination')}`}</p>
+      <${ReaderSettings} site=${s} saved=${site.reload} />
       <details class="card" open=${s.counts.articles === 0}><summary>New article</summary>
         <${Form} label="New article" submitLabel="Create draft" submit=${async (d: FormData) => {
           const created = await api<ArticleRow>('POST', '/v1/content/articles', {

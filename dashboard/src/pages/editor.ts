@@ -55,6 +55,8 @@ interface Article {
   canonical_url: string | null
   status: ArticleStatus
   publish_at: string | null
+  /** When the publish-scheduled job takes it back to draft (docs/content.md). */
+  unpublish_at?: string | null
   published_at: string | null
   revision_id: string | null
   published_revision_id: string | null
@@ -349,10 +351,17 @@ function Editor({ initial }: { initial: Article }): VNode {
       <div class="panel-stack">
       ${
         editor
-          ? html`<${Schedule} article=${saved} zone=${zone} schedule=${async (iso: string) => {
-              await transition('POST', 'schedule', { publish_at: iso })
+          ? html`<${Schedule} article=${saved} zone=${zone} schedule=${async (
+              iso: string,
+              until?: string,
+            ) => {
+              await transition('POST', 'schedule', { publish_at: iso, ...(until && { unpublish_at: until }) })
               setNote(undefined)
-            }} cancel=${() => transition('DELETE', 'schedule')} />`
+            }} cancel=${() => transition('DELETE', 'schedule')}
+            setUnpublish=${async (until: string | null) =>
+              take(
+                await api<Article>('PATCH', `/v1/content/articles/${saved.id}`, { unpublish_at: until }),
+              )} />`
           : null
       }
       <${Revisions} article=${saved} members=${members.data?.data ?? []} dirty=${dirty} renderer=${renderer}
@@ -627,11 +636,13 @@ function Schedule({
   zone,
   schedule,
   cancel,
+  setUnpublish,
 }: {
   article: Article
   zone: string
-  schedule: (iso: string) => Promise<void>
+  schedule: (iso: string, unpublishAt?: string) => Promise<void>
   cancel: () => Promise<void>
+  setUnpublish: (iso: string | null) => Promise<void>
 }): VNode {
   const suggested = () => {
     // The next full hour at least an hour away: a time in the past is refused.
@@ -641,22 +652,32 @@ function Schedule({
   }
   const [local, setLocal] = useState(() => (a.publish_at ? toZoned(a.publish_at, zone) : suggested()))
   const at = fromZoned(local, zone)
+  // Optional: when the article comes down again (unpublish_at); empty for never.
+  const [untilLocal, setUntilLocal] = useState(() => (a.unpublish_at ? toZoned(a.unpublish_at, zone) : ''))
+  const until = untilLocal ? fromZoned(untilLocal, zone) : null
+  const untilField = html`<label class="field"><span>Take down at (${zone}, optional)</span>
+      <input type="datetime-local" aria-label="Take down at" value=${untilLocal} min=${toZoned(new Date(), zone)}
+        onInput=${(e: Event) => setUntilLocal((e.target as HTMLInputElement).value)} />
+      <small>Back to draft within a minute of that time; empty: stays up.</small></label>`
   if (a.status === 'published')
     return html`<section class="card" aria-label="Publishing"><h2>Publishing</h2>
-      <p class="muted">Published ${a.published_at ? whenIn(a.published_at, zone) : ''} (${zone}). To schedule it again, unpublish it first.</p></section>`
+      <p class="muted">Published ${a.published_at ? whenIn(a.published_at, zone) : ''} (${zone}). To schedule it again, unpublish it first.</p>
+      ${untilField}
+      <div class="row wrap"><${Action} run=${() => setUnpublish(until ? until.toISOString() : null)}>Save the end time<//></div></section>`
   return html`<section class="card" aria-label="Publishing">
     <h2>Publishing</h2>
     <label class="field"><span>Publish at (${zone})</span>
       <input type="datetime-local" aria-label="Publish at" value=${local} min=${toZoned(new Date(), zone)}
         onInput=${(e: Event) => setLocal((e.target as HTMLInputElement).value)} />
       <small>In the workspace's time zone${at ? html`, that is <span data-iso=${at.toISOString().replace('.000Z', 'Z')}>${at.toISOString().slice(0, 16).replace('T', ' ')} UTC</span>` : ''}. It goes live within a minute of that time.</small></label>
+    ${untilField}
     <div class="row wrap">
       <${Action} kind=${a.status === 'draft' ? undefined : 'primary'} run=${async () => {
         if (!at)
           throw new ApiError(400, 'VALIDATION_ERROR', 'Choose a date and time', [
             { field: 'publish_at', message: 'choose a date and time' },
           ])
-        await schedule(at.toISOString())
+        await schedule(at.toISOString(), until?.toISOString())
       }}>${a.status === 'scheduled' ? 'Reschedule' : 'Schedule'}<//>
       ${a.status === 'scheduled' ? html`<${Action} run=${cancel}>Cancel the schedule<//>` : null}
     </div>

@@ -25,6 +25,9 @@ export const MAX_BYTES = 32 * 1024 * 1024
 export interface PublishedAnswer {
   text: string
   etag: string
+  /** A public feed's Last-Modified and Content-Type (functions/content/routes/feeds/serve.ts). */
+  lastModified?: string
+  contentType?: string
 }
 
 interface Entry extends PublishedAnswer {

@@ -15,6 +15,8 @@ export const publicRoutes: PublicRoute[] = [
   // The tenant's request log (its keys' and members' requests).
   { prefix: '/api/request-log', fn: 'api-keys', path: '/request-log' },
   { prefix: '/v1/content', fn: 'content', path: '' },
+  // A site's public feeds and sitemap (readers send no key; the site's public_feeds setting).
+  { prefix: '/feeds', fn: 'content', path: '/feeds' },
   // {mcp_url}: the tool server.
   { prefix: '/mcp', fn: 'mcp-sse', path: '' },
   // Its OAuth metadata at the RFC 9728 / RFC 8414 addresses (well-known part before the path).

@@ -114,7 +114,8 @@ export const scheduledJobs: readonly ScheduledJob[] = [
     description: 'every 5 minutes',
   },
   {
-    // Scheduled articles whose publish_at has come: published within a minute, each once.
+    // Scheduled articles whose publish_at has come: published within a minute, each once; and
+    // published ones whose unpublish_at has come: back to draft, each once.
     name: 'content-publish-scheduled',
     cron: '* * * * *',
     path: 'content/jobs/publish-scheduled',

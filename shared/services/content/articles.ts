@@ -1,7 +1,7 @@
 import { editorRoles, requireRole, type TenantCaller } from '@shared/infra/caller.ts'
 import { isPgError, pgErrors, type Queryable, type RequestClaims, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
-import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
+import { invalidField, notFound, requireFuture, ServiceError } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
 import { excerptOf, renderHtml, renderPlaintext } from './render.ts'
@@ -37,6 +37,8 @@ export interface ArticleRow {
   canonical_url: string | null
   status: Article['status']
   publish_at: Date | null
+  /** Absent from the read by slug (private.article_by_slug does not return it). */
+  unpublish_at?: Date | null
   published_at: Date | null
   created_at: Date
   updated_at: Date
@@ -50,7 +52,7 @@ export interface ArticleRow {
 export const selectArticle = (q: Queryable, extra = q``) => q`
   select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.body_excerpt, a.feature_image_url, a.feature_image_alt,
          a.author_id, (select n.name from private.author_names(array[a.author_id]) n) as author_name,
-         a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.published_at,
+         a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.unpublish_at, a.published_at,
          a.created_at, a.updated_at, a.revision_id, a.published_revision_id, a.review_requested_at,
          coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by x.position)
                    from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
@@ -78,6 +80,7 @@ export function presentArticle(r: ArticleRow, formats: readonly ContentFormat[] 
     canonical_url: r.canonical_url,
     status: r.status,
     publish_at: r.publish_at?.toISOString() ?? null,
+    ...(r.unpublish_at !== undefined && { unpublish_at: r.unpublish_at?.toISOString() ?? null }),
     published_at: r.published_at?.toISOString() ?? null,
     revision_id: r.revision_id,
     published_revision_id: r.published_revision_id,
@@ -413,6 +416,9 @@ export async function updateArticle(
   const { caller } = ctx
   const now = ctx.clock.now()
   requireSelfAsAuthor(caller, input.author_id)
+  const unpublishAt = input.unpublish_at === undefined ? undefined : toDate(input.unpublish_at)
+  // When an article leaves the site is the editors' call, as when it goes live (scheduling).
+  if (unpublishAt !== undefined) requireRole(caller, editorRoles)
   const { row, changed } = await ctx
     .asTenant(async (tx: Tx) => {
       await requireOwnDraft(tx, caller, id)
@@ -420,10 +426,27 @@ export async function updateArticle(
         select 1 from public.articles where id = ${id} and tenant_id = ${caller.tenantId} for update`
       if (!locked) throw notFound('Article')
       const before = (await readArticle(tx, caller.tenantId, id))!
-      const changed = updatableFields.filter((f) => differs(f, input, before))
+      if (unpublishAt) requireUnpublishAfter(before.publish_at, unpublishAt, now)
+      const unpublishChanged =
+        unpublishAt !== undefined &&
+        (before.unpublish_at?.getTime() ?? null) !== (unpublishAt?.getTime() ?? null)
+      const fieldsChanged = updatableFields.filter((f) => differs(f, input, before))
+      const changed: string[] = [...fieldsChanged, ...(unpublishChanged ? ['unpublish_at'] : [])]
       if (changed.length === 0) return { row: before, changed }
-      const after = await applyFields(tx, caller.tenantId, before, input, now)
-      const saved = await saveRevision(tx, caller, after, 'updated', now)
+      if (unpublishChanged)
+        await tx`update public.articles set unpublish_at = ${unpublishAt}, updated_at = ${now}
+                 where id = ${id} and tenant_id = ${caller.tenantId}`
+      // unpublish_at is the schedule's, not the text's: changing only it saves no revision.
+      const saved =
+        fieldsChanged.length === 0
+          ? (await readArticle(tx, caller.tenantId, id))!
+          : await saveRevision(
+              tx,
+              caller,
+              await applyFields(tx, caller.tenantId, before, input, now),
+              'updated',
+              now,
+            )
       await recordEvent(tx, {
         tenantId: caller.tenantId,
         type: 'content.updated',
@@ -436,6 +459,22 @@ export async function updateArticle(
   forgetPublishedReads(ctx, ctx.caller.tenantId)
   if (changed.length > 0) ctx.onOutboxCommitted?.()
   return presentArticle(row)
+}
+
+const toDate = (iso: string | null) => (iso === null ? null : new Date(iso))
+
+/**
+ * unpublish_at must lie in the future and after publish_at when the article is scheduled:
+ * VALIDATION_ERROR naming unpublish_at (checked before anything is written).
+ */
+function requireUnpublishAfter(publishAt: Date | null, unpublishAt: Date, now: Date): void {
+  requireFuture('unpublish_at', unpublishAt, now)
+  if (publishAt && unpublishAt <= publishAt)
+    throw invalidField(
+      'unpublish_at',
+      `must lie after publish_at (${publishAt.toISOString()})`,
+      'unpublish_at must lie after publish_at',
+    )
 }
 
 /** Writes the given fields over `before` (validating slug, tags, author) and reads the result. */
@@ -516,7 +555,8 @@ export async function publishArticle(ctx: ServiceContext, id: string): Promise<A
   const { row, published } = await ctx.asTenant(async (tx) => {
     const [article] = await tx<{ id: string; title: string; site_id: string; published_at: Date }[]>`
       update public.articles set status = 'published', published_at = ${now}, publish_at = null,
-        published_revision_id = revision_id, review_requested_at = null, updated_at = ${now}
+        published_revision_id = revision_id, review_requested_at = null, updated_at = ${now},
+        unpublish_at = case when unpublish_at > ${now} then unpublish_at end
       where id = ${id} and tenant_id = ${caller.tenantId} and status <> 'published'
       returning id, title, site_id, published_at`
     if (article)
@@ -539,7 +579,12 @@ export async function publishArticle(ctx: ServiceContext, id: string): Promise<A
  * must lie in the future: event content.scheduled. A published article is a CONFLICT
  * (unpublish it first). The publish-scheduled job publishes it within a minute of that time.
  */
-export async function scheduleArticle(ctx: ServiceContext, id: string, publishAt: Date): Promise<Article> {
+export async function scheduleArticle(
+  ctx: ServiceContext,
+  id: string,
+  publishAt: Date,
+  unpublishAt?: Date,
+): Promise<Article> {
   requireRole(ctx.caller, editorRoles)
   const { caller } = ctx
   const now = ctx.clock.now()
@@ -549,18 +594,32 @@ export async function scheduleArticle(ctx: ServiceContext, id: string, publishAt
       'must lie in the future: to publish now, POST /v1/content/articles/{id}/publish',
       'publish_at must lie in the future',
     )
+  if (unpublishAt) requireUnpublishAfter(publishAt, unpublishAt, now)
   const row = await ctx.asTenant(async (tx) => {
-    const [before] = await tx<{ status: string; publish_at: Date | null }[]>`
-      select status, publish_at from public.articles where id = ${id} and tenant_id = ${caller.tenantId} for update`
+    const [before] = await tx<{ status: string; publish_at: Date | null; unpublish_at: Date | null }[]>`
+      select status, publish_at, unpublish_at from public.articles
+      where id = ${id} and tenant_id = ${caller.tenantId} for update`
     if (!before) throw notFound('Article')
     if (before.status === 'published')
       throw new ServiceError('CONFLICT', 'The article is published: unpublish it before scheduling it', {
         details: [{ field: 'status', message: 'published' }],
       })
-    if (before.publish_at?.getTime() === publishAt.getTime()) return readArticle(tx, caller.tenantId, id)
+    const until = unpublishAt ?? before.unpublish_at
+    // An unpublish_at kept from before must still come after the new publish_at.
+    if (until && until <= publishAt)
+      throw invalidField(
+        'publish_at',
+        `must lie before unpublish_at (${until.toISOString()}): move or clear unpublish_at first`,
+        'publish_at must lie before unpublish_at',
+      )
+    if (
+      before.publish_at?.getTime() === publishAt.getTime() &&
+      (unpublishAt === undefined || before.unpublish_at?.getTime() === unpublishAt.getTime())
+    )
+      return readArticle(tx, caller.tenantId, id)
     await tx`
       update public.articles set status = 'scheduled', publish_at = ${publishAt}, review_requested_at = null,
-        updated_at = ${now}
+        unpublish_at = ${until ?? null}, updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}`
     const after = (await readArticle(tx, caller.tenantId, id))!
     await recordEvent(tx, {
@@ -624,7 +683,8 @@ async function backToDraft(
       })
     if (before) {
       await tx`
-        update public.articles set status = 'draft', published_at = null, publish_at = null, updated_at = ${now}
+        update public.articles set status = 'draft', published_at = null, publish_at = null,
+          unpublish_at = null, updated_at = ${now}
         where id = ${id} and tenant_id = ${caller.tenantId}`
       const after = (await readArticle(tx, caller.tenantId, id))!
       // content.updated too: subscribers to every modification of an article see this one.

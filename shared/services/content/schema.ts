@@ -38,6 +38,30 @@ const featureImageBody = z
   })
   .strict()
 
+/** Where a site's articles live on the web: an https URL with {slug} in it. */
+export const articleUrlPattern = () =>
+  httpsUrl()
+    .max(500)
+    .refine((s) => s.includes('{slug}'), 'must contain {slug}, such as https://blog.example.com/{slug}')
+
+export const articleSchemaTypes = ['Article', 'NewsArticle', 'BlogPosting'] as const
+
+/** A site's settings for readers: public feeds and sitemap, its articles' URLs, its structured data type. */
+const readerSettings = {
+  public_feeds: z.boolean().optional().openapi({
+    description:
+      'Serve the RSS, Atom and JSON feeds and the sitemap without a key at /feeds/{site_id}/... (off by default): they show what a published-only key reads. Needs article_url_pattern or domain',
+  }),
+  article_url_pattern: articleUrlPattern().nullable().optional().openapi({
+    description:
+      "Where the site's articles live: https, with {slug}; null means https://{domain}/{slug}. Used for the links of feeds, the sitemap and structured data",
+    example: 'https://blog.example.com/{slug}',
+  }),
+  article_schema_type: z.enum(articleSchemaTypes).optional().openapi({
+    description: 'The schema.org type of its articles’ structured data (Article by default)',
+  }),
+}
+
 export const createSiteBody = z
   .object({
     name: z.string().trim().min(1).max(200).openapi({ example: 'Tech blog' }),
@@ -53,6 +77,7 @@ export const createSiteBody = z
       .nullable()
       .optional()
       .openapi({ example: 'blog.example.com' }),
+    ...readerSettings,
   })
   .strict()
   .openapi('CreateSite', { example: { name: 'Deals blog', domain: 'deals.example.com' } })
@@ -62,9 +87,10 @@ export const updateSiteBody = z
     name: z.string().trim().min(1).max(200).optional().openapi({ example: 'Engineering blog' }),
     slug: slugField().optional(),
     domain: createSiteBody.shape.domain,
+    ...readerSettings,
   })
   .strict()
-  .refine((b) => b.name !== undefined || b.domain !== undefined || b.slug !== undefined, 'nothing to change')
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'nothing to change')
   .openapi('UpdateSite')
 
 /** The fields of an article a client writes, beside its site: each optional, each bounded. */
@@ -96,6 +122,11 @@ const articleFields = {
   meta_title: z.string().trim().max(300).nullable(),
   meta_description: z.string().trim().max(500).nullable(),
   canonical_url: httpsUrl().nullable().openapi({ example: 'https://blog.example.com/spring-deals' }),
+  unpublish_at: isoTimestamp().nullable().openapi({
+    description:
+      'When the publish-scheduled job takes the published article back to draft (content.unpublished): in the future, and after publish_at when scheduled; null clears it. Editors only',
+    example: '2027-01-31T23:00:00Z',
+  }),
 }
 
 export const createArticleBody = z
@@ -135,6 +166,7 @@ export const updateArticleBody = z
     meta_title: articleFields.meta_title.optional(),
     meta_description: articleFields.meta_description.optional(),
     canonical_url: articleFields.canonical_url.optional(),
+    unpublish_at: articleFields.unpublish_at.optional(),
   })
   .strict()
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'nothing to change')
@@ -147,6 +179,9 @@ export const siteSchema = z
     slug: z.string(),
     name: z.string(),
     domain: z.string().nullable(),
+    public_feeds: z.boolean(),
+    article_url_pattern: z.string().nullable(),
+    article_schema_type: z.enum(articleSchemaTypes),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -175,6 +210,9 @@ export const siteDetailSchema = siteSchema
       slug: 'tech-blog',
       name: 'Tech blog',
       domain: 'blog.example.com',
+      public_feeds: false,
+      article_url_pattern: null,
+      article_schema_type: 'Article',
       created_at: '2026-11-01T09:00:00.000Z',
       updated_at: '2026-11-01T09:00:00.000Z',
       counts: {
@@ -284,6 +322,10 @@ export const articleSchema = z
     canonical_url: z.string().nullable(),
     status: z.enum(articleStatuses),
     publish_at: z.string().nullable().openapi({ description: 'When a scheduled article goes live' }),
+    unpublish_at: z.string().nullable().optional().openapi({
+      description:
+        'When the article goes back to draft (the publish-scheduled job); absent from the read by slug',
+    }),
     published_at: z.string().nullable(),
     revision_id: z
       .uuid()
@@ -310,6 +352,11 @@ export const scheduleArticleBody = z
     publish_at: isoTimestamp().openapi({
       description: 'When to publish: must lie in the future (a time in the past is refused)',
       example: '2026-12-24T08:00:00Z',
+    }),
+    unpublish_at: isoTimestamp().optional().openapi({
+      description:
+        'When to take it back to draft (optional): after publish_at. Without it, an unpublish_at the article has is kept',
+      example: '2027-01-31T23:00:00Z',
     }),
   })
   .strict()

@@ -1,7 +1,7 @@
 import { editorRoles, requireRole } from '@shared/infra/caller.ts'
 import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
-import { notFound, ServiceError } from '@shared/infra/errors.ts'
+import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
 import type { CreateSiteInput, Site, SiteDetail, UpdateSiteInput } from './schema.ts'
@@ -18,11 +18,15 @@ interface SiteRow {
   slug: string
   name: string
   domain: string | null
+  public_feeds: boolean
+  article_url_pattern: string | null
+  article_schema_type: Site['article_schema_type']
   created_at: Date
   updated_at: Date
 }
 
-const siteColumns = 'id, slug, name, domain, created_at, updated_at'
+const siteColumns =
+  'id, slug, name, domain, public_feeds, article_url_pattern, article_schema_type, created_at, updated_at'
 
 const presentSite = (r: SiteRow): Site => ({
   object: 'site',
@@ -30,9 +34,26 @@ const presentSite = (r: SiteRow): Site => ({
   slug: r.slug,
   name: r.name,
   domain: r.domain,
+  public_feeds: r.public_feeds,
+  article_url_pattern: r.article_url_pattern,
+  article_schema_type: r.article_schema_type,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at.toISOString(),
 })
+
+/**
+ * Public feeds link to the articles on the web, so a site with them on needs a URL pattern or a
+ * domain: VALIDATION_ERROR naming public_feeds otherwise (checked on the row as written, inside
+ * the transaction, so nothing is kept).
+ */
+function requireArticleLinks(site: SiteRow): void {
+  if (site.public_feeds && !site.article_url_pattern && !site.domain)
+    throw invalidField(
+      'public_feeds',
+      'needs article_url_pattern (such as https://blog.example.com/{slug}) or domain: feeds link to the articles',
+      'Public feeds need article_url_pattern or domain',
+    )
+}
 
 /** CONFLICT naming the site that holds `slug` in the tenant (other than `exceptId`). */
 async function requireFreeSlug(tx: Tx, tenantId: string, slug: string, exceptId: string | null) {
@@ -80,9 +101,12 @@ export async function createSite(ctx: ServiceContext, input: CreateSiteInput): P
       if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, null)
       else slug = await freeSlugFor(tx, caller.tenantId, input.name)
       const [site] = await tx<SiteRow[]>`
-      insert into public.sites (tenant_id, slug, name, domain, created_at, updated_at)
-      values (${caller.tenantId}, ${slug}, ${input.name}, ${input.domain ?? null}, ${now}, ${now})
+      insert into public.sites (tenant_id, slug, name, domain, public_feeds, article_url_pattern,
+        article_schema_type, created_at, updated_at)
+      values (${caller.tenantId}, ${slug}, ${input.name}, ${input.domain ?? null}, ${input.public_feeds ?? false},
+        ${input.article_url_pattern ?? null}, ${input.article_schema_type ?? 'Article'}, ${now}, ${now})
       returning ${tx.unsafe(siteColumns)}`
+      requireArticleLinks(site!)
       await recordEvent(tx, {
         tenantId: caller.tenantId,
         type: 'site.created',
@@ -143,14 +167,20 @@ export async function updateSite(ctx: ServiceContext, id: string, input: UpdateS
   const [row] = await ctx
     .asTenant(async (tx) => {
       if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, id)
-      return tx<SiteRow[]>`
+      const rows = await tx<SiteRow[]>`
       update public.sites set
         name = coalesce(${input.name ?? null}::text, name),
         slug = coalesce(${input.slug ?? null}::text, slug),
         domain = case when ${input.domain !== undefined} then ${input.domain ?? null}::text else domain end,
+        public_feeds = coalesce(${input.public_feeds ?? null}::boolean, public_feeds),
+        article_url_pattern = case when ${input.article_url_pattern !== undefined}
+          then ${input.article_url_pattern ?? null}::text else article_url_pattern end,
+        article_schema_type = coalesce(${input.article_schema_type ?? null}::text, article_schema_type),
         updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
       returning ${tx.unsafe(siteColumns)}`
+      if (rows[0]) requireArticleLinks(rows[0])
+      return rows
     })
     .catch(raceAsConflict(input.slug ?? ''))
   if (!row) throw notFound('Site')

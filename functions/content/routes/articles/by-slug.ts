@@ -5,6 +5,7 @@ import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { publishedReader } from '@shared/infra/http/route-auth.ts'
 import { getArticleBySlug } from '@shared/services/content/articles.ts'
 import { articleSchema, slugField } from '@shared/services/content/schema.ts'
+import { seoSchema, withStructuredData } from '@shared/services/content/structured-data.ts'
 import { cached, formatsQuery, metered } from '../read-options.ts'
 import { answerRead } from '../respond.ts'
 
@@ -12,6 +13,16 @@ const params = z.object({
   site_id: z.uuid().openapi({ param: { name: 'site_id', in: 'path' } }),
   slug: slugField().openapi({ param: { name: 'slug', in: 'path' }, example: 'spring-deals' }),
 })
+
+/** include=seo: the canonical and alternate URLs and the JSON-LD object, built from the site's settings. */
+const includeQuery = z.enum(['seo']).optional().openapi({
+  description:
+    "seo adds the field seo: canonical_url, alternates (the article on the site, the site's public feeds) and json_ld, a schema.org Article for the page's <head>",
+})
+
+const articleWithSeoSchema = articleSchema
+  .extend({ seo: seoSchema.optional().openapi({ description: 'With include=seo' }) })
+  .openapi('ArticleBySlug')
 
 const movedSchema = z
   .object({
@@ -27,9 +38,9 @@ export const route = defineRoute(publishedReader, {
   summary:
     'One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one',
   description: `${metered}${cached} A published-only key sees published articles only: anything else is 404.`,
-  request: { params, query: z.object({ formats: formatsQuery }) },
+  request: { params, query: z.object({ formats: formatsQuery, include: includeQuery }) },
   responses: {
-    200: jsonContent(articleSchema, 'The article'),
+    200: jsonContent(articleWithSeoSchema, 'The article'),
     301: jsonContent(movedSchema, "The slug was this published article's: Location gives its address now"),
     304: { description: 'Not modified (If-None-Match)' },
     ...errorResponses(400, 401, 403, 404, 429),
@@ -40,9 +51,13 @@ export const registerGetArticleBySlug = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)
     const { site_id, slug } = c.req.valid('param')
+    const { formats, include } = c.req.valid('query')
     return answerRead(c, async () => {
-      const found = await getArticleBySlug(ctx, site_id, slug, c.req.valid('query').formats)
-      if (!('redirect_to' in found)) return found.article
+      const found = await getArticleBySlug(ctx, site_id, slug, formats)
+      if (!('redirect_to' in found))
+        return include === 'seo'
+          ? withStructuredData(ctx, found.article, c.get('deps').config.PUBLIC_URL)
+          : found.article
       const url = new URL(c.req.url)
       url.pathname = url.pathname.replace(/[^/]+$/, found.redirect_to)
       c.header('Location', `${url.pathname}${url.search}`)

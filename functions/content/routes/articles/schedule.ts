@@ -26,6 +26,7 @@ export const route = defineRoute(editorOrKey('content:write'), {
 export const registerScheduleArticle = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)
-    const publishAt = new Date(c.req.valid('json').publish_at)
-    return c.json(await scheduleArticle(ctx, c.req.valid('param').id, publishAt), 200)
+    const { publish_at, unpublish_at } = c.req.valid('json')
+    const unpublishAt = unpublish_at ? new Date(unpublish_at) : undefined
+    return c.json(await scheduleArticle(ctx, c.req.valid('param').id, new Date(publish_at), unpublishAt), 200)
   })

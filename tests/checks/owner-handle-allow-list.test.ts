@@ -107,6 +107,12 @@ const ALLOWED: Allowed[] = [
     reason: 'the turn job: finds its creator and their role now, before acting as them',
   },
   {
+    file: 'shared/services/assistant/turn/steps.ts',
+    fn: 'readStopMark',
+    reason:
+      "the turn job: reads its own turn's Stop mark (one row by id and tenant) every CANCEL_POLL_MS while the model streams; the Stop may arrive through another instance",
+  },
+  {
     file: 'shared/services/assistant/turn/store.ts',
     fn: 'insertTurn',
     reason:

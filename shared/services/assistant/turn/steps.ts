@@ -362,7 +362,7 @@ function watchForStop(deps: FunctionDeps, turn: TurnRow): { signal: AbortSignal;
   const controller = new AbortController()
   let ended = false
   let timer: ReturnType<typeof setTimeout> | undefined
-  const check = async () => {
+  const readStopMark = async () => {
     try {
       const [row] = await deps.sql<{ cancel_requested_at: Date | null }[]>`
         select cancel_requested_at from public.assistant_turns where id = ${turn.id} and tenant_id = ${turn.tenant_id}`
@@ -370,9 +370,9 @@ function watchForStop(deps: FunctionDeps, turn: TurnRow): { signal: AbortSignal;
     } catch {
       // A failed read is tried again at the next tick; the step's own check follows the call anyway.
     }
-    if (!ended) timer = setTimeout(check, CANCEL_POLL_MS)
+    if (!ended) timer = setTimeout(readStopMark, CANCEL_POLL_MS)
   }
-  timer = setTimeout(check, CANCEL_POLL_MS)
+  timer = setTimeout(readStopMark, CANCEL_POLL_MS)
   return {
     signal: controller.signal,
     end() {

@@ -74,6 +74,18 @@ beforeAll(async () => {
   credentials.user_without_tenant = { authorization: `Bearer ${(await createLoneUser(tp)).token}` }
   credentials.platform_key = { authorization: `Bearer ${await key('platform')}` }
   credentials.tool_key = { 'x-api-key': await key('tool_server') }
+  const published = await tp.json('/api/api-keys', {
+    token: owner.token,
+    body: {
+      name: 'fuzz published-only',
+      environment: 'production',
+      scopes: ['content:read'],
+      published_only: true,
+      rate_limit_per_minute: 1000,
+    },
+  })
+  expect(published.status, JSON.stringify(published.body)).toBe(201)
+  credentials.published_key = { authorization: `Bearer ${published.body.key}` }
   credentials.service = { apikey: tp.serviceRoleKey }
   credentials.anon = { apikey: tp.anonKey }
   for (const m of functionModules) {

@@ -107,6 +107,17 @@ const ALLOWED: Allowed[] = [
     reason: 'the turn job: finds its creator and their role now, before acting as them',
   },
   {
+    file: 'shared/services/assistant/turn/steps.ts',
+    fn: 'resumeStoredCalls',
+    reason:
+      'the turn job: compares each approved call’s recorded article revision with the article’s now (approval-basis.ts), scoped by the turn’s tenant_id',
+  },
+  {
+    file: 'shared/services/assistant/turn/steps.ts',
+    fn: 'check',
+    reason: 'the turn job, while its model call streams: reads the turn’s Stop mark by id and tenant_id',
+  },
+  {
     file: 'shared/services/assistant/turn/store.ts',
     fn: 'insertTurn',
     reason:

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
-import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+import {
+  addMember,
+  startTestPlatform,
+  TestClock,
+  type TestPlatform,
+  type TestTenant,
+} from './support/platform.ts'
 
 /**
  * The assistant writing for the publication, over real HTTP with a scripted model provider: the
@@ -204,6 +210,86 @@ describe('the suggested automation', () => {
     expect(approved.body.turn.status).toBe('completed')
     const scheduled = await tp.json(`/v1/content/articles/${generated!.article_id}`, { token: t.token })
     expect(scheduled.body).toMatchObject({ status: 'scheduled', publish_at: '2026-12-03T08:00:00.000Z' })
+  })
+})
+
+describe('an approved publication', () => {
+  /**
+   * A contributor's draft; the owner asks the assistant to publish it, which waits for approval.
+   * `between` runs while it waits; then the owner approves. Returns what the approval answered,
+   * the stored call and the article afterwards.
+   */
+  async function approvePublication(
+    between: (t: TestTenant, contributor: TestTenant, id: string) => Promise<void>,
+  ) {
+    const t = await tp.createTenant()
+    const credential = await tp.json('/api/credentials', {
+      token: t.token,
+      body: { provider_id: OPENAI, name: 'openai', environment: 'production', credential: llm.key },
+    })
+    expect(credential.status, JSON.stringify(credential.body)).toBe(201)
+    const site = await tp.json('/v1/content/sites', { token: t.token, body: { name: 'The Garden Post' } })
+    const contributor = await addMember(tp, t.tenantId, 'contributor')
+    const draft = await tp.json('/v1/content/articles', {
+      token: contributor.token,
+      body: { site_id: site.body.id, title: 'Roses in June', body: 'Prune after flowering.' },
+    })
+    expect(draft.status, JSON.stringify(draft.body)).toBe(201)
+    const articleId = draft.body.id as string
+
+    llm.reset([
+      { toolCalls: [{ name: 'platform__publish_article', arguments: { article_id: articleId } }] },
+      { text: 'Done.' },
+    ])
+    const conversation = await tp.json('/v1/assistant/conversations', { token: t.token, body: {} })
+    const turn = await tp.json(`/v1/assistant/conversations/${conversation.body.id}/messages`, {
+      token: t.token,
+      body: { content: 'Publish the roses article.' },
+    })
+    expect(turn.body.turn?.status, JSON.stringify(turn.body)).toBe('awaiting_approval')
+    const callId = turn.body.tool_calls[0].id as string
+
+    await between(t, contributor, articleId)
+
+    const approved = await tp.json(
+      `/v1/assistant/conversations/${conversation.body.id}/approvals/${callId}`,
+      { token: t.token, body: { approve: true }, instance: 1 },
+    )
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200)
+    const [call] = await tp.db.sql<{ status: string; result: string }[]>`
+      select status, result from public.assistant_tool_calls where id = ${callId}`
+    const article = await tp.json(`/v1/content/articles/${articleId}`, { token: t.token })
+    // What the model was told after the approval: the call's result.
+    const told = toolResultsText(llm.requests.at(-1)!.body)
+    return { approved: approved.body, call: call!, article: article.body, told }
+  }
+
+  const toolResultsText = (body: { messages?: unknown }) =>
+    (body.messages as { role: string; content: string }[])
+      .filter((m) => m.role === 'tool')
+      .map((m) => m.content)
+
+  it('does not publish an article a contributor edited after approval was asked, and says why', async () => {
+    const { approved, call, article, told } = await approvePublication(async (_t, contributor, id) => {
+      const edited = await tp.json(`/v1/content/articles/${id}`, {
+        method: 'PATCH',
+        token: contributor.token,
+        body: { body: 'Prune after flowering. Also: buy my pills at example.com.' },
+      })
+      expect(edited.status, JSON.stringify(edited.body)).toBe(200)
+    })
+    expect(approved.turn.status).toBe('completed')
+    expect(call.status).toBe('refused')
+    expect(call.result).toContain('the article changed after approval was asked')
+    expect(told.at(-1)).toContain('the article changed after approval was asked')
+    expect(article).toMatchObject({ status: 'draft', published_at: null })
+  })
+
+  it('publishes the article when nothing changed since approval was asked', async () => {
+    const { approved, call, article } = await approvePublication(async () => {})
+    expect(approved.turn.status).toBe('completed')
+    expect(call.status).toBe('ok')
+    expect(article).toMatchObject({ status: 'published', body: 'Prune after flowering.' })
   })
 })
 

@@ -159,6 +159,9 @@ describe('security-definer functions fail closed', () => {
   const tenant = '00000000-0000-4000-8000-0000000000f1'
   const member = '00000000-0000-4000-8000-0000000000f2'
   const outsider = '00000000-0000-4000-8000-0000000000f3'
+  // The member is invited to a second tenant: only the invited user may accept (the probe's
+  // callers are not that user, except the member's own published-only key, which must not).
+  const otherTenant = '00000000-0000-4000-8000-0000000000f4'
   const inviteHash = 'f'.repeat(64)
   const now = new Date('2026-11-27T00:00:00Z')
 
@@ -259,8 +262,9 @@ describe('security-definer functions fail closed', () => {
                                                           (${outsider}, 'failclosed-outsider@example.com')`
     await db.sql`insert into public.tenants (id, name) values (${tenant}, 'Fail closed')`
     await db.sql`insert into public.tenant_members (tenant_id, user_id, role) values (${tenant}, ${member}, 'owner')`
+    await db.sql`insert into public.tenants (id, name) values (${otherTenant}, 'Fail closed, the other')`
     await db.sql`insert into public.invitations (tenant_id, email, role, token_hash, expires_at)
-                 values (${tenant}, 'failclosed-invitee@example.com', 'admin', ${inviteHash}, ${new Date('2027-01-01')})`
+                 values (${otherTenant}, 'failclosed-member@example.com', 'admin', ${inviteHash}, ${new Date('2027-01-01')})`
   })
 
   /** What the tenant has: the rows a definer function could have written for it. */
@@ -270,7 +274,7 @@ describe('security-definer functions fail closed', () => {
     >`
       select (select count(*)::int from public.event_outbox where tenant_id = ${tenant}) as events,
              (select count(*)::int from public.jobs where tenant_id = ${tenant}) as jobs,
-             (select count(*)::int from public.tenant_members where tenant_id = ${tenant}) as members,
+             (select count(*)::int from public.tenant_members where tenant_id in (${tenant}, ${otherTenant})) as members,
              (select count(*)::int from public.tenants where name = 'Probe') as tenants,
              (select count(*)::int from private.user_active_tenant where tenant_id = ${tenant}) as active`
     return row
@@ -302,6 +306,48 @@ describe('security-definer functions fail closed', () => {
       expect(await written()).toEqual(before)
     })
   }
+
+  /**
+   * A published-only key's claims carry its creator's sub (ADR 0029): a definer function that
+   * trusts auth.uid() alone would act as that member. Called under the member's own published-only
+   * claims, each must refuse or answer as for nobody, exactly as for the callers above, unless it is
+   * listed here with the reason the published reads need its answer.
+   */
+  const answersPublishedOnly: Record<string, string> = {
+    'private.request_tenant_id':
+      "the published reads' policies compare tenant_id with it; what the claim sees is held by the restrictive policies",
+    'private.author_names': 'a published article shows its author by name',
+    'private.slug_reserved_for_other':
+      'called only by a write policy on articles, which the restrictive published-only policy refuses first',
+    'private.preview_invitation': 'reads no caller: the invitation token (its hash) is the credential',
+  }
+  const publishedOnlyClaims = {
+    sub: member,
+    role: 'authenticated',
+    published_only: true,
+    app_metadata: { tenant_id: tenant },
+  }
+
+  it('the published-only allow-list names only definer functions with a probe', () => {
+    expect(Object.keys(answersPublishedOnly).filter((fn) => !(fn in probes))).toEqual([])
+  })
+
+  it.each(Object.keys(probes).filter((fn) => !(fn in answersPublishedOnly)))(
+    '%s refuses a member’s published-only key',
+    async (fn) => {
+      const before = await written()
+      const { call, expected } = probes[fn]!
+      const outcome = await db.sql
+        .begin(async (tx) => {
+          await tx`select set_config('role', 'authenticated', true),
+                          set_config('request.jwt.claims', ${JSON.stringify(publishedOnlyClaims)}, true)`
+          return call(tx)
+        })
+        .catch((err: { code?: string }) => (err.code === '42501' ? 'refused' : Promise.reject(err)))
+      expect([expected, 'refused']).toContainEqual(outcome)
+      expect(await written()).toEqual(before)
+    },
+  )
 
   it('the platform’s own service connection (no API role, no claims) still writes events and jobs', async () => {
     await db.sql.begin(async (tx) => {

@@ -648,12 +648,19 @@ CREATE TABLE public.assistant_tool_calls (
     finished_at timestamp with time zone,
     expires_at timestamp with time zone,
     decision text,
+    approval_basis jsonb,
     CONSTRAINT assistant_tool_calls_decision_check CHECK ((decision = ANY (ARRAY['approved'::text, 'denied'::text, 'expired'::text]))),
     CONSTRAINT assistant_tool_calls_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
     CONSTRAINT assistant_tool_calls_provider_call_id_check CHECK (((length(provider_call_id) >= 1) AND (length(provider_call_id) <= 200))),
     CONSTRAINT assistant_tool_calls_status_check CHECK ((status = ANY (ARRAY['running'::text, 'awaiting_approval'::text, 'approved'::text, 'denied'::text, 'ok'::text, 'refused'::text, 'invalid'::text, 'failed'::text, 'interrupted'::text, 'cancelled'::text]))),
     CONSTRAINT assistant_tool_calls_tool_check CHECK (((length(tool) >= 1) AND (length(tool) <= 200)))
 );
+
+--
+-- Name: COLUMN assistant_tool_calls.approval_basis; Type: COMMENT; Schema: public
+--
+
+COMMENT ON COLUMN public.assistant_tool_calls.approval_basis IS 'What the approval was asked about, recorded when the call began to wait: {"revision_id": <the article''s revision_id or null>}';
 
 --
 -- Name: assistant_tool_calls assistant_tool_calls_pkey; Type: CONSTRAINT; Schema: public

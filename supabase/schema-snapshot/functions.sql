@@ -14,6 +14,7 @@ declare
   inv public.invitations;
   user_email text;
 begin
+  perform private.refuse_published_only();
   select * into inv from public.invitations i where i.token_hash = p_token_hash for update;
   if not found or inv.revoked_at is not null then
     return query select 'not_found', null::uuid, null::uuid, null::text, null::text;
@@ -349,6 +350,7 @@ declare
   uid uuid := auth.uid();
   tid uuid;
 begin
+  perform private.refuse_published_only();
   if uid is null or not exists (select 1 from auth.users where id = uid) then
     raise exception 'no user' using errcode = '42501';
   end if;
@@ -379,6 +381,7 @@ CREATE FUNCTION private.enqueue_job(job_tenant uuid, job_kind text, job_input js
 declare
   created public.jobs;
 begin
+  perform private.refuse_published_only();
   if (current_setting('role') <> 'none' or coalesce(current_setting('request.jwt.claims', true), '') <> '')
      and (auth.uid() is null or not exists (
        select 1 from public.tenant_members where tenant_id = job_tenant and user_id = auth.uid()
@@ -929,6 +932,7 @@ CREATE FUNCTION private.record_event(event_id text, event_tenant uuid, event_typ
     SET search_path TO ''
     AS $$
 begin
+  perform private.refuse_published_only();
   if (current_setting('role') <> 'none' or coalesce(current_setting('request.jwt.claims', true), '') <> '')
      and (auth.uid() is null or not exists (
        select 1 from public.tenant_members where tenant_id = event_tenant and user_id = auth.uid()
@@ -971,6 +975,21 @@ CREATE FUNCTION private.record_usage(p_tenant uuid, p_product uuid, p_units bigi
 $$;
 
 --
+-- Name: refuse_published_only(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.refuse_published_only() RETURNS void
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+begin
+  if private.request_published_only() then
+    raise exception 'a published-only key may only read published content' using errcode = '42501';
+  end if;
+end
+$$;
+
+--
 -- Name: request_not_contributor(); Type: FUNCTION; Schema: private
 --
 
@@ -1004,6 +1023,7 @@ CREATE FUNCTION private.request_role() RETURNS text
     AS $$
   select m.role from public.tenant_members m
   where m.tenant_id = (select private.request_tenant_id()) and m.user_id = auth.uid()
+    and not (select private.request_published_only())
 $$;
 
 --
@@ -1121,6 +1141,7 @@ CREATE FUNCTION private.set_active_tenant(p_tenant uuid) RETURNS boolean
     SET search_path TO ''
     AS $$
 begin
+  perform private.refuse_published_only();
   if not exists (select 1 from public.tenant_members where tenant_id = p_tenant and user_id = auth.uid()) then
     return false;
   end if;
@@ -1548,6 +1569,12 @@ GRANT ALL ON FUNCTION private.record_event(event_id text, event_tenant uuid, eve
 --
 
 REVOKE ALL ON FUNCTION private.record_usage(p_tenant uuid, p_product uuid, p_units bigint, p_period date, p_incurred boolean) FROM PUBLIC;
+
+--
+-- Name: FUNCTION refuse_published_only(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.refuse_published_only() FROM PUBLIC;
 
 --
 -- Name: FUNCTION request_not_contributor(); Type: ACL; Schema: private

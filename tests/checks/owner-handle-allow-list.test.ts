@@ -113,6 +113,12 @@ const ALLOWED: Allowed[] = [
       "the turn job: reads its own turn's Stop mark (one row by id and tenant) every CANCEL_POLL_MS while the model streams; the Stop may arrive through another instance",
   },
   {
+    file: 'shared/services/assistant/turn/steps.ts',
+    fn: 'resumeStoredCalls',
+    reason:
+      'the turn job: compares each approved call’s recorded article revision with the article’s now (approval-basis.ts), scoped by the turn’s tenant_id',
+  },
+  {
     file: 'shared/services/assistant/turn/store.ts',
     fn: 'insertTurn',
     reason:

@@ -33,6 +33,11 @@ export interface PlatformTool<P extends z.ZodType = z.ZodType> {
    * (writes that put something in front of readers). The tool server's own callers are not asked.
    */
   requiresApproval?: boolean
+  /**
+   * The approval is of the article its params.article_id names, as it was when the call began to
+   * wait: an edit since refuses the approved call (assistant/turn/approval-basis.ts).
+   */
+  approvalBindsArticle?: boolean
   run(ctx: ServiceContext, params: z.infer<P>): Promise<unknown>
 }
 
@@ -132,6 +137,7 @@ export const platformTools: PlatformTool[] = [
     scope: 'content:write',
     params: publishParams,
     requiresApproval: true,
+    approvalBindsArticle: true,
     run: (ctx, p: z.infer<typeof publishParams>) => publishArticle(ctx, p.article_id),
   },
   {
@@ -141,6 +147,7 @@ export const platformTools: PlatformTool[] = [
     scope: 'content:write',
     params: scheduleParams,
     requiresApproval: true,
+    approvalBindsArticle: true,
     run: (ctx, p: z.infer<typeof scheduleParams>) =>
       scheduleArticle(ctx, p.article_id, new Date(p.publish_at)),
   },
@@ -225,3 +232,8 @@ export function describeTool(tool: PlatformTool) {
   >
   return { name: tool.name, description: tool.description, inputSchema }
 }
+
+/** The tools whose approval is bound to the article they name (approvalBindsArticle). */
+export const articleBoundTools: string[] = platformTools
+  .filter((t) => t.approvalBindsArticle)
+  .map((t) => t.name)

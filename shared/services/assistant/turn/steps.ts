@@ -20,6 +20,7 @@ import {
 } from '../automation-runs.ts'
 import type { ToolCallRow, TurnRow } from '../conversations.ts'
 import { type HistoryItem, type ModelTool, type StreamAnswer, streamModel } from '../model.ts'
+import { changedAfterApprovalAsked, changedSinceApprovalAsked } from './approval-basis.ts'
 import { stopIfCancelled } from './cancel.ts'
 import { withTurnEventLog } from './event-log.ts'
 import { guarded, noTurnEvents, type TurnEmit, type TurnEvents } from './events.ts'
@@ -51,6 +52,7 @@ import {
   readConversation,
   readInstructions,
   storeAnswer,
+  storeToolCallEnd,
   takeApproved,
 } from './store.ts'
 import { titleAfterTurn } from './title.ts'
@@ -200,14 +202,32 @@ async function continueTurn(run: TurnRun): Promise<void> {
 
 /**
  * What the turn left when it paused or its instance died: running calls are marked interrupted
- * (never run twice), approved ones run now, denied ones already carry their answer.
+ * (never run twice), approved ones run now, denied ones already carry their answer. An approved
+ * call whose article changed since it began to wait is refused instead (approval-basis.ts).
  */
 async function resumeStoredCalls(run: TurnRun): Promise<boolean> {
   await markInterrupted(run.deps, run.turn)
   const approved = await takeApproved(run.deps, run.turn)
   if (await stopIfCancelled(run.deps, run.turn, approved, run.emit)) return false
+  const changed = await changedSinceApprovalAsked(run.deps.sql, run.turn, approved)
   for (const call of approved) run.emit('tool_call.started', toolCallEventData(call))
-  await runCalls(run, approved)
+  await Promise.all(
+    approved
+      .filter((c) => changed.has(c.id))
+      .map(async (c) => {
+        await storeToolCallEnd(run.deps, run.turn, c, changedAfterApprovalAsked)
+        run.emit('tool_call.completed', {
+          id: c.id,
+          name: c.name,
+          tool: c.tool,
+          ...changedAfterApprovalAsked,
+        })
+      }),
+  )
+  await runCalls(
+    run,
+    approved.filter((c) => !changed.has(c.id)),
+  )
   return true
 }
 

@@ -6,6 +6,7 @@ import { enqueueJob, type JobRow } from '@shared/infra/jobs/engine.ts'
 import { periodOf, productIds } from '@shared/services/usage/metering.ts'
 import { conversationRecords, type MessageRow, type ToolCallRow, type TurnRow } from '../conversations.ts'
 import type { ToolCallRequest } from '../model.ts'
+import { recordApprovalBasis } from './approval-basis.ts'
 import { markApprovalsWaiting } from './approval-wait.ts'
 import { TURN_JOB_KIND } from './limits.ts'
 import type { ToolCallEnd } from './shaping.ts'
@@ -402,6 +403,7 @@ export async function awaitApproval(
         tool_calls: waiting.map((c) => ({ tool_call_id: c.id, tool: c.tool })),
       },
     })
+    await recordApprovalBasis(tx, turn, waiting)
     await markApprovalsWaiting(tx, deps, turn, waiting, now)
     return true
   })

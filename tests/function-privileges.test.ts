@@ -209,6 +209,15 @@ describe('security-definer functions fail closed', () => {
       },
       expected: null,
     },
+    // A contributor only by a membership in the tenant the request acts for: without one, the
+    // answer is "not a contributor", as request_role's null said (the tenant policies refuse the write).
+    'private.request_not_contributor': {
+      call: async (tx) => {
+        await tx`select set_config('request.tenant_id', ${tenant}, true)`
+        return (await tx`select private.request_not_contributor() as v`)[0]!.v
+      },
+      expected: true,
+    },
     // Names only of members of the tenant the transaction acts for: none for a non-member.
     'private.author_names': {
       call: async (tx) => {

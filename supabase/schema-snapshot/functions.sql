@@ -994,10 +994,14 @@ $$;
 --
 
 CREATE FUNCTION private.request_not_contributor() RETURNS boolean
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $$
-  select (select private.request_role()) is distinct from 'contributor'
+begin
+  return not exists (
+    select 1 from public.tenant_members m
+    where m.tenant_id = (select private.request_tenant_id()) and m.user_id = auth.uid() and m.role = 'contributor');
+end
 $$;
 
 --
@@ -1194,15 +1198,19 @@ $$;
 --
 
 CREATE FUNCTION private.slug_reserved_for_other(p_site_id uuid, p_slug text, p_article_id uuid) RETURNS boolean
-    LANGUAGE sql STABLE SECURITY DEFINER
+    LANGUAGE plpgsql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $$
-  select (select private.request_tenant_id()) is null
+declare
+  tenant uuid := private.request_tenant_id();
+begin
+  return tenant is null
       or exists (select 1 from public.article_slug_redirects r
                  join public.articles live on live.id = r.article_id
-                 where r.tenant_id = (select private.request_tenant_id())
+                 where r.tenant_id = tenant
                    and r.site_id = p_site_id and r.slug = p_slug and r.article_id <> p_article_id
-                   and live.status in ('published', 'scheduled'))
+                   and live.status in ('published', 'scheduled'));
+end
 $$;
 
 --

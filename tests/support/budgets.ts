@@ -17,8 +17,14 @@ export const HOT_STATEMENT_MAX_PLANNED_SHARE = 0.1
  */
 export const KEYED_READ_STATEMENT_BUDGET = 1.25
 
-/** Rows written per 1,000 keyed reads, besides the request log's own rows (issue 45's budget). */
+/**
+ * Rows written per 1,000 keyed reads of keys already in use, besides the request log's own rows
+ * (issue 45's budget): lease renewals, last-use and usage flushes.
+ */
 export const ROWS_WRITTEN_PER_1000_KEYED_READS_BUDGET = 20
+
+/** Rows a key's first use writes, once in its life: its rate-limit bucket and its first last_used_at. */
+export const ROWS_WRITTEN_PER_NEW_KEY_BUDGET = 2
 
 /**
  * The tool server's platform:list_content (POST /mcp/tools/execute): today the key's tool subset, a

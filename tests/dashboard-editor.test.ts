@@ -348,14 +348,21 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     expect(await view.textContent()).toContain('First frost')
     expect(await first.textContent()).toContain(OWNER.email)
     await screenshot(page, 'editor-revisions')
+    // The article is live: a restore is an edit like any other, in the editor until Update.
+    const live = await article(firstId)
     await first.getByRole('button', { name: 'Restore revision 1' }).click()
     await page.getByRole('dialog').getByRole('button', { name: 'Restore' }).click()
+    await page.getByText('Revision 1 is in the editor, not yet live').waitFor()
     await expect.poll(() => page.getByLabel('Title', { exact: true }).inputValue()).toBe('First frost')
     expect(await body().inputValue()).toBe('')
+    expect(await saveState()).toBe('Unsaved changes')
+    expect(await revisions.locator('li[data-revision]').count()).toBe(count)
+    expect((await article(firstId)).revision_id).toBe(live.revision_id)
+    await page.getByRole('button', { name: 'Update' }).click()
     await expect.poll(() => revisions.locator('li[data-revision]').count()).toBe(count + 1)
-    expect(await revisions.locator('li').first().textContent()).toMatch(/restored.*current/)
+    expect(await revisions.locator('li').first().textContent()).toContain('current')
     expect(await article(firstId)).toMatchObject({ title: 'First frost', body: '' })
-    expect(await saveState()).toBe('Saved')
+    await expect.poll(saveState).toBe('Saved')
   })
 
   it('writes nothing over a save made elsewhere meanwhile, and lets the author choose whose version stays', async () => {

@@ -1,37 +1,12 @@
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
-import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { publicRoute } from '@shared/infra/http/route-auth.ts'
-import { renderFeed } from '@shared/services/content/public-feeds.ts'
-import {
-  documentContent,
-  feedQuery,
-  publicDescription,
-  publicFeedUrl,
-  servePublic,
-  siteParams,
-} from './serve.ts'
+import { feedHandler, feedRouteConfig } from './serve.ts'
 
 /** Public: a feed reader sends no key; the site's public_feeds setting is the consent. */
-export const route = defineRoute(publicRoute, {
-  method: 'get',
-  path: '/feeds/{site_id}/feed.json',
-  summary: "A site's latest published articles as JSON Feed 1.1 (public when the site's feeds are)",
-  description: `Newest first; tag filters by a tag's slug.${publicDescription}`,
-  request: { params: siteParams, query: feedQuery },
-  responses: {
-    200: documentContent('application/feed+json', 'The feed'),
-    304: { description: 'Not modified (If-None-Match or If-Modified-Since)' },
-    ...errorResponses(400, 404, 429),
-  },
-})
+export const route = defineRoute(
+  publicRoute,
+  feedRouteConfig('/feeds/{site_id}/feed.json', 'application/feed+json', 'JSON Feed 1.1'),
+)
 
-export const registerJsonFeed = (app: App) =>
-  app.openapi(route, async (c) => {
-    const { site_id } = c.req.valid('param')
-    const { tag, limit } = c.req.valid('query')
-    const deps = c.get('deps')
-    return servePublic(c, site_id, (site) =>
-      renderFeed(deps, site, 'json', { limit, tag, selfUrl: publicFeedUrl(c, site_id, 'feed.json') }),
-    )
-  })
+export const registerJsonFeed = (app: App) => app.openapi(route, feedHandler('json', 'feed.json'))

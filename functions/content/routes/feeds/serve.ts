@@ -3,14 +3,18 @@ import { ServiceError } from '@shared/infra/errors.ts'
 import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import { addressBucket } from '@shared/infra/http/authenticate.ts'
+import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { rateLimits } from '@shared/infra/rate-limit.ts'
 import {
+  type FeedFormat,
   findPublicSite,
   type PublicDocument,
   type PublicSite,
+  renderFeed,
 } from '@shared/services/content/public-feeds.ts'
 import { slugField } from '@shared/services/content/schema.ts'
 import type { Context } from 'hono'
+import { etagOf, matches } from '../respond.ts'
 
 /**
  * What every public feed route shares: the site id, the per-site, per-address rate limit, and
@@ -71,7 +75,7 @@ export async function servePublic(
     const generation = cache.generation(site.tenantId)
     const doc = await render(site)
     const lastModified = new Date(Math.floor(doc.lastModified.getTime() / 1000) * 1000).toUTCString()
-    answer = { text: doc.text, etag: await etagOf(doc.text), lastModified, contentType: doc.contentType }
+    answer = { text: doc.text, etag: etagOf(doc.text), lastModified, contentType: doc.contentType }
     cache.set(site.tenantId, requestKey, answer, generation)
   }
   const headers = {
@@ -86,20 +90,9 @@ export async function servePublic(
 /** If-None-Match wins when sent (RFC 9110 13.2.2); otherwise If-Modified-Since. */
 function notModified(c: Context<AppEnv>, etag: string, lastModified: Date): boolean {
   const ifNoneMatch = c.req.header('if-none-match')
-  if (ifNoneMatch)
-    return (
-      ifNoneMatch.trim() === '*' || ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)
-    )
+  if (ifNoneMatch) return matches(ifNoneMatch, etag)
   const since = Date.parse(c.req.header('if-modified-since') ?? '')
   return Number.isFinite(since) && lastModified.getTime() <= since
-}
-
-/** The first 96 bits of the body's SHA-256, quoted: a strong tag. */
-async function etagOf(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
-  let hex = ''
-  for (let i = 0; i < 12; i++) hex += digest[i]!.toString(16).padStart(2, '0')
-  return `"${hex}"`
 }
 
 /**
@@ -116,3 +109,39 @@ export const documentContent = (type: string, description: string) => ({
   description,
   content: { [type]: { schema: { type: 'string' as const } } },
 })
+
+/**
+ * One feed format's route: RSS, Atom and JSON Feed differ only in their file, media type and name.
+ * Each format's file still declares its route (`defineRoute(publicRoute, feedRouteConfig(...))`), so the
+ * route table names it; this is what the three share.
+ */
+export const feedRouteConfig = (path: `/feeds/{site_id}/${string}`, type: string, name: string) => ({
+  method: 'get' as const,
+  path,
+  summary: `A site's latest published articles as ${name} (public when the site's feeds are)`,
+  description: `Newest first; tag filters by a tag's slug.${publicDescription}`,
+  request: { params: siteParams, query: feedQuery },
+  responses: {
+    200: documentContent(type, 'The feed'),
+    304: { description: 'Not modified (If-None-Match or If-Modified-Since)' },
+    ...errorResponses(400, 404, 429),
+  },
+})
+
+/** The handler of a feed format's route: the site's feed in that format, itself named at its own URL. */
+export const feedHandler =
+  (format: FeedFormat, file: string) =>
+  async (
+    c: Context<
+      AppEnv,
+      string,
+      { out: { param: { site_id: string }; query: { tag?: string; limit: number } } }
+    >,
+  ) => {
+    const { site_id } = c.req.valid('param')
+    const { tag, limit } = c.req.valid('query')
+    const deps = c.get('deps')
+    return servePublic(c, site_id, (site) =>
+      renderFeed(deps, site, format, { limit, tag, selfUrl: publicFeedUrl(c, site_id, file) }),
+    )
+  }

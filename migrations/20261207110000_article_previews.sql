@@ -33,7 +33,11 @@ create policy article_previews_contributor_delete on public.article_previews as 
 create policy published_only_sees_nothing on public.article_previews as restrictive for all to authenticated
   using (not (select private.request_published_only()))
   with check (not (select private.request_published_only()));
-grant select, insert, update (revoked_at) on public.article_previews to authenticated;
+-- The token's hash is written, never read back by the API role.
+grant select (id, tenant_id, article_id, token_prefix, created_by, created_at, expires_at, revoked_at),
+  insert (tenant_id, article_id, token_hash, token_prefix, created_by, created_at, expires_at),
+  update (revoked_at)
+  on public.article_previews to authenticated;
 
 -- The link's article, found by the token's hash before any tenant is known: its tenant and the
 -- user its read runs as (the link's maker, while still an editor of the tenant: a link dies with

@@ -107,16 +107,58 @@ CREATE POLICY article_previews_contributor_update ON public.article_previews AS 
 CREATE POLICY published_only_sees_nothing ON public.article_previews AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
 
 --
--- Name: TABLE article_previews; Type: ACL; Schema: public
+-- Name: COLUMN article_previews.id; Type: ACL; Schema: public
 --
 
-GRANT SELECT,INSERT ON TABLE public.article_previews TO authenticated;
+GRANT SELECT(id) ON TABLE public.article_previews TO authenticated;
+
+--
+-- Name: COLUMN article_previews.tenant_id; Type: ACL; Schema: public
+--
+
+GRANT SELECT(tenant_id),INSERT(tenant_id) ON TABLE public.article_previews TO authenticated;
+
+--
+-- Name: COLUMN article_previews.article_id; Type: ACL; Schema: public
+--
+
+GRANT SELECT(article_id),INSERT(article_id) ON TABLE public.article_previews TO authenticated;
+
+--
+-- Name: COLUMN article_previews.token_hash; Type: ACL; Schema: public
+--
+
+GRANT INSERT(token_hash) ON TABLE public.article_previews TO authenticated;
+
+--
+-- Name: COLUMN article_previews.token_prefix; Type: ACL; Schema: public
+--
+
+GRANT SELECT(token_prefix),INSERT(token_prefix) ON TABLE public.article_previews TO authenticated;
+
+--
+-- Name: COLUMN article_previews.created_by; Type: ACL; Schema: public
+--
+
+GRANT SELECT(created_by),INSERT(created_by) ON TABLE public.article_previews TO authenticated;
+
+--
+-- Name: COLUMN article_previews.created_at; Type: ACL; Schema: public
+--
+
+GRANT SELECT(created_at),INSERT(created_at) ON TABLE public.article_previews TO authenticated;
+
+--
+-- Name: COLUMN article_previews.expires_at; Type: ACL; Schema: public
+--
+
+GRANT SELECT(expires_at),INSERT(expires_at) ON TABLE public.article_previews TO authenticated;
 
 --
 -- Name: COLUMN article_previews.revoked_at; Type: ACL; Schema: public
 --
 
-GRANT UPDATE(revoked_at) ON TABLE public.article_previews TO authenticated;
+GRANT SELECT(revoked_at),UPDATE(revoked_at) ON TABLE public.article_previews TO authenticated;
 
 -- ======== article_revisions ========
 

@@ -451,6 +451,30 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     await page.getByText('No article matches.').waitFor()
   })
 
+  it('makes a preview link with Copy, which shows the saved article to someone signed out', async () => {
+    await go(`#/articles/${firstId}`)
+    const title = (await article(firstId)).title as string
+    await page.getByRole('button', { name: 'Preview link' }).click()
+    const box = page.getByRole('region', { name: 'Preview link' })
+    const link = await box.getByLabel('The new secret').inputValue()
+    expect(link).toMatch(/\/dashboard\/#\/preview\/prv_[0-9A-Za-z]{32}$/)
+    await box.getByRole('button', { name: 'Copy' }).click()
+    await box.getByRole('button', { name: 'Copied' }).waitFor()
+    await screenshot(page, 'editor-preview-link')
+    // A browser with no session: the link alone shows the article, rendered.
+    const stranger = await browser.newContext()
+    try {
+      const reader = await stranger.newPage()
+      await reader.goto(link)
+      const preview = reader.getByRole('article', { name: 'Preview' })
+      await preview.getByRole('heading', { level: 1, name: title }).waitFor()
+      expect(await preview.locator('.rendered').innerHTML()).toContain('<h2')
+      await screenshot(reader, 'preview-signed-out')
+    } finally {
+      await stranger.close()
+    }
+  })
+
   it('logged no console error (no refused image or script) on any page', () => {
     // Expected: the image the Markdown names on purpose and that does not exist, and the answers
     // to input refused on purpose (an http canonical URL twice, a schedule in the past), which the

@@ -57,6 +57,8 @@ const secretLike = /(hash|token|ciphertext|encrypted|lease|secret)/
 // (tests/secret-columns.test.ts); what remains are names that only look secret.
 const authenticatedSecretLike: Record<string, string> = {
   'public.webhook_subscriptions.previous_secret_expires_at': 'a date',
+  'public.article_previews.token_prefix':
+    "a preview token's first 8 characters, for display (as api_keys.key_prefix)",
   'public.commerce_stores.secret_updated_at': 'a date',
   'public.jobs.lease_until': 'a date',
   'public.integration_connections.token_expires_at': 'a date',

@@ -9,6 +9,7 @@ import { startTestPlatform, type TestPlatform, type TestTenant } from './support
 const hidden: [table: string, column: string][] = [
   ['public.api_keys', 'key_hash'],
   ['public.invitations', 'token_hash'],
+  ['public.article_previews', 'token_hash'],
   ['public.webhook_subscriptions', 'secret_ciphertext'],
   ['public.webhook_subscriptions', 'previous_secret_ciphertext'],
   ['public.credentials', 'secret_ciphertext'],
@@ -26,6 +27,7 @@ const hidden: [table: string, column: string][] = [
 const visible: [table: string, columns: string][] = [
   ['public.api_keys', 'id, name, key_prefix, scopes, environment, last_used_at, revoked_at, created_at'],
   ['public.invitations', 'id, email, role, expires_at, accepted_at, revoked_at'],
+  ['public.article_previews', 'id, article_id, token_prefix, expires_at, revoked_at'],
   ['public.webhook_subscriptions', 'id, url, events, status, previous_secret_expires_at'],
   ['public.credentials', 'id, name, key_hint, expires_at'],
   ['public.integration_connections', 'id, display_name, status, scopes'],

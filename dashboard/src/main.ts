@@ -16,6 +16,7 @@ import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
 import { InvitationPage } from './pages/invitation.ts'
 import { JobsPage } from './pages/jobs.ts'
 import { McpClientsPage, McpConsentPage } from './pages/mcp-clients.ts'
+import { PreviewPage } from './pages/preview.ts'
 import { RequestLogPage } from './pages/request-log.ts'
 import { SignIn } from './pages/sign-in.ts'
 import { SourcesPage } from './pages/sources.ts'
@@ -248,6 +249,8 @@ function App(): VNode {
     }
     return html`<${InvitationPage} token=${route[1]} auth=${auth} onAccepted=${accepted} />`
   }
+  // A preview link: the article as readers will see it, for anyone holding the link.
+  if (route[0] === 'preview' && route[1]) return html`<${PreviewPage} token=${route[1]} />`
   if (!auth) return html`<${SignIn} />`
   if (error) {
     return html`<main class="narrow"><${ErrorNote} error=${error} /><button onClick=${loadTenants}>Retry</button></main>`

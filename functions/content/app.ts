@@ -19,6 +19,10 @@ import { registerRssFeed } from './routes/feeds/rss.ts'
 import { registerSitemap, registerSitemapPage } from './routes/feeds/sitemap.ts'
 import { registerPublishScheduledJob } from './routes/jobs/publish-scheduled.ts'
 import { registerListContent } from './routes/list.ts'
+import { registerCreatePreview } from './routes/previews/create.ts'
+import { registerListPreviews } from './routes/previews/list.ts'
+import { registerReadPreview } from './routes/previews/read.ts'
+import { registerRevokePreview } from './routes/previews/revoke.ts'
 import { registerGetRevision } from './routes/revisions/get.ts'
 import { registerListRevisions } from './routes/revisions/list.ts'
 import { registerRestoreRevision } from './routes/revisions/restore.ts'
@@ -71,6 +75,10 @@ export function createApp(deps: FunctionDeps) {
     registerJsonFeed,
     registerSitemap,
     registerSitemapPage,
+    registerCreatePreview,
+    registerListPreviews,
+    registerRevokePreview,
+    registerReadPreview,
   ])
     register(app)
   return app

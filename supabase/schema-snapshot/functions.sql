@@ -83,6 +83,21 @@ end
 $$;
 
 --
+-- Name: article_preview_by_token(text, timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.article_preview_by_token(p_hash text, p_now timestamp with time zone) RETURNS TABLE(token_hash text, tenant_id uuid, article_id uuid, acting_user_id uuid, expires_at timestamp with time zone)
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$
+  select p.token_hash, p.tenant_id, p.article_id, p.created_by, p.expires_at
+  from public.article_previews p
+  join public.tenant_members m
+    on m.tenant_id = p.tenant_id and m.user_id = p.created_by and m.role in ('owner', 'admin', 'member')
+  where p.token_hash = p_hash and p.revoked_at is null and p.expires_at > p_now
+$$;
+
+--
 -- Name: author_names(uuid[]); Type: FUNCTION; Schema: private
 --
 
@@ -1402,6 +1417,12 @@ GRANT ALL ON FUNCTION private.accept_invitation(p_token_hash text, p_now timesta
 --
 
 REVOKE ALL ON FUNCTION private.article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION article_preview_by_token(p_hash text, p_now timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.article_preview_by_token(p_hash text, p_now timestamp with time zone) FROM PUBLIC;
 
 --
 -- Name: FUNCTION author_names(p_ids uuid[]); Type: ACL; Schema: private

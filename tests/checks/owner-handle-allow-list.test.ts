@@ -351,6 +351,12 @@ const ALLOWED: Allowed[] = [
     reason:
       'a public feed names only a site id, so no tenant is known yet: private.public_feed_site finds the site (only while its feeds are public) and its tenant; the rows are then read with published-only claims under RLS',
   },
+  {
+    file: 'shared/services/content/previews.ts',
+    fn: 'readPreview',
+    reason:
+      "anyone holding a preview link, without an account: private.article_preview_by_token finds the link by token hash (only while active and its maker an editor) and its tenant; the article is then read with the maker's claims under RLS",
+  },
   { file: 'shared/services/jobs/scheduled.ts', fn: 'queueDueRuns', reason: ACROSS },
   // Tenants
   {

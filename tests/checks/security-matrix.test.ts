@@ -173,6 +173,7 @@ function ownPath(e: RouteAuthEntry): string {
     site_id: ownIds.site!,
     slug: 'fixture',
     revision_id: ownIds.articleRevision!,
+    preview_id: ownIds.articlePreview!,
   })
 }
 
@@ -340,6 +341,7 @@ describe('security matrix', () => {
           site_id: otherIds.site!,
           slug: 'fixture',
           revision_id: otherIds.articleRevision!,
+          preview_id: otherIds.articlePreview!,
         }),
         body: validBodies[label(e)],
       })
@@ -351,7 +353,9 @@ describe('security matrix', () => {
   })
 
   it('public feed routes show nothing a published-only key could not read, and nothing of a site whose feeds are off', async () => {
-    const publicFeeds = entries.filter((e) => e.allow.length === 0 && e.fn === 'content')
+    const publicFeeds = entries.filter(
+      (e) => e.allow.length === 0 && e.fn === 'content' && e.path.startsWith('/feeds/'),
+    )
     expect(publicFeeds.map(label).sort()).toEqual(
       [
         'GET content/feeds/{site_id}/atom.xml',
@@ -409,6 +413,49 @@ describe('security matrix', () => {
       // Another tenant's site, whose feeds are off: nothing, as for an unknown site.
       const other = await call(e, {}, { path: pathOf(e, { site_id: otherIds.site!, page: '1.xml' }) })
       expect([other.status, other.body?.code], label(e)).toEqual([404, 'NOT_FOUND'])
+    }
+  })
+
+  it("the public preview read shows a link's own article only, private and no-store; other tokens are 404", async () => {
+    const publicContent = entries.filter((e) => e.allow.length === 0 && e.fn === 'content')
+    const previews = publicContent.filter((e) => !e.path.startsWith('/feeds/')).map(label)
+    expect(previews).toEqual(['GET content/previews/{token}'])
+    const read = async (token: string) => {
+      const res = await tp.request(`/functions/v1/content/previews/${token}`, {
+        headers: { 'x-test-client': `198.51.100.${++clientCounter % 250}` },
+      })
+      return { status: res.status, cache: res.headers.get('cache-control'), body: await res.json() }
+    }
+    // Each tenant's token reads that tenant's article, and nothing else. (Fresh ones: the matrix
+    // has revoked and deleted the fixtures by now.)
+    const linkTo = async (tenant: TestTenant) => {
+      const site = await tp.json('/v1/content/sites', { token: tenant.token, body: { name: 'Preview site' } })
+      const article = await tp.json('/v1/content/articles', {
+        token: tenant.token,
+        body: { site_id: site.body.id, title: 'Preview draft' },
+      })
+      const link = await tp.json(`/v1/content/articles/${article.body.id}/previews`, {
+        method: 'POST',
+        token: tenant.token,
+      })
+      expect(link.status, JSON.stringify(link.body)).toBe(201)
+      return { articleId: article.body.id as string, token: link.body.token as string, id: link.body.id }
+    }
+    const ownLink = await linkTo(owner)
+    const otherLink = await linkTo(other)
+    const own = await read(ownLink.token)
+    const others = await read(otherLink.token)
+    expect([own.status, own.body.id, own.cache]).toEqual([200, ownLink.articleId, 'private, no-store'])
+    expect([others.status, others.body.id]).toEqual([200, otherLink.articleId])
+    // A made-up, a malformed and a revoked token: the same 404, never cached.
+    const revoke = await tp.json(`/v1/content/articles/${otherLink.articleId}/previews/${otherLink.id}`, {
+      method: 'DELETE',
+      token: other.token,
+    })
+    expect(revoke.status).toBe(204)
+    for (const token of [`prv_${'a'.repeat(32)}`, 'prv_', otherLink.token]) {
+      const res = await read(token)
+      expect([res.status, res.body.code, res.cache], token).toEqual([404, 'NOT_FOUND', 'private, no-store'])
     }
   })
 

@@ -30,6 +30,7 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant) {
   // Saving the article kept its first revision.
   const [articleRevision] = await tp.db.sql<{ id: string }[]>`
     select id from public.article_revisions where article_id = ${article.id}`
+  const articlePreview = await post(`/v1/content/articles/${article.id}/previews`, {})
   const providers = (await tp.json('/api/providers', { token: tenant.token })).body.data as { id: string }[]
   const credential = await post('/api/credentials', {
     provider_id: providers[0]!.id,
@@ -108,6 +109,9 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant) {
     site: site.id,
     article: article.id,
     articleRevision: articleRevision!.id,
+    articlePreview: articlePreview.id,
+    /** The preview link's token (shown once when it is made). */
+    articlePreviewToken: articlePreview.token,
     tag: tag.id,
     credential: credential.id,
     webhook: webhook.id,

@@ -3154,6 +3154,341 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/content/articles/{id}/previews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The article's preview links, newest first, without their tokens (content:read)
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `GET /functions/v1/content/articles/{id}/previews`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The links (at most 100) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            data: components["schemas"]["PreviewLink"][];
+                        };
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Make a preview link to the article as it is now, a draft or unpublished edits (content:write; editors: owners, admins, members)
+         * @description The answer carries the token once; GET /v1/content/previews/{token} reads the article without a key until the link expires (default 7 days, at most 30) or is revoked. With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `POST /functions/v1/content/articles/{id}/previews`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": components["schemas"]["CreatePreviewLink"];
+                };
+            };
+            responses: {
+                /** @description The link, with its token */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["CreatedPreviewLink"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/articles/{id}/previews/{preview_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a preview link (content:write; editors): its token answers 404 from now on
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `DELETE /functions/v1/content/articles/{id}/previews/{preview_id}`
+         */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    preview_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Revoked */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/previews/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The article a preview link shows, as it is now (no key: the link's token)
+         * @description The article as the read by id gives it (formats=html for the rendered body), with preview.expires_at. 404 alike for a malformed, unknown, revoked or expired token. Answers are Cache-Control: private, no-store and never cached; 60 requests a minute per client address.
+         *
+         *     Supabase address: `GET /functions/v1/content/previews/{token}`
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The body as markdown (the default, field body), html (sanitized, field html) and/or plaintext (field plaintext), comma-separated */
+                    formats?: string;
+                };
+                header?: never;
+                path: {
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The article */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ArticlePreview"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/functions/v1/tenants/jobs/send-notifications": {
         parameters: {
             query?: never;
@@ -16593,6 +16928,39 @@ export interface components {
             /** @example Garden */
             name?: string;
             slug?: string;
+        };
+        CreatedPreviewLink: components["schemas"]["PreviewLink"] & {
+            /** @description The link’s token (prv_…): shown once, stored only as a hash */
+            token: string;
+            /** @description GET it without a key: the article as the link shows it */
+            url: string;
+        };
+        PreviewLink: {
+            /** @enum {string} */
+            object: "preview_link";
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            article_id: string;
+            /** @description The first characters of the token, for display */
+            token_prefix: string;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            /** Format: uuid */
+            created_by: string | null;
+            created_at: string;
+            expires_at: string;
+            revoked_at: string | null;
+        };
+        CreatePreviewLink: {
+            /** @description Days the link works (default 7, at most 30) */
+            expires_in_days?: number;
+        };
+        ArticlePreview: components["schemas"]["Article"] & {
+            /** @description When the link stops working */
+            preview: {
+                expires_at: string;
+            };
         };
         Tenant: {
             /** Format: uuid */

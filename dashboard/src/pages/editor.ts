@@ -23,6 +23,7 @@ import {
   html,
   Loaded,
   leaveWithoutAsking,
+  SecretOnce,
   useLeaveGuard,
   useLoad,
   useSession,
@@ -173,6 +174,7 @@ function Editor({ initial }: { initial: Article }): VNode {
   const [saveError, setSaveError] = useState<unknown>()
   const [conflict, setConflict] = useState<Article>()
   const [note, setNote] = useState<VNode>()
+  const [previewLink, setPreviewLink] = useState<string>()
   const savedRef = useRef(saved)
   const fieldsRef = useRef(fields)
   savedRef.current = saved
@@ -305,11 +307,32 @@ function Editor({ initial }: { initial: Article }): VNode {
             ? html`<${Action} run=${() => transition('POST', 'submit')}>Submit for review<//>`
             : null
         }
+        ${
+          editor
+            ? html`<${Action} run=${async () => {
+                // The link shows what is saved: unsaved edits are saved first.
+                const article = dirty ? await saveNow() : saved
+                const link = await api<{ token: string }>(
+                  'POST',
+                  `/v1/content/articles/${article.id}/previews`,
+                  {},
+                )
+                setPreviewLink(`${location.origin}${location.pathname}#/preview/${link.token}`)
+              }}>Preview link<//>`
+            : null
+        }
         ${editor || (mine && saved.status === 'draft') ? buttons.remove : null}
       </div>
       <${StateLine} article=${saved} zone=${zone} />
     </div>
     ${note}
+    ${
+      previewLink
+        ? html`<${SecretOnce} value=${previewLink} title="Preview link"
+            notice="Anyone with this link sees the article as it is saved now, without an account, for 7 days. It is shown once; revoke it from the API (DELETE …/previews/{id})."
+            onDone=${() => setPreviewLink(undefined)} />`
+        : null
+    }
     ${saveError && !conflict ? html`<${ErrorNote} error=${saveError} />` : null}
     ${
       conflict

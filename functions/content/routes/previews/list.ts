@@ -1,0 +1,27 @@
+import { z } from '@hono/zod-openapi'
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
+import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { listPreviews } from '@shared/services/content/previews.ts'
+import { metered } from '../read-options.ts'
+import { previewLinkSchema } from './schema.ts'
+
+export const route = defineRoute(memberOrKey('content:read'), {
+  method: 'get',
+  path: '/articles/{id}/previews',
+  meter: 'content',
+  summary: "The article's preview links, newest first, without their tokens (content:read)",
+  description: metered,
+  request: { params: idParam },
+  responses: {
+    200: jsonContent(z.object({ data: z.array(previewLinkSchema) }), 'The links (at most 100)'),
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+})
+
+export const registerListPreviews = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = serviceContext(c)
+    return c.json({ data: await listPreviews(ctx, c.req.valid('param').id) }, 200)
+  })

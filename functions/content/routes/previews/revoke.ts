@@ -1,0 +1,28 @@
+import type { App } from '@shared/infra/http/app-env.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
+import { errorResponses } from '@shared/infra/http/openapi.ts'
+import { editorOrKey } from '@shared/infra/http/route-auth.ts'
+import { revokePreview } from '@shared/services/content/previews.ts'
+import { metered } from '../read-options.ts'
+import { previewParams } from './schema.ts'
+
+export const route = defineRoute(editorOrKey('content:write'), {
+  method: 'delete',
+  path: '/articles/{id}/previews/{preview_id}',
+  meter: 'content',
+  summary: 'Revoke a preview link (content:write; editors): its token answers 404 from now on',
+  description: metered,
+  request: { params: previewParams },
+  responses: {
+    204: { description: 'Revoked' },
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+})
+
+export const registerRevokePreview = (app: App) =>
+  app.openapi(route, async (c) => {
+    const ctx = serviceContext(c)
+    const { id, preview_id } = c.req.valid('param')
+    await revokePreview(ctx, id, preview_id)
+    return c.body(null, 204)
+  })

@@ -189,6 +189,11 @@ describe('automations and the events they cause', () => {
 
   it('stops chains at depth 3', async () => {
     const t = await tenantWithModel()
+    // A real content.updated event's data (written before the automation exists, so it starts nothing),
+    // for the planted events below: every event must match the catalog.
+    await article(t)
+    const [real] = await tp.db.sql<{ data: Record<string, unknown> }[]>`
+      select data from public.event_outbox where tenant_id = ${t.tenantId} and type = 'content.updated' limit 1`
     const auto = await automation(t, 'Deep')
     const others = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()]
     // Events as the runs of other automations would leave them, at depths 2 and 3.
@@ -198,7 +203,7 @@ describe('automations and the events they cause', () => {
     ] as const)
       await tp.db.sql`
         insert into public.event_outbox (id, tenant_id, type, data, created_at, cause)
-        values (${id}, ${t.tenantId}, 'content.updated', '{}'::jsonb, ${clock.now()},
+        values (${id}, ${t.tenantId}, 'content.updated', ${tp.db.sql.json(real!.data as never)}, ${clock.now()},
                 ${tp.db.sql.json({ kind: 'automation', run_id: others[0]!, automation_id: others[depth - 1]!, depth, chain: others.slice(0, depth) })})`
     const runs = await tp.db.sql<{ event_id: string }[]>`
       select event_id from public.assistant_automation_runs where automation_id = ${auto}`

@@ -16952,6 +16952,11 @@ export interface components {
             expires_at: string;
             revoked_at: string | null;
         };
+        /**
+         * @example {
+         *       "expires_in_days": 7
+         *     }
+         */
         CreatePreviewLink: {
             /** @description Days the link works (default 7, at most 30) */
             expires_in_days?: number;

@@ -20,7 +20,7 @@ export const createPreviewSchema = z
       }),
   })
   .strict()
-  .openapi('CreatePreviewLink')
+  .openapi('CreatePreviewLink', { example: { expires_in_days: 7 } })
 
 export const previewLinkSchema = z
   .object({

@@ -47,6 +47,8 @@ async function publication(): Promise<{ t: TestTenant; siteId: string; sourceId:
       name: 'Garden feed',
       kind: 'feed',
       config: { url: 'https://example.com/feed.xml' },
+      // The test writes the items itself: no fetch on creation.
+      enabled: false,
     },
   })
   expect(source.status, JSON.stringify(source.body)).toBe(201)

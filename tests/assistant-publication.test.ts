@@ -206,6 +206,22 @@ describe('the suggested automation', () => {
     expect(approved.body.turn.status).toBe('completed')
     const scheduled = await tp.json(`/v1/content/articles/${generated!.article_id}`, { token: t.token })
     expect(scheduled.body).toMatchObject({ status: 'scheduled', publish_at: '2026-12-03T08:00:00.000Z' })
+
+    // Every platform tool call of the run is in the usage log, with what asked for it and for whom.
+    const log = await tp.db.sql<
+      { tool_name: string; action: string; triggered_by: string; user_id: string; success: boolean }[]
+    >`
+      select tool_name, action, triggered_by, user_id, success from public.integration_usage
+      where tenant_id = ${t.tenantId} and connection_id is null order by id`
+    expect(log.map((l) => [l.tool_name, l.action, l.triggered_by, l.user_id, l.success])).toEqual([
+      ['platform:list_source_items', 'read', 'automation', t.userId, true],
+      ['platform:generate_draft', 'write', 'automation', t.userId, true],
+      ['platform:update_article', 'write', 'automation', t.userId, true],
+      ['platform:schedule_article', 'write', 'automation', t.userId, true],
+    ])
+    const stats = await tp.json('/api/integrations/platform/stats?period=24h', { token: t.token })
+    expect(stats.status, JSON.stringify(stats.body)).toBe(200)
+    expect(stats.body).toMatchObject({ total_calls: 4, success_count: 4, triggered_by: { automation: 4 } })
   })
 })
 

@@ -18200,6 +18200,11 @@ export interface components {
             approve: boolean;
             /** @description Told to the model with a denial */
             reason?: string;
+            /**
+             * Format: date-time
+             * @description Approving a platform:schedule_article call: the time to publish at instead of the one the model chose; a time already past publishes at once
+             */
+            publish_at?: string;
         };
         AssistantApprovalList: {
             data: components["schemas"]["AssistantApproval"][];

@@ -137,12 +137,16 @@ export const platformTools: PlatformTool[] = [
   {
     name: 'platform:schedule_article',
     description:
-      'Schedule an article to be published at publish_at (in the future); scheduling again moves the time.',
+      'Schedule an article to be published at publish_at (in the future); scheduling again moves the time. It waits for approval; a time past by then publishes at once.',
     scope: 'content:write',
     params: scheduleParams,
     requiresApproval: true,
+    // It always waits for approval: a time that passed while it waited (or that the approver set
+    // in the past) publishes at once rather than failing the run.
     run: (ctx, p: z.infer<typeof scheduleParams>) =>
-      scheduleArticle(ctx, p.article_id, new Date(p.publish_at)),
+      new Date(p.publish_at) <= ctx.clock.now()
+        ? publishArticle(ctx, p.article_id)
+        : scheduleArticle(ctx, p.article_id, new Date(p.publish_at)),
   },
   {
     name: 'platform:list_sources',

@@ -1,5 +1,5 @@
-import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { z } from '@hono/zod-openapi'
+import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { aiProviders } from '../generation/schema.ts'
 
 /** Request and response bodies of the assistant API (docs/assistant.md), and its stream events. */

@@ -33,7 +33,8 @@ export interface PlatformTool<P extends z.ZodType = z.ZodType> {
    * (writes that put something in front of readers). The tool server's own callers are not asked.
    */
   requiresApproval?: boolean
-  run(ctx: ServiceContext, params: z.infer<P>): Promise<unknown>
+  /** `approved`: an assistant or automation call an owner or admin approved before it ran. */
+  run(ctx: ServiceContext, params: z.infer<P>, call?: { approved?: boolean }): Promise<unknown>
 }
 
 const listContentParams = z
@@ -141,10 +142,11 @@ export const platformTools: PlatformTool[] = [
     scope: 'content:write',
     params: scheduleParams,
     requiresApproval: true,
-    // It always waits for approval: a time that passed while it waited (or that the approver set
-    // in the past) publishes at once rather than failing the run.
-    run: (ctx, p: z.infer<typeof scheduleParams>) =>
-      new Date(p.publish_at) <= ctx.clock.now()
+    // For the assistant it waits for approval: a time that passed while it waited (or that the
+    // approver set in the past) publishes at once rather than failing the run. Unapproved callers
+    // (the tool server's) are refused a past time, as the API refuses it.
+    run: (ctx, p: z.infer<typeof scheduleParams>, call) =>
+      call?.approved && new Date(p.publish_at) <= ctx.clock.now()
         ? publishArticle(ctx, p.article_id)
         : scheduleArticle(ctx, p.article_id, new Date(p.publish_at)),
   },

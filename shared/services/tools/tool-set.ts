@@ -104,6 +104,8 @@ export interface CallOptions {
   /** The key's scopes (platform tools). */
   scopes: string[]
   triggeredBy: TriggeredBy
+  /** The call waited for an approval that was given (assistant and automation calls). */
+  approved?: boolean
   /** Per-call time-out of a provider or MCP server (ms). */
   timeoutMs?: number
   /**
@@ -240,7 +242,7 @@ export async function callTool(
       const subset = await callerToolSubset(ctx)
       if (!inSubset(subset, { name: platform.name, mcpName: toolAlias(platform.name) }, toolAlias))
         return { status: 'refused', message: `${platform.name}: ${OUTSIDE_SUBSET}` }
-      return callPlatformTool(ctx, platform, args, opts.scopes)
+      return callPlatformTool(ctx, platform, args, opts.scopes, opts.approved)
     })
   }
 
@@ -289,6 +291,7 @@ async function callPlatformTool(
   tool: PlatformTool,
   args: Record<string, unknown>,
   scopes: string[],
+  approved = false,
 ): Promise<ToolOutcome> {
   if (!scopes.includes(tool.scope))
     return { status: 'refused', message: `The tool ${tool.name} needs the scope ${tool.scope}` }
@@ -304,7 +307,7 @@ async function callPlatformTool(
     }
   }
   try {
-    return { status: 'ok', result: await tool.run(ctx, parsed.data) }
+    return { status: 'ok', result: await tool.run(ctx, parsed.data, { approved }) }
   } catch (err) {
     // NOT_FOUND of a site/article, or a validation rule the schema cannot state: the caller's input.
     if (err instanceof ServiceError && err.status < 500 && err.code !== 'RATE_LIMITED') {

@@ -6,6 +6,10 @@
  *   - the dashboard at /dashboard/ and Supabase Auth's password endpoints at /auth/v1/
  * Flags: --memory (throwaway in-memory database), --port N, --db-port N.
  * One platform runs per data folder (.data, or PLATFORM_DATA_DIR): a second start on it refuses.
+ * `--instance-of <folder>` starts another instance of the platform whose data folder that is: its
+ * keys (signing, vault, API keys) from the folder's local-env.json, the same DATABASE_URL, its own
+ * port; it neither locks nor writes the folder. It needs DATABASE_URL (PostgreSQL): the embedded
+ * PGlite is one process's database and serves one connection at a time.
  */
 
 import { join } from 'node:path'
@@ -17,7 +21,13 @@ import { DataFolderLocked, lockDataFolder, refuseLockedDataFolder } from './data
 import { ensureUserAndTenant, issueAccessToken } from './dev-identity.ts'
 import { startEmbeddedPostgres } from './embedded-postgres.ts'
 import { listenPlatform } from './listen.ts'
-import { dataDir, functionEnvironment, loadOrCreateLocalEnv, saveLocalEnv } from './local-env.ts'
+import {
+  dataDir,
+  functionEnvironment,
+  loadOrCreateLocalEnv,
+  readLocalEnv,
+  saveLocalEnv,
+} from './local-env.ts'
 import { busyPorts, refuseBusyPorts } from './ports.ts'
 import { createPlatform, startScheduler } from './server.ts'
 
@@ -26,10 +36,22 @@ const { values: args } = parseArgs({
     memory: { type: 'boolean', default: false },
     port: { type: 'string' },
     'db-port': { type: 'string' },
+    'instance-of': { type: 'string' },
   },
 })
 
-const storedEnv = await loadOrCreateLocalEnv()
+const instanceOf = args['instance-of']
+if (instanceOf !== undefined) {
+  if (!process.env.DATABASE_URL) {
+    console.error(`--instance-of needs DATABASE_URL: another instance shares the first one's PostgreSQL database.
+The embedded PGlite is not shared (one connection at a time): start the first instance with
+DATABASE_URL=postgres://... npm start, then DATABASE_URL=<the same> npm start -- --instance-of ${instanceOf} --port <free port>.`)
+    process.exit(1)
+  }
+  // The first instance's folder is read only: its lock and local-env.json stay the first's.
+  process.env.PLATFORM_DATA_DIR = instanceOf
+}
+const storedEnv = instanceOf !== undefined ? readLocalEnv() : await loadOrCreateLocalEnv()
 const apiPort = Number(args.port ?? process.env.PORT ?? storedEnv.apiPort)
 const dbPort = Number(args['db-port'] ?? process.env.DB_PORT ?? storedEnv.dbPort)
 const localEnv = { ...storedEnv, apiPort, dbPort }
@@ -44,7 +66,7 @@ if (busy.length > 0) refuseBusyPorts(busy)
 // One platform per data folder (whatever its ports or database): a second one would open the same
 // database files and rewrite local-env.json under the first. The lock goes when this process ends.
 try {
-  lockDataFolder(dataDir(), `http://127.0.0.1:${apiPort}`)
+  if (instanceOf === undefined) lockDataFolder(dataDir(), `http://127.0.0.1:${apiPort}`)
 } catch (err) {
   if (err instanceof DataFolderLocked) refuseLockedDataFolder(err)
   throw err
@@ -85,7 +107,7 @@ const server = await listenPlatform(platform, { port: apiPort }).then(
 )
 // Only now, serving: remember this run's ports, so `npm run token` and the commands printed
 // below reach this instance.
-saveLocalEnv(localEnv)
+if (instanceOf === undefined) saveLocalEnv(localEnv)
 const stopScheduler = startScheduler(platform, (path, err) =>
   platform.deps.logger.warn('scheduled job failed', { job: path, error: String(err) }),
 )

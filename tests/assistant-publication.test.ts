@@ -53,6 +53,8 @@ async function publication(): Promise<{ t: TestTenant; siteId: string; sourceId:
       name: 'Garden feed',
       kind: 'feed',
       config: { url: 'https://example.com/feed.xml' },
+      // The test writes the items itself: no fetch on creation.
+      enabled: false,
     },
   })
   expect(source.status, JSON.stringify(source.body)).toBe(201)
@@ -210,6 +212,83 @@ describe('the suggested automation', () => {
     expect(approved.body.turn.status).toBe('completed')
     const scheduled = await tp.json(`/v1/content/articles/${generated!.article_id}`, { token: t.token })
     expect(scheduled.body).toMatchObject({ status: 'scheduled', publish_at: '2026-12-03T08:00:00.000Z' })
+
+    // Every platform tool call of the run is in the usage log, with what asked for it and for whom.
+    const log = await tp.db.sql<
+      { tool_name: string; action: string; triggered_by: string; user_id: string; success: boolean }[]
+    >`
+      select tool_name, action, triggered_by, user_id, success from public.integration_usage
+      where tenant_id = ${t.tenantId} and connection_id is null order by id`
+    expect(log.map((l) => [l.tool_name, l.action, l.triggered_by, l.user_id, l.success])).toEqual([
+      ['platform:list_source_items', 'read', 'automation', t.userId, true],
+      ['platform:generate_draft', 'write', 'automation', t.userId, true],
+      ['platform:update_article', 'write', 'automation', t.userId, true],
+      ['platform:schedule_article', 'write', 'automation', t.userId, true],
+    ])
+    const stats = await tp.json('/api/integrations/platform/stats?period=24h', { token: t.token })
+    expect(stats.status, JSON.stringify(stats.body)).toBe(200)
+    expect(stats.body).toMatchObject({ total_calls: 4, success_count: 4, triggered_by: { automation: 4 } })
+  })
+})
+
+describe('a late approval', () => {
+  it('publishes at once when the chosen time passed while it waited, or at the time the approver sets', async () => {
+    const { t, siteId } = await publication()
+    const draft = async (title: string) => {
+      const made = await tp.json('/v1/content/articles', { token: t.token, body: { site_id: siteId, title } })
+      expect(made.status, JSON.stringify(made.body)).toBe(201)
+      return made.body.id as string
+    }
+    const late = await draft('Late one')
+    const moved = await draft('Moved one')
+    const chosen = new Date(clock.now().getTime() + 60_000).toISOString()
+    const conversation = (
+      await tp.json('/v1/assistant/conversations', { token: t.token, body: { title: 'Plan' } })
+    ).body.id as string
+    llm.reset([
+      {
+        toolCalls: [
+          { name: 'platform__schedule_article', arguments: { article_id: late, publish_at: chosen } },
+          { name: 'platform__schedule_article', arguments: { article_id: moved, publish_at: chosen } },
+        ],
+      },
+      { text: 'Done.' },
+    ])
+    const said = await tp.json(`/v1/assistant/conversations/${conversation}/messages`, {
+      token: t.token,
+      body: { content: 'Schedule both for a minute from now.' },
+    })
+    expect(said.body.turn?.status, JSON.stringify(said.body)).toBe('awaiting_approval')
+    // The inbox shows the time the model chose.
+    const inbox = await tp.json('/v1/assistant/approvals', { token: t.token })
+    expect(inbox.status, JSON.stringify(inbox.body)).toBe(200)
+    const waiting = inbox.body.data as { id: string; arguments: { article_id: string; publish_at: string } }[]
+    expect(waiting.map((w) => w.arguments.publish_at)).toEqual([chosen, chosen])
+    const lateCall = waiting.find((w) => w.arguments.article_id === late)!
+    const movedCall = waiting.find((w) => w.arguments.article_id === moved)!
+
+    clock.advance(5 * 60_000) // The approver comes back after the chosen time.
+    const decide = (id: string, body: Record<string, unknown>) =>
+      tp.json(`/v1/assistant/approvals/${id}`, { token: t.token, body })
+    const bad = await decide(movedCall.id, { approve: true, publish_at: 'tomorrow' })
+    expect([bad.status, bad.body.details?.[0]?.field]).toEqual([400, 'publish_at'])
+    const denyWithTime = await decide(movedCall.id, { approve: false, publish_at: chosen })
+    expect(denyWithTime.status).toBe(400)
+    const later = new Date(clock.now().getTime() + 3600_000).toISOString()
+    expect((await decide(movedCall.id, { approve: true, publish_at: later })).status).toBe(200)
+    const approved = await decide(lateCall.id, { approve: true })
+    expect(approved.status, JSON.stringify(approved.body)).toBe(200)
+
+    await expect
+      .poll(async () => (await tp.json(`/v1/content/articles/${late}`, { token: t.token })).body.status, {
+        timeout: 20_000,
+      })
+      .toBe('published')
+    const movedArticle = (await tp.json(`/v1/content/articles/${moved}`, { token: t.token })).body
+    expect(movedArticle).toMatchObject({ status: 'scheduled', publish_at: later })
+    const turn = (await tp.json(`/v1/assistant/conversations/${conversation}`, { token: t.token })).body
+    const calls = turn.messages.flatMap((m: { tool_calls?: { status: string }[] }) => m.tool_calls ?? [])
+    expect(calls.map((c: { status: string }) => c.status)).toEqual(['ok', 'ok'])
   })
 })
 

@@ -154,6 +154,8 @@ describe('automations and the events they cause', () => {
         name: 'Feed',
         kind: 'feed',
         config: { url: 'https://example.com/feed.xml' },
+        // The test writes the items itself: no fetch on creation.
+        enabled: false,
       },
     })
     expect(source.status, JSON.stringify(source.body)).toBe(201)

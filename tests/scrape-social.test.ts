@@ -44,13 +44,18 @@ afterAll(async () => {
 /** The Supabase convention: the anon key names the project, the Bearer names the user. */
 const asUser = (t: TestTenant) => ({ apikey: tp.anonKey, authorization: `Bearer ${t.token}` })
 
+/**
+ * Adds a source, paused unless the test says otherwise (most tests start each scrape themselves);
+ * an enabled one is fetched on creation, and this waits for that first run to end.
+ */
 async function createSource(body: Record<string, unknown>, t = a) {
   const res = await tp.json('/api/sources', {
     token: t.token,
-    body: { site_id: siteA, name: 'Source', ...body },
+    body: { site_id: siteA, name: 'Source', enabled: false, ...body },
   })
   expect(res.status, JSON.stringify(res.body)).toBe(201)
-  return res.body as { id: string }
+  if (res.body.last_job_id) await finished(res.body.last_job_id, t)
+  return res.body as { id: string; last_job_id: string | null }
 }
 
 async function trigger(
@@ -96,9 +101,15 @@ describe('sources API', () => {
       kind: 'feed',
       config: { url: `${feeds.url}/rss.xml` },
       schedule: 'hourly',
+      enabled: true,
     })
     const got = await tp.json(`/api/sources/${s.id}`, { token: a.token })
-    expect(got.body).toMatchObject({ kind: 'feed', schedule: 'hourly', enabled: true, last_status: null })
+    expect(got.body).toMatchObject({
+      kind: 'feed',
+      schedule: 'hourly',
+      enabled: true,
+      last_status: 'succeeded',
+    })
     expect(new Date(got.body.next_run_at).getTime() - clock.now().getTime()).toBe(3600_000)
     const list = await tp.json('/api/sources', { token: a.token })
     expect(list.body.data.map((x: { id: string }) => x.id)).toContain(s.id)
@@ -140,6 +151,74 @@ describe('sources API', () => {
       body: { site_id: siteA, name: 'x', kind: 'feed', config: { url: `${feeds.url}/rss.xml` } },
     })
     expect([refused.status, refused.body.code]).toEqual([403, 'INSUFFICIENT_PERMISSIONS'])
+  })
+})
+
+describe('sources: fetched when connected', () => {
+  /** Waits until the source's first run has an outcome, then returns the source. */
+  async function firstRun(id: string) {
+    let source: Record<string, any> = {}
+    await expect
+      .poll(
+        async () => {
+          source = (await tp.json(`/api/sources/${id}`, { token: a.token })).body
+          return source.last_status
+        },
+        { timeout: 20_000, interval: 50 },
+      )
+      .toMatch(/succeeded|failed/)
+    return source
+  }
+
+  it('fetches a feed at once when it is added: its items, or its error, show without Scrape now', async () => {
+    const res = await tp.json('/api/sources', {
+      token: a.token,
+      body: {
+        site_id: siteA,
+        name: 'Now',
+        kind: 'feed',
+        config: { url: `${feeds.url}/atom.xml` },
+        schedule: 'every_minute',
+      },
+    })
+    expect(res.status, JSON.stringify(res.body)).toBe(201)
+    // The answer names the first scrape's job, and the next scheduled run is a minute away.
+    expect(res.body.last_job_id).toEqual(expect.any(String))
+    expect(new Date(res.body.next_run_at).getTime() - clock.now().getTime()).toBe(60_000)
+    const source = await firstRun(res.body.id)
+    expect(source).toMatchObject({ last_status: 'succeeded', last_job_id: res.body.last_job_id })
+    expect((await items(res.body.id)).length).toBeGreaterThan(0)
+    const [job] = await tp.db.sql`select kind, input from public.jobs where id = ${res.body.last_job_id}`
+    expect(job).toMatchObject({
+      kind: 'scrape-social.source',
+      input: { source_id: res.body.id, trigger: 'created' },
+    })
+
+    const broken = await createSource({
+      kind: 'feed',
+      config: { url: `${feeds.url}/not-xml` },
+      enabled: true,
+    })
+    const failed = await firstRun(broken.id)
+    expect(failed.last_status).toBe('failed')
+    expect(failed.last_error).toEqual(expect.any(String))
+    // Later tests run the schedule sweep: this every-minute source must not be due there.
+    await tp.request(`/api/sources/${res.body.id}`, { method: 'DELETE', token: a.token })
+  })
+
+  it('does not run a paused source, or an Apify actor that runs only when asked, on creation', async () => {
+    const paused = await createSource({
+      kind: 'feed',
+      config: { url: `${feeds.url}/rss.xml` },
+      enabled: false,
+    })
+    const actor = await createSource({ kind: 'apify', config: { actor_id: 'apify~instagram-scraper' } })
+    for (const s of [paused, actor]) {
+      const got = (await tp.json(`/api/sources/${s.id}`, { token: a.token })).body
+      expect(got.last_job_id).toBeNull()
+      const jobs = await tp.db.sql`select id from public.jobs where input->>'source_id' = ${s.id}`
+      expect(jobs).toHaveLength(0)
+    }
   })
 })
 
@@ -323,6 +402,7 @@ describe('scrape-social: calling convention and schedules', () => {
       kind: 'feed',
       config: { url: `${feeds.url}/feed.json` },
       schedule: 'every_15_minutes',
+      enabled: true,
     })
     const sweep = () => tp.instances[0]!.platform.runJob('scrape-social/jobs/sweep').then((r) => r.json())
     expect((await sweep()).scheduled).toBe(0)
@@ -344,6 +424,7 @@ describe('two instances, one source', () => {
       // The scrape is still running while the others ask.
       config: { url: `${feeds.url}/slow.xml` },
       schedule: 'every_15_minutes',
+      enabled: true,
     })
     clock.advance(15 * 60_000)
     const before = feeds.hits.get('/slow.xml') ?? 0
@@ -365,7 +446,8 @@ describe('two instances, one source', () => {
     expect((await finished([...jobIds][0]!)).status).toBe('succeeded')
     for (const i of tp.instances) await i.platform.runJob('scrape-social/jobs/sweep')
     const jobs = await tp.db.sql<{ id: string }[]>`
-      select id from public.jobs where kind = 'scrape-social.source' and input->>'source_id' = ${s.id}`
+      select id from public.jobs where kind = 'scrape-social.source' and input->>'source_id' = ${s.id}
+        and id <> ${s.last_job_id}`
     expect(jobs.map((j) => j.id)).toEqual([...jobIds])
     expect(swept.failed).toBe(0)
     expect((feeds.hits.get('/slow.xml') ?? 0) - before).toBe(1)

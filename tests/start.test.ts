@@ -249,3 +249,33 @@ async function expectTokenWorks(port: number) {
   expect(res.status, await res.clone().text()).toBe(200)
   expect((await res.json()).name).toBe('Ports')
 }
+
+describe('another instance of the same platform (--instance-of)', () => {
+  it('refuses without DATABASE_URL, says why, and leaves the first one’s folder alone', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'platform-instance-'))
+    try {
+      const { DATABASE_URL: _ignored, ...withoutDatabase } = process.env
+      const second = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'local-platform/start.ts',
+          '--instance-of',
+          folder,
+          '--port',
+          String(await freePort()),
+        ],
+        { env: { ...withoutDatabase, LOG_FORMAT: 'json' }, encoding: 'utf8', timeout: 60_000 },
+      )
+      expect(second.status, second.stderr).toBe(1)
+      expect(second.stderr).toContain('--instance-of needs DATABASE_URL')
+      expect(second.stderr).toContain('one connection at a time')
+      // Nothing written: no lock, no keys of its own.
+      expect(existsSync(join(folder, 'platform.lock'))).toBe(false)
+      expect(existsSync(join(folder, 'local-env.json'))).toBe(false)
+    } finally {
+      rmSync(folder, { recursive: true, force: true })
+    }
+  }, 90_000)
+})

@@ -116,7 +116,7 @@ CREATE TABLE public.sources (
     CONSTRAINT sources_kind_check CHECK ((kind = ANY (ARRAY['feed'::text, 'apify'::text]))),
     CONSTRAINT sources_last_status_check CHECK ((last_status = ANY (ARRAY['succeeded'::text, 'failed'::text]))),
     CONSTRAINT sources_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
-    CONSTRAINT sources_schedule_check CHECK ((schedule = ANY (ARRAY['every_15_minutes'::text, 'hourly'::text, 'every_6_hours'::text, 'daily'::text])))
+    CONSTRAINT sources_schedule_check CHECK ((schedule = ANY (ARRAY['every_minute'::text, 'every_5_minutes'::text, 'every_15_minutes'::text, 'hourly'::text, 'every_6_hours'::text, 'daily'::text])))
 );
 
 --

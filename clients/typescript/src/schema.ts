@@ -11089,7 +11089,7 @@ export interface paths {
         };
         put?: never;
         /**
-         * Add a source (a feed, or an Apify actor run) that feeds one site, with an optional schedule
+         * Add a source (a feed, or an Apify actor run) that feeds one site, with an optional schedule; an enabled feed (or a scheduled actor) is fetched at once, its job in last_job_id
          * @description Supabase address: `POST /functions/v1/scrape-social/sources`
          */
         post: {
@@ -18206,7 +18206,7 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @enum {string|null} */
-            schedule: "every_15_minutes" | "hourly" | "every_6_hours" | "daily" | null;
+            schedule: "every_minute" | "every_5_minutes" | "every_15_minutes" | "hourly" | "every_6_hours" | "daily" | null;
             enabled: boolean;
             next_run_at: string | null;
             last_run_at: string | null;
@@ -18244,7 +18244,7 @@ export interface components {
              * @default null
              * @enum {string|null}
              */
-            schedule?: "every_15_minutes" | "hourly" | "every_6_hours" | "daily" | null;
+            schedule?: "every_minute" | "every_5_minutes" | "every_15_minutes" | "hourly" | "every_6_hours" | "daily" | null;
             /** @default true */
             enabled?: boolean;
         };
@@ -18265,7 +18265,7 @@ export interface components {
              * @description Run on its own; null runs only when triggered
              * @enum {string|null}
              */
-            schedule?: "every_15_minutes" | "hourly" | "every_6_hours" | "daily" | null;
+            schedule?: "every_minute" | "every_5_minutes" | "every_15_minutes" | "hourly" | "every_6_hours" | "daily" | null;
             enabled?: boolean;
         };
         SourceItem: {
@@ -18573,6 +18573,11 @@ export interface components {
             approve: boolean;
             /** @description Told to the model with a denial */
             reason?: string;
+            /**
+             * Format: date-time
+             * @description Approving a platform:schedule_article call: the time to publish at instead of the one the model chose; a time already past publishes at once
+             */
+            publish_at?: string;
         };
         AssistantApprovalList: {
             data: components["schemas"]["AssistantApproval"][];

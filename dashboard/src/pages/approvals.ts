@@ -85,17 +85,36 @@ function Outcome({ a, decider }: { a: Approval; decider: string }): VNode {
     ${a.reason && a.status === 'denied' ? html`<br /><small class="muted">${a.reason}</small>` : null}`
 }
 
+/** A datetime-local value (the browser's local time) for an ISO time, and back. */
+const localInput = (iso: string) => {
+  const d = new Date(iso)
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16)
+}
+
 function Decide({ a, done }: { a: Approval; done: () => void }): VNode {
   const [reason, setReason] = useState('')
+  // A schedule call shows the time the model chose; the approver may move it (a time already
+  // past when approved publishes at once).
+  const chosen = a.tool === 'platform:schedule_article' ? String(a.arguments.publish_at ?? '') : ''
+  const [publishAt, setPublishAt] = useState(chosen ? localInput(chosen) : '')
+  const moved = chosen && publishAt && publishAt !== localInput(chosen)
   const decide = (approve: boolean) =>
     api('POST', `/v1/assistant/approvals/${a.id}`, {
       approve,
       ...(reason.trim() && !approve ? { reason } : {}),
+      ...(approve && moved ? { publish_at: new Date(publishAt).toISOString() } : {}),
     }).then(() => {
       window.dispatchEvent(new Event('approvals-changed'))
       done()
     })
   return html`<div class="decide">
+    ${
+      chosen
+        ? html`<label>Publish at <input type="datetime-local" aria-label=${`Publish at for ${a.tool}`} value=${publishAt}
+            onInput=${(e: Event) => setPublishAt((e.target as HTMLInputElement).value)} />
+            ${new Date(chosen) <= new Date() ? html`<small class="muted"> passed: approving publishes now</small>` : null}</label>`
+        : null
+    }
     <input aria-label=${`Reason for ${a.tool}`} placeholder="Reason (told to the assistant on deny)" maxlength="500"
       value=${reason} onInput=${(e: Event) => setReason((e.target as HTMLInputElement).value)} />
     <${Action} kind="primary" run=${() => decide(true)} label=${`Approve ${a.tool}`}>Approve<//>

@@ -17,7 +17,7 @@ import {
 } from './scheduled.ts'
 
 type Kind = 'feed' | 'apify'
-type Schedule = 'every_15_minutes' | 'hourly' | 'every_6_hours' | 'daily'
+type Schedule = 'every_minute' | 'every_5_minutes' | 'every_15_minutes' | 'hourly' | 'every_6_hours' | 'daily'
 
 interface Source extends Scheduled {
   id: string
@@ -37,11 +37,21 @@ interface Item {
 }
 
 const scheduleNames: Record<Schedule, string> = {
+  every_minute: 'every minute',
+  every_5_minutes: 'every 5 minutes',
   every_15_minutes: 'every 15 minutes',
   hourly: 'hourly',
   every_6_hours: 'every 6 hours',
   daily: 'daily',
 }
+
+/**
+ * What the form offers first. A feed is fetched when added, then every 15 minutes: a conditional
+ * GET answered 304 costs little, and most feeds change a few times a day, so a quarter of an hour
+ * keeps news prompt without polling a publisher every minute (offered for feeds known to be busy).
+ * An Apify run costs the workspace each time: hourly.
+ */
+const defaultSchedule: Record<Kind, Schedule> = { feed: 'every_15_minutes', apify: 'hourly' }
 
 /** The JSON of an Apify actor's input, or a readable error before anything is sent. */
 function actorInput(text: string): Record<string, unknown> {
@@ -64,7 +74,7 @@ function Items({ source }: { source: Source }): VNode {
           ) => html`<li>${safeHref(i.url) ? html`<a href=${safeHref(i.url)} rel="noopener noreferrer" target="_blank">${i.title ?? i.url}</a>` : (i.title ?? '(untitled)')}
             <small class="muted"> ${i.author ? `${i.author}, ` : ''}${ago(i.published_at ?? i.created_at)}</small></li>`,
         )}</ul>`
-      : html`<p class="muted">No items yet: press <strong>Scrape now</strong> to fetch them.</p>`}<//>`
+      : html`<p class="muted">No items yet: a feed is fetched when added (see <em>Last run</em>); <strong>Scrape now</strong> fetches again.</p>`}<//>`
 }
 
 export function SourcesPage(): VNode {
@@ -114,7 +124,7 @@ export function SourcesPage(): VNode {
               <${Field} label="Kind"><select name="kind" value=${kind} onChange=${(e: Event) => setKind((e.target as HTMLSelectElement).value as Kind)}>
                 <option value="feed">Feed (RSS, Atom, JSON Feed)</option><option value="apify">Apify actor</option>
               </select><//>
-              <${ScheduleField} names=${scheduleNames} preselected="hourly" />
+              <${ScheduleField} names=${scheduleNames} preselected=${defaultSchedule[kind]} />
               ${
                 kind === 'feed'
                   ? html`<${Field} label="Feed URL" hint="A blog, a YouTube channel, Reddit .rss, a Mastodon or Bluesky profile feed"><input name="url" type="url" required placeholder="https://example.com/feed.xml" /><//>`

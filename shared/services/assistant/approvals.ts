@@ -89,7 +89,7 @@ export function listApprovals(
 export async function decideApprovalById(
   ctx: ServiceContext,
   callId: string,
-  decision: { approve: boolean; reason?: string },
+  decision: { approve: boolean; reason?: string; publish_at?: string },
 ) {
   const [call] = await ctx.asTenant(
     (tx) => tx<{ conversation_id: string }[]>`

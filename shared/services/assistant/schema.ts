@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi'
+import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { aiProviders } from '../generation/schema.ts'
 
 /** Request and response bodies of the assistant API (docs/assistant.md), and its stream events. */
@@ -45,8 +46,16 @@ export const approvalBody = z
       .refine(noNul, 'must not contain NUL')
       .optional()
       .openapi({ description: 'Told to the model with a denial' }),
+    publish_at: isoTimestamp().optional().openapi({
+      description:
+        'Approving a platform:schedule_article call: the time to publish at instead of the one the model chose; a time already past publishes at once',
+    }),
   })
   .strict()
+  .refine((b) => b.publish_at === undefined || b.approve, {
+    path: ['publish_at'],
+    message: 'only with approve: true',
+  })
   .openapi('ToolCallApproval', { example: { approve: true } })
 
 export const settingsBody = z

@@ -10,6 +10,8 @@ import {
   type IntegrationCall,
   type IntegrationStats,
   integrationStats,
+  PLATFORM_INTEGRATION_ID,
+  PLATFORM_INTEGRATION_SLUG,
   recordIntegrationCall,
   type StatsPeriod,
 } from './usage-log.ts'
@@ -109,13 +111,14 @@ export async function getIntegrationStats(
   period: StatsPeriod,
 ): Promise<IntegrationStats> {
   const { caller } = ctx
-  const entry = findIntegration(idOrSlug)
-  if (!entry) throw notFound('Integration')
+  const platform = idOrSlug === PLATFORM_INTEGRATION_SLUG || idOrSlug === PLATFORM_INTEGRATION_ID
+  const integrationId = platform ? PLATFORM_INTEGRATION_ID : findIntegration(idOrSlug)?.integration_id
+  if (!integrationId) throw notFound('Integration')
   // Row-level security scopes the aggregate to the caller's tenant as well as the WHERE clause.
   return ctx.asTenant((tx) =>
     integrationStats(tx, {
       tenantId: caller.tenantId,
-      integrationId: entry.integration_id,
+      integrationId,
       period,
       now: ctx.clock.now(),
     }),

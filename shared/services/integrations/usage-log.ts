@@ -7,6 +7,15 @@ export type TriggeredBy = (typeof triggeredByValues)[number]
 /** The spec shows 'write'; we add 'read' (tools that only read) and 'discover' (MCP tools/list). */
 export type UsageAction = 'read' | 'write' | 'discover'
 
+/**
+ * The platform's own tools (platform:list_source_items, platform:generate_draft, ...) are logged
+ * under this reserved integration id, with no connection, so every tool call an assistant turn,
+ * an automation or a tool-server client makes is in one log. GET /api/integrations/platform/stats
+ * reads it like any integration's.
+ */
+export const PLATFORM_INTEGRATION_ID = '6f1d5c2e-47a0-4b3e-9c21-70a1a7f00c01'
+export const PLATFORM_INTEGRATION_SLUG = 'platform'
+
 export interface IntegrationCall {
   tenantId: string
   integrationId: string

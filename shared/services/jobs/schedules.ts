@@ -4,6 +4,8 @@
  * constraint on its table names the same subset.
  */
 export const scheduleMinutes = {
+  every_minute: 1,
+  every_5_minutes: 5,
   every_15_minutes: 15,
   hourly: 60,
   every_6_hours: 360,

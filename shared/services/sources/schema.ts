@@ -1,8 +1,13 @@
 import { z } from '@hono/zod-openapi'
 import type { ScheduleName } from '../jobs/schedules.ts'
 
-/** How often a scheduled source may run: every schedule there is. */
+/**
+ * How often a scheduled source may run: every schedule there is. The scrape sweep runs every
+ * minute, so 'every_minute' is the shortest that means what it says.
+ */
 export const schedules = [
+  'every_minute',
+  'every_5_minutes',
   'every_15_minutes',
   'hourly',
   'every_6_hours',

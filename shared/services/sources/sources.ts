@@ -105,22 +105,53 @@ function siteMissing(err: unknown): never {
   throw err
 }
 
-export async function createSource(ctx: ServiceContext, input: CreateSourceInput): Promise<Source> {
+/** Sources as scheduled resources: a request and the schedule join one scrape job. */
+const scrapes: ScheduledResource = {
+  table: 'public.sources',
+  kind: SCRAPE_JOB_KIND,
+  resource: 'source_id',
+  maxAttempts: 3,
+}
+
+/**
+ * Whether a new source is fetched at once: an enabled feed always (a conditional GET costs little,
+ * and a wrong address shows its error now, not a schedule later); an Apify actor only when it has
+ * a schedule, since each run costs the workspace and "only when asked" means what it says.
+ */
+const fetchesOnCreate = (input: CreateSourceInput) =>
+  input.enabled && (input.kind === 'feed' || input.schedule !== null)
+
+/**
+ * Adds a source and, when it fetches on creation, queues its first scrape in the same transaction
+ * (a job through the engine: exactly once, whichever instance runs it). The source's last_job_id
+ * names that job; `firstScrape` is the job the caller should kick.
+ */
+export async function createSource(
+  ctx: ServiceContext,
+  input: CreateSourceInput,
+): Promise<{ source: Source; firstScrape: JobRow | null }> {
   const { caller } = ctx
   const now = ctx.clock.now()
   const config = checkedConfig(input.kind, input.config)
-  const row = await ctx
+  const { row, firstScrape } = await ctx
     .asTenant(async (tx) => {
+      // The job is queued first so the row is written once, naming it (the API role may not
+      // update last_job_id); the job only runs after this transaction commits.
+      const id = crypto.randomUUID()
+      const firstScrape = fetchesOnCreate(input)
+        ? (await queueOrJoin(scrapes, tx, caller.tenantId, id, 'request', now, { trigger: 'created' })).job
+        : null
       const [created] = await tx<SourceRow[]>`
-      insert into public.sources (tenant_id, site_id, name, kind, config, schedule, enabled, next_run_at, created_by, created_at, updated_at)
-      values (${caller.tenantId}, ${input.site_id}, ${input.name}, ${input.kind}, ${tx.json(config as never)},
-              ${input.schedule}, ${input.enabled}, ${nextRunAt(input.schedule, input.enabled, now)}, ${caller.userId}, ${now}, ${now})
+      insert into public.sources (id, tenant_id, site_id, name, kind, config, schedule, enabled, next_run_at, last_job_id, created_by, created_at, updated_at)
+      values (${id}, ${caller.tenantId}, ${input.site_id}, ${input.name}, ${input.kind}, ${tx.json(config as never)},
+              ${input.schedule}, ${input.enabled}, ${nextRunAt(input.schedule, input.enabled, now)}, ${firstScrape?.id ?? null},
+              ${caller.userId}, ${now}, ${now})
       returning *`
-      return created!
+      return { row: created!, firstScrape }
     })
     .catch(siteMissing)
     .catch(asPermissionError)
-  return presentSource(row)
+  return { source: presentSource(row), firstScrape }
 }
 
 export async function listSources(ctx: ServiceContext, page: PageRequest): Promise<Page<Source>> {
@@ -209,14 +240,6 @@ export async function listSourceItems(
         ${keyset(tx)}`
     }),
   )
-}
-
-/** Sources as scheduled resources: a request and the schedule join one scrape job. */
-const scrapes: ScheduledResource = {
-  table: 'public.sources',
-  kind: SCRAPE_JOB_KIND,
-  resource: 'source_id',
-  maxAttempts: 3,
 }
 
 /** Queues a scrape of one source of the caller's tenant (in the same transaction as the check). */

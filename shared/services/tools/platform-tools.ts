@@ -38,7 +38,8 @@ export interface PlatformTool<P extends z.ZodType = z.ZodType> {
    * wait: an edit since refuses the approved call (assistant/turn/approval-basis.ts).
    */
   approvalBindsArticle?: boolean
-  run(ctx: ServiceContext, params: z.infer<P>): Promise<unknown>
+  /** `approved`: an assistant or automation call an owner or admin approved before it ran. */
+  run(ctx: ServiceContext, params: z.infer<P>, call?: { approved?: boolean }): Promise<unknown>
 }
 
 const listContentParams = z
@@ -143,13 +144,18 @@ export const platformTools: PlatformTool[] = [
   {
     name: 'platform:schedule_article',
     description:
-      'Schedule an article to be published at publish_at (in the future); scheduling again moves the time.',
+      'Schedule an article to be published at publish_at (in the future); scheduling again moves the time. It waits for approval; a time past by then publishes at once.',
     scope: 'content:write',
     params: scheduleParams,
     requiresApproval: true,
     approvalBindsArticle: true,
-    run: (ctx, p: z.infer<typeof scheduleParams>) =>
-      scheduleArticle(ctx, p.article_id, new Date(p.publish_at)),
+    // For the assistant it waits for approval: a time that passed while it waited (or that the
+    // approver set in the past) publishes at once rather than failing the run. Unapproved callers
+    // (the tool server's) are refused a past time, as the API refuses it.
+    run: (ctx, p: z.infer<typeof scheduleParams>, call) =>
+      call?.approved && new Date(p.publish_at) <= ctx.clock.now()
+        ? publishArticle(ctx, p.article_id)
+        : scheduleArticle(ctx, p.article_id, new Date(p.publish_at)),
   },
   {
     name: 'platform:list_sources',

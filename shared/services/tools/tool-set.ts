@@ -19,7 +19,7 @@ import { callMcpTool, McpConnectError, McpToolError } from '../integrations/mcp-
 import { ProviderAuthError, ProviderError, providerApi } from '../integrations/providers/api.ts'
 import { refreshConnectionToken } from '../integrations/token-refresh.ts'
 import { connectionToken, decideToolCall, recordToolCall } from '../integrations/tool-calls.ts'
-import type { TriggeredBy, UsageAction } from '../integrations/usage-log.ts'
+import { PLATFORM_INTEGRATION_ID, type TriggeredBy, type UsageAction } from '../integrations/usage-log.ts'
 import { connectionPrefixes } from './connection-prefixes.ts'
 import { describeTool, type PlatformTool, platformTools } from './platform-tools.ts'
 import { callerToolSubset, inSubset } from './tool-subset.ts'
@@ -104,6 +104,8 @@ export interface CallOptions {
   /** The key's scopes (platform tools). */
   scopes: string[]
   triggeredBy: TriggeredBy
+  /** The call waited for an approval that was given (assistant and automation calls). */
+  approved?: boolean
   /** Per-call time-out of a provider or MCP server (ms). */
   timeoutMs?: number
   /**
@@ -236,10 +238,12 @@ export async function callTool(
 ): Promise<ToolOutcome> {
   const platform = platformTools.find((t) => t.name === name || toolAlias(t.name) === name)
   if (platform) {
-    const subset = await callerToolSubset(ctx)
-    if (!inSubset(subset, { name: platform.name, mcpName: toolAlias(platform.name) }, toolAlias))
-      return { status: 'refused', message: `${platform.name}: ${OUTSIDE_SUBSET}` }
-    return callPlatformTool(ctx, platform, args, opts.scopes)
+    return loggedPlatformCall(ctx, platform, opts, async () => {
+      const subset = await callerToolSubset(ctx)
+      if (!inSubset(subset, { name: platform.name, mcpName: toolAlias(platform.name) }, toolAlias))
+        return { status: 'refused', message: `${platform.name}: ${OUTSIDE_SUBSET}` }
+      return callPlatformTool(ctx, platform, args, opts.scopes, opts.approved)
+    })
   }
 
   const tools = await listTools(ctx, opts.scopes, { includeHidden: true })
@@ -248,11 +252,46 @@ export async function callTool(
   return callIntegrationTool(ctx, entry, args, opts)
 }
 
+/**
+ * A platform tool call writes the usage log as an integration's does (under the platform's
+ * reserved integration id, no connection), whatever its outcome: an automation's or a
+ * conversation's steps are accounted for with what asked for them (triggered_by) and the user.
+ */
+async function loggedPlatformCall(
+  ctx: ServiceContext,
+  tool: PlatformTool,
+  opts: CallOptions,
+  call: () => Promise<ToolOutcome>,
+): Promise<ToolOutcome> {
+  const started = performance.now()
+  const log = (success: boolean) =>
+    recordToolCall(ctx, {
+      integrationId: PLATFORM_INTEGRATION_ID,
+      connectionId: null,
+      toolName: tool.name,
+      action: tool.scope.endsWith(':read') ? 'read' : 'write',
+      triggeredBy: opts.triggeredBy,
+      userId: ctx.caller.userId,
+      success,
+      responseTimeMs: performance.now() - started,
+    })
+  let outcome: ToolOutcome
+  try {
+    outcome = await call()
+  } catch (err) {
+    await log(false).catch(() => {})
+    throw err
+  }
+  await log(outcome.status === 'ok')
+  return outcome
+}
+
 async function callPlatformTool(
   ctx: ServiceContext,
   tool: PlatformTool,
   args: Record<string, unknown>,
   scopes: string[],
+  approved = false,
 ): Promise<ToolOutcome> {
   if (!scopes.includes(tool.scope))
     return { status: 'refused', message: `The tool ${tool.name} needs the scope ${tool.scope}` }
@@ -268,7 +307,7 @@ async function callPlatformTool(
     }
   }
   try {
-    return { status: 'ok', result: await tool.run(ctx, parsed.data) }
+    return { status: 'ok', result: await tool.run(ctx, parsed.data, { approved }) }
   } catch (err) {
     // NOT_FOUND of a site/article, or a validation rule the schema cannot state: the caller's input.
     if (err instanceof ServiceError && err.status < 500 && err.code !== 'RATE_LIMITED') {

@@ -1,7 +1,7 @@
 import { scopes as allScopes, requireRole } from '@shared/infra/caller.ts'
 import { isPgError, pgErrors } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
-import { notFound, ServiceError } from '@shared/infra/errors.ts'
+import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import type { JobRow } from '@shared/infra/jobs/engine.ts'
 import { assertWithinQuota } from '@shared/services/usage/metering.ts'
 import type { MessageRow, TurnRow } from '../conversations.ts'
@@ -82,19 +82,27 @@ export async function startTurn(
  * waits any more, the turn is queued again and the returned job runs it (on this instance, or on
  * any other through the sweep). A decided call is 409.
  */
+const SCHEDULE_TOOL = 'platform:schedule_article'
+
 export async function decideApproval(
   ctx: ServiceContext,
   conversationId: string,
   callId: string,
-  decision: { approve: boolean; reason?: string },
+  decision: { approve: boolean; reason?: string; publish_at?: string },
 ): Promise<{ turnId: string; job: JobRow | null }> {
   requireRole(ctx.caller, managerRoles)
   const visible = await visibleToolCall(ctx, conversationId, callId)
   if (!visible) throw notFound('Tool call')
+  // The approver may move a schedule's time (an approval that comes after the time the model
+  // chose); no other call's arguments change.
+  if (decision.publish_at !== undefined && visible.tool !== SCHEDULE_TOOL)
+    throw invalidField('publish_at', `only when approving a ${SCHEDULE_TOOL} call`)
   const result = decision.approve
     ? null
     : `Denied by the tenant${decision.reason ? `: ${decision.reason}` : ''}. Do not retry this call.`
-  const stored = await storeDecision(ctx, conversationId, callId, decision.approve, result, ctx.clock.now())
+  const stored = await storeDecision(ctx, conversationId, callId, decision.approve, result, ctx.clock.now(), {
+    publishAt: decision.publish_at,
+  })
   if (!stored.decided && stored.expiredAt)
     throw new ServiceError(
       'CONFLICT',

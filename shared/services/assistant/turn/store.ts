@@ -147,10 +147,10 @@ export async function visibleToolCall(
   ctx: ServiceContext,
   conversationId: string,
   callId: string,
-): Promise<{ turn_id: string; status: string } | undefined> {
+): Promise<{ turn_id: string; status: string; tool: string } | undefined> {
   const [visible] = await ctx.asTenant(
-    (tx) => tx<{ turn_id: string; status: string }[]>`
-      select turn_id, status from public.assistant_tool_calls
+    (tx) => tx<{ turn_id: string; status: string; tool: string }[]>`
+      select turn_id, status, tool from public.assistant_tool_calls
       where id = ${callId} and conversation_id = ${conversationId} and tenant_id = ${ctx.caller.tenantId}`,
   )
   return visible
@@ -168,6 +168,7 @@ export function storeDecision(
   approve: boolean,
   result: string | null,
   now: Date,
+  change: { publishAt?: string } = {},
 ): Promise<
   { decided: false; expiredAt: Date | null } | { decided: true; turnId: string; job: JobRow | null }
 > {
@@ -180,6 +181,7 @@ export function storeDecision(
       set status = ${approve ? 'approved' : 'denied'}, decision = ${approve ? 'approved' : 'denied'},
           decided_by = ${caller.userId}, decided_at = ${now},
           result = ${result}, finished_at = ${approve ? null : now}
+          ${change.publishAt ? tx`, arguments = jsonb_set(arguments, '{publish_at}', to_jsonb(${change.publishAt}::text))` : tx``}
       where id = ${callId} and tenant_id = ${caller.tenantId} and status = 'awaiting_approval'
         and (expires_at is null or expires_at > ${now})
       returning turn_id`

@@ -37,6 +37,8 @@ async function callWithTimeLimit(
       callTool(ctx, entry.name, call.arguments, {
         scopes: turn.scopes,
         triggeredBy: turn.triggered_by,
+        // A decided call that runs was approved (a denied one never runs).
+        approved: call.decided_by !== null,
         timeoutMs,
       }),
       new Promise<never>((_, reject) => {

@@ -128,6 +128,39 @@ export function updatedEvent(
   }
 }
 
+/**
+ * An article taken back to draft, by hand or by its unpublish_at: content.updated (subscribers to every
+ * modification of an article see this one too) and content.unpublished.
+ */
+export async function recordUnpublished(
+  tx: Queryable,
+  tenantId: string,
+  after: ArticleRow,
+  previousStatus: Article['status'],
+  changedFields: string[],
+  now: Date,
+): Promise<void> {
+  await recordEvent(tx, {
+    tenantId,
+    type: 'content.updated',
+    at: now,
+    data: updatedEvent(after, 'updated', changedFields, now),
+  })
+  await recordEvent(tx, {
+    tenantId,
+    type: 'content.unpublished',
+    at: now,
+    data: {
+      article_id: after.id,
+      site_id: after.site_id,
+      title: after.title,
+      slug: after.slug,
+      previous_status: previousStatus,
+      unpublished_at: now.toISOString(),
+    },
+  })
+}
+
 async function readArticle(tx: Queryable, tenantId: string, id: string): Promise<ArticleRow | undefined> {
   const [row] = await tx<ArticleRow[]>`${selectArticle(tx)} where a.id = ${id} and a.tenant_id = ${tenantId}`
   return row
@@ -687,26 +720,14 @@ async function backToDraft(
           unpublish_at = null, updated_at = ${now}
         where id = ${id} and tenant_id = ${caller.tenantId}`
       const after = (await readArticle(tx, caller.tenantId, id))!
-      // content.updated too: subscribers to every modification of an article see this one.
-      await recordEvent(tx, {
-        tenantId: caller.tenantId,
-        type: 'content.updated',
-        at: now,
-        data: updatedEvent(after, 'updated', ['status', 'published_at', 'publish_at'], now),
-      })
-      await recordEvent(tx, {
-        tenantId: caller.tenantId,
-        type: 'content.unpublished',
-        at: now,
-        data: {
-          article_id: after.id,
-          site_id: after.site_id,
-          title: after.title,
-          slug: after.slug,
-          previous_status: before.status,
-          unpublished_at: now.toISOString(),
-        },
-      })
+      await recordUnpublished(
+        tx,
+        caller.tenantId,
+        after,
+        before.status,
+        ['status', 'published_at', 'publish_at'],
+        now,
+      )
       return { row: after, changed: true }
     }
     return { row: await readArticle(tx, caller.tenantId, id), changed: false }

@@ -1,7 +1,7 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
-import { type ArticleRow, publishedEvent, selectArticle, updatedEvent } from './articles.ts'
+import { type ArticleRow, publishedEvent, recordUnpublished, selectArticle } from './articles.ts'
 
 /** Articles published per transaction: a long backlog is worked off in batches. */
 const BATCH = 100
@@ -79,27 +79,15 @@ export async function unpublishDueArticles(deps: Pick<FunctionDeps, 'sql' | 'clo
       if (due.length === 0) return []
       const after = await tx<(ArticleRow & { tenant_id: string })[]>`
         ${selectArticle(tx, tx`, a.tenant_id`)} where a.id = any (${due.map((d) => d.id)}) order by a.id`
-      for (const article of after) {
-        await recordEvent(tx, {
-          tenantId: article.tenant_id,
-          type: 'content.updated',
-          at: now,
-          data: updatedEvent(article, 'updated', ['status', 'published_at', 'unpublish_at'], now),
-        })
-        await recordEvent(tx, {
-          tenantId: article.tenant_id,
-          type: 'content.unpublished',
-          at: now,
-          data: {
-            article_id: article.id,
-            site_id: article.site_id,
-            title: article.title,
-            slug: article.slug,
-            previous_status: 'published',
-            unpublished_at: now.toISOString(),
-          },
-        })
-      }
+      for (const article of after)
+        await recordUnpublished(
+          tx,
+          article.tenant_id,
+          article,
+          'published',
+          ['status', 'published_at', 'unpublish_at'],
+          now,
+        )
       return after
     })
     unpublished += rows.length

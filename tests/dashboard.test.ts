@@ -478,12 +478,9 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await source.waitFor()
     // A feed's first schedule is every 15 minutes, and it is fetched when added: no button pressed.
     expect(await source.textContent()).toContain('every 15 minutes')
+    // Counted, not awaited: the row has no run pill until the page reads the source again.
     await eventually(
-      async () =>
-        (await source
-          .locator('.pill')
-          .textContent()
-          .catch(() => null)) === 'succeeded',
+      async () => (await source.locator('.pill', { hasText: 'succeeded' }).count()) > 0,
       () => go('#/sources'),
     )
     await source.getByRole('button', { name: 'Scrape Team blog now' }).click()

@@ -106,6 +106,12 @@ export interface CallOptions {
   triggeredBy: TriggeredBy
   /** The call waited for an approval that was given (assistant and automation calls). */
   approved?: boolean
+  /**
+   * A platform tool call made by the platform's own assistant or an automation's run: it writes a
+   * usage-log row. The tool server's callers (MCP clients, agents with a key) are in the request
+   * log instead, so their keyed reads keep to the hot path's statement budget.
+   */
+  logPlatformCall?: boolean
   /** Per-call time-out of a provider or MCP server (ms). */
   timeoutMs?: number
   /**
@@ -238,12 +244,13 @@ export async function callTool(
 ): Promise<ToolOutcome> {
   const platform = platformTools.find((t) => t.name === name || toolAlias(t.name) === name)
   if (platform) {
-    return loggedPlatformCall(ctx, platform, opts, async () => {
+    const call = async (): Promise<ToolOutcome> => {
       const subset = await callerToolSubset(ctx)
       if (!inSubset(subset, { name: platform.name, mcpName: toolAlias(platform.name) }, toolAlias))
         return { status: 'refused', message: `${platform.name}: ${OUTSIDE_SUBSET}` }
       return callPlatformTool(ctx, platform, args, opts.scopes, opts.approved)
-    })
+    }
+    return opts.logPlatformCall ? loggedPlatformCall(ctx, platform, opts, call) : call()
   }
 
   const tools = await listTools(ctx, opts.scopes, { includeHidden: true })

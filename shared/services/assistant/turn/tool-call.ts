@@ -39,6 +39,8 @@ async function callWithTimeLimit(
         triggeredBy: turn.triggered_by,
         // A decided call that runs was approved (a denied one never runs).
         approved: call.decided_by !== null,
+        // The turn's steps are accounted for in the usage log (platform tools too).
+        logPlatformCall: true,
         timeoutMs,
       }),
       new Promise<never>((_, reject) => {

@@ -14,7 +14,7 @@ import {
 } from '@shared/services/content/public-feeds.ts'
 import { slugField } from '@shared/services/content/schema.ts'
 import type { Context } from 'hono'
-import { etagOf, matches } from '../respond.ts'
+import { etagOf, matches } from './routes/respond.ts'
 
 /**
  * What every public feed route shares: the site id, the per-site, per-address rate limit, and
@@ -105,6 +105,10 @@ export function publicFeedUrl(c: Context<AppEnv>, siteId: string, file: string, 
 }
 
 /** A 200 answer of a document type, for the OpenAPI description. */
+/** The address of file n of a site's sitemap index (the sitemap and its pages both name them). */
+export const sitemapPageUrl = (c: Context<AppEnv>, siteId: string) => (n: number) =>
+  publicFeedUrl(c, siteId, `sitemaps/${n}.xml`, false)
+
 export const documentContent = (type: string, description: string) => ({
   description,
   content: { [type]: { schema: { type: 'string' as const } } },

@@ -8,7 +8,7 @@ import { existsSync, readdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { createLocalEnv, functionEnvironment } from '../local-platform/local-env.ts'
 import { connectDatabase } from '../shared/infra/db.ts'
-import { applyMigrations } from './lib/migrations.ts'
+import { applyMigrations } from '@shared/infra/migrations.ts'
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto'
 import { rmSync, writeFileSync } from 'node:fs'
 import postgres from 'postgres'
 import { connectDatabase } from '../shared/infra/db.ts'
-import { applyMigrations } from './lib/migrations.ts'
+import { applyMigrations } from '@shared/infra/migrations.ts'
 import { blocksOf, fileOf, functionsFile, schemaDir, snapshotFiles } from './lib/schema-files.ts'
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'

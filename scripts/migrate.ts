@@ -2,7 +2,7 @@
 
 import { localDatabaseUrl } from '../local-platform/local-env.ts'
 import { connectDatabase } from '../shared/infra/db.ts'
-import { applyMigrations } from './lib/migrations.ts'
+import { applyMigrations } from '@shared/infra/migrations.ts'
 
 const url = process.env.DATABASE_URL ?? localDatabaseUrl()
 const sql = connectDatabase(url, 1)

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto'
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
 import { readSeals, sealsFile } from './lib/migration-seals.ts'
-import { migrationsDir } from './lib/migrations.ts'
+import { migrationsDir } from '@shared/infra/migrations.ts'
 
 const sealed = readSeals()
 const added: string[] = []

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { applyMigrations, migrationsDir } from '@scripts/lib/migrations.ts'
+import { applyMigrations, migrationsDir } from '@shared/infra/migrations.ts'
 import { blocksOf, phaseOf, schemaDir, snapshotFiles } from '@scripts/lib/schema-files.ts'
 import type { Sql, Tx } from '@shared/infra/db.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { applyMigrations } from '@scripts/lib/migrations.ts'
+import { applyMigrations } from '@shared/infra/migrations.ts'
 import { connectDatabase, type Sql } from '@shared/infra/db.ts'
 import postgres from 'postgres'
 

@@ -118,7 +118,7 @@ async function toolsOf(tx: Tx, tenantId: string, row: ConnectionRow): Promise<To
   return rows.map((r) => presentTool({ ...r, inputSchema: r.input_schema }))
 }
 
-export const loadConnection = async (tx: Tx, tenantId: string, id: string): Promise<ConnectionRow> => {
+const loadConnection = async (tx: Tx, tenantId: string, id: string): Promise<ConnectionRow> => {
   const [row] = await tx<ConnectionRow[]>`
     select ${tx.unsafe(connectionColumns)} from public.integration_connections c where c.id = ${id} and c.tenant_id = ${tenantId}`
   if (!row) throw notFound('Connection')

@@ -54,7 +54,7 @@ const isExported = (node: ts.Node) =>
   (ts.getModifiers(node) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)
 
 /** What is wrong with one file under routes/, by its text; empty when it keeps the convention. */
-export function routeFileProblems(text: string): string[] {
+function routeFileProblems(text: string): string[] {
   const sf = ts.createSourceFile('route.ts', text, ts.ScriptTarget.ESNext, true)
   const problems: string[] = []
   let routes = 0

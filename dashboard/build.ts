@@ -15,11 +15,9 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { DOCUMENT_HEADERS, dashboardCsp } from '@shared/infra/http/security-headers.ts'
 import { build } from 'esbuild'
+import { dashboardOutDir } from './out-dir.ts'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
-
-/** Where the build puts the static site (git-ignored); the local platform serves it from there. */
-export const dashboardOutDir = resolve(here, '../dist/dashboard')
 
 export interface DashboardBuild {
   outdir: string

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { dashboardOutDir } from '@dashboard/build.ts'
+import { dashboardOutDir } from '@dashboard/out-dir.ts'
 import { dashboardCsp } from '@shared/infra/http/security-headers.ts'
 import type { Hono } from 'hono'
 import { compress } from 'hono/compress'

@@ -15,8 +15,7 @@ import { parseArgs } from 'node:util'
 import { gzipSync } from 'node:zlib'
 import { DOCUMENT_HEADERS, dashboardCsp } from '@shared/infra/http/security-headers.ts'
 import { build } from 'esbuild'
-
-import { dashboardOutDir } from '../local-platform/dashboard.ts'
+import { dashboardOutDir } from './out-dir.ts'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 

@@ -15,7 +15,7 @@ type FunctionHandler = (req: Request) => Response | Promise<Response>
  * the system's fonts), no request proxy (the "try it" client calls this origin directly), no
  * telemetry, no developer toolbar and no agent (both link to Scalar's services).
  */
-export const apiReferenceConfig = {
+const apiReferenceConfig = {
   url: '/docs/openapi.json',
   withDefaultFonts: false,
   proxyUrl: '',

@@ -43,7 +43,7 @@ export const BCRYPT_COST = 10
 export const MAX_PASSWORD_BYTES = 72
 export const MIN_PASSWORD_LENGTH = 6
 /** Supabase Auth's default (GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL): 10 seconds. */
-export const REFRESH_TOKEN_REUSE_SECONDS = 10
+const REFRESH_TOKEN_REUSE_SECONDS = 10
 /** Auth requests are small: an e-mail, a password and a little user metadata. */
 const MAX_BODY_BYTES = 16 * 1024
 /** Compared against when the e-mail is unknown, so the answer takes as long either way. */

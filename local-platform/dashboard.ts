@@ -1,12 +1,9 @@
 import { readFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { dashboardOutDir } from '@dashboard/out-dir.ts'
 import { dashboardCsp } from '@shared/infra/http/security-headers.ts'
 import type { Hono } from 'hono'
 import { compress } from 'hono/compress'
-
-/** Where `npm run build:dashboard` puts the static site (git-ignored). */
-export const dashboardOutDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../dist/dashboard')
 
 const types: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',

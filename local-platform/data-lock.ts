@@ -18,7 +18,7 @@ export interface LockHolder {
   started_at: string
 }
 
-export const lockFileName = 'platform.lock'
+const lockFileName = 'platform.lock'
 
 export class DataFolderLocked extends Error {
   constructor(

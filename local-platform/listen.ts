@@ -53,7 +53,7 @@ export function listenPlatform(
  * resets it, and a sender still writing then sees EPIPE/ECONNRESET instead of the answer. A
  * request whose body did arrive in full, read or not, keeps its connection.
  */
-export function closeIfBodyUnread(incoming: IncomingMessage | Http2ServerRequest, res: Response): Response {
+function closeIfBodyUnread(incoming: IncomingMessage | Http2ServerRequest, res: Response): Response {
   if (incoming.complete) return res
   if (incoming instanceof IncomingMessage) lingerAfterAnswer(incoming) // HTTP/1.1: we serve no other
   try {

@@ -101,7 +101,7 @@ export function functionEnvironment(env: LocalEnv, databaseUrl: string): Record<
 }
 
 /** OUTBOUND_ALLOW_LOOPBACK and OUTBOUND_ALLOW_HTTP as the local platform sets them: on unless set. */
-export function localOutboundDefaults(): { OUTBOUND_ALLOW_LOOPBACK: string; OUTBOUND_ALLOW_HTTP: string } {
+function localOutboundDefaults(): { OUTBOUND_ALLOW_LOOPBACK: string; OUTBOUND_ALLOW_HTTP: string } {
   return {
     OUTBOUND_ALLOW_LOOPBACK: process.env.OUTBOUND_ALLOW_LOOPBACK ?? 'true',
     OUTBOUND_ALLOW_HTTP: process.env.OUTBOUND_ALLOW_HTTP ?? 'true',

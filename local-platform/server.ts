@@ -211,7 +211,7 @@ function didWork(report: unknown): report is Record<string, unknown> {
 }
 
 /** What `GET /` answers: where everything is. */
-export function platformIndex(origin: string, functions: string[]) {
+function platformIndex(origin: string, functions: string[]) {
   return {
     name: 'Tenant Platform (local)',
     dashboard: `${origin}/dashboard/`,

@@ -14,8 +14,8 @@
 
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { buildDashboard } from '../dashboard/build.ts'
-import { applyMigrations } from '../scripts/lib/migrations.ts'
+import { buildDashboard } from '@dashboard/build.ts'
+import { applyMigrations } from '@shared/infra/migrations.ts'
 import { connectDatabase, isPostgresWriteRace } from '../shared/infra/db.ts'
 import { DataFolderLocked, lockDataFolder, refuseLockedDataFolder } from './data-lock.ts'
 import { ensureUserAndTenant, issueAccessToken } from './dev-identity.ts'

@@ -6,9 +6,9 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { applyMigrations } from '@shared/infra/migrations.ts'
 import { createLocalEnv, functionEnvironment } from '../local-platform/local-env.ts'
 import { connectDatabase } from '../shared/infra/db.ts'
-import { applyMigrations } from './lib/migrations.ts'
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

@@ -12,9 +12,9 @@
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { rmSync, writeFileSync } from 'node:fs'
+import { applyMigrations } from '@shared/infra/migrations.ts'
 import postgres from 'postgres'
 import { connectDatabase } from '../shared/infra/db.ts'
-import { applyMigrations } from './lib/migrations.ts'
 import { blocksOf, fileOf, functionsFile, schemaDir, snapshotFiles } from './lib/schema-files.ts'
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres'

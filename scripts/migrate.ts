@@ -1,8 +1,8 @@
 /** `npm run migrate`: applies pending migrations to DATABASE_URL (or the running local platform). */
 
+import { applyMigrations } from '@shared/infra/migrations.ts'
 import { localDatabaseUrl } from '../local-platform/local-env.ts'
 import { connectDatabase } from '../shared/infra/db.ts'
-import { applyMigrations } from './lib/migrations.ts'
 
 const url = process.env.DATABASE_URL ?? localDatabaseUrl()
 const sql = connectDatabase(url, 1)

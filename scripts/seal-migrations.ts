@@ -6,8 +6,8 @@
  */
 import { createHash } from 'node:crypto'
 import { appendFileSync, readdirSync, readFileSync } from 'node:fs'
+import { migrationsDir } from '@shared/infra/migrations.ts'
 import { readSeals, sealsFile } from './lib/migration-seals.ts'
-import { migrationsDir } from './lib/migrations.ts'
 
 const sealed = readSeals()
 const added: string[] = []

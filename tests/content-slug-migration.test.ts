@@ -1,7 +1,7 @@
 // Migration 20261201040000 gives existing sites and articles slugs from their names and titles
 // (duplicates numbered, per tenant for sites and per site for articles) and changes nothing else.
 import { readdir, readFile } from 'node:fs/promises'
-import { applyMigrations, migrationsDir } from '@scripts/lib/migrations.ts'
+import { applyMigrations, migrationsDir } from '@shared/infra/migrations.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from './support/database.ts'
 

@@ -1,7 +1,7 @@
+import { applyMigrations } from '@shared/infra/migrations.ts'
 import { Hono } from 'hono'
 import postgres from 'postgres'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { applyMigrations } from '../scripts/lib/migrations.ts'
 import type { Sql } from '../shared/infra/db.ts'
 import { toErrorResponse } from '../shared/infra/http/error-response.ts'
 import { createTestDatabase } from './support/database.ts'

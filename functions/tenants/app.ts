@@ -8,9 +8,10 @@ import { registerCreateInvitation } from './routes/invitations/create.ts'
 import { registerListInvitations } from './routes/invitations/list.ts'
 import { registerPreviewInvitation } from './routes/invitations/preview.ts'
 import { registerRevokeInvitation } from './routes/invitations/revoke.ts'
+import { registerGetJob } from './routes/jobs/get.ts'
+import { registerListJobs } from './routes/jobs/list.ts'
 import { registerPruneRateLimitsJob } from './routes/jobs/prune-rate-limits.ts'
 import { registerPruneRetentionJob } from './routes/jobs/prune-retention.ts'
-import { registerJobRoutes } from './routes/jobs/register.ts'
 import { registerSendNotificationsJob } from './routes/jobs/send-notifications.ts'
 import { registerListMembers } from './routes/members/list.ts'
 import { registerRemoveMember } from './routes/members/remove.ts'
@@ -44,8 +45,10 @@ export function createApp(deps: FunctionDeps) {
     registerRevokeInvitation,
     registerAcceptInvitation,
     registerPreviewInvitation,
-    // The job engine's tenant view (GET /api/jobs), at /background-jobs inside the function.
-    registerJobRoutes,
+    // The job engine's tenant view (GET /api/jobs and /api/jobs/{id}), served inside the function
+    // at /background-jobs, since /jobs/* are this function's own scheduled jobs.
+    registerListJobs,
+    registerGetJob,
     registerChangePlan,
   ])
     register(app)

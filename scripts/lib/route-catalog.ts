@@ -57,7 +57,7 @@ export function routesOf(fn: string, doc: OpenApiDocument): RouteAuthEntry[] {
 }
 
 /** The public address of a function path (see toPublicPath in the route table). */
-export const publicPathOf = toPublicPath
+const publicPathOf = toPublicPath
 
 /** Every function's OpenAPI document, built from the apps themselves (nothing is connected). */
 export async function openApiDocuments(): Promise<Map<string, OpenApiDocument>> {
@@ -109,7 +109,7 @@ const routeDeclaration = /defineRoute\(\s*[^,]+,\s*\{\s*method:\s*'(\w+)',\s*pat
  * as the OAuth metadata's two paths are) the one file calling defineRoute that quotes the path.
  * A route no file declares, or two files do, is an error: the table would be wrong.
  */
-export function routeSources(entries: RouteAuthEntry[]): Map<RouteAuthEntry, string> {
+function routeSources(entries: RouteAuthEntry[]): Map<RouteAuthEntry, string> {
   const functionsDir = join(repoRoot, 'functions')
   const files = new Map<string, { path: string; text: string }[]>()
   for (const fn of readdirSync(functionsDir)) {

@@ -33,7 +33,7 @@ export function isTransactionPooler(url: string): boolean {
 export const CONNECT_TIMEOUT_SECONDS = 5
 
 /** 50 ms doubling per failed attempt, at most 0.5 s. */
-export const reconnectDelaySeconds = (retries: number) => Math.min(0.05 * 2 ** retries, 0.5)
+const reconnectDelaySeconds = (retries: number) => Math.min(0.05 * 2 ** retries, 0.5)
 
 export function connectDatabase(url: string, max = 3): Sql {
   return postgres(url, {
@@ -124,10 +124,7 @@ export async function readAsTenant<T>(
  * next query there writes to a socket that is gone, an uncaught TypeError that ends the process.
  * The pool has already counted it as closed and reconnects it when next needed.
  */
-export async function onReservedConnection<T>(
-  sql: Sql,
-  fn: (conn: postgres.ReservedSql) => Promise<T>,
-): Promise<T> {
+async function onReservedConnection<T>(sql: Sql, fn: (conn: postgres.ReservedSql) => Promise<T>): Promise<T> {
   const conn = await reserveWithin(sql, CONNECT_TIMEOUT_SECONDS * 1000)
   let lost = false
   try {

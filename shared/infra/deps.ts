@@ -51,7 +51,7 @@ declare const jobPool: unique symbol
  * engine (shared/infra/jobs/engine.ts) gives out this type: a request's `FunctionDeps.sql` is not
  * assignable to it, so a helper that takes `JobDeps` can only be reached from a job.
  */
-export type JobPool = Sql & { readonly [jobPool]: true }
+type JobPool = Sql & { readonly [jobPool]: true }
 
 /**
  * What a job handler runs with: FunctionDeps whose pool is typed as the job's. Its uses are exempt

@@ -9,7 +9,7 @@ import { z } from 'zod'
 import type { Config } from './config.ts'
 
 /** The spec's user JWT claims. tenant_id may be absent for a user who has not joined a tenant yet. */
-export const userClaimsSchema = z.object({
+const userClaimsSchema = z.object({
   sub: z.uuid(),
   email: z.string().optional(),
   role: z.literal('authenticated'),
@@ -17,7 +17,7 @@ export const userClaimsSchema = z.object({
   app_metadata: z.object({ tenant_id: z.uuid().optional() }).loose().default({}),
 })
 
-export type UserClaims = z.infer<typeof userClaimsSchema>
+type UserClaims = z.infer<typeof userClaimsSchema>
 
 export interface JwtVerifier {
   /** Resolves to the claims, or null for any invalid, expired or foreign token. */

@@ -6,7 +6,7 @@ import { crc32, isBase62, randomBase62, sha256Hex, toBase62 } from './crypto.ts'
  * key be refused without a database lookup. Only the SHA-256 of the whole key is stored: the
  * key is high-entropy, so a fast hash is as strong as a slow one here.
  */
-export const keyPrefixes = {
+const keyPrefixes = {
   svc_live_: { family: 'platform', environment: 'production' },
   svc_test_: { family: 'platform', environment: 'sandbox' },
   mcp_live_: { family: 'tool_server', environment: 'production' },
@@ -16,7 +16,7 @@ export const keyPrefixes = {
 } as const
 
 export type KeyPrefix = keyof typeof keyPrefixes
-export type KeyFamily = (typeof keyPrefixes)[KeyPrefix]['family']
+type KeyFamily = (typeof keyPrefixes)[KeyPrefix]['family']
 
 const RANDOM_LENGTH = 30
 const CHECKSUM_LENGTH = 6

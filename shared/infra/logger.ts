@@ -8,7 +8,7 @@
  * worker threads for pino's transports, and one JSON line per event is all the functions need.
  */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent'
-export type LogFormat = 'json' | 'pretty'
+type LogFormat = 'json' | 'pretty'
 const order: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 99 }
 
 export interface Logger {
@@ -50,12 +50,7 @@ export function createLogger(level: LogLevel, options: LoggerOptions = {}): Logg
 }
 
 /** `12:00:01 INFO  POST /api/api-keys 201 12ms user api-keys` or `12:00:01 WARN  msg key=value ...`. */
-export function prettyLine(
-  time: Date,
-  level: LogLevel,
-  msg: string,
-  fields: Record<string, unknown>,
-): string {
+function prettyLine(time: Date, level: LogLevel, msg: string, fields: Record<string, unknown>): string {
   const clock = time.toISOString().slice(11, 19)
   const head = `${clock} ${level.toUpperCase().padEnd(5)}`
   if (msg === 'request') {

@@ -4,7 +4,7 @@ import type { Clock } from './deps.ts'
 import type { Logger } from './logger.ts'
 import type { GuardedFetch } from './outbound.ts'
 
-export interface NotificationInput {
+interface NotificationInput {
   tenantId?: string
   /** What the notification is about, e.g. 'webhook.paused'; used for filtering and tests. */
   kind: string

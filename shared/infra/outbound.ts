@@ -159,8 +159,7 @@ function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> 
 /** A host name's addresses. The system resolver in production; tests pass one they control. */
 export type Resolve = (host: string) => Promise<string[]>
 
-export const systemResolve: Resolve = async (host) =>
-  (await lookup(host, { all: true })).map((r) => r.address)
+const systemResolve: Resolve = async (host) => (await lookup(host, { all: true })).map((r) => r.address)
 
 /**
  * The addresses `host` stands for, each admitted by the policy, or a refusal: EVERY address must

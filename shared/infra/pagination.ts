@@ -18,7 +18,7 @@ export interface Cursor {
   id: string
 }
 
-export function encodeCursor(at: Date, id: string): string {
+function encodeCursor(at: Date, id: string): string {
   return btoa(`${at.toISOString()}|${id}`).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')
 }
 

@@ -9,7 +9,7 @@
  * would blank ordinary words).
  */
 
-export const REDACTED = '[redacted]'
+const REDACTED = '[redacted]'
 const MIN_SECRET_LENGTH = 4
 /** Deeper than any JSON a peer sends us is allowed to be; past it values are dropped, not walked. */
 const MAX_DEPTH = 64

@@ -25,7 +25,7 @@ export const isoMonth = () =>
     .refine((s) => !s.startsWith('0000'), RANGE)
 
 /** Depth of a JSON value: a scalar is 0, `{}` and `[]` are 1. Stops counting past `limit`. */
-export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): number {
+function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): number {
   if (value === null || typeof value !== 'object') return 0
   let deepest = 0
   for (const v of Array.isArray(value) ? value : Object.values(value)) {
@@ -35,7 +35,7 @@ export function jsonDepth(value: unknown, limit = Number.POSITIVE_INFINITY): num
   return deepest + 1
 }
 
-export const JSON_FIELD_DEFAULTS = { maxDepth: 8, maxBytes: 8192 } as const
+const JSON_FIELD_DEFAULTS = { maxDepth: 8, maxBytes: 8192 } as const
 
 /**
  * A free-form JSON object (settings, restrictions, properties): keys of at most 100 characters,

@@ -32,7 +32,7 @@ interface MasterKey {
   key: CryptoKey
 }
 
-export async function parseMasterKeys(spec: string): Promise<MasterKey[]> {
+async function parseMasterKeys(spec: string): Promise<MasterKey[]> {
   const entries = spec
     .split(',')
     .map((s) => s.trim())

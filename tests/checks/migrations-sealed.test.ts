@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import { readSeals } from '@scripts/lib/migration-seals.ts'
-import { migrationsDir } from '@scripts/lib/migrations.ts'
+import { migrationsDir } from '@shared/infra/migrations.ts'
 import { describe, expect, it } from 'vitest'
 
 /**

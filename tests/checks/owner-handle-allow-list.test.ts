@@ -66,11 +66,6 @@ const ALLOWED: Allowed[] = [
     fn: 'sessionForKey',
     reason: 'looks up the session (private schema) to check the posting key before a tenant is known',
   },
-  {
-    file: 'functions/tenants/routes/jobs/prune-rate-limits.ts',
-    fn: 'registerPruneRateLimitsJob',
-    reason: 'the prune-rate-limits job (service role): deletes expired buckets of every tenant',
-  },
   // Affiliate
   {
     file: 'shared/services/affiliate/sync.ts',
@@ -334,6 +329,11 @@ const ALLOWED: Allowed[] = [
     file: 'shared/services/retention/retention.ts',
     fn: 'pruneRetention',
     reason: 'the retention job: private.prune_retention over every tenant',
+  },
+  {
+    file: 'shared/services/retention/retention.ts',
+    fn: 'pruneRateLimits',
+    reason: 'the prune-rate-limits job (service role): deletes expired buckets of every tenant',
   },
   {
     file: 'shared/services/content/scheduler.ts',

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
-import { applyMigrations, migrationsDir } from '@scripts/lib/migrations.ts'
 import { blocksOf, phaseOf, schemaDir, snapshotFiles } from '@scripts/lib/schema-files.ts'
 import type { Sql, Tx } from '@shared/infra/db.ts'
+import { applyMigrations, migrationsDir } from '@shared/infra/migrations.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDatabase, type TestDatabase } from '../support/database.ts'
 

@@ -65,7 +65,7 @@ export function awinRow(i: number, currency = 'GBP'): AwinRow {
 }
 
 /** The CSV of `count` generated rows, as a byte stream produced on demand. */
-export function* generatedAwinCsv(count: number, currency = 'GBP'): Generator<string> {
+function* generatedAwinCsv(count: number, currency = 'GBP'): Generator<string> {
   yield csvLine(AWIN_COLUMNS_HEADER)
   let chunk = ''
   for (let i = 0; i < count; i++) {

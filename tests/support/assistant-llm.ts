@@ -14,7 +14,7 @@ import { TITLE_PROMPT } from '@shared/services/assistant/turn/title.ts'
  * a function of the request's body: a reply that reads the tool results it was sent.
  */
 
-export interface ScriptedToolCall {
+interface ScriptedToolCall {
   name: string
   arguments: Record<string, unknown>
 }

@@ -7,7 +7,7 @@ import { expect } from 'vitest'
  * The browser the dashboard's tests drive: Debian's chromium (or CHROMIUM_PATH) through
  * playwright-core, headless, one page 1280 px wide whose console errors are collected.
  */
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 /** True (with a warning naming the file) where there is no chromium and this is not CI. */
 export function chromiumMissing(file: string): boolean {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { applyMigrations } from '@scripts/lib/migrations.ts'
 import { connectDatabase, type Sql } from '@shared/infra/db.ts'
+import { applyMigrations } from '@shared/infra/migrations.ts'
 import postgres from 'postgres'
 
 export interface TestDatabase {

@@ -19,7 +19,7 @@ export interface FeedServer {
 
 const LAST_MODIFIED = 'Mon, 23 Nov 2026 09:00:00 GMT'
 
-export function rssFeed(items: { guid: string; title: string; link?: string }[]): string {
+function rssFeed(items: { guid: string; title: string; link?: string }[]): string {
   const entries = items
     .map(
       (i, n) => `<item><title>${i.title}</title><link>${i.link ?? `https://blog.example.com/${i.guid}`}</link>
@@ -33,7 +33,7 @@ export function rssFeed(items: { guid: string; title: string; link?: string }[])
 <link>https://blog.example.com</link><description>Posts</description>${entries}</channel></rss>`
 }
 
-export const atomFeed = `<?xml version="1.0" encoding="utf-8"?>
+const atomFeed = `<?xml version="1.0" encoding="utf-8"?>
 <feed xmlns="http://www.w3.org/2005/Atom" xmlns:media="http://search.yahoo.com/mrss/" xmlns:yt="http://www.youtube.com/xml/schemas/2015">
   <title>Channel</title><id>yt:channel:UC123</id><updated>2026-11-23T10:00:00Z</updated>
   <entry>
@@ -58,7 +58,7 @@ export const atomFeed = `<?xml version="1.0" encoding="utf-8"?>
   </entry>
 </feed>`
 
-export const jsonFeed = JSON.stringify({
+const jsonFeed = JSON.stringify({
   version: 'https://jsonfeed.org/version/1.1',
   title: 'Profile',
   items: [

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
  * and the Anthropic Messages API (POST /v1/messages, x-api-key), answering with their documented
  * bodies, usage included, and their documented error bodies. `mode` picks the answer.
  */
-export type LlmMode = 'ok' | 'unauthorized' | 'rate_limited' | 'server_error'
+type LlmMode = 'ok' | 'unauthorized' | 'rate_limited' | 'server_error'
 
 export interface LlmServer {
   url: string

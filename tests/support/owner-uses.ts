@@ -17,7 +17,7 @@ export interface OwnerUse {
   handle: string
 }
 
-export const SCANNED_ROOTS = ['shared/services/', 'functions/']
+const SCANNED_ROOTS = ['shared/services/', 'functions/']
 const OWNER_NAMES = new Set(['sql', 'asOwner'])
 
 /**

@@ -22,7 +22,7 @@ export class TestClock implements Clock {
   }
 }
 
-export interface TestInstance {
+interface TestInstance {
   platform: Platform
   baseUrl: string
 }
@@ -34,7 +34,7 @@ export interface TestTenant {
   token: string
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   method?: string
   token?: string
   headers?: Record<string, string>
@@ -75,7 +75,7 @@ let counter = 0
  * browser and other runs beside the suite; 120 s each holds that with room and still ends a hook
  * that hangs.
  */
-export const SETUP_MS_PER_PLATFORM = 120_000
+const SETUP_MS_PER_PLATFORM = 120_000
 export const setupTimeout = (platforms = 1) => platforms * SETUP_MS_PER_PLATFORM
 
 /**

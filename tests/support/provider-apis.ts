@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
  * valid, so a test can expire one.
  */
 
-export interface Received {
+interface Received {
   method: string
   path: string
   headers: Record<string, string | string[] | undefined>

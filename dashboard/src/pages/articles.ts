@@ -11,7 +11,7 @@ import { type ArticleRow, type ArticleStatus, ReviewPill, Search, type Site, Sta
 import type { Member, Tag } from './editor.ts'
 
 /** Rows per page. */
-export const ARTICLES_PAGE = 20
+const ARTICLES_PAGE = 20
 
 interface Filters {
   q: string

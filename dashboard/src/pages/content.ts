@@ -54,10 +54,10 @@ interface SourceItem {
   published_at: string | null
 }
 
-export const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`
+const plural = (n: number, one: string, many = `${one}s`) => `${num(n)} ${n === 1 ? one : many}`
 
 /** What deleting a site takes with it, read from the API just before asking. */
-export function deleteSiteWarning(site: SiteDetail): string {
+function deleteSiteWarning(site: SiteDetail): string {
   const c = site.counts
   const parts = [
     `${plural(c.articles, 'article')}${c.articles ? ` (${num(c.published)} published, ${num(c.drafts)} drafts)` : ''}`,

@@ -116,7 +116,7 @@ function fieldsOfRevision(r: Revision, known?: string[]): Fields {
 }
 
 /** How long typing must pause before a draft is saved. */
-export const AUTOSAVE_MS = 1200
+const AUTOSAVE_MS = 1200
 
 const LEAVE_MESSAGE = 'This article has changes that are not saved yet. Leave and lose them?'
 

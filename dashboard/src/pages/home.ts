@@ -19,7 +19,7 @@ interface Step {
 const some = (path: string) => async () =>
   ((await api<{ data: unknown[] }>('GET', path)).data ?? []).length > 0
 
-export const steps: Step[] = [
+const steps: Step[] = [
   {
     id: 'site',
     title: 'Create a site',

@@ -225,7 +225,7 @@ function ConnectMcp({
 }
 
 /** Statistics of an integration as charts: calls per period, success and failure, triggered_by. */
-export function StatsPanel({ integrationId }: { integrationId: string }): VNode {
+function StatsPanel({ integrationId }: { integrationId: string }): VNode {
   const stats = useLoad(() =>
     Promise.all(
       (['24h', '7d', '30d'] as const).map((p) =>

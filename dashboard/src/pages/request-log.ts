@@ -4,7 +4,7 @@ import { api, type Page } from '../api.ts'
 import { ago, num, when } from '../format.ts'
 import { ErrorNote, html, Loaded, Refresh, useLoad, useSession } from '../ui.ts'
 
-export interface RequestLogEntry {
+interface RequestLogEntry {
   id: string
   at: string
   request_id: string
@@ -50,7 +50,7 @@ const quotaText = (e: RequestLogEntry) =>
   e.quota === 'exceeded' ? 'quota used up' : e.quota === 'counted' ? 'counted' : 'not metered'
 
 /** Rows of the log: when, what, the answer, who, how long, and the rate-limit and quota outcome. */
-export function RequestTable({ rows, caption }: { rows: RequestLogEntry[]; caption: string }): VNode {
+function RequestTable({ rows, caption }: { rows: RequestLogEntry[]; caption: string }): VNode {
   return html`<table class="request-log">
     <caption class="sr">${caption}</caption>
     <thead><tr><th>Time</th><th>Request</th><th>Status</th><th>Key or member</th><th>Latency</th><th>Rate limit</th><th>Quota</th></tr></thead>
@@ -159,7 +159,7 @@ export function RequestLogPage({ initialKey = '' }: { initialKey?: string }): VN
  * A key's last 24 hours in plain SVG, one bar per hour: the requests, and in another colour the
  * part that was refused (4xx and 5xx). Each bar carries its numbers as a title.
  */
-export function HourlyChart({ hours }: { hours: Hour[] }): VNode {
+function HourlyChart({ hours }: { hours: Hour[] }): VNode {
   const W = 320
   const H = 140
   const pad = { left: 34, right: 6, top: 16, bottom: 18 }

@@ -143,7 +143,7 @@ interface DailyUsage {
  * One product's month in plain SVG: a bar per day's use, the running total as a line, and the
  * monthly quota as a dashed line, all on one scale. Each day's bar carries its numbers as a title.
  */
-export function DailyChart({ days, p }: { days: string[]; p: DailyUsage['products'][number] }): VNode {
+function DailyChart({ days, p }: { days: string[]; p: DailyUsage['products'][number] }): VNode {
   // About the size the card shows it at, so the labels read at their own size.
   const W = 320
   const H = 140
@@ -188,7 +188,7 @@ function compact(n: number): string {
 }
 
 /** The month's charts, one per product. */
-export function DailyUsageCharts({ period }: { period: string }): VNode {
+function DailyUsageCharts({ period }: { period: string }): VNode {
   const daily = useLoad(() => api<DailyUsage>('GET', `/api/usage/daily?period=${period}`), [period])
   return html`<h2>Per day</h2>
     <p class="muted">Bars: each day's use. Line: the month's running total. Dashed: the monthly quota.</p>

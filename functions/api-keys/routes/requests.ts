@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -15,8 +14,6 @@ export const route = defineRoute(member, {
     ...errorResponses(400, 401, 404, 429),
   },
 })
-
-export type KeyRequestsResponse = z.infer<typeof keyRequestsSchema>
 
 export const registerKeyRequests = (app: App) =>
   app.openapi(route, async (c) => c.json(await keyRequests(serviceContext(c), c.req.valid('param').id), 200))

@@ -1,3 +1,4 @@
+import { cached, metered } from '@functions/content/read-options.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { tenantCaller } from '@shared/infra/http/authenticate.ts'
@@ -8,7 +9,6 @@ import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { contentPage, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { contentListSchema, slugField } from '@shared/services/content/schema.ts'
-import { cached, metered } from './read-options.ts'
 import { answerRead } from './respond.ts'
 
 const listQuery = pageQuery.extend({

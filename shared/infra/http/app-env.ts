@@ -10,7 +10,7 @@ export interface RateLimitState {
 }
 
 /** What the runtime adapter passes as Hono's env: the socket peer (deno-serve.ts, the local platform). */
-export interface ConnectionEnv {
+interface ConnectionEnv {
   remoteAddr?: string
 }
 

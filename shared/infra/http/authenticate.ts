@@ -31,7 +31,7 @@ import { authenticateUser } from './authenticate/user-token.ts'
  */
 
 export { MCP_ACCESS_TOKEN_PREFIX } from './authenticate/mcp-token.ts'
-export { addressBucket, authMessages, chargeClientAddress, clientAddress } from './authenticate/refusals.ts'
+export { addressBucket, authMessages, chargeClientAddress } from './authenticate/refusals.ts'
 
 /** Reads the tenant caller set by authenticate(); routes that allow only tenant callers use this. */
 export function tenantCaller(c: Context<AppEnv>): TenantCaller {

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
 
-export const errorSchema = z
+const errorSchema = z
   .object({
     error: z.string().openapi({ example: 'Unauthorized' }),
     code: z.string().openapi({ example: 'AUTH_REQUIRED' }),

@@ -31,7 +31,7 @@ export function contentSecurityPolicy(directives: CspDirectives): string {
  * A page without script (the platform's index, the dev mailbox): nothing loads but its own
  * inline style and images from its origin; a form posts only to its origin.
  */
-export const STATIC_PAGE_CSP = contentSecurityPolicy({
+const STATIC_PAGE_CSP = contentSecurityPolicy({
   'default-src': ["'none'"],
   'style-src': ["'unsafe-inline'"],
   'img-src': ["'self'", 'data:'],
@@ -65,11 +65,8 @@ export const DOCUMENT_HEADERS: readonly [string, string][] = [
   ['Referrer-Policy', 'no-referrer'],
 ]
 
-export const isHtml = (contentType: string | null | undefined): boolean =>
-  /^\s*text\/html\b/i.test(contentType ?? '')
-
 /** A type a browser opens as a page that can run script: HTML, XHTML, SVG. */
-export const isDocument = (contentType: string | null | undefined): boolean =>
+const isDocument = (contentType: string | null | undefined): boolean =>
   /^\s*(text\/html|application\/xhtml\+xml|image\/svg\+xml)\b/i.test(contentType ?? '')
 
 /**

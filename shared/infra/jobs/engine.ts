@@ -34,7 +34,7 @@ import { ServiceError } from '../errors.ts'
 import { recordEvent } from '../events.ts'
 import { OutboundBlockedError, OutboundError } from '../outbound.ts'
 
-export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
+type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
 export type Json = string | number | boolean | null | Json[] | { [key: string]: Json }
 
 export interface JobRow {
@@ -74,7 +74,7 @@ export class JobError extends Error {
 }
 
 /** Whether an error may pass on a later attempt, and the reason recorded on the job. */
-export function classifyJobError(err: unknown): {
+function classifyJobError(err: unknown): {
   transient: boolean
   reason: string
   retryAfterMs?: number
@@ -168,7 +168,7 @@ export async function enqueueOrJoin(
 }
 
 /** First retry after 2 s, doubling, at most 10 minutes; with up to 20% jitter so retries spread. */
-export function backoffMs(attempt: number, random = Math.random): number {
+function backoffMs(attempt: number, random = Math.random): number {
   const base = Math.min(2000 * 2 ** Math.max(0, attempt - 1), 600_000)
   return Math.round(base * (1 + 0.2 * random()))
 }
@@ -176,7 +176,7 @@ export function backoffMs(attempt: number, random = Math.random): number {
 const MAX_ERROR_LENGTH = 2000
 const JOB_LEASE: LeaseColumns = { token: 'lease_id', until: 'lease_until' }
 
-export interface SweepReport {
+interface SweepReport {
   succeeded: number
   failed: number
   retried: number

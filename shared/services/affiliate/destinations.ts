@@ -38,7 +38,7 @@ export interface DestinationRow {
 
 const iso = (d: Date | null) => d?.toISOString() ?? null
 
-export function presentProgram(row: ProgramRow): Program {
+function presentProgram(row: ProgramRow): Program {
   return {
     id: row.id,
     destination_id: row.destination_id,

@@ -28,7 +28,7 @@ export interface NormalizedProduct {
 export type FeedEntry = { product: NormalizedProduct } | { skipped: string }
 
 /** A record the adapter cannot map: skipped and counted with this reason. */
-export class RowError extends Error {
+class RowError extends Error {
   override name = 'RowError'
 }
 
@@ -38,7 +38,7 @@ const DECIMAL = /^\d{1,12}(\.\d{1,6})?$/
  * "19.99", "1,299.00", "19.99 USD", "USD 19.99" -> { amount: "19.99", currency }. Commas are
  * taken as thousands separators only when a dot follows; a lone comma is a decimal comma.
  */
-export function parseMoney(
+function parseMoney(
   value: unknown,
   field: string,
   fallbackCurrency?: string | null,
@@ -68,7 +68,7 @@ function normalizeDecimal(text: string): string {
 }
 
 /** Networks spell availability many ways; anything unknown counts as in stock only if it says so. */
-export function parseAvailability(value: unknown): Availability {
+function parseAvailability(value: unknown): Availability {
   const v = String(value ?? '')
     .trim()
     .toLowerCase()
@@ -91,7 +91,7 @@ const str = (v: unknown, max: number): string | null => {
   return s === '' ? null : s.slice(0, max)
 }
 
-export function httpUrl(v: unknown, field: string, required: boolean): string | null {
+function httpUrl(v: unknown, field: string, required: boolean): string | null {
   const s = str(v, 4000)
   if (!s) {
     if (required) throw new RowError(`${field} is missing`)
@@ -125,7 +125,7 @@ export interface ProductDraft {
  * Checks and normalises one mapped record; throws RowError with the reason when it cannot be a
  * product (no id, no title, no price, a price that is not a decimal, no link).
  */
-export function normalize(d: ProductDraft): NormalizedProduct {
+function normalize(d: ProductDraft): NormalizedProduct {
   const external_id = str(d.external_id, 500)
   if (!external_id) throw new RowError('the product id is missing')
   const title = str(d.title, 1000)

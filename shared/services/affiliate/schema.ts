@@ -8,7 +8,7 @@ const schedules = ['hourly', 'every_6_hours', 'daily'] as const satisfies Schedu
 export type Schedule = (typeof schedules)[number]
 const schedule = z.enum(schedules)
 
-export const networks = ['awin', 'cj', 'amazon', 'feed'] as const
+const networks = ['awin', 'cj', 'amazon', 'feed'] as const
 export type Network = (typeof networks)[number]
 
 /** The vault provider (category Affiliate) whose credential each network uses. */
@@ -193,7 +193,7 @@ export const destinationListSchema = z.object({
 })
 
 const decimal = z.string().openapi({ description: 'Exact decimal as a string', example: '19.99' })
-export const productSchema = z
+const productSchema = z
   .object({
     id: z.uuid(),
     destination_id: z.uuid(),
@@ -239,7 +239,6 @@ export const productQuery = pageQuery.extend({
     .optional()
     .openapi({ description: "Include the network's raw record" }),
 })
-export type ProductQuery = z.infer<typeof productQuery>
 
 export const syncBody = z
   .object({

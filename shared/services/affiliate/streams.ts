@@ -19,7 +19,7 @@ export class CredentialRejectedError extends JobError {
 }
 
 /** A feed above this (after decompression) fails the job; the sync never holds it whole anyway. */
-export const MAX_FEED_BYTES = 2 * 1024 * 1024 * 1024
+const MAX_FEED_BYTES = 2 * 1024 * 1024 * 1024
 const FEED_TIMEOUT_MS = 15 * 60_000
 
 /** Turns a network's HTTP answer into the job's readable failure. */
@@ -54,7 +54,7 @@ export async function downloadFeed(
 }
 
 /** Peeks at the first bytes: 1f 8b is gzip. */
-export async function maybeGunzip(body: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
+async function maybeGunzip(body: ReadableStream<Uint8Array>): Promise<ReadableStream<Uint8Array>> {
   const reader = body.getReader()
   const first = await reader.read()
   const head = first.value ?? new Uint8Array()

@@ -18,11 +18,11 @@ import { CredentialRejectedError } from './streams.ts'
 /** A job error whose message already names its program, so it is not prefixed again. */
 class ProgramJobError extends JobError {}
 
-export const BATCH_SIZE = 500
+const BATCH_SIZE = 500
 /** Reasons kept in the result per program (the counts cover every skipped row). */
 const MAX_REASONS = 20
 
-export interface ProgramResult {
+interface ProgramResult {
   program_id: string
   network: string
   fetched: number
@@ -31,7 +31,7 @@ export interface ProgramResult {
   skipped_reasons: { reason: string; count: number; example?: string }[]
 }
 
-export interface SyncResult {
+interface SyncResult {
   destination_id: string
   programs: ProgramResult[]
   products: number
@@ -39,7 +39,7 @@ export interface SyncResult {
 }
 
 /** Upserts one batch; a new price keeps the previous one (previous_price, price_changed_at). */
-export async function upsertBatch(
+async function upsertBatch(
   deps: Pick<JobDeps, 'sql'>,
   program: ProgramRow,
   jobId: string,
@@ -113,7 +113,7 @@ async function credentialFor(deps: FunctionDeps, program: ProgramRow) {
 }
 
 /** Streams one program's catalog into the products table. */
-export async function syncProgram(
+async function syncProgram(
   deps: JobDeps,
   program: ProgramRow,
   jobId: string,
@@ -199,7 +199,7 @@ export async function syncProgram(
 }
 
 /** The sync job: runs as the service, every statement scoped by the job's tenant. */
-export async function syncDestinationJob({ deps, job }: JobRun): Promise<Json> {
+async function syncDestinationJob({ deps, job }: JobRun): Promise<Json> {
   const destinationId = String(job.input.destination_id ?? '')
   const [destination] = await deps.sql<DestinationRow[]>`
     select * from public.affiliate_destinations where id = ${destinationId} and tenant_id = ${job.tenant_id}`

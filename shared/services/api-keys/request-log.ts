@@ -12,7 +12,7 @@ import { isoTimestamp } from '@shared/infra/schemas.ts'
  * with a key they created).
  */
 
-export const requestLogEntrySchema = z
+const requestLogEntrySchema = z
   .object({
     id: z
       .string()
@@ -149,7 +149,7 @@ export async function listRequestLog(
 }
 
 /** How many recent requests a key's page shows. */
-export const RECENT_REQUESTS = 20
+const RECENT_REQUESTS = 20
 
 /** A key's latest requests and its last 24 hours by the hour (the key's page); 404 for no such key. */
 export async function keyRequests(ctx: ServiceContext, keyId: string): Promise<KeyRequests> {

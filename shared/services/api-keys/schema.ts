@@ -3,7 +3,7 @@ import { scopes } from '@shared/infra/caller.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { toolSubsetSchema } from '@shared/services/tools/tool-subset.ts'
 
-export const keyKinds = ['platform', 'tool_server'] as const
+const keyKinds = ['platform', 'tool_server'] as const
 
 /** Which environments each kind takes, and the prefix each gives its keys (from the spec). */
 export const environmentsByKind = {

@@ -12,7 +12,6 @@ import { readWooOrder, readWooProduct, wooTopics } from './payloads/woocommerce.
 
 export {
   type Image,
-  type LineItem,
   type OrderRecord,
   PayloadError,
   type ProductRecord,
@@ -20,7 +19,7 @@ export {
   readJsonBody,
   type Variant,
 } from './payloads/fields.ts'
-export { type CommerceTopic, commerceTopics } from './payloads/topics.ts'
+export type { CommerceTopic } from './payloads/topics.ts'
 
 type Platform = 'shopify' | 'woocommerce'
 

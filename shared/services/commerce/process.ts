@@ -39,7 +39,7 @@ import type { Platform } from './schema.ts'
 
 /** Delays before attempts 2..5; attempt 1 is immediate. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000] as const
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
+const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
 /** Far longer than applying one batch takes; a dead processor's deliveries wait this long. */
 export const LEASE_MS = 60_000
 const BATCH_SIZE = 50
@@ -337,7 +337,7 @@ export async function processDueDeliveries(deps: FunctionDeps): Promise<ProcessR
  * applied in one transaction, so under load processing costs a few transactions per second
  * instead of one per delivery, and leaves the database to the acknowledgements.
  */
-export const KICK_DELAY_MS = 100
+const KICK_DELAY_MS = 100
 
 const kicks = new WeakMap<object, { current: Promise<void> | null; again: boolean }>()
 

@@ -13,7 +13,7 @@ import type { Platform } from './schema.ts'
 import { STORE_SECRET_PURPOSE } from './stores.ts'
 import { verifyShopSignature } from './verify.ts'
 
-export type HeaderReader = (name: string) => string | undefined
+type HeaderReader = (name: string) => string | undefined
 
 export interface InboundDelivery {
   /** Set for the per-store path (`/stores/{id}`); absent at the shared Shopify address (by shop domain). */

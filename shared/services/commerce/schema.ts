@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
 
-export const platforms = ['shopify', 'woocommerce'] as const
+const platforms = ['shopify', 'woocommerce'] as const
 export type Platform = (typeof platforms)[number]
 
 const name = z
@@ -84,7 +84,7 @@ export const storeSchema = z
 
 export const storeListSchema = z.object({ data: z.array(storeSchema), next_cursor: z.string().nullable() })
 
-export const deliveryStatuses = ['pending', 'processed', 'ignored', 'failed'] as const
+const deliveryStatuses = ['pending', 'processed', 'ignored', 'failed'] as const
 
 export const deliverySchema = z
   .object({
@@ -124,7 +124,7 @@ export const deliveriesQuery = z.object({
 
 const moneyText = z.string().openapi({ description: 'Decimal amount as a string', example: '199.00' })
 
-export const lineItemSchema = z.object({
+const lineItemSchema = z.object({
   external_id: z.string(),
   product_id: z.string().nullable(),
   variant_id: z.string().nullable(),
@@ -134,7 +134,7 @@ export const lineItemSchema = z.object({
   price: moneyText.nullable(),
 })
 
-export const orderSchema = z
+const orderSchema = z
   .object({
     id: z.uuid(),
     store_id: z.uuid(),
@@ -171,7 +171,7 @@ export const ordersQuery = z.object({
     .openapi({ description: 'Only orders the shop updated at or after this time' }),
 })
 
-export const variantSchema = z.object({
+const variantSchema = z.object({
   external_id: z.string(),
   title: z.string().nullable(),
   sku: z.string().nullable(),
@@ -180,14 +180,14 @@ export const variantSchema = z.object({
   inventory_quantity: z.number().int().nullable(),
 })
 
-export const imageSchema = z.object({
+const imageSchema = z.object({
   external_id: z.string().nullable(),
   src: z.string(),
   alt: z.string().nullable(),
   position: z.number().int().nullable(),
 })
 
-export const productSchema = z
+const productSchema = z
   .object({
     id: z.uuid(),
     store_id: z.uuid(),

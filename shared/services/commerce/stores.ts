@@ -8,7 +8,7 @@ import type { createStoreBody, Platform, rotateStoreSecretBody, Store, updateSto
 /** Connected shops: create, list, get, update, rotate the signing secret, delete. */
 
 export const STORE_SECRET_PURPOSE = 'commerce-webhook-secret'
-export const FUNCTION_NAME = 'commerce-webhook'
+const FUNCTION_NAME = 'commerce-webhook'
 
 interface StoreRow {
   id: string
@@ -23,7 +23,7 @@ interface StoreRow {
 const columns = 'id, platform, shop, name, secret_updated_at, created_at, updated_at'
 
 /** {functions_url}: the Supabase project URL where functions answer, else this deployment's public URL. */
-export function functionsUrl(deps: Pick<FunctionDeps, 'config'>): string {
+function functionsUrl(deps: Pick<FunctionDeps, 'config'>): string {
   return (deps.config.SUPABASE_URL ?? deps.config.PUBLIC_URL).replace(/\/+$/, '')
 }
 
@@ -32,7 +32,7 @@ export function functionsUrl(deps: Pick<FunctionDeps, 'config'>): string {
  * there, so no other tenant's stores can change its outcome (docs/commerce.md, "Why each store has
  * its own address"). The shared Shopify address still answers, for shops whose webhooks point there.
  */
-export function webhookUrl(deps: Pick<FunctionDeps, 'config'>, row: Pick<StoreRow, 'id'>): string {
+function webhookUrl(deps: Pick<FunctionDeps, 'config'>, row: Pick<StoreRow, 'id'>): string {
   return `${functionsUrl(deps)}/functions/v1/${FUNCTION_NAME}/stores/${row.id}`
 }
 

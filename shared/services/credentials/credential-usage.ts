@@ -6,7 +6,7 @@ import type { CredentialUsage } from './schema.ts'
 /** A credential's usage history: the tenant's paged read and the daily retention prune. */
 
 /** Usage records older than this are deleted by the daily prune job. */
-export const USAGE_RETENTION_DAYS = 90
+const USAGE_RETENTION_DAYS = 90
 
 type UsageRow = { id: string; caller_kind: 'assistant'; function_name: string; used_at: Date }
 

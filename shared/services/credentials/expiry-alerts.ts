@@ -4,7 +4,7 @@ import { tenantAdminEmails } from '@shared/infra/notifier.ts'
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /** Alert thresholds, widest first: 7 days and 1 day before expiry. */
-export const expiryThresholds = [
+const expiryThresholds = [
   { label: '7d', ms: 7 * DAY_MS },
   { label: '1d', ms: 1 * DAY_MS },
 ] as const

@@ -1,5 +1,5 @@
-export const HINT_PREFIX = '...'
-export const HINT_VISIBLE = 6
+const HINT_PREFIX = '...'
+const HINT_VISIBLE = 6
 /** What a secret of HINT_VISIBLE characters or fewer shows: nothing of itself. */
 export const SHORT_SECRET_HINT = `${HINT_PREFIX}${'*'.repeat(HINT_VISIBLE)}`
 

@@ -22,12 +22,7 @@ export const providerCategories = [
 
 import { callerKinds, environments } from './use-credential.ts'
 
-export {
-  type CredentialCallerKind,
-  callerKinds,
-  type Environment,
-  environments,
-} from './use-credential.ts'
+export type { Environment } from './use-credential.ts'
 
 /**
  * Size limit of a secret. Real provider secrets are far smaller (API keys < 200 characters; a
@@ -65,7 +60,7 @@ const scopes = z
   .openapi({ description: 'Free labels for the use of the credential', example: ['inference'] })
 
 /** The API base URL of an OpenAI-compatible credential (OpenRouter, Azure, a self-hosted server). */
-export const MAX_BASE_URL_LENGTH = 500
+const MAX_BASE_URL_LENGTH = 500
 const baseUrl = z
   .url({ protocol: /^https?$/ })
   .max(MAX_BASE_URL_LENGTH)
@@ -122,7 +117,7 @@ export const rotateCredentialBody = z
     example: { credential: 'sk-the-new-provider-secret', expires_at: '2027-12-31T00:00:00Z' },
   })
 
-export const providerSchema = z
+const providerSchema = z
   .object({
     id: z.uuid(),
     slug: z.string().openapi({ example: 'openai' }),
@@ -138,7 +133,7 @@ export const providerQuery = z.object({
   category: z.enum(providerCategories).optional().openapi({ description: 'Only providers of this category' }),
 })
 
-export const credentialStatuses = ['active', 'expiring', 'expired'] as const
+const credentialStatuses = ['active', 'expiring', 'expired'] as const
 
 export const credentialSchema = z
   .object({
@@ -177,7 +172,7 @@ export const credentialListQuery = pageQuery.extend({
     .openapi({ description: 'Only credentials of this environment' }),
 })
 
-export const usageSchema = z
+const usageSchema = z
   .object({
     id: z.uuid(),
     caller_kind: z.enum(callerKinds),

@@ -7,7 +7,7 @@ export type Environment = (typeof environments)[number]
 
 /** Who uses a credential server-side: the assistant's inference calls, automations, server functions. */
 export const callerKinds = ['assistant', 'automation', 'server_function'] as const
-export type CredentialCallerKind = (typeof callerKinds)[number]
+type CredentialCallerKind = (typeof callerKinds)[number]
 
 /** Additional authenticated data purpose: binds a ciphertext to its tenant (vault) and its row. */
 export function credentialPurpose(credentialId: string): string {

@@ -16,7 +16,7 @@ import { assertWithinQuota, reserveUsage, settleReservation } from '../usage/met
 import { callModel, providerFailure } from './providers.ts'
 import { type AiProvider, defaultModels, type GenerateArticleInput } from './schema.ts'
 
-export const GENERATE_JOB_KIND = 'generate-article.article'
+const GENERATE_JOB_KIND = 'generate-article.article'
 
 /** What the job keeps of the request: everything it needs to run again on a retry. */
 interface GenerateJobInput {
@@ -30,7 +30,7 @@ interface GenerateJobInput {
   automation_run_id?: string
 }
 
-export interface PromptItem {
+interface PromptItem {
   id: string
   title: string | null
   text: string | null
@@ -43,13 +43,13 @@ const MAX_ITEM_CHARS = 4000
 const MAX_OUTPUT_TOKENS = 2000
 const PROVIDER_TIMEOUT_MS = 120_000
 
-export const SYSTEM_PROMPT =
+const SYSTEM_PROMPT =
   'You are an editor who writes original articles from social-media posts and feed items. ' +
   'Use only facts found in the sources; attribute quotes; do not invent names, numbers or links. ' +
   'Answer with the article title on the first line, then a blank line, then the body in Markdown.'
 
 /** The user message: the editor's instructions, then each item, numbered so the model can cite it. */
-export function buildPrompt(items: PromptItem[], instructions: string | null): string {
+function buildPrompt(items: PromptItem[], instructions: string | null): string {
   const parts = [
     instructions ? `Instructions: ${instructions}` : 'Instructions: write a concise, engaging article.',
     `Sources (${items.length}):`,
@@ -67,7 +67,7 @@ export function buildPrompt(items: PromptItem[], instructions: string | null): s
 }
 
 /** First line is the title (Markdown heading marks and a "Title:" label removed), the rest the body. */
-export function splitTitle(text: string): { title: string; body: string } {
+function splitTitle(text: string): { title: string; body: string } {
   const lines = text.trim().split('\n')
   const first = (lines.shift() ?? '')
     .replace(/^#+\s*/, '')
@@ -131,7 +131,7 @@ export async function queueGeneration(ctx: ServiceContext, input: GenerateArticl
  * a draft article through the content service (event content.updated, action created), its source
  * references, and the tokens metered to the Assistant API.
  */
-export async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
+async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
   const input = job.input as unknown as GenerateJobInput
   // As the member who asked for it, while still a member; a job with no person behind it (the
   // service-role key) as the tenant's owner.

@@ -32,12 +32,8 @@ import { slack } from './providers/slack.ts'
 export {
   type CatalogEntry,
   type CatalogTool,
-  type Category,
-  type ConnectionType,
   categories,
-  type JsonSchema,
   type OAuthProvider,
-  type ToolAction,
 } from './providers/provider.ts'
 
 /** The OAuth providers, in the catalog's order. A new provider module is added here. */

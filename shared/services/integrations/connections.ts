@@ -6,11 +6,12 @@ import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { usingSecretsOf } from '@shared/infra/secret-columns.ts'
 import { integrationById, resolveProviders } from './catalog.ts'
 import { type McpOAuthServer, revokeMcpToken } from './mcp-auth.ts'
-import { type DiscoveredTool, discoverMcpTools, type McpAuthType, McpConnectError } from './mcp-discovery.ts'
+import { discoverMcpTools, type McpAuthType, McpConnectError } from './mcp-discovery.ts'
 import { type AuthorizationStarted, challengeOf, startMcpAuthorization } from './mcp-oauth-connect.ts'
 import { revokeToken, vaultPurposes } from './oauth.ts'
 import { catalogTools, featureOfPermissionName, parseRestrictions, resolveTool } from './permissions.ts'
 import type { Connection, connectBody, Permission, Tool } from './schema.ts'
+import { insertTools } from './stored-tools.ts'
 import { connectionToken } from './tool-calls.ts'
 import { recordIntegrationCall } from './usage-log.ts'
 
@@ -117,27 +118,7 @@ async function toolsOf(tx: Tx, tenantId: string, row: ConnectionRow): Promise<To
   return rows.map((r) => presentTool({ ...r, inputSchema: r.input_schema }))
 }
 
-export async function insertTools(
-  tx: Tx,
-  tenantId: string,
-  connectionId: string,
-  tools: DiscoveredTool[],
-): Promise<void> {
-  if (tools.length === 0) return
-  await tx`
-    insert into public.integration_tools ${tx(
-      tools.map((t) => ({
-        tenant_id: tenantId,
-        connection_id: connectionId,
-        name: t.name,
-        alias: t.alias,
-        description: t.description,
-        input_schema: tx.json(t.inputSchema as never),
-      })),
-    )}`
-}
-
-export const loadConnection = async (tx: Tx, tenantId: string, id: string): Promise<ConnectionRow> => {
+const loadConnection = async (tx: Tx, tenantId: string, id: string): Promise<ConnectionRow> => {
   const [row] = await tx<ConnectionRow[]>`
     select ${tx.unsafe(connectionColumns)} from public.integration_connections c where c.id = ${id} and c.tenant_id = ${tenantId}`
   if (!row) throw notFound('Connection')

@@ -62,10 +62,10 @@ export class McpAuthError extends Error {
   }
 }
 
-export const CLIENT_NAME = 'Tenant platform integrations'
+const CLIENT_NAME = 'Tenant platform integrations'
 
 /** Where the platform's client ID metadata document is served (its client_id where it is used). */
-export const clientMetadataUrl = (config: Pick<Config, 'PUBLIC_URL'>) =>
+const clientMetadataUrl = (config: Pick<Config, 'PUBLIC_URL'>) =>
   new URL('/api/integrations/client-metadata.json', config.PUBLIC_URL).toString()
 
 /**

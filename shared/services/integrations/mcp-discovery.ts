@@ -53,12 +53,12 @@ const DISCOVERY_TIMEOUT_MS = 15_000
 const STREAM_TIMEOUT_MS = 60 * 60_000
 const TOOL_NAME = /^[A-Za-z0-9_./-]{1,128}$/
 
-export function authHeaders(authType: McpAuthType, token: string): Record<string, string> {
+function authHeaders(authType: McpAuthType, token: string): Record<string, string> {
   if (authType === 'none') return {}
   return authType === 'api_key' ? { 'x-api-key': token } : { authorization: `Bearer ${token}` }
 }
 
-export function outboundPolicy(deps: DepsWithoutDatabase): OutboundPolicy {
+function outboundPolicy(deps: DepsWithoutDatabase): OutboundPolicy {
   return outboundPolicyFrom(deps.config)
 }
 
@@ -172,7 +172,7 @@ async function listWith(transport: Transport, deadline: AbortSignal): Promise<un
 }
 
 /** Keeps well-formed tools only, named '<slug>:<tool>' with their alias. */
-export function normaliseTools(slug: string, raw: unknown[]): DiscoveredTool[] {
+function normaliseTools(slug: string, raw: unknown[]): DiscoveredTool[] {
   const out: DiscoveredTool[] = []
   const seen = new Set<string>()
   for (const t of raw) {

@@ -1,7 +1,6 @@
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { invalidField, ServiceError } from '@shared/infra/errors.ts'
 import type { CatalogEntry } from './catalog.ts'
-import { insertTools } from './connections.ts'
 import {
   beginMcpAuthorization,
   exchangeMcpCode,
@@ -20,6 +19,7 @@ import {
   TokenEndpointError,
   vaultPurposes,
 } from './oauth.ts'
+import { insertTools } from './stored-tools.ts'
 import { recordIntegrationCall } from './usage-log.ts'
 
 /**

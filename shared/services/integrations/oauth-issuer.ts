@@ -19,7 +19,7 @@ const METADATA_TTL_MS = 60 * 60 * 1000
 const NO_METADATA_TTL_MS = 5 * 60 * 1000
 
 /** The issuer identifier of the provider a flow started with. */
-export function expectedIssuer(provider: Pick<ResolvedProvider, 'issuer' | 'authorizeUrl'>): string {
+function expectedIssuer(provider: Pick<ResolvedProvider, 'issuer' | 'authorizeUrl'>): string {
   return provider.issuer ?? new URL(provider.authorizeUrl).origin
 }
 
@@ -27,7 +27,7 @@ export function expectedIssuer(provider: Pick<ResolvedProvider, 'issuer' | 'auth
  * Where an issuer publishes its metadata: RFC 8414 inserts the well-known segment before the
  * issuer's path; OpenID Connect Discovery appends it.
  */
-export function metadataUrls(issuer: string): string[] {
+function metadataUrls(issuer: string): string[] {
   const url = new URL(issuer)
   const path = url.pathname.replace(/\/$/, '')
   return [

@@ -98,7 +98,7 @@ export function catalogTools(slug: string): (CatalogTool & { alias: string })[] 
 }
 
 /** Why a call was refused, as a code callers can branch on (the reason is for people). */
-export type RefusalCode =
+type RefusalCode =
   | 'no_connection'
   | 'needs_reauthorization'
   | 'ambiguous_connection'
@@ -118,7 +118,7 @@ const strings = (v: unknown): string[] =>
   Array.isArray(v) ? v.filter((x) => typeof x === 'string') : typeof v === 'string' ? [v] : []
 
 /** Checks a call's arguments against a permission's restrictions; null when they pass. */
-export function restrictionViolation(
+function restrictionViolation(
   toolName: string,
   restrictions: Restrictions,
   args: Record<string, unknown>,
@@ -266,9 +266,9 @@ export async function decideToolCall(
  * They take no restrictions.
  */
 export type ConnectionFeature = 'resources' | 'prompts'
-export const connectionFeatures: readonly ConnectionFeature[] = ['resources', 'prompts']
+const connectionFeatures: readonly ConnectionFeature[] = ['resources', 'prompts']
 
-export const featurePermissionName = (slug: string, feature: ConnectionFeature) => `${slug}:${feature}/*`
+const featurePermissionName = (slug: string, feature: ConnectionFeature) => `${slug}:${feature}/*`
 
 /** The feature a permission name stands for, when it is one of featurePermissionName's. */
 export function featureOfPermissionName(slug: string, name: string): ConnectionFeature | undefined {

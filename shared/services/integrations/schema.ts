@@ -12,10 +12,10 @@ const jsonSchemaObject = z
  * and 'oauth' (a server that signs users in at its own authorization server: the MCP authorization
  * flow, tokens kept and refreshed by the platform).
  */
-export const mcpAuthTypes = ['bearer', 'api_key', 'none', 'oauth'] as const
+const mcpAuthTypes = ['bearer', 'api_key', 'none', 'oauth'] as const
 const needsToken = new Set(['bearer', 'api_key'])
 
-export const toolSchema = z
+const toolSchema = z
   .object({
     name: z
       .string()
@@ -28,7 +28,7 @@ export const toolSchema = z
   })
   .openapi('IntegrationTool')
 
-export const integrationSchema = z
+const integrationSchema = z
   .object({
     integration_id: z.uuid(),
     slug: z.string().openapi({ example: 'slack' }),

@@ -30,7 +30,7 @@ import { refreshTokens, TokenEndpointError, type TokenSet, vaultPurposes } from 
  * for re-authorization, which is the safe outcome.)
  */
 
-export const REFRESH_WINDOW_MS = 60 * 60 * 1000
+const REFRESH_WINDOW_MS = 60 * 60 * 1000
 const LEASE_MS = 5 * 60 * 1000
 /** Stop sending when less than this remains of the lease (one attempt's timeout plus margin). */
 const LEASE_MARGIN_MS = 30 * 1000

@@ -6,7 +6,7 @@ import type { AcceptedJob, Job } from './schema.ts'
 
 /** The tenant's view of the job engine's rows: list and get, under row-level security. */
 
-export function presentJob(row: JobRow): Job {
+function presentJob(row: JobRow): Job {
   return {
     id: row.id,
     kind: row.kind,

@@ -3,7 +3,7 @@
  * have, and each one's interval in minutes. A resource offers a subset: the database's check
  * constraint on its table names the same subset.
  */
-export const scheduleMinutes = {
+const scheduleMinutes = {
   every_minute: 1,
   every_5_minutes: 5,
   every_15_minutes: 15,

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { pageQuery } from '@shared/infra/pagination.ts'
 
-export const jobStatuses = ['queued', 'running', 'succeeded', 'failed'] as const
+const jobStatuses = ['queued', 'running', 'succeeded', 'failed'] as const
 
 export const jobSchema = z
   .object({

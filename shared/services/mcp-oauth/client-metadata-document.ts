@@ -12,7 +12,7 @@ import { z } from 'zod'
  */
 
 /** The draft's advice for a document's size; real ones are a few hundred bytes. */
-export const MAX_DOCUMENT_BYTES = 5 * 1024
+const MAX_DOCUMENT_BYTES = 5 * 1024
 const FETCH_TIMEOUT_MS = 5_000
 /** Cache lifetime: the document's max-age within these bounds, else the default. */
 const DEFAULT_TTL_MS = 5 * 60_000

@@ -1,4 +1,3 @@
-import { sha256 } from '@noble/hashes/sha2.js'
 import { requireRole } from '@shared/infra/caller.ts'
 import { randomBase62, sha256Hex } from '@shared/infra/crypto.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
@@ -20,10 +19,10 @@ import {
  * hashed; a token is good for its grant only: tenant, user, scopes, the tool server.
  */
 
-export const ACCESS_TOKEN_PREFIX = 'mcpat_'
+const ACCESS_TOKEN_PREFIX = 'mcpat_'
 const REFRESH_TOKEN_PREFIX = 'mcprt_'
 const CODE_PREFIX = 'mcpac_'
-export const ACCESS_TOKEN_SECONDS = 3600
+const ACCESS_TOKEN_SECONDS = 3600
 const REFRESH_TOKEN_SECONDS = 30 * 24 * 3600
 const REQUEST_SECONDS = 600
 const TOKEN_RANDOM = 43
@@ -58,7 +57,7 @@ export class OAuthError extends Error {
  * RFC 8252), or a private-use scheme (`cursor://`, `vscode://`); never a fragment, and none of
  * the schemes a browser would run (javascript:, data:, file:).
  */
-export function acceptableRedirectUri(uri: string): boolean {
+function acceptableRedirectUri(uri: string): boolean {
   let url: URL
   try {
     url = new URL(uri)
@@ -335,7 +334,9 @@ export async function exchangeToken(deps: FunctionDeps, params: TokenParams, res
       throw new OAuthError('invalid_grant', 'The code is unknown, used, expired or not this client’s')
     if (params.redirect_uri !== undefined && params.redirect_uri !== request.redirect_uri)
       throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request')
-    const challenge = base64url(sha256(new TextEncoder().encode(params.code_verifier)))
+    // PKCE S256 (RFC 7636): the verifier's SHA-256, base64url without padding.
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(params.code_verifier))
+    const challenge = base64url(new Uint8Array(digest))
     if (challenge !== request.code_challenge)
       throw new OAuthError('invalid_grant', 'PKCE verification failed')
     await assertMayConnect(deps, request.tenant_id, request.user_id)

@@ -1,4 +1,5 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
+import { pruneRateLimitBuckets } from '@shared/infra/rate-limit.ts'
 
 /** What one prune-retention run removed (rows rolled up into aggregates count as removed). */
 export interface RetentionResult {
@@ -32,4 +33,12 @@ export async function pruneRetention(
              ${config.RETENTION_JOB_DAYS})
         || private.prune_request_log(${now}, ${config.REQUEST_LOG_RETENTION_DAYS}) as result`
   return row!.result
+}
+
+/**
+ * The prune-rate-limits job: deletes finished rate-limit windows (and the auth-change feed's old
+ * rows) of every tenant; returns how many windows went.
+ */
+export async function pruneRateLimits(deps: Pick<FunctionDeps, 'sql' | 'clock'>): Promise<number> {
+  return pruneRateLimitBuckets(deps.sql, deps.clock.now())
 }

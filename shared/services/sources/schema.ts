@@ -5,7 +5,7 @@ import type { ScheduleName } from '../jobs/schedules.ts'
  * How often a scheduled source may run: every schedule there is. The scrape sweep runs every
  * minute, so 'every_minute' is the shortest that means what it says.
  */
-export const schedules = [
+const schedules = [
   'every_minute',
   'every_5_minutes',
   'every_15_minutes',
@@ -17,7 +17,7 @@ export type Schedule = (typeof schedules)[number]
 
 const noNul = (s: string) => !s.includes('\u0000')
 
-export const feedConfig = z
+const feedConfig = z
   .object({
     url: z
       .url({ protocol: /^https?$/ })
@@ -30,7 +30,7 @@ export const feedConfig = z
   })
   .strict()
 
-export const apifyConfig = z
+const apifyConfig = z
   .object({
     actor_id: z
       .string()
@@ -132,7 +132,7 @@ export const sourceSchema = z
 
 export const sourceListSchema = z.object({ data: z.array(sourceSchema), next_cursor: z.string().nullable() })
 
-export const sourceItemSchema = z
+const sourceItemSchema = z
   .object({
     id: z.uuid(),
     source_id: z.uuid(),

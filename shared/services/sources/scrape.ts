@@ -8,10 +8,10 @@ import { parseFeedItems, type ScrapedItem } from './feed.ts'
 import { SCRAPE_JOB_KIND, type SourceRow } from './sources.ts'
 
 /** Feeds larger than this fail the job (a 10 MB body, a gzip bomb: counted after decoding). */
-export const MAX_FEED_BYTES = 5 * 1024 * 1024
+const MAX_FEED_BYTES = 5 * 1024 * 1024
 const FEED_TIMEOUT_MS = 15_000
 
-export interface ScrapeResult {
+interface ScrapeResult {
   source_id: string
   kind: 'feed' | 'apify'
   fetched: number
@@ -104,7 +104,7 @@ async function storeItems(deps: Pick<JobDeps, 'sql' | 'clock'>, source: SourceRo
 }
 
 /** The scrape job: runs as the service, every statement scoped by the job's tenant. */
-export async function scrapeSourceJob({ deps, job }: JobRun): Promise<Json> {
+async function scrapeSourceJob({ deps, job }: JobRun): Promise<Json> {
   const sourceId = String(job.input.source_id ?? '')
   const [source] = await deps.sql<SourceRow[]>`
     select * from public.sources where id = ${sourceId} and tenant_id = ${job.tenant_id}`

@@ -53,7 +53,7 @@ interface ItemRow {
 
 const iso = (d: Date | null) => d?.toISOString() ?? null
 
-export function presentSource(row: SourceRow): Source {
+function presentSource(row: SourceRow): Source {
   return {
     id: row.id,
     site_id: row.site_id,

@@ -21,7 +21,7 @@ import { userClaims } from './tenants.ts'
  */
 
 /** How long an invitation link stays valid. */
-export const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000
+const INVITATION_TTL_MS = 7 * 24 * 3600 * 1000
 
 export type Invitation = z.infer<typeof invitationSchema>
 export type AcceptedInvitation = z.infer<typeof acceptedInvitationSchema>
@@ -63,7 +63,7 @@ const presentInvitation = (row: InvitationRow, now: Date): Invitation => ({
  * /api/invitations/accept), signs the invitee up or in and accepts. The token travels in the
  * fragment, so it never reaches a server's access log.
  */
-export function invitationLink(dashboardUrl: string, token: string): string {
+function invitationLink(dashboardUrl: string, token: string): string {
   const url = new URL(dashboardUrl)
   url.hash = `/invitation/${token}`
   return url.toString()

@@ -1,13 +1,13 @@
 import { z } from '@hono/zod-openapi'
 import { boundedJsonObject } from '@shared/infra/schemas.ts'
 
-export const plans = ['free', 'pro', 'business', 'enterprise'] as const
-export const roles = ['owner', 'admin', 'member', 'contributor'] as const
+const plans = ['free', 'pro', 'business', 'enterprise'] as const
+const roles = ['owner', 'admin', 'member', 'contributor'] as const
 
 const tenantName = z.string().trim().min(1).max(200).openapi({ example: 'Acme Media' })
 
 /** Settings are the tenant's own free-form JSON, bounded in size. */
-export const MAX_SETTINGS_BYTES = 8192
+const MAX_SETTINGS_BYTES = 8192
 const settings = boundedJsonObject({ maxBytes: MAX_SETTINGS_BYTES }).openapi({
   description: `Free-form tenant settings (JSON object, at most ${MAX_SETTINGS_BYTES} bytes)`,
 })
@@ -115,7 +115,7 @@ export const invitationSchema = z
   .openapi('Invitation')
 
 /** Tokens are 'inv_' and 32 base62 characters (~190 bits). */
-export const INVITATION_TOKEN = /^inv_[0-9A-Za-z]{32}$/
+const INVITATION_TOKEN = /^inv_[0-9A-Za-z]{32}$/
 const invitationToken = z.string().max(100).regex(INVITATION_TOKEN, 'not an invitation token')
 
 export const acceptInvitationBody = z

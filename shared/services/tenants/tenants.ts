@@ -16,7 +16,7 @@ import type {
 
 /** Tenants: sign-up, the user's tenants, switching the active one, the current tenant. */
 
-export interface TenantRow {
+interface TenantRow {
   id: string
   name: string
   plan: Plan

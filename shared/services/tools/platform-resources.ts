@@ -73,7 +73,7 @@ export async function listResources(ctx: ServiceContext, scopes: string[], curso
 }
 
 /** Parses a platform:// URI; anything else is NOT_FOUND (the caller's unknown resource). */
-export function parseResourceUri(uri: string): { kind: 'site' | 'article'; id: string } | null {
+function parseResourceUri(uri: string): { kind: 'site' | 'article'; id: string } | null {
   const match = /^platform:\/\/(sites|articles)\/([^/?#]+)$/.exec(uri)
   if (!match || !UUID.test(match[2]!)) return null
   return { kind: match[1] === 'sites' ? 'site' : 'article', id: match[2]!.toLowerCase() }

@@ -59,7 +59,7 @@ export interface ToolEntry {
 }
 
 /** MCP's behaviour hints (2025-06-18 and later); absent ones keep the specification's defaults. */
-export interface ToolAnnotations {
+interface ToolAnnotations {
   readOnlyHint?: boolean
   destructiveHint?: boolean
   idempotentHint?: boolean
@@ -209,7 +209,7 @@ async function disabledTools(ctx: ServiceContext): Promise<Set<string>> {
 }
 
 /** Finds a tool by its REST or MCP name. */
-export function findTool(tools: ToolEntry[], name: string): ToolEntry | undefined {
+function findTool(tools: ToolEntry[], name: string): ToolEntry | undefined {
   return tools.find((t) => t.name === name) ?? tools.find((t) => t.mcpName === name)
 }
 

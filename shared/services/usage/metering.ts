@@ -48,7 +48,7 @@ function quotaExceeded(plan: string, product: Product, quota: bigint | null, use
 }
 
 /** Alerts every tenant gets, to its owners and admins (the spec's 80%, 90%, 100%). */
-export const defaultAlertThresholds = [80, 90, 100] as const
+const defaultAlertThresholds = [80, 90, 100] as const
 
 /** First day of the calendar month (UTC) holding `now`, as 'YYYY-MM-01'. */
 export function periodOf(now: Date): string {
@@ -74,7 +74,7 @@ export interface UsageResult {
 }
 
 /** What private.record_usage returns (one row, or none when there is no such tenant). */
-export interface UsageRow {
+interface UsageRow {
   plan: string
   quota: string | null
   units: string | null
@@ -138,7 +138,7 @@ export async function recordUsage(
  * new one is at or above it. Totals are serialised by the counter's row lock, so exactly one
  * call crosses each line. Integer arithmetic, no rounding.
  */
-export function crossedThresholds(result: UsageResult, units: number): number[] {
+function crossedThresholds(result: UsageResult, units: number): number[] {
   if (result.units === null || result.quota === null || result.quota <= 0n) return []
   const after = result.units * 100n
   const before = (result.units - BigInt(units)) * 100n
@@ -176,7 +176,7 @@ export async function meterUsage(
  * What follows a metering statement: the refusal when the plan refused the call, and the usage
  * alerts when it crossed a threshold.
  */
-export async function settleUsage(
+async function settleUsage(
   ctx: ServiceContext,
   product: Product,
   units: number,
@@ -367,7 +367,7 @@ export async function enqueueDueUsageAlerts(
  * read path (GET /v1/content). Throws 429 QUOTA_EXCEEDED like meterUsage; usage alerts are queued
  * when a reservation or a flush crosses a threshold.
  */
-export async function meterBuffered(ctx: ServiceContext, product: Product): Promise<void> {
+async function meterBuffered(ctx: ServiceContext, product: Product): Promise<void> {
   if (!ctx.config.METERING_ENABLED) return
   const now = ctx.clock.now()
   const usage = hotPathOf(ctx).usage

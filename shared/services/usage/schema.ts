@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { isoMonth, isoTimestamp } from '@shared/infra/schemas.ts'
 
-export const notificationTypes = ['email'] as const
+const notificationTypes = ['email'] as const
 
 export const usageQuery = z.object({
   period: isoMonth()
@@ -9,7 +9,7 @@ export const usageQuery = z.object({
     .openapi({ description: 'Month (UTC) as YYYY-MM; default the current one', example: '2026-11' }),
 })
 
-export const productUsageSchema = z
+const productUsageSchema = z
   .object({
     product_id: z.uuid(),
     product: z.string().openapi({ example: 'content' }),

@@ -27,15 +27,15 @@ import { SECRET_PURPOSE } from './rows.ts'
 import { signBody, signStandardWebhook, signTimestampedBody } from './signature.ts'
 
 /** Delays before attempts 2..5 (the spec's retry policy); attempt 1 is immediate. */
-export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000] as const
-export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
-export const ATTEMPT_TIMEOUT_MS = 10_000
+const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 30 * 60_000, 2 * 60 * 60_000] as const
+const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1
+const ATTEMPT_TIMEOUT_MS = 10_000
 /** Longer than an attempt can take (10 s) plus recording it. */
-export const LEASE_MS = 60_000
+const LEASE_MS = 60_000
 /** How long an outcome's record is retried while the database is unavailable: inside the lease. */
 const RECORD_RETRY_MS = LEASE_MS - ATTEMPT_TIMEOUT_MS - 5_000
 /** Receivers should answer briefly; a longer body fails the attempt instead of filling memory. */
-export const MAX_RESPONSE_BYTES = 64 * 1024
+const MAX_RESPONSE_BYTES = 64 * 1024
 /** The receiver's answer kept in the delivery log: its first 4 KB (docs/webhooks.md). */
 export const RESPONSE_EXCERPT_BYTES = 4096
 const ERROR_CHARS = 500
@@ -45,7 +45,7 @@ const CLAIM_SIZE = 50
 const RECORD_SIZE = 200
 /** Stay inside pg_cron's 60 s pg_net time-out; the next run picks up whatever is left. */
 const RUN_BUDGET_MS = 45_000
-export const USER_AGENT = 'TenantPlatform-Webhooks/1.0'
+const USER_AGENT = 'TenantPlatform-Webhooks/1.0'
 
 interface ClaimedDelivery {
   id: string
@@ -107,7 +107,7 @@ export function payloadText(
  * paused), at most `perEndpoint` in flight per subscription counting live leases anywhere.
  * The oldest due first; a subscription at its cap is skipped, not waited for.
  */
-export async function claimDueDeliveries(
+async function claimDueDeliveries(
   deps: Pick<FunctionDeps, 'sql'>,
   now: Date,
   limit: number,
@@ -179,14 +179,14 @@ const SECRET_HEADER = /signature|secret|token|authorization|api[-_]?key|password
 export const MASKED = '•••••• (masked)'
 
 /** The headers as the delivery log shows them: signatures and secret-looking values masked. */
-export function maskHeaders(headers: Record<string, string>): Record<string, string> {
+function maskHeaders(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(headers).map(([name, value]) => [name, SECRET_HEADER.test(name) ? MASKED : value]),
   )
 }
 
 /** The text's first `maxBytes` bytes of UTF-8, cut on a character boundary. */
-export function boundedText(text: string, maxBytes: number): { text: string; truncated: boolean } {
+function boundedText(text: string, maxBytes: number): { text: string; truncated: boolean } {
   const bytes = new TextEncoder().encode(text)
   if (bytes.length <= maxBytes) return { text, truncated: false }
   let end = maxBytes

@@ -6,8 +6,8 @@ import { isoTimestamp } from '@shared/infra/schemas.ts'
 /** A documented cap: each subscription is polled and signed for; 25 covers real integrations. */
 export const MAX_SUBSCRIPTIONS_PER_TENANT = 25
 /** Rotation overlap: how long the previous secret keeps signing (default 24 h, at most 7 days). */
-export const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 60 * 60
-export const MAX_SECRET_OVERLAP_SECONDS = 7 * 24 * 60 * 60
+const DEFAULT_SECRET_OVERLAP_SECONDS = 24 * 60 * 60
+const MAX_SECRET_OVERLAP_SECONDS = 7 * 24 * 60 * 60
 
 const eventTypeSchema = z.enum(eventTypes, {
   error: () => `must be one of: ${eventTypes.join(', ')}`,
@@ -128,7 +128,7 @@ export const subscriptionListSchema = z.object({
   next_cursor: z.string().nullable(),
 })
 
-export const attemptSchema = z
+const attemptSchema = z
   .object({
     id: z.uuid(),
     delivery_id: z.uuid(),

@@ -1,4 +1,3 @@
-import type { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -21,8 +20,6 @@ export const route = defineRoute(member, {
     ...errorResponses(400, 401, 429),
   },
 })
-
-export type ListRequestLogResponse = z.infer<typeof requestLogPageSchema>
 
 export const registerListRequestLog = (app: App) =>
   app.openapi(route, async (c) => {

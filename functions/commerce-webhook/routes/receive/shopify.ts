@@ -1,8 +1,13 @@
+import {
+  handleReceipt,
+  receiptQuery,
+  receiptSchema,
+  receiveDescription,
+} from '@functions/commerce-webhook/receive.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { publicRoute } from '@shared/infra/http/route-auth.ts'
-import { handleReceipt, receiptQuery, receiptSchema, receiveDescription } from './handle.ts'
 
 export const route = defineRoute(publicRoute, {
   method: 'post',

@@ -1,9 +1,14 @@
+import {
+  handleReceipt,
+  receiptQuery,
+  receiptSchema,
+  receiveDescription,
+} from '@functions/commerce-webhook/receive.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { publicRoute } from '@shared/infra/http/route-auth.ts'
-import { handleReceipt, receiptQuery, receiptSchema, receiveDescription } from './handle.ts'
 
 // Not validated as a uuid here: an ill-formed id gets the same 401 as an unknown one.
 const storeParam = z.object({

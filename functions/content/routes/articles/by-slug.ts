@@ -1,3 +1,4 @@
+import { cached, formatsQuery, metered } from '@functions/content/read-options.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
@@ -6,7 +7,6 @@ import { publishedReader } from '@shared/infra/http/route-auth.ts'
 import { getArticleBySlug } from '@shared/services/content/articles.ts'
 import { articleSchema, slugField } from '@shared/services/content/schema.ts'
 import { seoSchema, withStructuredData } from '@shared/services/content/structured-data.ts'
-import { cached, formatsQuery, metered } from '../read-options.ts'
 import { answerRead } from '../respond.ts'
 
 const params = z.object({

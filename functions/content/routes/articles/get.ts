@@ -1,3 +1,4 @@
+import { cached, formatsQuery, metered } from '@functions/content/read-options.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
@@ -5,7 +6,6 @@ import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi
 import { publishedReader } from '@shared/infra/http/route-auth.ts'
 import { getArticle } from '@shared/services/content/articles.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { cached, formatsQuery, metered } from '../read-options.ts'
 import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(publishedReader, {

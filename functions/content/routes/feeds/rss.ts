@@ -1,7 +1,7 @@
+import { feedHandler, feedRouteConfig } from '@functions/content/feeds.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { publicRoute } from '@shared/infra/http/route-auth.ts'
-import { feedHandler, feedRouteConfig } from './serve.ts'
 
 /** Public: a feed reader sends no key; the site's public_feeds setting is the consent. */
 export const route = defineRoute(

@@ -1,10 +1,10 @@
+import { createdPreviewLinkSchema, createPreviewSchema } from '@functions/content/preview-schema.ts'
+import { metered } from '@functions/content/read-options.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { editorOrKey } from '@shared/infra/http/route-auth.ts'
 import { createPreview } from '@shared/services/content/previews.ts'
-import { metered } from '../read-options.ts'
-import { createdPreviewLinkSchema, createPreviewSchema } from './schema.ts'
 
 export const route = defineRoute(editorOrKey('content:write'), {
   method: 'post',

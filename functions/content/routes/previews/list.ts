@@ -1,11 +1,11 @@
+import { previewLinkSchema } from '@functions/content/preview-schema.ts'
+import { metered } from '@functions/content/read-options.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { listPreviews } from '@shared/services/content/previews.ts'
-import { metered } from '../read-options.ts'
-import { previewLinkSchema } from './schema.ts'
 
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',

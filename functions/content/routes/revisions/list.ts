@@ -1,3 +1,4 @@
+import { cached, metered } from '@functions/content/read-options.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -6,7 +7,6 @@ import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { MAX_REVISIONS } from '@shared/services/content/revision-store.ts'
 import { listRevisions } from '@shared/services/content/revisions.ts'
 import { articleRevisionListSchema } from '@shared/services/content/schema.ts'
-import { cached, metered } from '../read-options.ts'
 import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(memberOrKey('content:read'), {

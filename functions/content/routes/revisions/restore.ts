@@ -1,11 +1,11 @@
+import { metered } from '@functions/content/read-options.ts'
+import { revisionParams } from '@functions/content/revision-params.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { restoreRevision } from '@shared/services/content/revisions.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { metered } from '../read-options.ts'
-import { revisionParams } from './params.ts'
 
 export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',

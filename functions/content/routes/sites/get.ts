@@ -1,10 +1,10 @@
+import { cached, metered } from '@functions/content/read-options.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { publishedReader } from '@shared/infra/http/route-auth.ts'
 import { siteDetailSchema } from '@shared/services/content/schema.ts'
 import { getSiteDetail } from '@shared/services/content/sites.ts'
-import { cached, metered } from '../read-options.ts'
 import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(publishedReader, {

@@ -1,10 +1,10 @@
+import { metered } from '@functions/content/read-options.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { editorOrKey } from '@shared/infra/http/route-auth.ts'
 import { siteSchema, updateSiteBody } from '@shared/services/content/schema.ts'
 import { updateSite } from '@shared/services/content/sites.ts'
-import { metered } from '../read-options.ts'
 
 export const route = defineRoute(editorOrKey('content:write'), {
   method: 'patch',

@@ -1,9 +1,9 @@
+import { metered } from '@functions/content/read-options.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
 import { editorOrKey } from '@shared/infra/http/route-auth.ts'
 import { deleteTag } from '@shared/services/content/tags.ts'
-import { metered } from '../read-options.ts'
 
 export const route = defineRoute(editorOrKey('content:write'), {
   method: 'delete',

@@ -1,3 +1,4 @@
+import { cached, metered } from '@functions/content/read-options.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
@@ -5,7 +6,6 @@ import { publishedReader } from '@shared/infra/http/route-auth.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { tagListSchema } from '@shared/services/content/schema.ts'
 import { listTags } from '@shared/services/content/tags.ts'
-import { cached, metered } from '../read-options.ts'
 import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(publishedReader, {

@@ -2,7 +2,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { job } from '@shared/infra/http/route-auth.ts'
-import { pruneRateLimitBuckets } from '@shared/infra/rate-limit.ts'
+import { pruneRateLimits } from '@shared/services/retention/retention.ts'
 import { pruneRateLimitsResult } from '@shared/services/tenants/schema.ts'
 
 export const route = defineRoute(job, {
@@ -13,7 +13,4 @@ export const route = defineRoute(job, {
 })
 
 export const registerPruneRateLimitsJob = (app: App) =>
-  app.openapi(route, async (c) => {
-    const { sql, clock } = c.var.deps
-    return c.json({ deleted: await pruneRateLimitBuckets(sql, clock.now()) }, 200)
-  })
+  app.openapi(route, async (c) => c.json({ deleted: await pruneRateLimits(c.var.deps) }, 200))

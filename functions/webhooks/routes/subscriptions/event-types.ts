@@ -27,8 +27,6 @@ export const route = defineRoute(member, {
   },
 })
 
-export type ListEventTypesResponse = z.infer<typeof eventTypeListSchema>
-
 /** The dashboard's list of events to subscribe to comes from here, so it never lags the catalog. */
 export const registerListEventTypes = (app: App) =>
   app.openapi(route, (c) =>

@@ -18,7 +18,7 @@ import { isTrustedProxy } from '../trusted-proxies.ts'
  * the client sent). CLIENT_IP_HEADER names a header a trusted edge overwrites on every request
  * (e.g. Supabase's gateway); it wins when set. See docs/deploy.md.
  */
-export function clientAddress(c: Context<AppEnv>): string {
+function clientAddress(c: Context<AppEnv>): string {
   const config = c.get('deps').config
   if (config.CLIENT_IP_HEADER) {
     const value = c.req.header(config.CLIENT_IP_HEADER)?.trim()

@@ -19,7 +19,7 @@ const secretSchema = z.object({
   version: z.string().regex(/^\d+(\.\d+)?$/),
 })
 
-export const AMAZON_RESOURCES = [
+const AMAZON_RESOURCES = [
   'itemInfo.title',
   'itemInfo.features',
   'itemInfo.classifications',

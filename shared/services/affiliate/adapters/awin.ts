@@ -9,7 +9,7 @@ import { csvRecords, downloadFeed } from '../streams.ts'
 import { type Adapter, merchantAllowed } from './types.ts'
 
 /** The columns we ask for (Awin's publisher download names). */
-export const AWIN_COLUMNS = [
+const AWIN_COLUMNS = [
   'aw_product_id',
   'merchant_product_id',
   'merchant_id',
@@ -29,7 +29,7 @@ export const AWIN_COLUMNS = [
   'product_GTIN',
 ] as const
 
-export function awinFeedUrl(base: string, key: string, config: { feed_ids: string[]; language: string }) {
+function awinFeedUrl(base: string, key: string, config: { feed_ids: string[]; language: string }) {
   const seg = encodeURIComponent
   return (
     `${base.replace(/\/$/, '')}/datafeed/download/apikey/${seg(key)}/language/${seg(config.language)}` +

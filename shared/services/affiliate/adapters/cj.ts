@@ -9,7 +9,7 @@ import { cjConfig } from '../schema.ts'
 import { failForStatus } from '../streams.ts'
 import type { Adapter } from './types.ts'
 
-export const CJ_PRODUCTS_QUERY = `query Products($companyId: ID!, $partnerIds: [ID!], $keywords: [String!], $limit: Int, $offset: Int, $pid: ID!) {
+const CJ_PRODUCTS_QUERY = `query Products($companyId: ID!, $partnerIds: [ID!], $keywords: [String!], $limit: Int, $offset: Int, $pid: ID!) {
   products(companyId: $companyId, partnerIds: $partnerIds, keywords: $keywords, limit: $limit, offset: $offset) {
     totalCount
     count

@@ -17,7 +17,7 @@ export interface ProgramRow {
   created_at: Date
 }
 
-export interface AdapterRun {
+interface AdapterRun {
   deps: Pick<FunctionDeps, 'fetch' | 'config'>
   program: ProgramRow
   /** The vault credential's plaintext; null for a generic feed without one. */

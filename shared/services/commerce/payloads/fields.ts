@@ -114,7 +114,7 @@ export const optionalTimestamp = z
 
 export const quantity = z.coerce.number().int().min(-1_000_000_000).max(1_000_000_000)
 
-export interface LineItem {
+interface LineItem {
   external_id: string
   product_id: string | null
   variant_id: string | null

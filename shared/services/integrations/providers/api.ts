@@ -22,7 +22,7 @@ export class ProviderError extends Error {
   override name = 'ProviderError'
 }
 
-export interface ApiCall {
+interface ApiCall {
   method: 'GET' | 'POST' | 'PATCH'
   path: string
   query?: Record<string, string | number | boolean | undefined>

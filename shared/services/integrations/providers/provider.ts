@@ -20,10 +20,10 @@ export const categories = [
   'ecommerce',
   'custom',
 ] as const
-export type Category = (typeof categories)[number]
+type Category = (typeof categories)[number]
 
-export type ConnectionType = 'oauth' | 'mcp'
-export type ToolAction = 'read' | 'write'
+type ConnectionType = 'oauth' | 'mcp'
+type ToolAction = 'read' | 'write'
 
 /** JSON Schema of a tool's arguments. */
 export type JsonSchema = Record<string, unknown>

@@ -14,7 +14,7 @@ import {
 } from '@shared/services/content/public-feeds.ts'
 import { slugField } from '@shared/services/content/schema.ts'
 import type { Context } from 'hono'
-import { etagOf, matches } from '../respond.ts'
+import { etagOf, matches } from './routes/respond.ts'
 
 /**
  * What every public feed route shares: the site id, the per-site, per-address rate limit, and
@@ -25,7 +25,7 @@ export const siteParams = z.object({
   site_id: z.uuid().openapi({ param: { name: 'site_id', in: 'path' } }),
 })
 
-export const feedQuery = z.object({
+const feedQuery = z.object({
   tag: slugField()
     .optional()
     .openapi({ description: 'Only articles with this tag (its slug)', example: 'garden' }),
@@ -42,7 +42,7 @@ export const publicDescription =
   ' Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.'
 
 /** Requests a minute one client address may make to one site's feeds and sitemap. */
-export const FEED_RATE_LIMIT = rateLimits.unauthenticated
+const FEED_RATE_LIMIT = rateLimits.unauthenticated
 
 /**
  * Charges the client's address for this site (a bucket of its own per site: readers of one site
@@ -99,12 +99,16 @@ function notModified(c: Context<AppEnv>, etag: string, lastModified: Date): bool
  * A site's public document's stable address (/feeds/{site_id}/{file} under PUBLIC_URL), with
  * the request's query: what a feed names as its own, and the sitemap index its files.
  */
-export function publicFeedUrl(c: Context<AppEnv>, siteId: string, file: string, withQuery = true): string {
+function publicFeedUrl(c: Context<AppEnv>, siteId: string, file: string, withQuery = true): string {
   const search = withQuery ? new URL(c.req.url).search : ''
   return `${c.get('deps').config.PUBLIC_URL.replace(/\/$/, '')}/feeds/${siteId}/${file}${search}`
 }
 
 /** A 200 answer of a document type, for the OpenAPI description. */
+/** The address of file n of a site's sitemap index (the sitemap and its pages both name them). */
+export const sitemapPageUrl = (c: Context<AppEnv>, siteId: string) => (n: number) =>
+  publicFeedUrl(c, siteId, `sitemaps/${n}.xml`, false)
+
 export const documentContent = (type: string, description: string) => ({
   description,
   content: { [type]: { schema: { type: 'string' as const } } },

@@ -8,7 +8,7 @@ import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { contentPage, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { contentListSchema, slugField } from '@shared/services/content/schema.ts'
-import { cached, metered } from './read-options.ts'
+import { cached, localeQuery, metered } from './read-options.ts'
 import { answerRead } from './respond.ts'
 
 const listQuery = pageQuery.extend({
@@ -32,6 +32,10 @@ const listQuery = pageQuery.extend({
   q: z.string().trim().max(200).optional().openapi({
     description: "Words that all appear in a site's name or an article's title",
     example: 'edge',
+  }),
+  locale: localeQuery.openapi({
+    description:
+      "BCP 47. Each translation group's article in this locale, else in its site's default locale, else its source (items name their locale)",
   }),
   order: z
     .enum(['oldest', 'newest'])
@@ -68,6 +72,7 @@ export const registerListContent = (app: App) =>
       published_before,
       q,
       order,
+      locale,
     } = c.req.valid('query')
     const filter = {
       type,
@@ -79,6 +84,7 @@ export const registerListContent = (app: App) =>
       author,
       review,
       q,
+      locale,
       newestFirst: order === 'newest',
     }
     // The hot path: the key was verified and its rate limit charged from this instance's cache

@@ -78,12 +78,19 @@ export async function findPublicSite(deps: Pick<FunctionDeps, 'sql'>, siteId: st
   }
 }
 
-/** An article's address on the web: the site's pattern with the slug, or https://{domain}/{slug}. */
+/**
+ * An article's address on the web: the site's pattern with the slug (and its locale for a
+ * `{locale}` in it), or https://{domain}/{slug}.
+ */
 export function articleUrl(
   site: { articleUrlPattern: string | null; domain: string | null },
   slug: string,
+  locale: string,
 ): string | null {
-  if (site.articleUrlPattern) return site.articleUrlPattern.replaceAll('{slug}', encodeURIComponent(slug))
+  if (site.articleUrlPattern)
+    return site.articleUrlPattern
+      .replaceAll('{slug}', encodeURIComponent(slug))
+      .replaceAll('{locale}', encodeURIComponent(locale))
   if (site.domain) return `https://${site.domain}/${encodeURIComponent(slug)}`
   return null
 }
@@ -93,7 +100,8 @@ export function siteHomeUrl(site: {
   articleUrlPattern: string | null
   domain: string | null
 }): string | null {
-  if (site.articleUrlPattern) return `${new URL(site.articleUrlPattern.replaceAll('{slug}', 'x')).origin}/`
+  if (site.articleUrlPattern)
+    return `${new URL(site.articleUrlPattern.replaceAll('{slug}', 'x').replaceAll('{locale}', 'x')).origin}/`
   if (site.domain) return `https://${site.domain}/`
   return null
 }
@@ -109,6 +117,7 @@ export interface FeedArticle {
   published_at: Date
   updated_at: Date
   tags: string[]
+  locale: string
 }
 
 /**
@@ -124,7 +133,7 @@ export function readFeedArticles(
     deps.sql,
     site.claims,
     (q) => q<FeedArticle[]>`
-      select a.id, a.slug, a.title, a.body, a.excerpt, a.feature_image_url,
+      select a.id, a.slug, a.locale, a.title, a.body, a.excerpt, a.feature_image_url,
              (select n.name from private.author_names(array[a.author_id]) n) as author_name,
              a.published_at, a.updated_at,
              coalesce((select array_agg(t.name order by x.position)
@@ -207,7 +216,7 @@ export async function renderFeed(
   const lastModified = latest([site.updatedAt, ...articles.map((a) => a.updated_at)])
   const items = articles.map((a) => ({
     a,
-    url: articleUrl(site, a.slug) ?? home,
+    url: articleUrl(site, a.slug, a.locale) ?? home,
     summary: a.excerpt ?? excerptOf(a.body),
     html: renderedHtml(a),
   }))
@@ -331,8 +340,8 @@ export async function renderSitemap(
   const rows = await readAsTenant(
     deps.sql,
     site.claims,
-    (q) => q<{ slug: string; updated_at: Date }[]>`
-      select a.slug, a.updated_at from public.articles a
+    (q) => q<{ slug: string; locale: string; updated_at: Date }[]>`
+      select a.slug, a.locale, a.updated_at from public.articles a
       where a.tenant_id = ${site.tenantId} and a.site_id = ${site.id} and a.status = 'published'
       order by a.published_at, a.id
       limit ${SITEMAP_MAX_URLS} offset ${index * SITEMAP_MAX_URLS}`,
@@ -342,7 +351,7 @@ export async function renderSitemap(
     urlset: {
       '@_xmlns': SITEMAP_NS,
       url: rows.flatMap((r) => {
-        const loc = articleUrl(site, r.slug)
+        const loc = articleUrl(site, r.slug, r.locale)
         return loc ? [{ loc, lastmod: r.updated_at.toISOString() }] : []
       }),
     },

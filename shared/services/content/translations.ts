@@ -24,12 +24,10 @@ export const createTranslationBody = z
       .unwrap()
       .optional()
       .openapi({ description: "Markdown; the source's body when absent" }),
-    slug: slugField()
-      .optional()
-      .openapi({
-        description: 'Unique in the site; made from the title when absent',
-        example: 'soldes-de-printemps',
-      }),
+    slug: slugField().optional().openapi({
+      description: 'Unique in the site; made from the title when absent',
+      example: 'soldes-de-printemps',
+    }),
     excerpt: createArticleBody.shape.excerpt,
     meta_title: createArticleBody.shape.meta_title,
     meta_description: createArticleBody.shape.meta_description,

@@ -11,12 +11,7 @@ import {
   updateArticle,
 } from '../content/articles.ts'
 import { listContent } from '../content/feed.ts'
-import {
-  articleStatuses,
-  createArticleBody,
-  MAX_ARTICLE_BODY,
-  updateArticleBody,
-} from '../content/schema.ts'
+import { articleStatuses, createArticleBody, MAX_ARTICLE_BODY, updateArticleBody } from '../content/schema.ts'
 import { getSite } from '../content/sites.ts'
 import { createTranslation, createTranslationBody } from '../content/translations.ts'
 import { generationEngine, queueGeneration } from '../generation/generate.ts'

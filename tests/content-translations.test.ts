@@ -251,6 +251,25 @@ describe('a translation drafted by the assistant', () => {
         'https://garden.example.com/fr/tailler-les-rosiers',
       ]),
     )
+
+    // A feed per locale: only the French articles, with the feed's language (read back by saxes).
+    const rss = await tp.request(`/feeds/${siteId}/rss.xml?locale=fr`)
+    expect(rss.status).toBe(200)
+    const texts: Record<string, string[]> = {}
+    const feed = new SaxesParser({ xmlns: true })
+    let open = ''
+    feed.on('opentag', (n) => {
+      open = n.local
+    })
+    feed.on('text', (text) => {
+      if (open && text.trim()) texts[open] = [...(texts[open] ?? []), text.trim()]
+    })
+    feed.on('closetag', () => {
+      open = ''
+    })
+    feed.write(await rss.text()).close()
+    expect(texts.language).toEqual(['fr'])
+    expect(texts.guid).toEqual(['https://garden.example.com/fr/tailler-les-rosiers'])
   })
 })
 

@@ -2765,7 +2765,7 @@ export interface paths {
         };
         /**
          * A site's latest published articles as RSS 2.0 (public when the site's feeds are)
-         * @description Newest first; tag filters by a tag's slug. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * @description Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/rss.xml`
          */
@@ -2776,6 +2776,8 @@ export interface paths {
                     tag?: string;
                     /** @description Articles, newest first */
                     limit?: number;
+                    /** @description Only articles in this locale (BCP 47); the feed names it as its language */
+                    locale?: string;
                 };
                 header?: never;
                 path: {
@@ -2847,7 +2849,7 @@ export interface paths {
         };
         /**
          * A site's latest published articles as Atom (public when the site's feeds are)
-         * @description Newest first; tag filters by a tag's slug. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * @description Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/atom.xml`
          */
@@ -2858,6 +2860,8 @@ export interface paths {
                     tag?: string;
                     /** @description Articles, newest first */
                     limit?: number;
+                    /** @description Only articles in this locale (BCP 47); the feed names it as its language */
+                    locale?: string;
                 };
                 header?: never;
                 path: {
@@ -2929,7 +2933,7 @@ export interface paths {
         };
         /**
          * A site's latest published articles as JSON Feed 1.1 (public when the site's feeds are)
-         * @description Newest first; tag filters by a tag's slug. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * @description Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/feed.json`
          */
@@ -2940,6 +2944,8 @@ export interface paths {
                     tag?: string;
                     /** @description Articles, newest first */
                     limit?: number;
+                    /** @description Only articles in this locale (BCP 47); the feed names it as its language */
+                    locale?: string;
                 };
                 header?: never;
                 path: {

@@ -2768,7 +2768,7 @@ export interface paths {
         };
         /**
          * A site's latest published articles as RSS 2.0 (public when the site's feeds are)
-         * @description Newest first; tag filters by a tag's slug. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * @description Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/rss.xml`
          */
@@ -2779,6 +2779,8 @@ export interface paths {
                     tag?: string;
                     /** @description Articles, newest first */
                     limit?: number;
+                    /** @description Only articles in this locale (BCP 47); the feed names it as its language */
+                    locale?: string;
                 };
                 header?: never;
                 path: {
@@ -2850,7 +2852,7 @@ export interface paths {
         };
         /**
          * A site's latest published articles as Atom (public when the site's feeds are)
-         * @description Newest first; tag filters by a tag's slug. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * @description Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/atom.xml`
          */
@@ -2861,6 +2863,8 @@ export interface paths {
                     tag?: string;
                     /** @description Articles, newest first */
                     limit?: number;
+                    /** @description Only articles in this locale (BCP 47); the feed names it as its language */
+                    locale?: string;
                 };
                 header?: never;
                 path: {
@@ -2932,7 +2936,7 @@ export interface paths {
         };
         /**
          * A site's latest published articles as JSON Feed 1.1 (public when the site's feeds are)
-         * @description Newest first; tag filters by a tag's slug. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * @description Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/feed.json`
          */
@@ -2943,6 +2947,8 @@ export interface paths {
                     tag?: string;
                     /** @description Articles, newest first */
                     limit?: number;
+                    /** @description Only articles in this locale (BCP 47); the feed names it as its language */
+                    locale?: string;
                 };
                 header?: never;
                 path: {

@@ -127,7 +127,7 @@ export interface FeedArticle {
 export function readFeedArticles(
   deps: Pick<FunctionDeps, 'sql'>,
   site: PublicSite,
-  opts: { limit: number; tag?: string },
+  opts: { limit: number; tag?: string; locale?: string },
 ): Promise<FeedArticle[]> {
   return readAsTenant(
     deps.sql,
@@ -147,6 +147,7 @@ export function readFeedArticles(
                   and t.id = x.tag_id where x.article_id = a.id and t.slug = ${opts.tag})`
             : q``
         }
+        ${opts.locale ? q`and a.locale = ${opts.locale}` : q``}
       order by a.published_at desc, a.id desc
       limit ${opts.limit}`,
   )
@@ -208,7 +209,7 @@ export async function renderFeed(
   deps: Pick<FunctionDeps, 'sql'>,
   site: PublicSite,
   format: FeedFormat,
-  opts: { limit: number; tag?: string; selfUrl: string },
+  opts: { limit: number; tag?: string; locale?: string; selfUrl: string },
 ): Promise<PublicDocument> {
   const articles = await readFeedArticles(deps, site, opts)
   const home = siteHomeUrl(site) ?? opts.selfUrl
@@ -230,6 +231,7 @@ export async function renderFeed(
           title,
           link: home,
           description: `The latest articles of ${site.name}`,
+          ...(opts.locale && { language: opts.locale }),
           lastBuildDate: lastModified,
           atom: { links: [{ href: opts.selfUrl, rel: 'self', type: 'application/rss+xml' }] },
           items: items.map(({ a, url, summary, html }) => ({
@@ -280,6 +282,7 @@ export async function renderFeed(
         title,
         home_page_url: home,
         feed_url: opts.selfUrl,
+        ...(opts.locale && { language: opts.locale }),
         items: items.map(({ a, url, summary, html }) => ({
           id: a.id,
           url,

@@ -336,7 +336,7 @@ describe('row-level security', () => {
     // reads past row-level security) returns B's rows to A's claims.
     const leaked = await inThrowawayTransaction(async (tx) => {
       const [def] = await tx<{ d: string }[]>`
-        select pg_get_functiondef('private.content_feed(text, uuid, integer, timestamptz, uuid, boolean, text, uuid, text, timestamptz, text[], text, uuid, timestamptz, boolean)'::regprocedure) as d`
+        select pg_get_functiondef('private.content_feed(text, uuid, integer, timestamptz, uuid, boolean, text, uuid, text, timestamptz, text[], text, uuid, timestamptz, boolean, text)'::regprocedure) as d`
       const withoutRole = def!.d.replace(/,\s*pg_catalog\.set_config\('role', 'authenticated', true\)/, '')
       expect(withoutRole).not.toBe(def!.d)
       await tx.unsafe(withoutRole)
@@ -364,7 +364,7 @@ describe('row-level security', () => {
     // The proof bites: without its switch to role authenticated the owner reads past the policies.
     const leaked = await inThrowawayTransaction(async (tx) => {
       const [def] = await tx<{ d: string }[]>`
-        select pg_get_functiondef('private.article_by_slug(text, uuid, uuid, text)'::regprocedure) as d`
+        select pg_get_functiondef('private.article_by_slug(text, uuid, uuid, text, text)'::regprocedure) as d`
       const withoutRole = def!.d.replace(/,\s*pg_catalog\.set_config\('role', 'authenticated', true\)/, '')
       expect(withoutRole).not.toBe(def!.d)
       await tx.unsafe(withoutRole)

@@ -36,6 +36,8 @@ import { registerDeleteTag } from './routes/tags/delete.ts'
 import { registerGetTag } from './routes/tags/get.ts'
 import { registerListTags } from './routes/tags/list.ts'
 import { registerUpdateTag } from './routes/tags/update.ts'
+import { registerCreateTranslation } from './routes/translations/create.ts'
+import { registerListTranslations } from './routes/translations/list.ts'
 
 export const functionName = 'content'
 
@@ -80,6 +82,8 @@ export function createApp(deps: FunctionDeps) {
     registerListPreviews,
     registerRevokePreview,
     registerReadPreview,
+    registerCreateTranslation,
+    registerListTranslations,
   ])
     register(app)
   return app

@@ -5,6 +5,7 @@ import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import { addressBucket } from '@shared/infra/http/authenticate.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { rateLimits } from '@shared/infra/rate-limit.ts'
+import { localeField } from '@shared/services/content/locales.ts'
 import {
   type FeedFormat,
   findPublicSite,
@@ -36,6 +37,9 @@ const feedQuery = z.object({
     .max(50)
     .default(20)
     .openapi({ description: 'Articles, newest first' }),
+  locale: localeField()
+    .optional()
+    .openapi({ description: 'Only articles in this locale (BCP 47); the feed names it as its language' }),
 })
 
 export const publicDescription =
@@ -123,7 +127,7 @@ export const feedRouteConfig = (path: `/feeds/{site_id}/${string}`, type: string
   method: 'get' as const,
   path,
   summary: `A site's latest published articles as ${name} (public when the site's feeds are)`,
-  description: `Newest first; tag filters by a tag's slug.${publicDescription}`,
+  description: `Newest first; tag filters by a tag's slug, locale by the articles' locale.${publicDescription}`,
   request: { params: siteParams, query: feedQuery },
   responses: {
     200: documentContent(type, 'The feed'),
@@ -139,13 +143,13 @@ export const feedHandler =
     c: Context<
       AppEnv,
       string,
-      { out: { param: { site_id: string }; query: { tag?: string; limit: number } } }
+      { out: { param: { site_id: string }; query: { tag?: string; limit: number; locale?: string } } }
     >,
   ) => {
     const { site_id } = c.req.valid('param')
-    const { tag, limit } = c.req.valid('query')
+    const { tag, limit, locale } = c.req.valid('query')
     const deps = c.get('deps')
     return servePublic(c, site_id, (site) =>
-      renderFeed(deps, site, format, { limit, tag, selfUrl: publicFeedUrl(c, site_id, file) }),
+      renderFeed(deps, site, format, { limit, tag, locale, selfUrl: publicFeedUrl(c, site_id, file) }),
     )
   }

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { type ContentFormat, contentFormats } from '@shared/services/content/articles.ts'
+import { localeField } from '@shared/services/content/locales.ts'
 
 /** The description of a metered route (meter: 'content'). */
 export const metered =
@@ -34,3 +35,10 @@ export const formatsQuery = z
     example: 'html',
     type: 'string',
   })
+
+/** `locale`: the article in that locale when its translation group has it (docs/content.md "Translations"). */
+export const localeQuery = localeField().optional().openapi({
+  description:
+    "BCP 47. The article's translation in this locale, else in its site's default locale, else the article named (its locale says which it is)",
+  example: 'fr',
+})

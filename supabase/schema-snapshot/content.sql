@@ -644,16 +644,20 @@ CREATE TABLE public.articles (
     body_excerpt text,
     body_excerpt_md5 text,
     unpublish_at timestamp with time zone,
+    locale text NOT NULL,
+    translation_of uuid,
     CONSTRAINT articles_canonical_url_check CHECK (((canonical_url ~ '^https://'::text) AND (length(canonical_url) <= 2000))),
     CONSTRAINT articles_excerpt_check CHECK ((length(excerpt) <= 500)),
     CONSTRAINT articles_feature_image_alt_check CHECK ((length(feature_image_alt) <= 500)),
     CONSTRAINT articles_feature_image_url_check CHECK (((feature_image_url ~ '^https://'::text) AND (length(feature_image_url) <= 2000))),
+    CONSTRAINT articles_locale_check CHECK (((length(locale) <= 35) AND (locale ~ '^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$'::text))),
     CONSTRAINT articles_meta_description_check CHECK ((length(meta_description) <= 500)),
     CONSTRAINT articles_meta_title_check CHECK ((length(meta_title) <= 300)),
     CONSTRAINT articles_publish_at_check CHECK (((status = 'scheduled'::text) = (publish_at IS NOT NULL))),
     CONSTRAINT articles_slug_check CHECK (((slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text) AND (length(slug) <= 120))),
     CONSTRAINT articles_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'published'::text]))),
     CONSTRAINT articles_title_check CHECK (((length(title) >= 1) AND (length(title) <= 500))),
+    CONSTRAINT articles_translation_of_check CHECK ((translation_of <> id)),
     CONSTRAINT articles_unpublish_after_publish_check CHECK (((unpublish_at IS NULL) OR (publish_at IS NULL) OR (unpublish_at > publish_at)))
 );
 
@@ -690,6 +694,12 @@ CREATE INDEX articles_site_id_idx ON public.articles USING btree (site_id);
 CREATE INDEX articles_tenant_id_idx ON public.articles USING btree (tenant_id, created_at, id);
 
 --
+-- Name: articles_translation_locale_key; Type: INDEX; Schema: public
+--
+
+CREATE UNIQUE INDEX articles_translation_locale_key ON public.articles USING btree (COALESCE(translation_of, id), locale);
+
+--
 -- Name: articles_unpublish_due_idx; Type: INDEX; Schema: public
 --
 
@@ -706,6 +716,12 @@ CREATE TRIGGER articles_clear_stale_body_excerpt BEFORE INSERT OR UPDATE OF body
 --
 
 CREATE TRIGGER articles_fill_slug BEFORE INSERT ON public.articles FOR EACH ROW EXECUTE FUNCTION private.fill_slug();
+
+--
+-- Name: articles articles_locale_default; Type: TRIGGER; Schema: public
+--
+
+CREATE TRIGGER articles_locale_default BEFORE INSERT ON public.articles FOR EACH ROW EXECUTE FUNCTION private.article_locale_default();
 
 --
 -- Name: articles articles_author_id_fkey; Type: FK CONSTRAINT; Schema: public
@@ -741,6 +757,13 @@ ALTER TABLE ONLY public.articles
 
 ALTER TABLE ONLY public.articles
     ADD CONSTRAINT articles_tenant_id_site_id_fkey FOREIGN KEY (tenant_id, site_id) REFERENCES public.sites(tenant_id, id) ON DELETE CASCADE;
+
+--
+-- Name: articles articles_translation_of_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.articles
+    ADD CONSTRAINT articles_translation_of_fkey FOREIGN KEY (translation_of) REFERENCES public.articles(id) ON DELETE SET NULL;
 
 --
 -- Name: articles; Type: ROW SECURITY; Schema: public
@@ -831,8 +854,11 @@ CREATE TABLE public.sites (
     public_feeds boolean DEFAULT false NOT NULL,
     article_url_pattern text,
     article_schema_type text DEFAULT 'Article'::text NOT NULL,
+    default_locale text DEFAULT 'en'::text NOT NULL,
+    locales text[] DEFAULT '{en}'::text[] NOT NULL,
     CONSTRAINT sites_article_schema_type_check CHECK ((article_schema_type = ANY (ARRAY['Article'::text, 'NewsArticle'::text, 'BlogPosting'::text]))),
     CONSTRAINT sites_article_url_pattern_check CHECK (((article_url_pattern IS NULL) OR ((length(article_url_pattern) <= 500) AND (article_url_pattern ~~ 'https://%'::text) AND (POSITION(('{slug}'::text) IN (article_url_pattern)) > 0)))),
+    CONSTRAINT sites_locales_check CHECK ((((cardinality(locales) >= 1) AND (cardinality(locales) <= 50)) AND (default_locale = ANY (locales)) AND (length(default_locale) <= 35) AND (default_locale ~ '^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$'::text))),
     CONSTRAINT sites_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
     CONSTRAINT sites_slug_check CHECK (((slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text) AND (length(slug) <= 120)))
 );

@@ -47,10 +47,10 @@ end
 $$;
 
 --
--- Name: article_by_slug(text, uuid, uuid, text); Type: FUNCTION; Schema: private
+-- Name: article_by_slug(text, uuid, uuid, text, text); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text) RETURNS TABLE(id uuid, site_id uuid, slug text, title text, body text, excerpt text, feature_image_url text, feature_image_alt text, author_id uuid, author_name text, meta_title text, meta_description text, canonical_url text, status text, publish_at timestamp with time zone, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone, revision_id uuid, published_revision_id uuid, review_requested_at timestamp with time zone, tags json, redirect_to text, body_excerpt text)
+CREATE FUNCTION private.article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text, p_locale text) RETURNS TABLE(id uuid, site_id uuid, slug text, title text, body text, excerpt text, feature_image_url text, feature_image_alt text, author_id uuid, author_name text, meta_title text, meta_description text, canonical_url text, status text, publish_at timestamp with time zone, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone, revision_id uuid, published_revision_id uuid, review_requested_at timestamp with time zone, tags json, redirect_to text, body_excerpt text, locale text, translation_of uuid, alternates json, site_links json)
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
@@ -60,25 +60,85 @@ begin
             pg_catalog.set_config('request.jwt.claims', p_claims, true),
             pg_catalog.set_config('role', 'authenticated', true);
   end if;
-  return query
-    with hit as (
-      (select a.id, null::text as redirect_to from public.articles a
-       where a.site_id = p_site and a.slug = p_slug and a.tenant_id = p_tenant)
-      union all
-      (select a.id, a.slug from public.article_slug_redirects r
-       join public.articles a on a.id = r.article_id and a.status = 'published'
-       where r.site_id = p_site and r.slug = p_slug and r.tenant_id = p_tenant)
-      limit 1
-    )
-    select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.feature_image_url, a.feature_image_alt,
-           a.author_id, (select n.name from private.author_names(array[a.author_id]) n),
-           a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.published_at,
-           a.created_at, a.updated_at, a.revision_id, a.published_revision_id, a.review_requested_at,
-           coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by x.position)
-                     from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
-                     where x.article_id = a.id), '[]'::json),
-           hit.redirect_to, a.body_excerpt
-    from public.articles a join hit on hit.id = a.id;
+  if p_locale is null then
+    return query
+      with hit as (
+        (select a.id, null::text as redirect_to from public.articles a
+         where a.site_id = p_site and a.slug = p_slug and a.tenant_id = p_tenant)
+        union all
+        (select a.id, a.slug from public.article_slug_redirects r
+         join public.articles a on a.id = r.article_id and a.status = 'published'
+         where r.site_id = p_site and r.slug = p_slug and r.tenant_id = p_tenant)
+        limit 1
+      )
+      select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.feature_image_url, a.feature_image_alt,
+             a.author_id, (select n.name from private.author_names(array[a.author_id]) n),
+             a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.published_at,
+             a.created_at, a.updated_at, a.revision_id, a.published_revision_id, a.review_requested_at,
+             coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by x.position)
+                       from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
+                       where x.article_id = a.id), '[]'::json),
+             hit.redirect_to, a.body_excerpt, a.locale, a.translation_of,
+             (select json_agg(json_build_object('id', v.id, 'locale', v.locale, 'slug', v.slug, 'status', v.status) order by v.locale)
+              from public.articles v
+              where v.tenant_id = a.tenant_id and coalesce(v.translation_of, v.id) = coalesce(a.translation_of, a.id)),
+             (select json_build_object('article_url_pattern', s.article_url_pattern, 'domain', s.domain)
+              from public.sites s where s.id = a.site_id)
+      from public.articles a join hit on hit.id = a.id;
+  else
+    return query
+      with hit as (
+        (select a.id, null::text as redirect_to from public.articles a
+         where a.site_id = p_site and a.slug = p_slug and a.tenant_id = p_tenant)
+        union all
+        (select a.id, a.slug from public.article_slug_redirects r
+         join public.articles a on a.id = r.article_id and a.status = 'published'
+         where r.site_id = p_site and r.slug = p_slug and r.tenant_id = p_tenant)
+        limit 1
+      ),
+      chosen as (
+        select case when hit.redirect_to is not null then hit.id else (
+                 select v.id from public.articles h join public.articles v
+                   on v.tenant_id = h.tenant_id and coalesce(v.translation_of, v.id) = coalesce(h.translation_of, h.id)
+                 where h.id = hit.id
+                 order by v.locale = p_locale desc,
+                          v.locale = (select st.default_locale from public.sites st where st.id = h.site_id) desc,
+                          v.id = h.id desc
+                 limit 1) end as id,
+               hit.redirect_to
+        from hit
+      )
+      select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.feature_image_url, a.feature_image_alt,
+             a.author_id, (select n.name from private.author_names(array[a.author_id]) n),
+             a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.published_at,
+             a.created_at, a.updated_at, a.revision_id, a.published_revision_id, a.review_requested_at,
+             coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by x.position)
+                       from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
+                       where x.article_id = a.id), '[]'::json),
+             chosen.redirect_to, a.body_excerpt, a.locale, a.translation_of,
+             (select json_agg(json_build_object('id', v.id, 'locale', v.locale, 'slug', v.slug, 'status', v.status) order by v.locale)
+              from public.articles v
+              where v.tenant_id = a.tenant_id and coalesce(v.translation_of, v.id) = coalesce(a.translation_of, a.id)),
+             (select json_build_object('article_url_pattern', s.article_url_pattern, 'domain', s.domain)
+              from public.sites s where s.id = a.site_id)
+      from public.articles a join chosen on chosen.id = a.id;
+  end if;
+end
+$$;
+
+--
+-- Name: article_locale_default(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.article_locale_default() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.locale is null then
+    select s.default_locale into new.locale from public.sites s where s.id = new.site_id;
+  end if;
+  return new;
 end
 $$;
 
@@ -219,10 +279,10 @@ end
 $$;
 
 --
--- Name: content_feed(text, uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[], text, uuid, timestamp with time zone, boolean); Type: FUNCTION; Schema: private
+-- Name: content_feed(text, uuid, integer, timestamp with time zone, uuid, boolean, text, uuid, text, timestamp with time zone, text[], text, uuid, timestamp with time zone, boolean, text); Type: FUNCTION; Schema: private
 --
 
-CREATE FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone, p_review_requested boolean) RETURNS TABLE(object text, id uuid, site_id uuid, slug text, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone, review_requested_at timestamp with time zone)
+CREATE FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone, p_review_requested boolean, p_locale text) RETURNS TABLE(object text, id uuid, site_id uuid, slug text, name text, domain text, status text, published_at timestamp with time zone, created_at timestamp with time zone, updated_at timestamp with time zone, review_requested_at timestamp with time zone, locale text)
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
@@ -233,7 +293,7 @@ declare
   want_articles boolean := coalesce(p_type = 'article', true);
   plain boolean := p_type is null and p_site is null and p_status is null and p_published_since is null
     and p_tag is null and p_author is null and p_published_before is null and p_review_requested is not true
-    and coalesce(cardinality(p_words), 0) = 0;
+    and coalesce(cardinality(p_words), 0) = 0 and p_locale is null;
 begin
   if p_claims is not null then
     perform pg_catalog.set_config('request.tenant_id', p_tenant::text, true),
@@ -247,39 +307,39 @@ begin
     if not p_newest_first then
       return query
         select c.* from (
-          (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at, null::timestamptz
+          (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at, null::timestamptz, null::text
            from public.sites s
            where s.tenant_id = p_tenant
              and (s.created_at, s.id) > (coalesce(p_after_at, '-infinity'), coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
            order by s.created_at, s.id
            limit p_limit + 1)
           union all
-          (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at, a.review_requested_at
+          (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at, a.review_requested_at, a.locale
            from public.articles a
            where a.tenant_id = p_tenant
              and (a.created_at, a.id) > (coalesce(p_after_at, '-infinity'), coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
            order by a.created_at, a.id
            limit p_limit + 1)
-        ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at, review_requested_at)
+        ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at, review_requested_at, locale)
         order by c.created_at, c.id
         limit p_limit + 1;
     else
       return query
         select c.* from (
-          (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at, null::timestamptz
+          (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at, null::timestamptz, null::text
            from public.sites s
            where s.tenant_id = p_tenant
              and (s.created_at, s.id) < (coalesce(p_after_at, 'infinity'), coalesce(p_after_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
            order by s.created_at desc, s.id desc
            limit p_limit + 1)
           union all
-          (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at, a.review_requested_at
+          (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at, a.review_requested_at, a.locale
            from public.articles a
            where a.tenant_id = p_tenant
              and (a.created_at, a.id) < (coalesce(p_after_at, 'infinity'), coalesce(p_after_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
            order by a.created_at desc, a.id desc
            limit p_limit + 1)
-        ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at, review_requested_at)
+        ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at, review_requested_at, locale)
         order by c.created_at desc, c.id desc
         limit p_limit + 1;
     end if;
@@ -290,7 +350,7 @@ begin
   if not p_newest_first then
     return query
       select c.* from (
-        (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at, null::timestamptz
+        (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at, null::timestamptz, null::text
          from public.sites s
          where want_sites and s.tenant_id = p_tenant
            and (s.created_at, s.id) > (coalesce(p_after_at, '-infinity'), coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
@@ -299,7 +359,7 @@ begin
          order by s.created_at, s.id
          limit p_limit + 1)
         union all
-        (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at, a.review_requested_at
+        (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at, a.review_requested_at, a.locale
          from public.articles a
          where want_articles and a.tenant_id = p_tenant
            and (a.created_at, a.id) > (coalesce(p_after_at, '-infinity'), coalesce(p_after_id, '00000000-0000-0000-0000-000000000000'))
@@ -313,15 +373,23 @@ begin
              select 1 from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
              where x.article_id = a.id and t.slug = p_tag and t.tenant_id = p_tenant))
            and a.title ilike all (p_words)
+           and (p_locale is null or a.id = (
+             select v.id from public.articles v
+             where v.tenant_id = p_tenant and coalesce(v.translation_of, v.id) = coalesce(a.translation_of, a.id)
+               and (p_status is null or v.status = p_status)
+             order by v.locale = p_locale desc,
+                      v.locale = (select st.default_locale from public.sites st where st.id = v.site_id) desc,
+                      v.translation_of is null desc, v.id
+             limit 1))
          order by a.created_at, a.id
          limit p_limit + 1)
-      ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at, review_requested_at)
+      ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at, review_requested_at, locale)
       order by c.created_at, c.id
       limit p_limit + 1;
   else
     return query
       select c.* from (
-        (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at, null::timestamptz
+        (select 'site'::text, s.id, null::uuid, s.slug, s.name, s.domain, null::text, null::timestamptz, s.created_at, s.updated_at, null::timestamptz, null::text
          from public.sites s
          where want_sites and s.tenant_id = p_tenant
            and (s.created_at, s.id) < (coalesce(p_after_at, 'infinity'), coalesce(p_after_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
@@ -330,7 +398,7 @@ begin
          order by s.created_at desc, s.id desc
          limit p_limit + 1)
         union all
-        (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at, a.review_requested_at
+        (select 'article'::text, a.id, a.site_id, a.slug, a.title, null::text, a.status, a.published_at, a.created_at, a.updated_at, a.review_requested_at, a.locale
          from public.articles a
          where want_articles and a.tenant_id = p_tenant
            and (a.created_at, a.id) < (coalesce(p_after_at, 'infinity'), coalesce(p_after_id, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
@@ -344,9 +412,17 @@ begin
              select 1 from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
              where x.article_id = a.id and t.slug = p_tag and t.tenant_id = p_tenant))
            and a.title ilike all (p_words)
+           and (p_locale is null or a.id = (
+             select v.id from public.articles v
+             where v.tenant_id = p_tenant and coalesce(v.translation_of, v.id) = coalesce(a.translation_of, a.id)
+               and (p_status is null or v.status = p_status)
+             order by v.locale = p_locale desc,
+                      v.locale = (select st.default_locale from public.sites st where st.id = v.site_id) desc,
+                      v.translation_of is null desc, v.id
+             limit 1))
          order by a.created_at desc, a.id desc
          limit p_limit + 1)
-      ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at, review_requested_at)
+      ) c (object, id, site_id, slug, name, domain, status, published_at, created_at, updated_at, review_requested_at, locale)
       order by c.created_at desc, c.id desc
       limit p_limit + 1;
   end if;
@@ -1413,10 +1489,16 @@ REVOKE ALL ON FUNCTION private.accept_invitation(p_token_hash text, p_now timest
 GRANT ALL ON FUNCTION private.accept_invitation(p_token_hash text, p_now timestamp with time zone) TO authenticated;
 
 --
--- Name: FUNCTION article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text); Type: ACL; Schema: private
+-- Name: FUNCTION article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text, p_locale text); Type: ACL; Schema: private
 --
 
-REVOKE ALL ON FUNCTION private.article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text) FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.article_by_slug(p_claims text, p_tenant uuid, p_site uuid, p_slug text, p_locale text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION article_locale_default(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.article_locale_default() FROM PUBLIC;
 
 --
 -- Name: FUNCTION article_preview_by_token(p_hash text, p_now timestamp with time zone); Type: ACL; Schema: private
@@ -1456,10 +1538,10 @@ REVOKE ALL ON FUNCTION private.clear_stale_body_excerpt() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.commerce_store_leaves_shared_address() FROM PUBLIC;
 
 --
--- Name: FUNCTION content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone, p_review_requested boolean); Type: ACL; Schema: private
+-- Name: FUNCTION content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone, p_review_requested boolean, p_locale text); Type: ACL; Schema: private
 --
 
-REVOKE ALL ON FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone, p_review_requested boolean) FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.content_feed(p_claims text, p_tenant uuid, p_limit integer, p_after_at timestamp with time zone, p_after_id uuid, p_newest_first boolean, p_type text, p_site uuid, p_status text, p_published_since timestamp with time zone, p_words text[], p_tag text, p_author uuid, p_published_before timestamp with time zone, p_review_requested boolean, p_locale text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION create_tenant(p_name text, p_plan text); Type: ACL; Schema: private

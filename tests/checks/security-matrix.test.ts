@@ -564,6 +564,8 @@ const validBodies: Record<string, unknown> = {
   'PATCH content/sites/{id}': { name: 'Renamed' },
   'PATCH content/tags/{id}': { name: 'Renamed' },
   'POST content/articles/{id}/schedule': { publish_at: '2100-01-01T00:00:00Z' },
+  // The fixture article's own locale (the site's default): 409 for a caller who may, 404 for another tenant's.
+  'POST content/articles/{id}/translations': { locale: 'en' },
   'PATCH credentials/{id}': { name: 'Renamed' },
   'POST credentials/{id}/rotate': { credential: 'sk-rotated-secret-0123456789' },
   'PATCH webhooks/{id}': { description: 'Renamed' },

@@ -506,6 +506,8 @@ export interface paths {
                     published_before?: string;
                     /** @description Words that all appear in a site's name or an article's title */
                     q?: string;
+                    /** @description BCP 47. Each translation group's article in this locale, else in its site's default locale, else its source (items name their locale) */
+                    locale?: string;
                     /** @description Oldest first (the default) or newest first */
                     order?: "oldest" | "newest";
                 };
@@ -598,6 +600,8 @@ export interface paths {
                 query?: {
                     /** @description The body as markdown (the default, field body), html (sanitized, field html) and/or plaintext (field plaintext), comma-separated */
                     formats?: string;
+                    /** @description BCP 47. The article's translation in this locale, else in its site's default locale, else the article named (its locale says which it is) */
+                    locale?: string;
                 };
                 header?: never;
                 path: {
@@ -1598,6 +1602,8 @@ export interface paths {
                     formats?: string;
                     /** @description seo adds the field seo: canonical_url, alternates (the article on the site, the site's public feeds) and json_ld, a schema.org Article for the page's <head> */
                     include?: "seo";
+                    /** @description BCP 47. The article's translation in this locale, else in its site's default locale, else the article named (its locale says which it is) */
+                    locale?: string;
                 };
                 header?: never;
                 path: {
@@ -2762,7 +2768,7 @@ export interface paths {
         };
         /**
          * A site's latest published articles as RSS 2.0 (public when the site's feeds are)
-         * @description Newest first; tag filters by a tag's slug. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * @description Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/rss.xml`
          */
@@ -2773,6 +2779,8 @@ export interface paths {
                     tag?: string;
                     /** @description Articles, newest first */
                     limit?: number;
+                    /** @description Only articles in this locale (BCP 47); the feed names it as its language */
+                    locale?: string;
                 };
                 header?: never;
                 path: {
@@ -2844,7 +2852,7 @@ export interface paths {
         };
         /**
          * A site's latest published articles as Atom (public when the site's feeds are)
-         * @description Newest first; tag filters by a tag's slug. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * @description Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/atom.xml`
          */
@@ -2855,6 +2863,8 @@ export interface paths {
                     tag?: string;
                     /** @description Articles, newest first */
                     limit?: number;
+                    /** @description Only articles in this locale (BCP 47); the feed names it as its language */
+                    locale?: string;
                 };
                 header?: never;
                 path: {
@@ -2926,7 +2936,7 @@ export interface paths {
         };
         /**
          * A site's latest published articles as JSON Feed 1.1 (public when the site's feeds are)
-         * @description Newest first; tag filters by a tag's slug. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * @description Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/feed.json`
          */
@@ -2937,6 +2947,8 @@ export interface paths {
                     tag?: string;
                     /** @description Articles, newest first */
                     limit?: number;
+                    /** @description Only articles in this locale (BCP 47); the feed names it as its language */
+                    locale?: string;
                 };
                 header?: never;
                 path: {
@@ -3483,6 +3495,188 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/content/articles/{id}/translations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The article's translation group with each one's state: its source first, then by locale (content:read)
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `GET /functions/v1/content/articles/{id}/translations`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The source and its translations */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["TranslationList"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Create a draft translation of the article in one of its site's locales (content:write); event content.updated
+         * @description The draft starts from the source's fields with those given over them, and has its own slug, state, revisions and schedule. A locale the site does not offer is 400 naming locale; a locale the article has a translation in is 409 naming locale. With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `POST /functions/v1/content/articles/{id}/translations`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["CreateTranslation"];
+                };
+            };
+            responses: {
+                /** @description The draft translation */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Article"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -16503,6 +16697,8 @@ export interface components {
             published_at?: string | null;
             /** @description articles: when the draft was submitted for review (POST /v1/content/articles/{id}/submit); null when it waits for none (publishing or scheduling clears it) */
             review_requested_at?: string | null;
+            /** @description articles: BCP 47 */
+            locale?: string;
         };
         Article: {
             /** @enum {string} */
@@ -16562,8 +16758,27 @@ export interface components {
             edited_since_published: boolean;
             /** @description When the draft was submitted for review (POST /v1/content/articles/{id}/submit); cleared when it is published or scheduled */
             review_requested_at: string | null;
+            /** @description BCP 47, one of the site’s locales */
+            locale: string;
+            /**
+             * Format: uuid
+             * @description The source article of its translation group; null for a source (or an untranslated article)
+             */
+            translation_of: string | null;
+            /** @description The reads by id and by slug: every article of its translation group the caller may read (itself included), by locale, for hreflang */
+            alternates?: components["schemas"]["ArticleAlternate"][];
             created_at: string;
             updated_at: string;
+        };
+        ArticleAlternate: {
+            /** Format: uuid */
+            id: string;
+            locale: string;
+            slug: string;
+            /** @enum {string} */
+            status: "draft" | "scheduled" | "published";
+            /** @description Its address by the site's article_url_pattern (or domain); null when the site has neither */
+            url: string | null;
         };
         Site: {
             /** @enum {string} */
@@ -16577,6 +16792,8 @@ export interface components {
             article_url_pattern: string | null;
             /** @enum {string} */
             article_schema_type: "Article" | "NewsArticle" | "BlogPosting";
+            default_locale: string;
+            locales: string[];
             created_at: string;
             updated_at: string;
         };
@@ -16608,6 +16825,20 @@ export interface components {
              * @enum {string}
              */
             article_schema_type?: "Article" | "NewsArticle" | "BlogPosting";
+            /**
+             * @description The locale of its articles unless they name one, and the reads' fallback (en by default); one of locales
+             * @example en
+             */
+            default_locale?: string;
+            /**
+             * @description The locales its articles and their translations may be in (BCP 47), at most 50; default_locale among them
+             * @example [
+             *       "en",
+             *       "fr",
+             *       "de"
+             *     ]
+             */
+            locales?: string[];
         };
         /**
          * @example {
@@ -16619,6 +16850,11 @@ export interface components {
          *       "public_feeds": false,
          *       "article_url_pattern": null,
          *       "article_schema_type": "Article",
+         *       "default_locale": "en",
+         *       "locales": [
+         *         "en",
+         *         "fr"
+         *       ],
          *       "created_at": "2026-11-01T09:00:00.000Z",
          *       "updated_at": "2026-11-01T09:00:00.000Z",
          *       "counts": {
@@ -16664,6 +16900,20 @@ export interface components {
              * @enum {string}
              */
             article_schema_type?: "Article" | "NewsArticle" | "BlogPosting";
+            /**
+             * @description The locale of its articles unless they name one, and the reads' fallback (en by default); one of locales
+             * @example en
+             */
+            default_locale?: string;
+            /**
+             * @description The locales its articles and their translations may be in (BCP 47), at most 50; default_locale among them
+             * @example [
+             *       "en",
+             *       "fr",
+             *       "de"
+             *     ]
+             */
+            locales?: string[];
         };
         /**
          * @example {
@@ -16722,6 +16972,11 @@ export interface components {
             meta_description?: string | null;
             /** @example https://blog.example.com/spring-deals */
             canonical_url?: string | null;
+            /**
+             * @description One of the site's locales (BCP 47); the site's default_locale when absent
+             * @example fr
+             */
+            locale?: string;
         };
         /**
          * @example {
@@ -16808,11 +17063,12 @@ export interface components {
         ArticleSeo: {
             /** @description The article's canonical_url, or its address by the site's article_url_pattern (or domain) */
             canonical_url: string | null;
-            /** @description <link rel="alternate"> entries: the article on the site, the site’s public feeds */
+            /** @description <link rel="alternate"> entries: the article on the site, its published translations (hreflang, and x-default for the site’s default locale), the site’s public feeds */
             alternates: {
                 href: string;
                 type: string;
                 title?: string;
+                hreflang?: string;
             }[];
             /** @description A schema.org Article (or the site’s article_schema_type) for <script type="application/ld+json"> */
             json_ld: {
@@ -16966,6 +17222,75 @@ export interface components {
             preview: {
                 expires_at: string;
             };
+        };
+        /**
+         * @example {
+         *       "locale": "fr",
+         *       "title": "Soldes de printemps",
+         *       "body": "Dix trouvailles pour le **jardin**."
+         *     }
+         */
+        CreateTranslation: {
+            /**
+             * @description One of the site's locales the article has no translation in
+             * @example fr
+             */
+            locale: string;
+            /**
+             * @description The source's title when absent
+             * @example Ten things about edge functions
+             */
+            title?: string;
+            /** @description Markdown; the source's body when absent */
+            body?: string;
+            /**
+             * @description Unique in the site; made from the title when absent
+             * @example soldes-de-printemps
+             */
+            slug?: string;
+            /** @description At most 500 characters; null derives it from the body's first paragraph */
+            excerpt?: string | null;
+            meta_title?: string | null;
+            meta_description?: string | null;
+        };
+        /**
+         * @example {
+         *       "data": [
+         *         {
+         *           "object": "translation",
+         *           "article_id": "7c1e9f2a-4e6b-4d1c-8a4b-5c6d7e8f9a0b",
+         *           "locale": "en",
+         *           "slug": "spring-deals",
+         *           "title": "Spring deals",
+         *           "status": "published",
+         *           "source": true,
+         *           "publish_at": null,
+         *           "published_at": "2026-12-01T09:00:00.000Z",
+         *           "review_requested_at": null,
+         *           "updated_at": "2026-12-01T09:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        TranslationList: {
+            data: components["schemas"]["Translation"][];
+        };
+        Translation: {
+            /** @enum {string} */
+            object: "translation";
+            /** Format: uuid */
+            article_id: string;
+            locale: string;
+            slug: string;
+            title: string;
+            /** @enum {string} */
+            status: "draft" | "scheduled" | "published";
+            /** @description The group's source (the article the others translate) */
+            source: boolean;
+            publish_at: string | null;
+            published_at: string | null;
+            review_requested_at: string | null;
+            updated_at: string;
         };
         Tenant: {
             /** Format: uuid */

@@ -72,6 +72,7 @@ const toolsByScope: Record<string, string[]> = {
     'platform:create_draft',
     'platform:update_article',
     'platform:generate_draft',
+    'platform:translate_article',
     'platform:schedule_article',
     'platform:publish_article',
   ],

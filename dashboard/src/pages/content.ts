@@ -18,6 +18,8 @@ export interface Site {
   public_feeds?: boolean
   article_url_pattern?: string | null
   article_schema_type?: 'Article' | 'NewsArticle' | 'BlogPosting'
+  /** The locales its articles may be in (docs/content.md "Translations"). */
+  locales?: string[]
   created_at: string
   updated_at: string
 }

@@ -30,6 +30,7 @@ import {
 } from '../ui.ts'
 import { fromZoned, toZoned, whenIn } from '../zone.ts'
 import { type ArticleStatus, type Site, Sources, StatusPill } from './content.ts'
+import { Translations } from './translations.ts'
 
 export interface Tag {
   id: string
@@ -412,6 +413,7 @@ function Editor({ initial }: { initial: Article }): VNode {
           setFields(fieldsOf(restored))
           setSaveError(undefined)
         }} />
+      <${Translations} article=${saved} locales=${site.data?.locales} />
       </div>
     </div>
     <${Sources} id=${saved.id} />`

@@ -1,4 +1,4 @@
-import { cached, metered } from '@functions/content/read-options.ts'
+import { cached, localeQuery, metered } from '@functions/content/read-options.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { tenantCaller } from '@shared/infra/http/authenticate.ts'
@@ -32,6 +32,10 @@ const listQuery = pageQuery.extend({
   q: z.string().trim().max(200).optional().openapi({
     description: "Words that all appear in a site's name or an article's title",
     example: 'edge',
+  }),
+  locale: localeQuery.openapi({
+    description:
+      "BCP 47. Each translation group's article in this locale, else in its site's default locale, else its source (items name their locale)",
   }),
   order: z
     .enum(['oldest', 'newest'])
@@ -68,6 +72,7 @@ export const registerListContent = (app: App) =>
       published_before,
       q,
       order,
+      locale,
     } = c.req.valid('query')
     const filter = {
       type,
@@ -79,6 +84,7 @@ export const registerListContent = (app: App) =>
       author,
       review,
       q,
+      locale,
       newestFirst: order === 'newest',
     }
     // The hot path: the key was verified and its rate limit charged from this instance's cache

@@ -8,6 +8,7 @@ import { excerptOf, renderHtml, renderPlaintext } from './render.ts'
 import { saveRevision } from './revision-store.ts'
 import type { Article, ArticleSource, CreateArticleInput, UpdateArticleInput } from './schema.ts'
 import { numberedSlug, slugify } from './slug.ts'
+import { type ArticleGroupColumns, localeRace, requireLocaleSlot } from './translation-slots.ts'
 
 /**
  * A tenant's articles: get (by id or by slug in a site), create (a draft), update, delete,
@@ -46,6 +47,8 @@ export interface ArticleRow {
   published_revision_id: string | null
   review_requested_at: Date | null
   tags: { id: string; name: string; slug: string }[]
+  locale: string
+  translation_of: string | null
 }
 
 /** The article with its tags (in the article's order) and its author's name, as the caller sees it. */
@@ -53,7 +56,7 @@ export const selectArticle = (q: Queryable, extra = q``) => q`
   select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.body_excerpt, a.feature_image_url, a.feature_image_alt,
          a.author_id, (select n.name from private.author_names(array[a.author_id]) n) as author_name,
          a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.unpublish_at, a.published_at,
-         a.created_at, a.updated_at, a.revision_id, a.published_revision_id, a.review_requested_at,
+         a.created_at, a.updated_at, a.revision_id, a.published_revision_id, a.review_requested_at, a.locale, a.translation_of,
          coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by x.position)
                    from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
                    where x.article_id = a.id), '[]'::json) as tags ${extra}
@@ -89,6 +92,8 @@ export function presentArticle(r: ArticleRow, formats: readonly ContentFormat[] 
       r.published_revision_id !== null &&
       r.revision_id !== r.published_revision_id,
     review_requested_at: r.review_requested_at?.toISOString() ?? null,
+    locale: r.locale,
+    translation_of: r.translation_of,
     created_at: r.created_at.toISOString(),
     updated_at: r.updated_at.toISOString(),
   }
@@ -176,29 +181,6 @@ export async function getArticle(
   return presentArticle(row, formats)
 }
 
-/** What a read by slug finds: the article, or where an old slug of a published article now points. */
-export type ArticleBySlug = { article: Article } | { redirect_to: string; article_id: string }
-
-/**
- * One article by its slug in a site; an old slug of a published article gives the slug it moved
- * to. NOT_FOUND for another tenant's site and, for a published-only key, for anything not
- * published (row-level security hides it). One statement: private.article_by_slug sets role
- * authenticated and the caller's claims itself and reads under row-level security, as
- * GET /v1/content's feed does (the owner pool only runs the function).
- */
-export async function getArticleBySlug(
-  ctx: ServiceContext,
-  siteId: string,
-  slug: string,
-  formats: readonly ContentFormat[] = ['markdown'],
-): Promise<ArticleBySlug> {
-  const { caller } = ctx
-  const [found] = await queryArticleBySlug(ctx.asOwner, caller.claims, caller.tenantId, siteId, slug)
-  if (!found) throw notFound('Article')
-  if (found.redirect_to) return { redirect_to: found.redirect_to, article_id: found.id }
-  return { article: presentArticle(found, formats) }
-}
-
 /**
  * A contributor writes only drafts it authored (docs/adr/0027-contributor-role.md):
  * INSUFFICIENT_PERMISSIONS for anything else, NOT_FOUND for no article. Row-level security
@@ -240,10 +222,11 @@ export function queryArticleBySlug(
   tenantId: string,
   siteId: string,
   slug: string,
-): Promise<(ArticleRow & { redirect_to: string | null })[]> {
-  return owner<(ArticleRow & { redirect_to: string | null })[]>`
+  locale: string | null = null,
+): Promise<(ArticleRow & ArticleGroupColumns & { redirect_to: string | null })[]> {
+  return owner<(ArticleRow & ArticleGroupColumns & { redirect_to: string | null })[]>`
     select * from private.article_by_slug(${claims ? JSON.stringify(claims) : null}::text, ${tenantId}::uuid,
-      ${siteId}::uuid, ${slug}::text)`
+      ${siteId}::uuid, ${slug}::text, ${locale}::text)`
 }
 
 /** NOT_FOUND unless the site is one of the tenant's. */
@@ -347,8 +330,15 @@ function slugRace(slug: string) {
   }
 }
 
-/** A draft in one of the tenant's sites; NOT_FOUND when the site is not the tenant's. */
-export async function createArticle(ctx: ServiceContext, input: CreateArticleInput): Promise<Article> {
+/**
+ * A draft in one of the tenant's sites; NOT_FOUND when the site is not the tenant's. With
+ * `translationOf` (a group's source), a translation of it in input.locale (translations.ts).
+ */
+export async function createArticle(
+  ctx: ServiceContext,
+  input: CreateArticleInput,
+  translationOf: string | null = null,
+): Promise<Article> {
   const { caller } = ctx
   const now = ctx.clock.now()
   let slug = input.slug ?? ''
@@ -356,6 +346,7 @@ export async function createArticle(ctx: ServiceContext, input: CreateArticleInp
   const row = await ctx
     .asTenant(async (tx) => {
       await requireSite(tx, caller.tenantId, input.site_id)
+      const locale = await requireLocaleSlot(tx, input.site_id, input.locale, translationOf)
       if (input.slug) await requireFreeSlug(tx, input.site_id, input.slug, null)
       else slug = await freeSlugFor(tx, input.site_id, input.title, null)
       const tagIds = await resolveTags(tx, caller.tenantId, input.tags ?? [])
@@ -364,12 +355,12 @@ export async function createArticle(ctx: ServiceContext, input: CreateArticleInp
       const [created] = await tx<{ id: string }[]>`
         insert into public.articles (tenant_id, site_id, slug, title, body, body_excerpt, body_excerpt_md5, excerpt,
           feature_image_url, feature_image_alt, author_id, meta_title, meta_description, canonical_url,
-          created_at, updated_at)
+          created_at, updated_at, locale, translation_of)
         values (${caller.tenantId}, ${input.site_id}, ${slug}, ${input.title}, ${input.body},
           ${excerptOf(input.body)}, md5(${input.body}),
           ${input.excerpt ?? null}, ${input.feature_image?.url ?? null}, ${input.feature_image?.alt ?? null},
           ${authorId}, ${input.meta_title ?? null}, ${input.meta_description ?? null},
-          ${input.canonical_url ?? null}, ${now}, ${now})
+          ${input.canonical_url ?? null}, ${now}, ${now}, ${locale}, ${translationOf})
         returning id`
       const id = created!.id
       await setTags(tx, caller.tenantId, id, tagIds)
@@ -393,7 +384,7 @@ export async function createArticle(ctx: ServiceContext, input: CreateArticleInp
     .catch((err) => {
       // The site was deleted between the check and the insert.
       if (isPgError(err, pgErrors.foreignKeyViolation)) throw notFound('Site')
-      return slugRace(slug)(err)
+      return slugRace(slug)(localeRace(err, input.locale))
     })
   forgetPublishedReads(ctx, ctx.caller.tenantId)
   ctx.onOutboxCommitted?.()

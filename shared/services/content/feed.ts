@@ -16,6 +16,8 @@ export interface ContentRow {
   updated_at: Date
   /** Articles: when the draft was submitted for review (null for sites). */
   review_requested_at: Date | null
+  /** Articles: BCP 47 (null for sites). */
+  locale: string | null
 }
 
 export interface ContentFilter {
@@ -32,6 +34,8 @@ export interface ContentFilter {
   type?: 'site' | 'article'
   /** Words that must all appear in a site's name or an article's title (case-insensitive). */
   q?: string
+  /** Each translation group's article in this locale, else in its site's default locale, else its source. */
+  locale?: string
   /** Newest first instead of oldest first (the cursor then walks backwards). */
   newestFirst?: boolean
 }
@@ -64,7 +68,7 @@ export function queryContent(
       ${filter.newestFirst === true}::boolean, ${filter.type ?? null}::text, ${filter.site_id ?? null}::uuid,
       ${filter.status ?? null}::text, ${filter.published_since ?? null}::timestamptz, ${words}::text[],
       ${filter.tag ?? null}::text, ${filter.author ?? null}::uuid, ${filter.published_before ?? null}::timestamptz,
-      ${filter.review === 'requested'}::boolean)`
+      ${filter.review === 'requested'}::boolean, ${filter.locale ?? null}::text)`
 }
 
 /** The page for a signed-in caller: its claims, its active tenant, under row-level security. */
@@ -100,6 +104,7 @@ export function presentContent(row: ContentRow) {
         status: row.status,
         published_at: row.published_at?.toISOString() ?? null,
         review_requested_at: row.review_requested_at?.toISOString() ?? null,
+        locale: row.locale,
       }
 }
 

@@ -78,12 +78,19 @@ export async function findPublicSite(deps: Pick<FunctionDeps, 'sql'>, siteId: st
   }
 }
 
-/** An article's address on the web: the site's pattern with the slug, or https://{domain}/{slug}. */
+/**
+ * An article's address on the web: the site's pattern with the slug (and its locale for a
+ * `{locale}` in it), or https://{domain}/{slug}.
+ */
 export function articleUrl(
   site: { articleUrlPattern: string | null; domain: string | null },
   slug: string,
+  locale: string,
 ): string | null {
-  if (site.articleUrlPattern) return site.articleUrlPattern.replaceAll('{slug}', encodeURIComponent(slug))
+  if (site.articleUrlPattern)
+    return site.articleUrlPattern
+      .replaceAll('{slug}', encodeURIComponent(slug))
+      .replaceAll('{locale}', encodeURIComponent(locale))
   if (site.domain) return `https://${site.domain}/${encodeURIComponent(slug)}`
   return null
 }
@@ -93,7 +100,8 @@ export function siteHomeUrl(site: {
   articleUrlPattern: string | null
   domain: string | null
 }): string | null {
-  if (site.articleUrlPattern) return `${new URL(site.articleUrlPattern.replaceAll('{slug}', 'x')).origin}/`
+  if (site.articleUrlPattern)
+    return `${new URL(site.articleUrlPattern.replaceAll('{slug}', 'x').replaceAll('{locale}', 'x')).origin}/`
   if (site.domain) return `https://${site.domain}/`
   return null
 }
@@ -109,6 +117,7 @@ export interface FeedArticle {
   published_at: Date
   updated_at: Date
   tags: string[]
+  locale: string
 }
 
 /**
@@ -118,13 +127,13 @@ export interface FeedArticle {
 export function readFeedArticles(
   deps: Pick<FunctionDeps, 'sql'>,
   site: PublicSite,
-  opts: { limit: number; tag?: string },
+  opts: { limit: number; tag?: string; locale?: string },
 ): Promise<FeedArticle[]> {
   return readAsTenant(
     deps.sql,
     site.claims,
     (q) => q<FeedArticle[]>`
-      select a.id, a.slug, a.title, a.body, a.excerpt, a.feature_image_url,
+      select a.id, a.slug, a.locale, a.title, a.body, a.excerpt, a.feature_image_url,
              (select n.name from private.author_names(array[a.author_id]) n) as author_name,
              a.published_at, a.updated_at,
              coalesce((select array_agg(t.name order by x.position)
@@ -138,6 +147,7 @@ export function readFeedArticles(
                   and t.id = x.tag_id where x.article_id = a.id and t.slug = ${opts.tag})`
             : q``
         }
+        ${opts.locale ? q`and a.locale = ${opts.locale}` : q``}
       order by a.published_at desc, a.id desc
       limit ${opts.limit}`,
   )
@@ -199,7 +209,7 @@ export async function renderFeed(
   deps: Pick<FunctionDeps, 'sql'>,
   site: PublicSite,
   format: FeedFormat,
-  opts: { limit: number; tag?: string; selfUrl: string },
+  opts: { limit: number; tag?: string; locale?: string; selfUrl: string },
 ): Promise<PublicDocument> {
   const articles = await readFeedArticles(deps, site, opts)
   const home = siteHomeUrl(site) ?? opts.selfUrl
@@ -207,7 +217,7 @@ export async function renderFeed(
   const lastModified = latest([site.updatedAt, ...articles.map((a) => a.updated_at)])
   const items = articles.map((a) => ({
     a,
-    url: articleUrl(site, a.slug) ?? home,
+    url: articleUrl(site, a.slug, a.locale) ?? home,
     summary: a.excerpt ?? excerptOf(a.body),
     html: renderedHtml(a),
   }))
@@ -221,6 +231,7 @@ export async function renderFeed(
           title,
           link: home,
           description: `The latest articles of ${site.name}`,
+          ...(opts.locale && { language: opts.locale }),
           lastBuildDate: lastModified,
           atom: { links: [{ href: opts.selfUrl, rel: 'self', type: 'application/rss+xml' }] },
           items: items.map(({ a, url, summary, html }) => ({
@@ -271,6 +282,7 @@ export async function renderFeed(
         title,
         home_page_url: home,
         feed_url: opts.selfUrl,
+        ...(opts.locale && { language: opts.locale }),
         items: items.map(({ a, url, summary, html }) => ({
           id: a.id,
           url,
@@ -331,8 +343,8 @@ export async function renderSitemap(
   const rows = await readAsTenant(
     deps.sql,
     site.claims,
-    (q) => q<{ slug: string; updated_at: Date }[]>`
-      select a.slug, a.updated_at from public.articles a
+    (q) => q<{ slug: string; locale: string; updated_at: Date }[]>`
+      select a.slug, a.locale, a.updated_at from public.articles a
       where a.tenant_id = ${site.tenantId} and a.site_id = ${site.id} and a.status = 'published'
       order by a.published_at, a.id
       limit ${SITEMAP_MAX_URLS} offset ${index * SITEMAP_MAX_URLS}`,
@@ -342,7 +354,7 @@ export async function renderSitemap(
     urlset: {
       '@_xmlns': SITEMAP_NS,
       url: rows.flatMap((r) => {
-        const loc = articleUrl(site, r.slug)
+        const loc = articleUrl(site, r.slug, r.locale)
         return loc ? [{ loc, lastmod: r.updated_at.toISOString() }] : []
       }),
     },

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
+import { localeField, MAX_SITE_LOCALES } from './locales.ts'
 import { MAX_SLUG, SLUG_PATTERN } from './slug.ts'
 
 const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/
@@ -60,6 +61,21 @@ const readerSettings = {
   article_schema_type: z.enum(articleSchemaTypes).optional().openapi({
     description: 'The schema.org type of its articles’ structured data (Article by default)',
   }),
+  default_locale: localeField().optional().openapi({
+    description:
+      "The locale of its articles unless they name one, and the reads' fallback (en by default); one of locales",
+    example: 'en',
+  }),
+  locales: z
+    .array(localeField())
+    .min(1)
+    .max(MAX_SITE_LOCALES)
+    .refine((l) => new Set(l).size === l.length, 'locales must not repeat')
+    .optional()
+    .openapi({
+      description: `The locales its articles and their translations may be in (BCP 47), at most ${MAX_SITE_LOCALES}; default_locale among them`,
+      example: ['en', 'fr', 'de'],
+    }),
 }
 
 export const createSiteBody = z
@@ -142,6 +158,9 @@ export const createArticleBody = z
     meta_title: articleFields.meta_title.optional(),
     meta_description: articleFields.meta_description.optional(),
     canonical_url: articleFields.canonical_url.optional(),
+    locale: localeField().optional().openapi({
+      description: "One of the site's locales (BCP 47); the site's default_locale when absent",
+    }),
   })
   .strict()
   .openapi('CreateArticle', {
@@ -182,6 +201,8 @@ export const siteSchema = z
     public_feeds: z.boolean(),
     article_url_pattern: z.string().nullable(),
     article_schema_type: z.enum(articleSchemaTypes),
+    default_locale: z.string(),
+    locales: z.array(z.string()),
     created_at: z.string(),
     updated_at: z.string(),
   })
@@ -213,6 +234,8 @@ export const siteDetailSchema = siteSchema
       public_feeds: false,
       article_url_pattern: null,
       article_schema_type: 'Article',
+      default_locale: 'en',
+      locales: ['en', 'fr'],
       created_at: '2026-11-01T09:00:00.000Z',
       updated_at: '2026-11-01T09:00:00.000Z',
       counts: {
@@ -300,6 +323,20 @@ export const updateTagBody = z
 
 export const articleStatuses = ['draft', 'scheduled', 'published'] as const
 
+/** One article of a translation group, for hreflang: the reads by id and by slug list them. */
+export const articleAlternateSchema = z
+  .object({
+    id: z.uuid(),
+    locale: z.string(),
+    slug: z.string(),
+    status: z.enum(articleStatuses),
+    url: z.string().nullable().openapi({
+      description:
+        "Its address by the site's article_url_pattern (or domain); null when the site has neither",
+    }),
+  })
+  .openapi('ArticleAlternate')
+
 export const articleSchema = z
   .object({
     object: z.literal('article'),
@@ -341,6 +378,15 @@ export const articleSchema = z
     review_requested_at: z.string().nullable().openapi({
       description:
         'When the draft was submitted for review (POST /v1/content/articles/{id}/submit); cleared when it is published or scheduled',
+    }),
+    locale: z.string().openapi({ description: 'BCP 47, one of the site’s locales' }),
+    translation_of: z.uuid().nullable().openapi({
+      description:
+        'The source article of its translation group; null for a source (or an untranslated article)',
+    }),
+    alternates: z.array(articleAlternateSchema).optional().openapi({
+      description:
+        'The reads by id and by slug: every article of its translation group the caller may read (itself included), by locale, for hreflang',
     }),
     created_at: z.string(),
     updated_at: z.string(),
@@ -417,6 +463,7 @@ export const contentItemSchema = z
       description:
         'articles: when the draft was submitted for review (POST /v1/content/articles/{id}/submit); null when it waits for none (publishing or scheduling clears it)',
     }),
+    locale: z.string().optional().openapi({ description: 'articles: BCP 47' }),
   })
   .openapi('ContentItem')
 

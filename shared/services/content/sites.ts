@@ -5,6 +5,7 @@ import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
 import type { CreateSiteInput, Site, SiteDetail, UpdateSiteInput } from './schema.ts'
+import { localesCheck, requireLocalesInUse, siteLocales } from './site-locales.ts'
 import { numberedSlug, slugify } from './slug.ts'
 
 /**
@@ -21,12 +22,14 @@ interface SiteRow {
   public_feeds: boolean
   article_url_pattern: string | null
   article_schema_type: Site['article_schema_type']
+  default_locale: string
+  locales: string[]
   created_at: Date
   updated_at: Date
 }
 
 const siteColumns =
-  'id, slug, name, domain, public_feeds, article_url_pattern, article_schema_type, created_at, updated_at'
+  'id, slug, name, domain, public_feeds, article_url_pattern, article_schema_type, default_locale, locales, created_at, updated_at'
 
 const presentSite = (r: SiteRow): Site => ({
   object: 'site',
@@ -37,6 +40,8 @@ const presentSite = (r: SiteRow): Site => ({
   public_feeds: r.public_feeds,
   article_url_pattern: r.article_url_pattern,
   article_schema_type: r.article_schema_type,
+  default_locale: r.default_locale,
+  locales: r.locales,
   created_at: r.created_at.toISOString(),
   updated_at: r.updated_at.toISOString(),
 })
@@ -74,7 +79,7 @@ const slugTaken = (slug: string, holder?: { id: string; name: string }) =>
 const raceAsConflict = (slug: string) => (err: unknown) => {
   if (isPgError(err, pgErrors.uniqueViolation) && String((err as Error).message).includes('slug'))
     throw slugTaken(slug)
-  throw err
+  throw localesCheck(err)
 }
 
 /** The name's slug, numbered (-2, -3, ...) past those the tenant's other sites hold. */
@@ -102,9 +107,10 @@ export async function createSite(ctx: ServiceContext, input: CreateSiteInput): P
       else slug = await freeSlugFor(tx, caller.tenantId, input.name)
       const [site] = await tx<SiteRow[]>`
       insert into public.sites (tenant_id, slug, name, domain, public_feeds, article_url_pattern,
-        article_schema_type, created_at, updated_at)
+        article_schema_type, created_at, updated_at, default_locale, locales)
       values (${caller.tenantId}, ${slug}, ${input.name}, ${input.domain ?? null}, ${input.public_feeds ?? false},
-        ${input.article_url_pattern ?? null}, ${input.article_schema_type ?? 'Article'}, ${now}, ${now})
+        ${input.article_url_pattern ?? null}, ${input.article_schema_type ?? 'Article'}, ${now}, ${now},
+        ${siteLocales(input).defaultLocale}, ${siteLocales(input).locales})
       returning ${tx.unsafe(siteColumns)}`
       requireArticleLinks(site!)
       await recordEvent(tx, {
@@ -176,10 +182,13 @@ export async function updateSite(ctx: ServiceContext, id: string, input: UpdateS
         article_url_pattern = case when ${input.article_url_pattern !== undefined}
           then ${input.article_url_pattern ?? null}::text else article_url_pattern end,
         article_schema_type = coalesce(${input.article_schema_type ?? null}::text, article_schema_type),
+        default_locale = coalesce(${input.default_locale ?? null}::text, default_locale),
+        locales = coalesce(${input.locales ?? null}::text[], locales),
         updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
       returning ${tx.unsafe(siteColumns)}`
       if (rows[0]) requireArticleLinks(rows[0])
+      if (rows[0] && input.locales) await requireLocalesInUse(tx, rows[0].id, rows[0].locales)
       return rows
     })
     .catch(raceAsConflict(input.slug ?? ''))

@@ -23,9 +23,17 @@ export const seoSchema = z
         "The article's canonical_url, or its address by the site's article_url_pattern (or domain)",
     }),
     alternates: z
-      .array(z.object({ href: z.string(), type: z.string(), title: z.string().optional() }))
+      .array(
+        z.object({
+          href: z.string(),
+          type: z.string(),
+          title: z.string().optional(),
+          hreflang: z.string().optional(),
+        }),
+      )
       .openapi({
-        description: '<link rel="alternate"> entries: the article on the site, the site’s public feeds',
+        description:
+          '<link rel="alternate"> entries: the article on the site, its published translations (hreflang, and x-default for the site’s default locale), the site’s public feeds',
       }),
     json_ld: z.record(z.string(), z.unknown()).openapi({
       description:
@@ -42,13 +50,14 @@ interface SiteForSeo {
   public_feeds: boolean
   article_url_pattern: string | null
   article_schema_type: Site['article_schema_type']
+  default_locale: string
 }
 
 /** The article's site as the caller sees it (row-level security: a published-only key sees sites too). */
 async function readSite(ctx: ServiceContext, siteId: string): Promise<SiteForSeo> {
   const [site] = await ctx.readAsTenant(
     (q) => q<SiteForSeo[]>`
-      select name, domain, public_feeds, article_url_pattern, article_schema_type from public.sites
+      select name, domain, public_feeds, article_url_pattern, article_schema_type, default_locale from public.sites
       where id = ${siteId} and tenant_id = ${ctx.caller.tenantId}`,
   )
   if (!site) throw notFound('Site')
@@ -67,10 +76,22 @@ export async function withStructuredData(
 
 export function structuredData(article: Article, site: SiteForSeo, feedsBaseUrl: string): ArticleSeo {
   const links = { articleUrlPattern: site.article_url_pattern, domain: site.domain }
-  const onSite = articleUrl(links, article.slug)
+  const onSite = articleUrl(links, article.slug, article.locale)
   const canonical = article.canonical_url ?? onSite
   const alternates: ArticleSeo['alternates'] = []
   if (onSite && onSite !== canonical) alternates.push({ href: onSite, type: 'text/html' })
+  // hreflang: the group's published articles with an address (a page names itself too), and
+  // x-default for the one in the site's default locale. Drafts a full key sees are left out.
+  const translations = (article.alternates ?? []).filter(
+    (v): v is typeof v & { url: string } => v.status === 'published' && v.url !== null,
+  )
+  if (translations.length > 1 || (translations.length === 1 && translations[0]!.id !== article.id)) {
+    for (const v of translations) alternates.push({ href: v.url, type: 'text/html', hreflang: v.locale })
+    const fallback = translations.find((v) => v.locale === site.default_locale)
+    if (fallback) alternates.push({ href: fallback.url, type: 'text/html', hreflang: 'x-default' })
+  }
+  const source = translations.find((v) => v.id === article.translation_of)
+  const others = translations.filter((v) => v.id !== article.id)
   if (site.public_feeds) {
     const base = `${feedsBaseUrl.replace(/\/$/, '')}/feeds/${article.site_id}`
     alternates.push(
@@ -84,6 +105,7 @@ export function structuredData(article: Article, site: SiteForSeo, feedsBaseUrl:
     '@context': 'https://schema.org',
     '@type': site.article_schema_type,
     headline: headline.length > MAX_HEADLINE ? `${headline.slice(0, MAX_HEADLINE - 1)}…` : headline,
+    inLanguage: article.locale,
     description: article.meta_description ?? article.excerpt,
     ...(article.published_at && { datePublished: article.published_at }),
     dateModified: article.updated_at,
@@ -96,6 +118,16 @@ export function structuredData(article: Article, site: SiteForSeo, feedsBaseUrl:
     },
     ...(canonical && { url: canonical, mainEntityOfPage: { '@type': 'WebPage', '@id': canonical } }),
     ...(article.tags.length > 0 && { keywords: article.tags.map((t) => t.name).join(', ') }),
+    // schema.org's links between a work and its translations, by their canonical addresses.
+    ...(source && { translationOfWork: { '@id': source.url } }),
+    ...(!article.translation_of &&
+      others.length > 0 && {
+        workTranslation: others.map((v) => ({
+          '@type': site.article_schema_type,
+          '@id': v.url,
+          inLanguage: v.locale,
+        })),
+      }),
   }
   return { canonical_url: canonical, alternates, json_ld: jsonLd }
 }

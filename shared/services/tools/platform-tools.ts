@@ -11,8 +11,9 @@ import {
   updateArticle,
 } from '../content/articles.ts'
 import { listContent } from '../content/feed.ts'
-import { articleStatuses, createArticleBody, updateArticleBody } from '../content/schema.ts'
+import { articleStatuses, createArticleBody, MAX_ARTICLE_BODY, updateArticleBody } from '../content/schema.ts'
 import { getSite } from '../content/sites.ts'
+import { createTranslation, createTranslationBody } from '../content/translations.ts'
 import { generationEngine, queueGeneration } from '../generation/generate.ts'
 import { generateArticleBody } from '../generation/schema.ts'
 import { getJob } from '../jobs/jobs.ts'
@@ -85,6 +86,15 @@ const generateDraftParams = z
     message: 'give exactly one of item_ids and source_id',
     path: ['item_ids'],
   })
+// The translation's text is the caller's (the assistant's model translates): title and body required.
+const translateParams = z
+  .object({
+    article_id: z.uuid().describe('The article to translate (or any translation of it)'),
+    ...createTranslationBody.shape,
+    title: createArticleBody.shape.title.describe('The title in the target locale'),
+    body: z.string().max(MAX_ARTICLE_BODY).describe('The body in the target locale (Markdown)'),
+  })
+  .strict()
 const searchProductsParams = z
   .object({
     destination_id: z.uuid(),
@@ -196,6 +206,15 @@ export const platformTools: PlatformTool[] = [
         ? { job_id: job.id, status: 'draft', article_id: result.article_id, title: result.title }
         : { job_id: job.id, status: job.status, error: job.error }
     },
+  },
+  {
+    name: 'platform:translate_article',
+    description:
+      "Draft a translation of an article in one of its site's locales (BCP 47, such as fr or pt-BR), for an editor to review: read the article first (platform:get_content), then give its title and body translated. The draft keeps the source's feature image and tags; publishing it is a separate step.",
+    scope: 'content:write',
+    params: translateParams,
+    run: (ctx, { article_id, ...fields }: z.infer<typeof translateParams>) =>
+      createTranslation(ctx, article_id, fields),
   },
   {
     name: 'platform:search_products',

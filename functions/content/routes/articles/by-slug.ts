@@ -1,10 +1,10 @@
-import { cached, formatsQuery, metered } from '@functions/content/read-options.ts'
+import { cached, formatsQuery, localeQuery, metered } from '@functions/content/read-options.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { publishedReader } from '@shared/infra/http/route-auth.ts'
-import { getArticleBySlug } from '@shared/services/content/articles.ts'
+import { getArticleBySlug } from '@shared/services/content/localized-reads.ts'
 import { articleSchema, slugField } from '@shared/services/content/schema.ts'
 import { seoSchema, withStructuredData } from '@shared/services/content/structured-data.ts'
 import { answerRead } from '../respond.ts'
@@ -38,7 +38,7 @@ export const route = defineRoute(publishedReader, {
   summary:
     'One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one',
   description: `${metered}${cached} A published-only key sees published articles only: anything else is 404.`,
-  request: { params, query: z.object({ formats: formatsQuery, include: includeQuery }) },
+  request: { params, query: z.object({ formats: formatsQuery, include: includeQuery, locale: localeQuery }) },
   responses: {
     200: jsonContent(articleWithSeoSchema, 'The article'),
     301: jsonContent(movedSchema, "The slug was this published article's: Location gives its address now"),
@@ -51,9 +51,9 @@ export const registerGetArticleBySlug = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)
     const { site_id, slug } = c.req.valid('param')
-    const { formats, include } = c.req.valid('query')
+    const { formats, include, locale } = c.req.valid('query')
     return answerRead(c, async () => {
-      const found = await getArticleBySlug(ctx, site_id, slug, formats)
+      const found = await getArticleBySlug(ctx, site_id, slug, formats, locale ?? null)
       if (!('redirect_to' in found))
         return include === 'seo'
           ? withStructuredData(ctx, found.article, c.get('deps').config.PUBLIC_URL)

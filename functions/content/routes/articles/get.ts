@@ -1,10 +1,10 @@
-import { cached, formatsQuery, metered } from '@functions/content/read-options.ts'
+import { cached, formatsQuery, localeQuery, metered } from '@functions/content/read-options.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { publishedReader } from '@shared/infra/http/route-auth.ts'
-import { getArticle } from '@shared/services/content/articles.ts'
+import { getLocalizedArticle } from '@shared/services/content/localized-reads.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
 import { answerRead } from '../respond.ts'
 
@@ -14,7 +14,7 @@ export const route = defineRoute(publishedReader, {
   meter: 'content',
   summary: 'One article with its body (content:read; a published-only key sees published articles only)',
   description: `${metered}${cached}`,
-  request: { params: idParam, query: z.object({ formats: formatsQuery }) },
+  request: { params: idParam, query: z.object({ formats: formatsQuery, locale: localeQuery }) },
   responses: {
     200: jsonContent(articleSchema, 'The article'),
     304: { description: 'Not modified (If-None-Match)' },
@@ -25,5 +25,6 @@ export const route = defineRoute(publishedReader, {
 export const registerGetArticle = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)
-    return answerRead(c, () => getArticle(ctx, c.req.valid('param').id, c.req.valid('query').formats))
+    const { formats, locale } = c.req.valid('query')
+    return answerRead(c, () => getLocalizedArticle(ctx, c.req.valid('param').id, formats, locale ?? null))
   })

@@ -1,4 +1,4 @@
-import { UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '@shared/services/assistant/automations.ts'
+import { UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '@shared/services/assistant/automation-dispatch.ts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { type ScriptedLlm, type ScriptStep, startScriptedLlm } from './support/assistant-llm.ts'
 import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'

@@ -78,10 +78,10 @@ const ALLOWED: Allowed[] = [
     reason: 'reads the admins e-mail addresses (auth.users) and enqueues notifications (no API-role grant)',
   },
   // Assistant
-  { file: 'shared/services/assistant/automations.ts', fn: 'runDueAutomations', reason: ACROSS },
-  { file: 'shared/services/assistant/automations.ts', fn: 'runEventAutomations', reason: ACROSS },
+  { file: 'shared/services/assistant/automation-dispatch.ts', fn: 'runDueAutomations', reason: ACROSS },
+  { file: 'shared/services/assistant/automation-dispatch.ts', fn: 'runEventAutomations', reason: ACROSS },
   {
-    file: 'shared/services/assistant/automations.ts',
+    file: 'shared/services/assistant/automation-dispatch.ts',
     fn: 'startRun',
     reason:
       'the sweep starts a claimed run as its creator (found through the owner pool) and records the run row: assistant_automation_runs is SELECT-only for API roles',

@@ -1,3 +1,7 @@
+import { actingCallerFor } from '@shared/infra/caller.ts'
+import { serviceContextFor } from '@shared/infra/deps.ts'
+import { FOLLOW_MS } from '@shared/services/assistant/turn/event-log.ts'
+import { answerTurn } from '@shared/services/assistant/turn/index.ts'
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ScriptedLlm } from './support/assistant-llm.ts'
@@ -142,6 +146,41 @@ describe('resuming a stream', () => {
       headers: { 'last-event-id': String(all.length) },
     })
     expect(await done.text()).toBe('')
+  })
+
+  it('stops following a turn as soon as its reader goes away, while the turn runs on', async () => {
+    const t = await tenantWithModel()
+    const id = await conversation(t)
+    let release!: () => void
+    const hold = new Promise<void>((resolve) => (release = resolve))
+    llm.reset([{ text: 'Held answer.', hold }])
+    const asked = llm.requests.length
+    const running = tp.json(`/v1/assistant/conversations/${id}/messages`, {
+      token: t.token,
+      body: { content: 'Hello' },
+    })
+    await llm.waitForRequests(asked + 1)
+    const turnId = (await tp.json(`/v1/assistant/conversations/${id}`, { token: t.token })).body.turns.at(
+      -1,
+    ).id
+    // A follower on the other instance, as the service gives it to a route.
+    const deps = tp.instances[1]!.platform.deps
+    const ctx = serviceContextFor(deps, await actingCallerFor(deps.sql, t.tenantId, t.userId))
+    const follower = (await answerTurn(deps, ctx, { turnId, conversationId: id, after: 1 }))[
+      Symbol.asyncIterator
+    ]()
+    // The held turn sends nothing more: the follower polls until its reader leaves.
+    const next = follower.next()
+    await follower.return?.()
+    // Left alone it would poll on for FOLLOW_MS (2 minutes); the bound is that with room.
+    const stopped = await Promise.race([
+      next,
+      new Promise((resolve) => setTimeout(() => resolve('still following'), FOLLOW_MS / 12)),
+    ])
+    expect(stopped).toEqual({ done: true, value: undefined })
+    release()
+    const ended = await running
+    expect([ended.status, ended.body.turn?.status]).toEqual([200, 'completed'])
   })
 
   it('is 404 for another tenant and for a colleague, and 400 for an id that is not one', async () => {

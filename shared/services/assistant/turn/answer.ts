@@ -19,8 +19,8 @@ import { titleAfterTurn } from './title.ts'
  * - `answer: 'result'` (a JSON answer) runs the turn the same way and gives only `turn.ended`,
  *   the turn result as the caller reads it once the run here is over, without following.
  *
- * The turn never depends on the client: a consumer that stops iterating stops receiving events,
- * the turn goes on. The conversation's title is decided here: when the run here ended the turn, the
+ * The run starts with the iteration (the encoders begin at once), and never depends on the client
+ * after that: a consumer that stops iterating stops receiving events, the turn goes on. The conversation's title is decided here: when the run here ended the turn, the
  * title's model call starts once the answer is fixed (after `turn.ended` with its quota was made),
  * so its reservation never shows in the answer; a turn run elsewhere is titled by its runner.
  */

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
-import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
+import type { ScriptedLlm } from './support/assistant-llm.ts'
 import {
-  addMember,
-  startTestPlatform,
-  TestClock,
-  type TestPlatform,
-  type TestTenant,
-} from './support/platform.ts'
-import { type ProviderServer, startSlack } from './support/provider-apis.ts'
+  type AssistantPlatform,
+  addModelCredential,
+  seedSlackConnection,
+  slackPosts as slackPostsOf,
+  startAssistantPlatform,
+} from './support/assistant-platform.ts'
+import { addMember, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+import type { ProviderServer } from './support/provider-apis.ts'
 import { startReceiver } from './support/webhook-receiver.ts'
 
 /**
@@ -20,60 +20,24 @@ import { startReceiver } from './support/webhook-receiver.ts'
 let tp: TestPlatform
 let llm: ScriptedLlm
 let slack: ProviderServer
+let peers: AssistantPlatform | undefined
 const clock = new TestClock(new Date('2026-12-02T09:00:00.000Z'))
-const slackClient = { clientId: 'slack-client', clientSecret: 'slack-secret-0123456789' }
-const OPENAI = 'bc152fb4-8e13-4148-bfdc-1734d3f3c667'
 
 beforeAll(async () => {
-  ;[llm, slack] = await Promise.all([startScriptedLlm(), startSlack(slackClient)])
-  tp = await startTestPlatform({
-    instances: 2,
-    clock,
-    env: {
-      OPENAI_BASE_URL: llm.openaiBaseUrl,
-      OUTBOUND_ALLOW_HTTP: 'true',
-      OAUTH_PROVIDERS_OVERRIDE: JSON.stringify({
-        slack: {
-          api_base_url: `${slack.url}/api`,
-          token_url: `${slack.url}/api/oauth.v2.access`,
-          client_id: slackClient.clientId,
-          client_secret: slackClient.clientSecret,
-        },
-      }),
-    },
-  })
+  peers = await startAssistantPlatform({ instances: 2, clock, env: { OUTBOUND_ALLOW_HTTP: 'true' } })
+  ;({ tp, llm, slack } = peers)
 }, 120_000)
-afterAll(async () => {
-  await Promise.all([slack?.close(), llm?.close()])
-  await tp?.close()
-})
+afterAll(() => peers?.close())
 beforeEach(() => llm.reset([{ text: 'Done.' }]))
 
 /** A tenant with an AI credential and a Slack connection whose post_message needs approval. */
 async function gatedTenant(): Promise<TestTenant> {
   const t = await tp.createTenant()
-  const cred = await tp.json('/api/credentials', {
-    token: t.token,
-    body: { provider_id: OPENAI, name: 'openai', environment: 'production', credential: llm.key },
+  await addModelCredential(tp, llm, t)
+  await seedSlackConnection(tp, slack, t, {
+    expiresAt: new Date(clock.now().getTime() + 30 * 86_400_000),
+    requiresApproval: true,
   })
-  expect(cred.status, JSON.stringify(cred.body)).toBe(201)
-  const entry = integrationBySlug('slack')!
-  const token = `slack-access-${crypto.randomUUID()}`
-  slack.validTokens.add(token)
-  const vault = tp.instances[0]!.platform.deps.vault
-  const [row] = await tp.db.sql<{ id: string }[]>`
-    insert into public.integration_connections
-      (tenant_id, integration_id, integration_slug, connection_type, status, external_account_id, external_account_name, scopes,
-       access_token_encrypted, token_expires_at, created_by)
-    values (${t.tenantId}, ${entry.integration_id}, 'slack', 'oauth', 'active', ${`acct-${crypto.randomUUID()}`},
-            'Seeded', ${entry.oauth_scopes}, ${await vault.encrypt(t.tenantId, token, 'oauth-access-token')},
-            ${new Date(clock.now().getTime() + 30 * 86_400_000)}, ${t.userId})
-    returning id`
-  const gate = await tp.json(`/api/connections/${row!.id}/permissions`, {
-    token: t.token,
-    body: { tool_name: 'slack:post_message', allowed: true, requires_approval: true },
-  })
-  expect(gate.status, JSON.stringify(gate.body)).toBe(201)
   return t
 }
 
@@ -99,7 +63,7 @@ const sweep = (i: number) => tp.instances[i]!.platform.runJob('assistant/jobs/sw
 
 const inbox = (t: TestTenant, query = '') => tp.json(`/v1/assistant/approvals${query}`, { token: t.token })
 
-const slackPosts = () => slack.received.filter((r) => r.path === '/api/chat.postMessage')
+const slackPosts = () => slackPostsOf(slack)
 
 describe('the approvals inbox', () => {
   it('lists waiting calls across conversations and automations newest first; members see their own; owners and admins are told', async () => {

@@ -1,16 +1,17 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
 import { periodOf, productIds } from '../shared/services/usage/metering.ts'
-import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
+import type { ScriptedLlm } from './support/assistant-llm.ts'
 import {
-  addMember,
-  startTestPlatform,
-  TestClock,
-  type TestPlatform,
-  type TestTenant,
-} from './support/platform.ts'
-import { type ProviderServer, startSlack } from './support/provider-apis.ts'
+  type AssistantPlatform,
+  addModelCredential,
+  newConversation,
+  seedSlackConnection,
+  slackPosts as slackPostsOf,
+  startAssistantPlatform,
+} from './support/assistant-platform.ts'
+import { addMember, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+import type { ProviderServer } from './support/provider-apis.ts'
 
 /**
  * The assistant as a chat, over real HTTP with two instances on one database and the scripted
@@ -21,33 +22,14 @@ import { type ProviderServer, startSlack } from './support/provider-apis.ts'
 let tp: TestPlatform
 let llm: ScriptedLlm
 let slack: ProviderServer
+let peers: AssistantPlatform | undefined
 const clock = new TestClock(new Date('2026-11-21T12:00:05.000Z'))
-const slackClient = { clientId: 'slack-client', clientSecret: 'slack-secret-0123456789' }
-const OPENAI = 'bc152fb4-8e13-4148-bfdc-1734d3f3c667'
 
 beforeAll(async () => {
-  ;[llm, slack] = await Promise.all([startScriptedLlm(), startSlack(slackClient)])
-  tp = await startTestPlatform({
-    instances: 2,
-    clock,
-    env: {
-      OPENAI_BASE_URL: llm.openaiBaseUrl,
-      ANTHROPIC_BASE_URL: llm.anthropicBaseUrl,
-      OAUTH_PROVIDERS_OVERRIDE: JSON.stringify({
-        slack: {
-          api_base_url: `${slack.url}/api`,
-          token_url: `${slack.url}/api/oauth.v2.access`,
-          client_id: slackClient.clientId,
-          client_secret: slackClient.clientSecret,
-        },
-      }),
-    },
-  })
+  peers = await startAssistantPlatform({ instances: 2, clock })
+  ;({ tp, llm, slack } = peers)
 }, 120_000)
-afterAll(async () => {
-  await Promise.all([slack?.close(), llm?.close()])
-  await tp?.close()
-})
+afterAll(() => peers?.close())
 beforeEach(() => {
   llm.reset([{ text: 'Done.' }])
   llm.titleReply = { text: 'Scripted title', usage: { input: 40, output: 3 } }
@@ -55,19 +37,11 @@ beforeEach(() => {
 
 async function tenantWith(): Promise<TestTenant> {
   const t = await tp.createTenant()
-  const res = await tp.json('/api/credentials', {
-    token: t.token,
-    body: { provider_id: OPENAI, name: 'openai', environment: 'production', credential: llm.key },
-  })
-  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  await addModelCredential(tp, llm, t)
   return t
 }
 
-async function conversation(t: TestTenant, title?: string): Promise<string> {
-  const res = await tp.json('/v1/assistant/conversations', { token: t.token, body: title ? { title } : {} })
-  expect(res.status, JSON.stringify(res.body)).toBe(201)
-  return res.body.id
-}
+const conversation = (t: TestTenant, title?: string) => newConversation(tp, t, { title })
 
 const base = (id: string) => `/v1/assistant/conversations/${id}`
 const say = (t: TestTenant, id: string, content: string, instance = 0) =>
@@ -81,22 +55,9 @@ async function used(t: TestTenant): Promise<number> {
   return Number(row?.units ?? 0)
 }
 
-async function seedSlack(t: TestTenant) {
-  const entry = integrationBySlug('slack')!
-  const vault = tp.instances[0]!.platform.deps.vault
-  const token = `slack-access-${crypto.randomUUID()}`
-  slack.validTokens.add(token)
-  const [row] = await tp.db.sql<{ id: string }[]>`
-    insert into public.integration_connections
-      (tenant_id, integration_id, integration_slug, connection_type, status, external_account_id, external_account_name, scopes,
-       access_token_encrypted, token_expires_at, created_by)
-    values (${t.tenantId}, ${entry.integration_id}, 'slack', 'oauth', 'active', ${`acct-${crypto.randomUUID()}`},
-            'Seeded', ${entry.oauth_scopes}, ${await vault.encrypt(t.tenantId, token, 'oauth-access-token')},
-            ${new Date(clock.now().getTime() + 86_400_000)}, ${t.userId})
-    returning id`
-  return row!.id
-}
-const slackPosts = () => slack.received.filter((r) => r.path === '/api/chat.postMessage')
+const seedSlack = (t: TestTenant) =>
+  seedSlackConnection(tp, slack, t, { expiresAt: new Date(clock.now().getTime() + 86_400_000) })
+const slackPosts = () => slackPostsOf(slack)
 
 /** Waits (by polling the API, a bounded number of times) until the conversation satisfies `ok`. */
 async function until(t: TestTenant, id: string, ok: (body: any) => boolean) {

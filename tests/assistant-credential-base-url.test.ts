@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
+import { AI_PROVIDER_IDS } from './support/assistant-platform.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 
 /**
@@ -11,10 +12,7 @@ import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 let tp: TestPlatform
 let platformWide: ScriptedLlm
 let own: ScriptedLlm
-const PROVIDERS = {
-  openai: 'bc152fb4-8e13-4148-bfdc-1734d3f3c667',
-  anthropic: 'd93a4ccf-d51d-4724-b33c-944d28befd87',
-}
+const PROVIDERS = AI_PROVIDER_IDS
 
 beforeAll(async () => {
   ;[platformWide, own] = await Promise.all([startScriptedLlm(), startScriptedLlm()])

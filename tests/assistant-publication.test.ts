@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
+import type { ScriptedLlm } from './support/assistant-llm.ts'
 import {
-  addMember,
-  startTestPlatform,
-  TestClock,
-  type TestPlatform,
-  type TestTenant,
-} from './support/platform.ts'
+  type AssistantPlatform,
+  addModelCredential,
+  startAssistantPlatform,
+} from './support/assistant-platform.ts'
+import { addMember, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**
  * The assistant writing for the publication, over real HTTP with a scripted model provider: the
@@ -19,30 +18,19 @@ import {
 
 let tp: TestPlatform
 let llm: ScriptedLlm
+let peers: AssistantPlatform | undefined
 const clock = new TestClock(new Date('2026-12-02T07:30:00.000Z')) // a Wednesday
-const OPENAI = 'bc152fb4-8e13-4148-bfdc-1734d3f3c667'
 
 beforeAll(async () => {
-  llm = await startScriptedLlm()
-  tp = await startTestPlatform({
-    instances: 2,
-    clock,
-    env: { OPENAI_BASE_URL: llm.openaiBaseUrl, ANTHROPIC_BASE_URL: llm.anthropicBaseUrl },
-  })
+  peers = await startAssistantPlatform({ instances: 2, clock })
+  ;({ tp, llm } = peers)
 }, 120_000)
-afterAll(async () => {
-  await llm?.close()
-  await tp?.close()
-})
+afterAll(() => peers?.close())
 
 /** A tenant with an OpenAI credential, a site, a tag and a feed source with three items. */
 async function publication(): Promise<{ t: TestTenant; siteId: string; sourceId: string; fresh: string[] }> {
   const t = await tp.createTenant()
-  const credential = await tp.json('/api/credentials', {
-    token: t.token,
-    body: { provider_id: OPENAI, name: 'openai', environment: 'production', credential: llm.key },
-  })
-  expect(credential.status, JSON.stringify(credential.body)).toBe(201)
+  await addModelCredential(tp, llm, t)
   const site = await tp.json('/v1/content/sites', { token: t.token, body: { name: 'The Garden Post' } })
   expect(site.status).toBe(201)
   expect((await tp.json('/v1/content/tags', { token: t.token, body: { name: 'Garden' } })).status).toBe(201)
@@ -302,11 +290,7 @@ describe('an approved publication', () => {
     between: (t: TestTenant, contributor: TestTenant, id: string) => Promise<void>,
   ) {
     const t = await tp.createTenant()
-    const credential = await tp.json('/api/credentials', {
-      token: t.token,
-      body: { provider_id: OPENAI, name: 'openai', environment: 'production', credential: llm.key },
-    })
-    expect(credential.status, JSON.stringify(credential.body)).toBe(201)
+    await addModelCredential(tp, llm, t)
     const site = await tp.json('/v1/content/sites', { token: t.token, body: { name: 'The Garden Post' } })
     const contributor = await addMember(tp, t.tenantId, 'contributor')
     const draft = await tp.json('/v1/content/articles', {

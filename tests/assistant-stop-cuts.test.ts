@@ -1,8 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CANCEL_POLL_MS } from '../shared/services/assistant/turn/limits.ts'
 import { periodOf, productIds } from '../shared/services/usage/metering.ts'
-import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
-import { startTestPlatform, type TestPlatform } from './support/platform.ts'
+import type { ScriptedLlm } from './support/assistant-llm.ts'
+import {
+  type AssistantPlatform,
+  addModelCredential,
+  newConversation,
+  startAssistantPlatform,
+} from './support/assistant-platform.ts'
+import type { TestPlatform } from './support/platform.ts'
 
 /**
  * Stop cuts the model call under way, on whichever instance runs it: the turn reads its Stop mark
@@ -13,33 +19,24 @@ import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 
 let tp: TestPlatform
 let llm: ScriptedLlm
-const OPENAI = 'bc152fb4-8e13-4148-bfdc-1734d3f3c667'
+let peers: AssistantPlatform | undefined
 let release!: () => void
 const resume = new Promise<void>((r) => (release = r))
 
 beforeAll(async () => {
-  llm = await startScriptedLlm()
-  tp = await startTestPlatform({ instances: 2, env: { OPENAI_BASE_URL: llm.openaiBaseUrl } })
+  peers = await startAssistantPlatform({ instances: 2 })
+  ;({ tp, llm } = peers)
 }, 120_000)
 afterAll(async () => {
   release()
-  await llm?.close()
-  await tp?.close()
+  await peers?.close()
 })
 
 describe('Stop', () => {
   it('cuts the streaming answer on the other instance and keeps what was shown, metered once', async () => {
     const t = await tp.createTenant()
-    const made = await tp.json('/api/credentials', {
-      token: t.token,
-      body: { provider_id: OPENAI, name: 'openai', environment: 'production', credential: llm.key },
-    })
-    expect(made.status).toBe(201)
-    const conversation = await tp.json('/v1/assistant/conversations', {
-      token: t.token,
-      body: { title: 'Stop me' },
-    })
-    const base = `/v1/assistant/conversations/${conversation.body.id}`
+    await addModelCredential(tp, llm, t)
+    const base = `/v1/assistant/conversations/${await newConversation(tp, t, { title: 'Stop me' })}`
     // The role chunk, then "Alpha " and "beta "; the rest waits until the test ends.
     llm.reset([{ text: 'Alpha beta gamma delta epsilon', pauseAfterChunks: 3, resume }])
     const paused = llm.paused()

@@ -1,9 +1,19 @@
+import { actingCallerFor } from '@shared/infra/caller.ts'
+import { serviceContextFor } from '@shared/infra/deps.ts'
+import { FOLLOW_MS } from '@shared/services/assistant/turn/event-log.ts'
+import { answerTurn } from '@shared/services/assistant/turn/index.ts'
 import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
-import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
-import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
-import { type ProviderServer, startSlack } from './support/provider-apis.ts'
+import type { ScriptedLlm } from './support/assistant-llm.ts'
+import {
+  type AssistantPlatform,
+  addModelCredential,
+  newConversation,
+  seedSlackConnection,
+  startAssistantPlatform,
+} from './support/assistant-platform.ts'
+import { addMember, type TestPlatform, type TestTenant } from './support/platform.ts'
+import type { ProviderServer } from './support/provider-apis.ts'
 
 /**
  * A turn's stream over real HTTP with two instances on one database: numbered events that a client
@@ -14,67 +24,25 @@ import { type ProviderServer, startSlack } from './support/provider-apis.ts'
 let tp: TestPlatform
 let llm: ScriptedLlm
 let slack: ProviderServer
-const slackClient = { clientId: 'slack-client', clientSecret: 'slack-secret-0123456789' }
-const OPENAI = 'bc152fb4-8e13-4148-bfdc-1734d3f3c667'
+let peers: AssistantPlatform | undefined
 
 beforeAll(async () => {
-  ;[llm, slack] = await Promise.all([startScriptedLlm(), startSlack(slackClient)])
-  tp = await startTestPlatform({
-    instances: 2,
-    env: {
-      OPENAI_BASE_URL: llm.openaiBaseUrl,
-      OAUTH_PROVIDERS_OVERRIDE: JSON.stringify({
-        slack: {
-          api_base_url: `${slack.url}/api`,
-          token_url: `${slack.url}/api/oauth.v2.access`,
-          client_id: slackClient.clientId,
-          client_secret: slackClient.clientSecret,
-        },
-      }),
-    },
-  })
+  peers = await startAssistantPlatform({ instances: 2 })
+  ;({ tp, llm, slack } = peers)
 }, 120_000)
-afterAll(async () => {
-  await Promise.all([slack?.close(), llm?.close()])
-  await tp?.close()
-})
+afterAll(() => peers?.close())
 beforeEach(() => llm.reset([{ text: 'Done.' }]))
 
 async function tenantWithModel(): Promise<TestTenant> {
   const t = await tp.createTenant()
-  const res = await tp.json('/api/credentials', {
-    token: t.token,
-    body: { provider_id: OPENAI, name: 'openai', environment: 'production', credential: llm.key },
-  })
-  expect(res.status, JSON.stringify(res.body)).toBe(201)
+  await addModelCredential(tp, llm, t)
   return t
 }
 
-async function conversation(t: TestTenant): Promise<string> {
-  const res = await tp.json('/v1/assistant/conversations', { token: t.token, body: {} })
-  expect(res.status).toBe(201)
-  return res.body.id
-}
+const conversation = (t: TestTenant) => newConversation(tp, t)
 
-async function slackNeedingApproval(t: TestTenant) {
-  const entry = integrationBySlug('slack')!
-  const vault = tp.instances[0]!.platform.deps.vault
-  const token = `slack-access-${crypto.randomUUID()}`
-  slack.validTokens.add(token)
-  const [row] = await tp.db.sql<{ id: string }[]>`
-    insert into public.integration_connections
-      (tenant_id, integration_id, integration_slug, connection_type, status, external_account_id, external_account_name, scopes,
-       access_token_encrypted, token_expires_at, created_by)
-    values (${t.tenantId}, ${entry.integration_id}, 'slack', 'oauth', 'active', ${`acct-${crypto.randomUUID()}`},
-            'Seeded', ${entry.oauth_scopes}, ${await vault.encrypt(t.tenantId, token, 'oauth-access-token')},
-            ${new Date(Date.now() + 86_400_000)}, ${t.userId})
-    returning id`
-  const set = await tp.json(`/api/connections/${row!.id}/permissions`, {
-    token: t.token,
-    body: { tool_name: 'slack:post_message', allowed: true, requires_approval: true },
-  })
-  expect(set.status).toBe(201)
-}
+const slackNeedingApproval = (t: TestTenant) =>
+  seedSlackConnection(tp, slack, t, { expiresAt: new Date(Date.now() + 86_400_000), requiresApproval: true })
 
 interface Sse {
   id: number | null
@@ -178,6 +146,41 @@ describe('resuming a stream', () => {
       headers: { 'last-event-id': String(all.length) },
     })
     expect(await done.text()).toBe('')
+  })
+
+  it('stops following a turn as soon as its reader goes away, while the turn runs on', async () => {
+    const t = await tenantWithModel()
+    const id = await conversation(t)
+    let release!: () => void
+    const hold = new Promise<void>((resolve) => (release = resolve))
+    llm.reset([{ text: 'Held answer.', hold }])
+    const asked = llm.requests.length
+    const running = tp.json(`/v1/assistant/conversations/${id}/messages`, {
+      token: t.token,
+      body: { content: 'Hello' },
+    })
+    await llm.waitForRequests(asked + 1)
+    const turnId = (await tp.json(`/v1/assistant/conversations/${id}`, { token: t.token })).body.turns.at(
+      -1,
+    ).id
+    // A follower on the other instance, as the service gives it to a route.
+    const deps = tp.instances[1]!.platform.deps
+    const ctx = serviceContextFor(deps, await actingCallerFor(deps.sql, t.tenantId, t.userId))
+    const follower = (await answerTurn(deps, ctx, { turnId, conversationId: id, after: 1 }))[
+      Symbol.asyncIterator
+    ]()
+    // The held turn sends nothing more: the follower polls until its reader leaves.
+    const next = follower.next()
+    await follower.return?.()
+    // Left alone it would poll on for FOLLOW_MS (2 minutes); the bound is that with room.
+    const stopped = await Promise.race([
+      next,
+      new Promise((resolve) => setTimeout(() => resolve('still following'), FOLLOW_MS / 12)),
+    ])
+    expect(stopped).toEqual({ done: true, value: undefined })
+    release()
+    const ended = await running
+    expect([ended.status, ended.body.turn?.status]).toEqual([200, 'completed'])
   })
 
   it('is 404 for another tenant and for a colleague, and 400 for an id that is not one', async () => {

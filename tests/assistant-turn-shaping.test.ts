@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { ServiceError } from '../shared/infra/errors.ts'
-import type { MessageRow, ToolCallRow, TurnRow } from '../shared/services/assistant/conversations.ts'
+import type { MessageRow, ToolCallRow, TurnRow } from '../shared/services/assistant/records.ts'
 import { guarded } from '../shared/services/assistant/turn/events.ts'
 import { HISTORY_MESSAGES, MAX_TOOL_RESULT_CHARS } from '../shared/services/assistant/turn/limits.ts'
 import { allInOrder } from '../shared/services/assistant/turn/settled.ts'

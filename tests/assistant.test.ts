@@ -2,16 +2,17 @@ import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
 import { periodOf, productIds } from '../shared/services/usage/metering.ts'
-import { type ScriptedLlm, type ScriptedReply, startScriptedLlm } from './support/assistant-llm.ts'
-import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
+import type { ScriptedLlm, ScriptedReply } from './support/assistant-llm.ts'
 import {
-  addMember,
-  startTestPlatform,
-  TestClock,
-  type TestPlatform,
-  type TestTenant,
-} from './support/platform.ts'
-import { type ProviderServer, startSlack } from './support/provider-apis.ts'
+  type AssistantPlatform,
+  addModelCredential,
+  seedSlackConnection,
+  slackPosts as slackPostsOf,
+  startAssistantPlatform,
+} from './support/assistant-platform.ts'
+import { type McpTestServer, startMcpServer } from './support/mcp-server.ts'
+import { addMember, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+import type { ProviderServer } from './support/provider-apis.ts'
 
 /**
  * The assistant over real HTTP: two platform instances on one database, a scripted model provider
@@ -23,41 +24,21 @@ let tp: TestPlatform
 let llm: ScriptedLlm
 let slack: ProviderServer
 let everything: McpTestServer
+let peers: AssistantPlatform | undefined
 const clock = new TestClock(new Date('2026-11-21T12:00:05.000Z'))
-const slackClient = { clientId: 'slack-client', clientSecret: 'slack-secret-0123456789' }
 const MCP_TOKEN = 'everything-bearer-token-0123456789'
-const PROVIDERS = {
-  openai: 'bc152fb4-8e13-4148-bfdc-1734d3f3c667',
-  anthropic: 'd93a4ccf-d51d-4724-b33c-944d28befd87',
-}
 
 beforeAll(async () => {
-  ;[llm, slack, everything] = await Promise.all([
-    startScriptedLlm(),
-    startSlack(slackClient),
-    startMcpServer({ transport: 'streamableHttp', auth: { type: 'bearer', token: MCP_TOKEN } }),
-  ])
-  tp = await startTestPlatform({
-    instances: 2,
-    clock,
-    env: {
-      OPENAI_BASE_URL: llm.openaiBaseUrl,
-      ANTHROPIC_BASE_URL: llm.anthropicBaseUrl,
-      MCP_TOOL_TIMEOUT_MS: '3000',
-      OAUTH_PROVIDERS_OVERRIDE: JSON.stringify({
-        slack: {
-          api_base_url: `${slack.url}/api`,
-          token_url: `${slack.url}/api/oauth.v2.access`,
-          client_id: slackClient.clientId,
-          client_secret: slackClient.clientSecret,
-        },
-      }),
-    },
+  everything = await startMcpServer({
+    transport: 'streamableHttp',
+    auth: { type: 'bearer', token: MCP_TOKEN },
   })
+  peers = await startAssistantPlatform({ instances: 2, clock, env: { MCP_TOOL_TIMEOUT_MS: '3000' } })
+  ;({ tp, llm, slack } = peers)
 }, 120_000)
 afterAll(async () => {
-  await Promise.all([slack?.close(), everything?.close(), llm?.close()])
-  await tp?.close()
+  await everything?.close()
+  await peers?.close()
 })
 beforeEach(() => {
   llm.reset([{ text: 'Done.' }])
@@ -67,18 +48,7 @@ async function tenantWith(opts: { provider?: 'openai' | 'anthropic' | null; plan
   const t = await tp.createTenant()
   if (opts.plan) await tp.db.sql`update public.tenants set plan = ${opts.plan} where id = ${t.tenantId}`
   const provider = opts.provider === undefined ? 'openai' : opts.provider
-  if (provider) {
-    const res = await tp.json('/api/credentials', {
-      token: t.token,
-      body: {
-        provider_id: PROVIDERS[provider],
-        name: provider,
-        environment: 'production',
-        credential: llm.key,
-      },
-    })
-    expect(res.status, JSON.stringify(res.body)).toBe(201)
-  }
+  if (provider) await addModelCredential(tp, llm, t, provider)
   return t
 }
 
@@ -120,23 +90,9 @@ async function sayStreaming(t: TestTenant, id: string, content: string) {
     })
 }
 
-async function seedSlack(t: TestTenant) {
-  const entry = integrationBySlug('slack')!
-  const vault = tp.instances[0]!.platform.deps.vault
-  const token = `slack-access-${crypto.randomUUID()}`
-  slack.validTokens.add(token)
-  const [row] = await tp.db.sql<{ id: string }[]>`
-    insert into public.integration_connections
-      (tenant_id, integration_id, integration_slug, connection_type, status, external_account_id, external_account_name, scopes,
-       access_token_encrypted, token_expires_at, created_by)
-    values (${t.tenantId}, ${entry.integration_id}, 'slack', 'oauth', 'active', ${`acct-${crypto.randomUUID()}`},
-            'Seeded', ${entry.oauth_scopes}, ${await vault.encrypt(t.tenantId, token, 'oauth-access-token')},
-            ${new Date(clock.now().getTime() + 86_400_000)}, ${t.userId})
-    returning id`
-  return row!.id
-}
-
-const slackPosts = () => slack.received.filter((r) => r.path === '/api/chat.postMessage')
+const seedSlack = (t: TestTenant) =>
+  seedSlackConnection(tp, slack, t, { expiresAt: new Date(clock.now().getTime() + 86_400_000) })
+const slackPosts = () => slackPostsOf(slack)
 
 /** The tool results the model was sent in its last request (OpenAI's role=tool messages). */
 const toolMessages = () =>

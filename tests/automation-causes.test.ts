@@ -1,7 +1,12 @@
-import { UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '@shared/services/assistant/automations.ts'
+import { UNTRUSTED_CLOSE, UNTRUSTED_OPEN } from '@shared/services/assistant/automation-dispatch.ts'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { type ScriptedLlm, type ScriptStep, startScriptedLlm } from './support/assistant-llm.ts'
-import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
+import type { ScriptedLlm, ScriptStep } from './support/assistant-llm.ts'
+import {
+  type AssistantPlatform,
+  addModelCredential,
+  startAssistantPlatform,
+} from './support/assistant-platform.ts'
+import { TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
 
 /**
  * Events carry their cause, and automations cannot trigger themselves (docs/adr/0030), over real
@@ -13,17 +18,14 @@ import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from
 
 let tp: TestPlatform
 let llm: ScriptedLlm
+let peers: AssistantPlatform | undefined
 const clock = new TestClock(new Date('2026-12-07T09:00:00.000Z'))
-const OPENAI = 'bc152fb4-8e13-4148-bfdc-1734d3f3c667'
 
 beforeAll(async () => {
-  llm = await startScriptedLlm()
-  tp = await startTestPlatform({ clock, env: { OPENAI_BASE_URL: llm.openaiBaseUrl } })
+  peers = await startAssistantPlatform({ clock })
+  ;({ tp, llm } = peers)
 }, 120_000)
-afterAll(async () => {
-  await llm?.close()
-  await tp?.close()
-})
+afterAll(() => peers?.close())
 
 type Message = { role: string; content: string }
 
@@ -49,11 +51,7 @@ async function tenantWithModel(): Promise<TestTenant & { siteId: string }> {
   const t = await tp.createTenant()
   // Pro: concurrent runs each reserve a model call's most tokens, more than Free's quota holds.
   await tp.db.sql`update public.tenants set plan = 'pro' where id = ${t.tenantId}`
-  const cred = await tp.json('/api/credentials', {
-    token: t.token,
-    body: { provider_id: OPENAI, name: 'openai', environment: 'production', credential: llm.key },
-  })
-  expect(cred.status, JSON.stringify(cred.body)).toBe(201)
+  await addModelCredential(tp, llm, t)
   const site = await tp.json('/v1/content/sites', { token: t.token, body: { name: 'Blog' } })
   return { ...t, siteId: site.body.id }
 }

@@ -4,9 +4,10 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard } from '../dashboard/build.ts'
 import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
-import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
-import { startTestPlatform, type TestPlatform } from './support/platform.ts'
-import { type ProviderServer, startSlack } from './support/provider-apis.ts'
+import type { ScriptedLlm } from './support/assistant-llm.ts'
+import { type AssistantPlatform, startAssistantPlatform } from './support/assistant-platform.ts'
+import type { TestPlatform } from './support/platform.ts'
+import type { ProviderServer } from './support/provider-apis.ts'
 
 /**
  * The dashboard's Approvals page in chromium against the whole platform and a scripted model:
@@ -17,11 +18,11 @@ import { type ProviderServer, startSlack } from './support/provider-apis.ts'
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const SHOTS = process.env.DASHBOARD_SCREENSHOTS
 const OWNER = { email: 'owner@approvals.example', password: 'owner password 1' }
-const slackClient = { clientId: 'slack-client', clientSecret: 'slack-secret-0123456789' }
 
 let tp: TestPlatform
 let llm: ScriptedLlm
 let slack: ProviderServer
+let peers: AssistantPlatform | undefined
 let browser: Browser
 let page: Page
 
@@ -41,20 +42,8 @@ if (browserMissing)
 beforeAll(async () => {
   if (browserMissing) return
   await buildDashboard()
-  ;[llm, slack] = await Promise.all([startScriptedLlm(), startSlack(slackClient)])
-  tp = await startTestPlatform({
-    env: {
-      OPENAI_BASE_URL: llm.openaiBaseUrl,
-      OAUTH_PROVIDERS_OVERRIDE: JSON.stringify({
-        slack: {
-          api_base_url: `${slack.url}/api`,
-          token_url: `${slack.url}/api/oauth.v2.access`,
-          client_id: slackClient.clientId,
-          client_secret: slackClient.clientSecret,
-        },
-      }),
-    },
-  })
+  peers = await startAssistantPlatform()
+  ;({ tp, llm, slack } = peers)
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -70,7 +59,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close()
-  await Promise.all([slack?.close(), llm?.close(), tp?.close()])
+  await peers?.close()
 })
 
 describe.skipIf(browserMissing)('the Approvals page', () => {

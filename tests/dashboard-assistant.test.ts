@@ -2,7 +2,8 @@ import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildDashboard } from '../dashboard/build.ts'
 import { integrationBySlug } from '../shared/services/integrations/catalog.ts'
-import { type ScriptedLlm, startScriptedLlm } from './support/assistant-llm.ts'
+import type { ScriptedLlm } from './support/assistant-llm.ts'
+import { type AssistantPlatform, startAssistantPlatform } from './support/assistant-platform.ts'
 import {
   chromiumMissing,
   openBrowser,
@@ -10,8 +11,8 @@ import {
   screenshot,
   signUpWithWorkspace,
 } from './support/chromium.ts'
-import { startTestPlatform, type TestPlatform } from './support/platform.ts'
-import { type ProviderServer, startSlack } from './support/provider-apis.ts'
+import type { TestPlatform } from './support/platform.ts'
+import type { ProviderServer } from './support/provider-apis.ts'
 
 /**
  * The dashboard's Assistant page in chromium against the whole platform, a scripted model that
@@ -21,11 +22,11 @@ import { type ProviderServer, startSlack } from './support/provider-apis.ts'
  */
 
 const OWNER = { email: 'owner@assistant.example', password: 'owner password 1' }
-const slackClient = { clientId: 'slack-client', clientSecret: 'slack-secret-0123456789' }
 
 let tp: TestPlatform
 let llm: ScriptedLlm
 let slack: ProviderServer
+let peers: AssistantPlatform | undefined
 let browser: Browser
 let page: Page
 let dashboardUrl: string
@@ -38,28 +39,15 @@ const browserMissing = chromiumMissing('tests/dashboard-assistant.test.ts')
 beforeAll(async () => {
   if (browserMissing) return
   await buildDashboard()
-  ;[llm, slack] = await Promise.all([startScriptedLlm(), startSlack(slackClient)])
-  tp = await startTestPlatform({
-    env: {
-      OPENAI_BASE_URL: llm.openaiBaseUrl,
-      ANTHROPIC_BASE_URL: llm.anthropicBaseUrl,
-      OAUTH_PROVIDERS_OVERRIDE: JSON.stringify({
-        slack: {
-          api_base_url: `${slack.url}/api`,
-          token_url: `${slack.url}/api/oauth.v2.access`,
-          client_id: slackClient.clientId,
-          client_secret: slackClient.clientSecret,
-        },
-      }),
-    },
-  })
+  peers = await startAssistantPlatform()
+  ;({ tp, llm, slack } = peers)
   dashboardUrl = `${tp.baseUrl}/dashboard/`
   ;({ browser, page } = await openBrowser())
 }, 90_000)
 
 afterAll(async () => {
   await browser?.close()
-  await Promise.all([slack?.close(), llm?.close(), tp?.close()])
+  await peers?.close()
 })
 
 describe.skipIf(browserMissing)('the Assistant page', () => {

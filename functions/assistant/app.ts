@@ -2,7 +2,11 @@ import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { createFunctionApp } from '@shared/infra/http/function-app.ts'
 import { registerDecideApproval } from './routes/approvals/decide.ts'
 import { registerListApprovals } from './routes/approvals/list.ts'
-import { registerAutomations } from './routes/automations/routes.ts'
+import { registerCreateAutomation } from './routes/automations/create.ts'
+import { registerDeleteAutomation } from './routes/automations/delete.ts'
+import { registerListAutomations } from './routes/automations/list.ts'
+import { registerListAutomationRuns } from './routes/automations/runs.ts'
+import { registerUpdateAutomation } from './routes/automations/update.ts'
 import { registerApproveToolCall } from './routes/conversations/approve.ts'
 import { registerCancelTurn } from './routes/conversations/cancel.ts'
 import { registerCreateConversation } from './routes/conversations/create.ts'
@@ -38,7 +42,11 @@ export function createApp(deps: FunctionDeps) {
     registerRenameConversation,
     registerGetSettings,
     registerPutSettings,
-    registerAutomations,
+    registerListAutomations,
+    registerCreateAutomation,
+    registerUpdateAutomation,
+    registerDeleteAutomation,
+    registerListAutomationRuns,
     registerSweep,
   ])
     register(app)

@@ -73,10 +73,10 @@ const ALLOWED: Allowed[] = [
     reason: 'reads the admins e-mail addresses (auth.users) and enqueues notifications (no API-role grant)',
   },
   // Assistant
-  { file: 'shared/services/assistant/automations.ts', fn: 'runDueAutomations', reason: ACROSS },
-  { file: 'shared/services/assistant/automations.ts', fn: 'runEventAutomations', reason: ACROSS },
+  { file: 'shared/services/assistant/automation-dispatch.ts', fn: 'runDueAutomations', reason: ACROSS },
+  { file: 'shared/services/assistant/automation-dispatch.ts', fn: 'runEventAutomations', reason: ACROSS },
   {
-    file: 'shared/services/assistant/automations.ts',
+    file: 'shared/services/assistant/automation-dispatch.ts',
     fn: 'startRun',
     reason:
       'the sweep starts a claimed run as its creator (found through the owner pool) and records the run row: assistant_automation_runs is SELECT-only for API roles',
@@ -102,7 +102,7 @@ const ALLOWED: Allowed[] = [
     reason: 'the turn job: finds its creator and their role now, before acting as them',
   },
   {
-    file: 'shared/services/assistant/turn/steps.ts',
+    file: 'shared/services/assistant/turn/cancel.ts',
     fn: 'readStopMark',
     reason:
       "the turn job: reads its own turn's Stop mark (one row by id and tenant) every CANCEL_POLL_MS while the model streams; the Stop may arrive through another instance",
@@ -126,11 +126,11 @@ const ALLOWED: Allowed[] = [
       'records the decision and queues the job: assistant_tool_calls and jobs are SELECT-only for API roles',
   },
   {
-    file: 'shared/services/assistant/turn/store.ts',
+    file: 'shared/services/assistant/turn/job-store.ts',
     fn: 'loadTurn',
     reason: 'the turn job: loads the turn by id before its tenant is known, then acts as its creator',
   },
-  { file: 'shared/services/assistant/turn/store.ts', fn: 'finishTurn', reason: JOB },
+  { file: 'shared/services/assistant/turn/job-store.ts', fn: 'finishTurn', reason: JOB },
   {
     file: 'shared/services/assistant/turn/cancel.ts',
     fn: 'cancelTurn',
@@ -150,19 +150,19 @@ const ALLOWED: Allowed[] = [
     reason:
       'reads the first exchange and stores the title and its tokens (usage counters are not writable by API roles), scoped by the turn’s tenant_id',
   },
-  { file: 'shared/services/assistant/turn/store.ts', fn: 'markInterrupted', reason: JOB },
-  { file: 'shared/services/assistant/turn/store.ts', fn: 'takeApproved', reason: JOB },
-  { file: 'shared/services/assistant/turn/store.ts', fn: 'readConversation', reason: JOB },
-  { file: 'shared/services/assistant/turn/store.ts', fn: 'readInstructions', reason: JOB },
-  { file: 'shared/services/assistant/turn/store.ts', fn: 'approvalRequired', reason: JOB },
-  { file: 'shared/services/assistant/turn/store.ts', fn: 'storeAnswer', reason: JOB },
+  { file: 'shared/services/assistant/turn/job-store.ts', fn: 'markInterrupted', reason: JOB },
+  { file: 'shared/services/assistant/turn/job-store.ts', fn: 'takeApproved', reason: JOB },
+  { file: 'shared/services/assistant/turn/job-store.ts', fn: 'readConversation', reason: JOB },
+  { file: 'shared/services/assistant/turn/job-store.ts', fn: 'readInstructions', reason: JOB },
+  { file: 'shared/services/assistant/turn/job-store.ts', fn: 'approvalRequired', reason: JOB },
+  { file: 'shared/services/assistant/turn/job-store.ts', fn: 'storeAnswer', reason: JOB },
   {
-    file: 'shared/services/assistant/turn/store.ts',
+    file: 'shared/services/assistant/turn/job-store.ts',
     fn: 'storeToolCallEnd',
     reason: 'stores the tool call outcome: assistant_tool_calls is SELECT-only for API roles',
   },
   {
-    file: 'shared/services/assistant/turn/store.ts',
+    file: 'shared/services/assistant/turn/job-store.ts',
     fn: 'awaitApproval',
     reason:
       'the turn job: marks the turn awaiting approval and writes its assistant.approval_required event in one transaction',

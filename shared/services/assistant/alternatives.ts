@@ -1,5 +1,5 @@
 import type { Queryable } from '@shared/infra/db.ts'
-import { type MessageRow, presentMessage, type ToolCallRow, type TurnRow } from './conversations.ts'
+import { type MessageRow, presentMessage, type ToolCallRow, type TurnRow } from './records.ts'
 import type { AssistantAlternative } from './schema.ts'
 
 /**

@@ -1,7 +1,7 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { engineFor } from '@shared/infra/jobs/engine.ts'
 import { expireApprovals } from './approvals.ts'
-import { runDueAutomations, runEventAutomations } from './automations.ts'
+import { runDueAutomations, runEventAutomations } from './automation-dispatch.ts'
 import { deleteOldTurnEvents } from './turn/event-log.ts'
 import { turnJobKind } from './turn/index.ts'
 

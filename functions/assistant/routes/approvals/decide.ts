@@ -1,11 +1,12 @@
+import { turnEncoding } from '@functions/assistant/streams/respond.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { decideApprovalById } from '@shared/services/assistant/approvals.ts'
+import { answerTurn } from '@shared/services/assistant/turn/index.ts'
 import { route as byConversation } from '../conversations/approve.ts'
 import { streamDescription } from '../conversations/post-message.ts'
-import { answerTurn } from '../turn-response.ts'
 
 const params = z.object({ call_id: z.uuid().openapi({ param: { name: 'call_id', in: 'path' } }) })
 
@@ -26,5 +27,11 @@ export const registerDecideApproval = (app: App) =>
   app.openapi(route, async (c) => {
     const ctx = serviceContext(c)
     const decided = await decideApprovalById(ctx, c.req.valid('param').call_id, c.req.valid('json'))
-    return answerTurn(c, ctx, decided.turnId, decided.job?.id ?? null) as never
+    const out = turnEncoding(c)
+    const events = await answerTurn(c.var.deps, ctx, {
+      turnId: decided.turnId,
+      jobId: decided.job?.id ?? null,
+      answer: out.answer,
+    })
+    return (await out.respond(decided.turnId, events)) as never
   })

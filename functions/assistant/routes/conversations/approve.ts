@@ -1,12 +1,11 @@
+import { streamFormatQuery, turnEncoding } from '@functions/assistant/streams/respond.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
-import { streamFormatQuery } from '@shared/services/assistant/ai-sdk-stream.ts'
 import { approvalBody, turnResultSchema } from '@shared/services/assistant/schema.ts'
-import { decideApproval } from '@shared/services/assistant/turn/index.ts'
-import { answerTurn } from '../turn-response.ts'
+import { answerTurn, decideApproval } from '@shared/services/assistant/turn/index.ts'
 import { streamDescription } from './post-message.ts'
 
 const params = z.object({
@@ -45,5 +44,11 @@ export const registerApproveToolCall = (app: App) =>
     const ctx = serviceContext(c)
     const { id, call_id } = c.req.valid('param')
     const decided = await decideApproval(ctx, id, call_id, c.req.valid('json'))
-    return answerTurn(c, ctx, decided.turnId, decided.job?.id ?? null) as never
+    const out = turnEncoding(c)
+    const events = await answerTurn(c.var.deps, ctx, {
+      turnId: decided.turnId,
+      jobId: decided.job?.id ?? null,
+      answer: out.answer,
+    })
+    return (await out.respond(decided.turnId, events)) as never
   })

@@ -1,3 +1,4 @@
+import { turnEncoding } from '@functions/assistant/streams/respond.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
@@ -5,8 +6,8 @@ import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { postMessageBody } from '@shared/services/assistant/schema.ts'
 import { editLastMessage } from '@shared/services/assistant/turn/branch.ts'
+import { answerTurn } from '@shared/services/assistant/turn/index.ts'
 import { toolScopes } from '../tool-scopes.ts'
-import { answerTurn } from '../turn-response.ts'
 import { streamDescription } from './post-message.ts'
 import { turnAnswer } from './turn-answer.ts'
 
@@ -44,5 +45,11 @@ export const registerEditMessage = (app: App) =>
       triggeredBy: 'assistant',
       scopes: toolScopes(c),
     })
-    return answerTurn(c, ctx, started.turn.id, started.job.id) as never
+    const out = turnEncoding(c)
+    const events = await answerTurn(c.var.deps, ctx, {
+      turnId: started.turn.id,
+      jobId: started.job.id,
+      answer: out.answer,
+    })
+    return (await out.respond(started.turn.id, events)) as never
   })

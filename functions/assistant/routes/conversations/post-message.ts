@@ -1,13 +1,12 @@
+import { streamFormatQuery, turnEncoding } from '@functions/assistant/streams/respond.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
-import { streamFormatQuery } from '@shared/services/assistant/ai-sdk-stream.ts'
 import { postMessageBody, streamEvents, turnResultSchema } from '@shared/services/assistant/schema.ts'
-import { startTurn } from '@shared/services/assistant/turn/index.ts'
+import { answerTurn, startTurn } from '@shared/services/assistant/turn/index.ts'
 import { toolScopes } from '../tool-scopes.ts'
-import { answerTurn } from '../turn-response.ts'
 
 export const streamDescription = [
   'With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:',
@@ -70,5 +69,11 @@ export const registerPostMessage = (app: App) =>
     const { content } = c.req.valid('json')
     const id = c.req.valid('param').id
     const started = await startTurn(ctx, id, content, { triggeredBy: 'assistant', scopes: toolScopes(c) })
-    return answerTurn(c, ctx, started.turn.id, started.job.id) as never
+    const out = turnEncoding(c)
+    const events = await answerTurn(c.var.deps, ctx, {
+      turnId: started.turn.id,
+      jobId: started.job.id,
+      answer: out.answer,
+    })
+    return (await out.respond(started.turn.id, events)) as never
   })

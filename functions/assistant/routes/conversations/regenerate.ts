@@ -1,10 +1,11 @@
+import { turnEncoding } from '@functions/assistant/streams/respond.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { regenerateLast } from '@shared/services/assistant/turn/branch.ts'
+import { answerTurn } from '@shared/services/assistant/turn/index.ts'
 import { toolScopes } from '../tool-scopes.ts'
-import { answerTurn } from '../turn-response.ts'
 import { streamDescription } from './post-message.ts'
 import { turnAnswer } from './turn-answer.ts'
 
@@ -29,5 +30,11 @@ export const registerRegenerate = (app: App) =>
     const ctx = serviceContext(c)
     const id = c.req.valid('param').id
     const started = await regenerateLast(ctx, id, { triggeredBy: 'assistant', scopes: toolScopes(c) })
-    return answerTurn(c, ctx, started.turn.id, started.job.id) as never
+    const out = turnEncoding(c)
+    const events = await answerTurn(c.var.deps, ctx, {
+      turnId: started.turn.id,
+      jobId: started.job.id,
+      answer: out.answer,
+    })
+    return (await out.respond(started.turn.id, events)) as never
   })

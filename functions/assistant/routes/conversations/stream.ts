@@ -1,11 +1,10 @@
+import { streamFormatQuery, turnEncoding } from '@functions/assistant/streams/respond.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
-import { streamFormatQuery } from '@shared/services/assistant/ai-sdk-stream.ts'
-import { lastTurnEvent } from '@shared/services/assistant/turn/index.ts'
-import { resumeTurn } from '../turn-response.ts'
+import { answerTurn } from '@shared/services/assistant/turn/index.ts'
 import { streamDescription } from './post-message.ts'
 
 const params = z.object({
@@ -52,6 +51,7 @@ export const registerResumeTurnStream = (app: App) =>
     const ctx = serviceContext(c)
     const { id, turn_id } = c.req.valid('param')
     const after = c.req.valid('header')['last-event-id'] ?? c.req.valid('query').last_event_id ?? 0
-    await lastTurnEvent(ctx, turn_id, id)
-    return resumeTurn(c, ctx, id, turn_id, after) as never
+    const out = turnEncoding(c, { streamed: true })
+    const events = await answerTurn(c.var.deps, ctx, { turnId: turn_id, conversationId: id, after })
+    return (await out.respond(turn_id, events)) as never
   })

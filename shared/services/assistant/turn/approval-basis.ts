@@ -1,6 +1,6 @@
 import type { Queryable } from '@shared/infra/db.ts'
 import { articleBoundTools } from '@shared/services/tools/platform-tools.ts'
-import type { ToolCallRow, TurnRow } from '../conversations.ts'
+import type { ToolCallRow, TurnRow } from '../records.ts'
 import type { ToolCallEnd } from './shaping.ts'
 
 /**

@@ -1,7 +1,7 @@
 import type { Queryable } from '@shared/infra/db.ts'
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { tenantAdminEmails } from '@shared/infra/notifier.ts'
-import type { ToolCallRow, TurnRow } from '../conversations.ts'
+import type { ToolCallRow, TurnRow } from '../records.ts'
 
 /** How long a call waits for approval unless the tenant set approval_ttl_hours. */
 export const DEFAULT_APPROVAL_TTL_HOURS = 24

@@ -1,6 +1,6 @@
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
-import type { MessageRow, TurnRow } from '../conversations.ts'
+import type { MessageRow, TurnRow } from '../records.ts'
 import { type StartedTurn, type StartTurnOptions, startTurn } from './start.ts'
 
 /**

@@ -1,8 +1,9 @@
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
-import { presentTurn, type ToolCallRow, type TurnRow } from '../conversations.ts'
+import { presentTurn, type ToolCallRow, type TurnRow } from '../records.ts'
 import type { AssistantTurn } from '../schema.ts'
 import type { TurnEmit } from './events.ts'
+import { CANCEL_POLL_MS } from './limits.ts'
 
 /**
  * Stop. A request marks the turn (any instance may receive it); the instance that runs the turn
@@ -78,4 +79,33 @@ export async function stopIfCancelled(
       result: CANCELLED_CALL,
     })
   return true
+}
+
+/**
+ * Reads the turn's Stop mark every CANCEL_POLL_MS while its model call streams, through the
+ * database every instance shares (the Stop request may reach another instance), and aborts the
+ * call once it is set. `end` stops the reading.
+ */
+export function watchForStop(deps: FunctionDeps, turn: TurnRow): { signal: AbortSignal; end(): void } {
+  const controller = new AbortController()
+  let ended = false
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const readStopMark = async () => {
+    try {
+      const [row] = await deps.sql<{ cancel_requested_at: Date | null }[]>`
+        select cancel_requested_at from public.assistant_turns where id = ${turn.id} and tenant_id = ${turn.tenant_id}`
+      if (row?.cancel_requested_at) return controller.abort(new Error('Stopped by the user'))
+    } catch {
+      // A failed read is tried again at the next tick; the step's own check follows the call anyway.
+    }
+    if (!ended) timer = setTimeout(readStopMark, CANCEL_POLL_MS)
+  }
+  timer = setTimeout(readStopMark, CANCEL_POLL_MS)
+  return {
+    signal: controller.signal,
+    end() {
+      ended = true
+      clearTimeout(timer)
+    },
+  }
 }

@@ -1,5 +1,6 @@
 import { ServiceError } from '@shared/infra/errors.ts'
 import type { ToolEntry, ToolOutcome } from '@shared/services/tools/tool-set.ts'
+import type { HistoryItem, ModelTool } from '../model.ts'
 import {
   type MessageRow,
   presentMessage,
@@ -7,8 +8,7 @@ import {
   presentTurn,
   type ToolCallRow,
   type TurnRow,
-} from '../conversations.ts'
-import type { HistoryItem, ModelTool } from '../model.ts'
+} from '../records.ts'
 import type { TurnResult } from '../schema.ts'
 import { HISTORY_MESSAGES, MAX_TOOL_RESULT_CHARS } from './limits.ts'
 

@@ -1,8 +1,8 @@
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { modelBaseUrl, useCredential } from '@shared/services/credentials/use-credential.ts'
 import { reserveUsage, settleReservation } from '@shared/services/usage/metering.ts'
-import type { MessageRow, TurnRow } from '../conversations.ts'
 import { streamModel } from '../model.ts'
+import type { MessageRow, TurnRow } from '../records.ts'
 import { PROVIDER_TIMEOUT_MS } from './limits.ts'
 import { inputTokenBound } from './shaping.ts'
 

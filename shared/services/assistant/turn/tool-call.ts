@@ -1,9 +1,9 @@
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { callTool, type ToolEntry } from '@shared/services/tools/tool-set.ts'
-import type { ToolCallRow, TurnRow } from '../conversations.ts'
+import type { ToolCallRow, TurnRow } from '../records.ts'
 import type { TurnEmit } from './events.ts'
+import { storeToolCallEnd } from './job-store.ts'
 import { TOOL_TIME_LIMIT, type ToolCallEnd, toolErrorText, toolOutcomeText } from './shaping.ts'
-import { storeToolCallEnd } from './store.ts'
 
 /** Runs one tool call with the per-call time limit; the outcome is stored and sent as an event. */
 export async function runToolCall(

@@ -1,6 +1,5 @@
-import { z } from '@hono/zod-openapi'
-import type { TurnResult } from './schema.ts'
-import type { TurnEvent } from './turn/events.ts'
+import type { TurnResult } from '@shared/services/assistant/schema.ts'
+import type { TurnEvent } from '@shared/services/assistant/turn/events.ts'
 
 /**
  * A turn's events in the Vercel AI SDK's UI message stream protocol (v1), so that `useChat` from
@@ -11,16 +10,7 @@ import type { TurnEvent } from './turn/events.ts'
  * approval id is that same id: the answer goes to POST …/approvals/{call_id}.
  */
 
-export const AI_SDK_FORMAT = 'ai-sdk'
 export const AI_SDK_HEADERS = { 'x-vercel-ai-ui-message-stream': 'v1' } as const
-
-/** How a request picks the format: `?stream=ai-sdk` or the header `x-stream-format: ai-sdk`. */
-export const streamFormatQuery = z.object({
-  stream: z.enum([AI_SDK_FORMAT, 'sse']).optional().openapi({
-    description:
-      "`ai-sdk`: the answer is the Vercel AI SDK UI message stream (header `x-vercel-ai-ui-message-stream: v1`), whatever the Accept header says; `sse`: the platform's own server-sent events. The header `x-stream-format` says the same (`?stream` wins).",
-  }),
-})
 
 export type UiChunk = Record<string, unknown> & { type: string }
 

@@ -16959,7 +16959,7 @@ export interface components {
             /** @description The id of the step’s record (an item, run, call, revision, event, delivery) */
             id: string;
             summary: string;
-            /** @description The API path that reads the record (null for an event: GET /v1/events lists them) */
+            /** @description The API path that reads the record (null for an event: its webhook deliveries follow it) */
             link: string | null;
             /**
              * Format: uuid

@@ -21,18 +21,13 @@ export const storyStepSchema = z
   .object({
     kind: z.enum(storyStepKinds),
     at: isoTimestamp().openapi({ description: 'When the step happened, by the platform’s own record' }),
-    id: z
-      .string()
-      .openapi({
-        description: 'The id of the step’s record (an item, run, call, revision, event, delivery)',
-      }),
+    id: z.string().openapi({
+      description: 'The id of the step’s record (an item, run, call, revision, event, delivery)',
+    }),
     summary: z.string(),
-    link: z
-      .string()
-      .nullable()
-      .openapi({
-        description: 'The API path that reads the record (null for an event: GET /v1/events lists them)',
-      }),
+    link: z.string().nullable().openapi({
+      description: 'The API path that reads the record (null for an event: its webhook deliveries follow it)',
+    }),
     actor: z
       .uuid()
       .nullable()

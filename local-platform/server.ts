@@ -7,7 +7,8 @@ import { closeHotPath } from '@shared/infra/hot-path/hot-path.ts'
 import { allowedMethodsOf, unmatchedResponse } from '@shared/infra/http/allowed-methods.ts'
 import { toFunctionPath } from '@shared/infra/http/public-routes.ts'
 import { withSecurityHeaders } from '@shared/infra/http/security-headers.ts'
-import { scheduledJobs } from '@shared/infra/jobs/schedule.ts'
+import { productionEveryMs, scheduledJobs } from '@shared/infra/jobs/schedule.ts'
+import { eventRunsKicker } from '@shared/services/assistant/event-runs-kick.ts'
 import { Hono } from 'hono'
 import { getPath } from 'hono/utils/url'
 import { serveApiReference } from './api-reference.ts'
@@ -22,6 +23,11 @@ export interface PlatformOptions {
   env: Record<string, string | undefined>
   localEnv: LocalEnv
   overrides?: Parameters<typeof createDeps>[1]
+  /**
+   * Start an event's automation runs right after its commit (default true, as in production).
+   * Tests that drive the sweep by hand on a test clock turn it off to keep that control.
+   */
+  kickEventRuns?: boolean
 }
 
 export interface Platform {
@@ -159,6 +165,15 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     }, 0)
   })
 
+  // Automations: an event's runs start on this instance right after its commit, as the pg_net
+  // trigger starts them on Supabase (docs/adr/0038); the sweep stays the safety net.
+  if (opts.kickEventRuns !== false) {
+    const kickEventRuns = eventRunsKicker(deps)
+    signals.addEventListener('outbox', () => {
+      if (!closed) kickEventRuns()
+    })
+  }
+
   return {
     fetch: dispatch,
     deps,
@@ -178,24 +193,33 @@ const isLoopback = (address: string | undefined) =>
 const isLoopbackHost = (url: string) =>
   ['127.0.0.1', 'localhost', '[::1]'].includes(new URL(url).hostname) || isLoopback(new URL(url).hostname)
 
-/** Runs the scheduled jobs on their intervals; returns a stop function. */
+/**
+ * Runs the scheduled jobs on their intervals; returns a stop function. `cadence: 'production'`
+ * runs each at pg_cron's pace instead of the local one (every 10 seconds, every minute, every n
+ * minutes; hourly and daily jobs not at all), so a test sees what a deployment's timing gives.
+ */
 export function startScheduler(
   platform: Platform,
   onError: (path: string, err: unknown) => void,
+  opts: { cadence?: 'local' | 'production' } = {},
 ): () => void {
-  const timers = scheduledJobs.map((job) =>
-    setInterval(() => {
-      platform.runJob(job.path).then(
-        async (res) => {
-          if (!res.ok) return onError(job.path, new Error(`${res.status} ${await res.text()}`))
-          // Polls that did nothing stay quiet (their request line is at debug level).
-          const report = await res.json().catch(() => null)
-          if (didWork(report)) platform.deps.logger.info('job done', { job: job.path, ...report })
-        },
-        (err) => onError(job.path, err),
-      )
-    }, job.localEverySeconds * 1000),
-  )
+  const timers = scheduledJobs.flatMap((job) => {
+    const every = opts.cadence === 'production' ? productionEveryMs(job) : job.localEverySeconds * 1000
+    if (every === null) return []
+    return [
+      setInterval(() => {
+        platform.runJob(job.path).then(
+          async (res) => {
+            if (!res.ok) return onError(job.path, new Error(`${res.status} ${await res.text()}`))
+            // Polls that did nothing stay quiet (their request line is at debug level).
+            const report = await res.json().catch(() => null)
+            if (didWork(report)) platform.deps.logger.info('job done', { job: job.path, ...report })
+          },
+          (err) => onError(job.path, err),
+        )
+      }, every),
+    ]
+  })
   return () => {
     for (const t of timers) clearInterval(t)
   }

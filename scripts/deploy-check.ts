@@ -24,7 +24,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import postgres from 'postgres'
 import { createLocalEnv } from '../local-platform/local-env.ts'
-import { scheduledJobs } from '../shared/infra/jobs/schedule.ts'
+import { registeredSchedule, scheduledJobs } from '../shared/infra/jobs/schedule.ts'
 import { bundleOf, configuredFunctions } from './lib/deploy-bundle.ts'
 
 const root = resolve(import.meta.dirname, '..')
@@ -184,13 +184,17 @@ try {
       } else {
         const registered = await sql<{ jobname: string; schedule: string; command: string }[]>`
           select jobname, schedule, command from cron.job`
+        const [{ extversion } = { extversion: '0' }] = await sql<{ extversion: string }[]>`
+          select extversion from pg_extension where extname = 'pg_cron'`
         for (const job of scheduledJobs) {
           const row = registered.find((r) => r.jobname === job.name)
           const command = `select private.invoke_job('${job.path}')`
+          // Sub-minute jobs run every minute on a pg_cron older than 1.5 (private.schedule_job).
+          const schedule = registeredSchedule(job, extversion)
           if (!row) fail(`job ${job.name}: not registered in cron.job`)
-          else if (row.schedule !== job.cron || row.command !== command)
+          else if (row.schedule !== schedule || row.command !== command)
             fail(
-              `job ${job.name}: registered as ${row.schedule} ${row.command}, expected ${job.cron} ${command}`,
+              `job ${job.name}: registered as ${row.schedule} ${row.command}, expected ${schedule} ${command}`,
             )
         }
         for (const job of scheduledJobs) {

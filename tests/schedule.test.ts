@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { scheduledJobs } from '../shared/infra/jobs/schedule.ts'
+import { productionEveryMs, registeredSchedule, scheduledJobs } from '../shared/infra/jobs/schedule.ts'
 
 /**
  * shared/infra/jobs/schedule.ts is the one schedule. pg_cron registration lives in SQL
@@ -58,9 +58,22 @@ describe('the schedule table', () => {
   it('names only job routes, each run locally no less often than pg_cron would', () => {
     for (const job of scheduledJobs) {
       expect(job.path).toMatch(/^[a-z-]+\/jobs\/[a-z-]+$/)
-      const cronMinutes = job.cron.startsWith('*/') ? Number(job.cron.split(' ')[0]!.slice(2)) : null
-      if (job.cron === '* * * * *') expect(job.localEverySeconds, job.name).toBeLessThanOrEqual(60)
-      if (cronMinutes) expect(job.localEverySeconds, job.name).toBeLessThanOrEqual(cronMinutes * 60)
+      const every = productionEveryMs(job)
+      if (every) expect(job.localEverySeconds * 1000, job.name).toBeLessThanOrEqual(every)
     }
+  })
+})
+
+describe('sub-minute schedules', () => {
+  it('run every 10 seconds where pg_cron takes them (1.5 and later), every minute before', () => {
+    const publish = scheduledJobs.find((j) => j.name === 'content-publish-scheduled')!
+    expect(publish.cron).toBe('10 seconds')
+    expect(productionEveryMs(publish)).toBe(10_000)
+    expect(registeredSchedule(publish, '1.6')).toBe('10 seconds')
+    expect(registeredSchedule(publish, '1.5-1')).toBe('10 seconds')
+    expect(registeredSchedule(publish, '1.4-1')).toBe('* * * * *')
+    expect(registeredSchedule({ cron: '*/5 * * * *' }, '1.4-1')).toBe('*/5 * * * *')
+    expect(productionEveryMs({ cron: '*/5 * * * *' })).toBe(300_000)
+    expect(productionEveryMs({ cron: '0 * * * *' })).toBeNull()
   })
 })

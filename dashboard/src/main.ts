@@ -20,6 +20,7 @@ import { PreviewPage } from './pages/preview.ts'
 import { RequestLogPage } from './pages/request-log.ts'
 import { SignIn } from './pages/sign-in.ts'
 import { SourcesPage } from './pages/sources.ts'
+import { StoryPage } from './pages/story.ts'
 import { AcceptInvitation, CreateTenant, TeamPage, type Tenant } from './pages/team.ts'
 import { UsagePage } from './pages/usage.ts'
 import { WebhookPage, WebhooksPage } from './pages/webhooks.ts'
@@ -88,6 +89,8 @@ function Page({ route }: { route: string[] }): VNode {
       return html`<${AssistantPage} id=${id} />`
     case 'approvals':
       return html`<${ApprovalsPage} />`
+    case 'story':
+      return html`<${StoryPage} id=${id ?? ''} />`
     case 'keys':
       return id ? html`<${ApiKeyPage} id=${id} />` : html`<${ApiKeysPage} />`
     case 'request-log':

@@ -18,6 +18,7 @@ import { registerPostMessage } from './routes/conversations/post-message.ts'
 import { registerRegenerate } from './routes/conversations/regenerate.ts'
 import { registerRenameConversation } from './routes/conversations/rename.ts'
 import { registerResumeTurnStream } from './routes/conversations/stream.ts'
+import { registerStartEventRuns } from './routes/jobs/start-event-runs.ts'
 import { registerGetSettings, registerPutSettings } from './routes/settings.ts'
 import { registerSweep } from './routes/sweep.ts'
 
@@ -48,6 +49,7 @@ export function createApp(deps: FunctionDeps) {
     registerDeleteAutomation,
     registerListAutomationRuns,
     registerSweep,
+    registerStartEventRuns,
   ])
     register(app)
   return app

@@ -10,6 +10,7 @@ import { registerGetArticle } from './routes/articles/get.ts'
 import { registerPublishArticle } from './routes/articles/publish.ts'
 import { registerScheduleArticle } from './routes/articles/schedule.ts'
 import { registerArticleSources } from './routes/articles/sources.ts'
+import { registerArticleStory } from './routes/articles/story.ts'
 import { registerSubmitArticle } from './routes/articles/submit.ts'
 import { registerUnpublishArticle } from './routes/articles/unpublish.ts'
 import { registerUpdateArticle } from './routes/articles/update.ts'
@@ -60,6 +61,7 @@ export function createApp(deps: FunctionDeps) {
     registerPublishArticle,
     registerUnpublishArticle,
     registerArticleSources,
+    registerArticleStory,
     registerGetArticleBySlug,
     registerScheduleArticle,
     registerCancelSchedule,

@@ -706,6 +706,26 @@ end
 $$;
 
 --
+-- Name: kick_event_automation_runs(); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.kick_event_automation_runs() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if exists (select 1 from inserted where status = 'pending') then
+    begin
+      perform private.invoke_job('assistant/jobs/start-event-runs');
+    exception when others then
+      raise warning 'automation run kick skipped: %', sqlerrm;
+    end;
+  end if;
+  return null;
+end
+$$;
+
+--
 -- Name: kick_webhook_dispatch(); Type: FUNCTION; Schema: private
 --
 
@@ -1218,14 +1238,27 @@ $$;
 
 CREATE FUNCTION private.schedule_job(job_name text, schedule text, job_path text) RETURNS void
     LANGUAGE plpgsql
-    AS $$
+    AS $_$
+declare
+  version int[];
+  effective text := schedule;
 begin
-  if exists (select 1 from pg_extension where extname = 'pg_cron') then
-    execute format('select cron.schedule(%L, %L, %L)', job_name, schedule,
-                   format('select private.invoke_job(%L)', job_path));
+  if not exists (select 1 from pg_extension where extname = 'pg_cron') then
+    return;
   end if;
+  if schedule ~ '^[0-9]+ seconds$' then
+    select string_to_array(split_part(extversion, '-', 1), '.')::int[] into version
+    from pg_extension where extname = 'pg_cron';
+    if version < array[1, 5] then
+      effective := '* * * * *';
+      raise notice 'pg_cron % takes no sub-minute schedule: % runs every minute instead of every %',
+        array_to_string(version, '.'), job_name, schedule;
+    end if;
+  end if;
+  execute format('select cron.schedule(%L, %L, %L)', job_name, effective,
+                 format('select private.invoke_job(%L)', job_path));
 end
-$$;
+$_$;
 
 --
 -- Name: set_active_tenant(uuid); Type: FUNCTION; Schema: private
@@ -1606,6 +1639,12 @@ GRANT ALL ON FUNCTION private.is_member_email(p_tenant uuid, p_email text) TO au
 --
 
 REVOKE ALL ON FUNCTION private.keep_last_owner() FROM PUBLIC;
+
+--
+-- Name: FUNCTION kick_event_automation_runs(); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.kick_event_automation_runs() FROM PUBLIC;
 
 --
 -- Name: FUNCTION kick_webhook_dispatch(); Type: ACL; Schema: private

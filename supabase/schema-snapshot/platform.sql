@@ -237,6 +237,12 @@ ALTER TABLE ONLY public.event_outbox
     ADD CONSTRAINT event_outbox_seq_key UNIQUE (seq);
 
 --
+-- Name: event_outbox_article_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX event_outbox_article_idx ON public.event_outbox USING btree (tenant_id, ((data ->> 'article_id'::text)));
+
+--
 -- Name: event_outbox_created_at_idx; Type: INDEX; Schema: public
 --
 

@@ -76,6 +76,12 @@ const ALLOWED: Allowed[] = [
   { file: 'shared/services/assistant/automation-dispatch.ts', fn: 'runDueAutomations', reason: ACROSS },
   { file: 'shared/services/assistant/automation-dispatch.ts', fn: 'runEventAutomations', reason: ACROSS },
   {
+    file: 'shared/services/assistant/event-runs-kick.ts',
+    fn: 'pendingEventRuns',
+    reason:
+      'the kick after an event commits: whether any tenant has a pending run to start (across tenants, as the sweep)',
+  },
+  {
     file: 'shared/services/assistant/automation-dispatch.ts',
     fn: 'startRun',
     reason:

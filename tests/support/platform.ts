@@ -90,6 +90,12 @@ export async function startTestPlatform(
     env?: Record<string, string>
     /** A PostgreSQL server of the test's own to create the database on (default: DATABASE_URL, else embedded). */
     databaseServerUrl?: string
+    /**
+     * Start an event's automation runs right after its commit, as production does (docs/adr/0038).
+     * Off by default here: most tests run the assistant sweep by hand on a test clock and count
+     * what each sweep started.
+     */
+    kickEventRuns?: boolean
   } = {},
 ): Promise<TestPlatform> {
   const db = await createTestDatabase({ serverUrl: opts.databaseServerUrl })
@@ -108,6 +114,7 @@ export async function startTestPlatform(
     const platform = await createPlatform({
       env,
       localEnv,
+      kickEventRuns: opts.kickEventRuns ?? false,
       overrides: { ...(opts.clock && { clock: opts.clock }), ...(opts.fetch && { fetch: opts.fetch }) },
     })
     const { server, port } = await listenPlatform(platform, {

@@ -1582,6 +1582,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/content/articles/{id}/story": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An article's path in order (content:read): its source items, the automation run and conversation, revisions, approvals, schedule, publish and webhook deliveries, each with its record
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         *
+         *     Supabase address: `GET /functions/v1/content/articles/{id}/story`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The steps, oldest first */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ArticleStory"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/content/sites/{site_id}/articles/{slug}": {
         parameters: {
             query?: never;
@@ -14738,6 +14826,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/functions/v1/assistant/jobs/start-event-runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Job: start the automation runs committed events queued, each once (the kick after an event's commit; service role only)
+         * @description Supabase address: `POST /functions/v1/assistant/jobs/start-event-runs`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description How many runs started */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Event runs started */
+                            started: number;
+                        };
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "tenant.created": {
@@ -17055,6 +17194,36 @@ export interface components {
             title: string | null;
             author: string | null;
             published_at: string | null;
+        };
+        ArticleStory: {
+            article: {
+                /** Format: uuid */
+                id: string;
+                title: string;
+                status: string;
+                /** Format: date-time */
+                created_at: string;
+            };
+            steps: components["schemas"]["StoryStep"][];
+        };
+        StoryStep: {
+            /** @enum {string} */
+            kind: "source_item" | "event_received" | "automation_run" | "conversation" | "generation_job" | "tool_call" | "revision" | "approval" | "scheduled" | "published" | "unpublished" | "webhook_delivery";
+            /**
+             * Format: date-time
+             * @description When the step happened, by the platform’s own record
+             */
+            at: string;
+            /** @description The id of the step’s record (an item, run, call, revision, event, delivery) */
+            id: string;
+            summary: string;
+            /** @description The API path that reads the record (null for an event: its webhook deliveries follow it) */
+            link: string | null;
+            /**
+             * Format: uuid
+             * @description Who did it, when a person did (an approver, a revision’s author)
+             */
+            actor: string | null;
         };
         ArticleBySlug: components["schemas"]["Article"] & {
             seo?: components["schemas"]["ArticleSeo"];

@@ -416,7 +416,8 @@ function Editor({ initial }: { initial: Article }): VNode {
       <${Translations} article=${saved} locales=${site.data?.locales} />
       </div>
     </div>
-    <${Sources} id=${saved.id} />`
+    <${Sources} id=${saved.id} />
+    <p><a href=${`#/story/${saved.id}`}>Story: where this article came from and what happened to it</a></p>`
 }
 
 /** Where the article stands: when it went or goes live, and whether the live text was edited. */

@@ -2,7 +2,8 @@
  * The one table of scheduled jobs. Each is an HTTP POST, with the service-role key, to a job
  * route inside the function that owns its data.
  *
- * - Production: pg_cron runs `cron` and calls `path` through private.invoke_job (pg_net). The
+ * - Production: pg_cron runs `cron` (a cron line, or '10 seconds': pg_cron 1.5+'s sub-minute
+ *   interval) and calls `path` through private.invoke_job (pg_net). The
  *   migrations register each job with private.schedule_job; tests/schedule.test.ts holds the
  *   migrations, the local scheduler and the README's job table to this list.
  * - Local platform: the same path is called in process every `localEverySeconds`, which may be
@@ -18,6 +19,32 @@ export interface ScheduledJob {
   localEverySeconds: number
   /** What the README's job table says of the schedule. */
   description: string
+}
+
+/** pg_cron's interval syntax (1.5 and later): every N seconds, 1 to 59. */
+const SECONDS = /^([1-9]|[1-5][0-9]) seconds$/
+
+/**
+ * The schedule pg_cron holds for a job: its own, except that pg_cron before 1.5 takes no
+ * sub-minute interval, where private.schedule_job registers it every minute instead.
+ */
+export function registeredSchedule(job: Pick<ScheduledJob, 'cron'>, pgCronVersion: string): string {
+  if (!SECONDS.test(job.cron)) return job.cron
+  const [major = 0, minor = 0] = pgCronVersion.split('-')[0]!.split('.').map(Number)
+  return major > 1 || (major === 1 && minor >= 5) ? job.cron : '* * * * *'
+}
+
+/**
+ * How often pg_cron runs a job, in ms, for the schedules that repeat within an hour (an interval
+ * of seconds, every minute, every n minutes); null for the rest (hourly, daily). The local
+ * scheduler's production cadence (startScheduler's `cadence: 'production'`) runs jobs at this.
+ */
+export function productionEveryMs(job: Pick<ScheduledJob, 'cron'>): number | null {
+  const seconds = SECONDS.exec(job.cron)
+  if (seconds) return Number(seconds[1]) * 1000
+  if (job.cron === '* * * * *') return 60_000
+  const minutes = /^\*\/([0-9]+) \* \* \* \*$/.exec(job.cron)
+  return minutes ? Number(minutes[1]) * 60_000 : null
 }
 
 export const scheduledJobs: readonly ScheduledJob[] = [
@@ -114,20 +141,23 @@ export const scheduledJobs: readonly ScheduledJob[] = [
     description: 'every 5 minutes',
   },
   {
-    // Scheduled articles whose publish_at has come: published within a minute, each once; and
+    // Scheduled articles whose publish_at has come: published within 10 s, each once; and
     // published ones whose unpublish_at has come: back to draft, each once.
     name: 'content-publish-scheduled',
-    cron: '* * * * *',
+    cron: '10 seconds',
     path: 'content/jobs/publish-scheduled',
     localEverySeconds: 10,
-    description: 'every minute',
+    description: 'every 10 seconds',
   },
   {
-    // Assistant turns whose instance stopped (lease ran out): resumed or marked failed.
+    // Event runs a kick missed, scheduled automations, expired approvals, and turns whose instance
+    // stopped (lease ran out): resumed or marked failed. An event's runs are also kicked at once
+    // (pg_net trigger on Supabase, in process locally), so this is the safety net.
     name: 'assistant-sweep',
-    cron: '* * * * *',
+    cron: '10 seconds',
     path: 'assistant/jobs/sweep',
-    localEverySeconds: 30,
-    description: 'every minute',
+    localEverySeconds: 10,
+    description:
+      'every 10 seconds, plus an immediate kick after an event queues a run (pg_net trigger; in process locally)',
   },
 ]

@@ -62,7 +62,11 @@ async function fetchFeed(
 }
 
 /** Inserts new items; an item already seen for this source (same guid, or link) is skipped. */
-async function storeItems(deps: Pick<JobDeps, 'sql' | 'clock'>, source: SourceRow, items: ScrapedItem[]) {
+async function storeItems(
+  deps: Pick<JobDeps, 'sql' | 'clock' | 'onOutboxCommitted'>,
+  source: SourceRow,
+  items: ScrapedItem[],
+) {
   if (items.length === 0) return 0
   const now = deps.clock.now()
   // Duplicates within one fetch count once (the first wins, as it would across fetches).
@@ -100,6 +104,8 @@ async function storeItems(deps: Pick<JobDeps, 'sql' | 'clock'>, source: SourceRo
       at: now,
       data: { source_id: source.id, new_items: ids.length, item_ids: ids.slice(0, 50) },
     })
+  // Committed (one statement, no transaction): the automations waiting for it start now.
+  if (ids.length > 0) deps.onOutboxCommitted?.()
   return ids.length
 }
 

@@ -5544,8 +5544,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The same metadata where clients look for OpenID configuration (a path-appended issuer)
-         * @description The tool server is its own OAuth 2.1 authorization server for MCP clients (issuer {mcp_url}): dynamic client registration or client ID metadata documents, PKCE S256, resource indicators, refresh and revocation. Also at /.well-known/oauth-authorization-server/mcp on the local platform.
+         * OAuth metadata as OpenID configuration
+         * @description The tool server is its own OAuth 2.1 authorization server for MCP clients (issuer {mcp_url}): dynamic client registration or client ID metadata documents, PKCE S256, resource indicators, refresh and revocation. The same document as the RFC 8414 metadata, where clients that append the issuer’s path look for OpenID configuration.
          *
          *     Supabase address: `GET /functions/v1/mcp-sse/.well-known/openid-configuration`
          */

@@ -19,6 +19,7 @@ import { registerSseOpen } from './routes/sse/open.ts'
 import { registerExecuteTool } from './routes/tools/execute.ts'
 import { registerListTools } from './routes/tools/list.ts'
 import { registerProtectedResourceMetadata } from './routes/well-known/protected-resource.ts'
+import { registerServerCard } from './routes/well-known/server-card.ts'
 import { relayRateLimitToStream } from './sse-rate-limit.ts'
 
 export const functionName = 'mcp-sse'
@@ -35,6 +36,7 @@ const OPEN_METADATA = [
   '/.well-known/oauth-protected-resource',
   '/.well-known/oauth-authorization-server',
   '/.well-known/openid-configuration',
+  '/.well-known/mcp/server-card.json',
 ]
 export const isOpenOAuthPath = (path: string) =>
   OPEN_OAUTH_PATHS.includes(path) || OPEN_METADATA.some((p) => path === p || path.startsWith(`${p}/`))
@@ -61,6 +63,7 @@ export function createApp(deps: FunctionDeps) {
     registerListTools,
     registerExecuteTool,
     registerProtectedResourceMetadata,
+    registerServerCard,
     registerAuthorizationServerMetadata,
     registerOpenIdConfiguration,
     registerOAuthRegister,

@@ -88,6 +88,10 @@ describe('MCP 2026-07-28', () => {
     expect(list.headers.get('mcp-session-id')).toBeNull()
     const l = (await list.json()).result
     expect(l.tools.map((t: { name: string }) => t.name)).toContain('platform__list_content')
+    // Each tool carries its integration's icon.
+    const listContent = l.tools.find((t: { name: string }) => t.name === 'platform__list_content')
+    expect(listContent.icons[0]).toMatchObject({ mimeType: 'image/svg+xml', sizes: ['any'] })
+    expect(listContent.icons[0].src).toMatch(/^data:image\/svg\+xml;base64,/)
     expect([l.ttlMs, l.cacheScope]).toEqual([60_000, 'private'])
   })
 

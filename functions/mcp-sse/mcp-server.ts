@@ -30,6 +30,7 @@ import {
 } from '@shared/services/tools/tool-set.ts'
 import type { Context } from 'hono'
 import { keyScopes, triggeredBy } from './routes/tools/auth.ts'
+import { toolIcons } from './tool-icons.ts'
 
 /**
  * One MCP server per JSON-RPC message, over the official SDK's v2 serving entry
@@ -161,6 +162,7 @@ function buildServer(c: Context<AppEnv>, opts: { relay: boolean }): Server {
           title: t.name,
           description: t.description,
           inputSchema: t.inputSchema as { type: 'object' },
+          icons: toolIcons(t.mcpName),
           ...(t.annotations && { annotations: t.annotations }),
         })),
       }

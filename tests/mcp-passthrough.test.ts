@@ -263,7 +263,8 @@ describe('resources and prompts of a connected MCP server', () => {
     const prompts = (await client.listPrompts()).prompts.map((p) => p.name)
     expect(prompts.some((p) => p.startsWith('custom-mcp__'))).toBe(false)
     const read = await failure(client.readResource({ uri: `custom-mcp+${DOC}` }))
-    expect(read?.code).toBe(-32002)
+    // Resource not found: -32602 on every revision (MCP 2026-07-28, ADR 0041).
+    expect(read?.code).toBe(-32602)
     const prompt = await failure(client.getPrompt({ name: 'custom-mcp__simple-prompt' }))
     expect(prompt?.code).toBe(-32602)
     // A page position inside tenant A's connection means nothing to tenant B.

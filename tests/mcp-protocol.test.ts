@@ -212,13 +212,14 @@ describe('resources, prompts, completions and logging', () => {
       body: 'Body 7',
     })
 
-    // Another tenant's site is no resource of this key's.
+    // Another tenant's site is no resource of this key's. A missing resource is -32602 (invalid
+    // params) as MCP 2026-07-28 requires; the SDK answers every revision so (ADR 0041).
     const notYours = await client
       .readResource({ uri: `platform://sites/${foreign!.id}` })
       .catch((e: Error) => e)
-    expect((notYours as { code?: number }).code).toBe(-32002)
+    expect((notYours as { code?: number }).code).toBe(-32602)
     const garbage = await client.readResource({ uri: 'file:///etc/passwd' }).catch((e: Error) => e)
-    expect((garbage as { code?: number }).code).toBe(-32002)
+    expect((garbage as { code?: number }).code).toBe(-32602)
     const badCursor = await client.listResources({ cursor: 'not-a-cursor' }).catch((e: Error) => e)
     expect((badCursor as { code?: number }).code).toBe(-32602)
     await client.close()

@@ -4,14 +4,22 @@ import { authChallenge } from './auth-challenge.ts'
 import { registerMcpDelete } from './routes/mcp/delete.ts'
 import { registerMcpGet } from './routes/mcp/get.ts'
 import { registerMcpPost } from './routes/mcp/post.ts'
-import { registerOAuthConsent } from './routes/oauth/consent.ts'
-import { registerOAuthEndpoints } from './routes/oauth/endpoints.ts'
+import { registerOAuthAuthorize } from './routes/oauth/authorize.ts'
 import { registerAuthorizationServerMetadata } from './routes/oauth/metadata.ts'
+import { registerOpenIdConfiguration } from './routes/oauth/openid-configuration.ts'
+import { registerOAuthRegister } from './routes/oauth/register.ts'
+import { registerOAuthRevoke } from './routes/oauth/revoke.ts'
+import { registerOAuthToken } from './routes/oauth/token.ts'
+import { registerOAuthClientDelete } from './routes/oauth-clients/delete.ts'
+import { registerOAuthClientList } from './routes/oauth-clients/list.ts'
+import { registerOAuthRequestDecide } from './routes/oauth-requests/decide.ts'
+import { registerOAuthRequestGet } from './routes/oauth-requests/get.ts'
 import { registerSseMessages } from './routes/sse/messages.ts'
 import { registerSseOpen } from './routes/sse/open.ts'
 import { registerExecuteTool } from './routes/tools/execute.ts'
 import { registerListTools } from './routes/tools/list.ts'
 import { registerProtectedResourceMetadata } from './routes/well-known/protected-resource.ts'
+import { registerServerCard } from './routes/well-known/server-card.ts'
 import { relayRateLimitToStream } from './sse-rate-limit.ts'
 
 export const functionName = 'mcp-sse'
@@ -28,6 +36,7 @@ const OPEN_METADATA = [
   '/.well-known/oauth-protected-resource',
   '/.well-known/oauth-authorization-server',
   '/.well-known/openid-configuration',
+  '/.well-known/mcp/server-card.json',
 ]
 export const isOpenOAuthPath = (path: string) =>
   OPEN_OAUTH_PATHS.includes(path) || OPEN_METADATA.some((p) => path === p || path.startsWith(`${p}/`))
@@ -54,9 +63,17 @@ export function createApp(deps: FunctionDeps) {
     registerListTools,
     registerExecuteTool,
     registerProtectedResourceMetadata,
+    registerServerCard,
     registerAuthorizationServerMetadata,
-    registerOAuthEndpoints,
-    registerOAuthConsent,
+    registerOpenIdConfiguration,
+    registerOAuthRegister,
+    registerOAuthAuthorize,
+    registerOAuthToken,
+    registerOAuthRevoke,
+    registerOAuthRequestGet,
+    registerOAuthRequestDecide,
+    registerOAuthClientList,
+    registerOAuthClientDelete,
   ])
     register(app)
   return app

@@ -1,19 +1,14 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
+import { McpError } from '@modelcontextprotocol/sdk/types.js'
 import {
-  CallToolRequestSchema,
-  CompleteRequestSchema,
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
+  type CacheHint,
+  createMcpHandler,
+  isLegacyRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   type ServerNotification,
-  SetLevelRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js'
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server'
 import { MALFORMED_JSON, ServiceError } from '@shared/infra/errors.ts'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import { serviceContext } from '@shared/infra/http/define-route.ts'
@@ -34,12 +29,17 @@ import {
   type ToolOutcome,
 } from '@shared/services/tools/tool-set.ts'
 import type { Context } from 'hono'
-import { keyScopes, triggeredBy } from './routes/tools/auth.ts'
+import { keyScopes, triggeredBy } from './tool-auth.ts'
+import { toolIcons } from './tool-icons.ts'
 
 /**
- * One MCP server per JSON-RPC message, over the SDK's web-standard Streamable HTTP transport in
- * stateless JSON mode: nothing is kept between requests, so any instance answers any message. The
- * same function answers POSTs at {mcp_url} and the messages of HTTP+SSE sessions.
+ * One MCP server per JSON-RPC message, over the official SDK's v2 serving entry
+ * (createMcpHandler): a request that carries the 2026-07-28 envelope (`_meta`
+ * io.modelcontextprotocol/protocolVersion, the MCP-Protocol-Version header) is served statelessly
+ * as that revision, `server/discover` included; anything else goes to the SDK's stateless legacy
+ * leg, which negotiates 2025-11-25, 2025-06-18, 2025-03-26 or 2024-11-05 through `initialize`.
+ * Nothing is kept between requests, so any instance answers any message. The same function
+ * answers POSTs at {mcp_url} and the messages of HTTP+SSE sessions (ADR 0041).
  */
 
 export const SERVER_INFO = { name: 'tenant-platform-tools', version: '1.0.0' }
@@ -58,10 +58,26 @@ export const SERVER_CAPABILITIES = {
   logging: {},
 }
 
-/** MCP's code for a resource that does not exist (resources/read). */
-const RESOURCE_NOT_FOUND = -32002
+/**
+ * MCP's code for a resource that does not exist (resources/read): -32002 before 2026-07-28; the
+ * SDK maps it to -32602 on 2026-07-28 requests, as that revision requires.
+ */
+const RESOURCE_NOT_FOUND = ProtocolErrorCode.ResourceNotFound
 
-export function toCallResult(outcome: ToolOutcome) {
+/**
+ * Cache hints on the 2026-07-28 revision's cacheable results. The lists depend on the tenant's
+ * connections and the key's scopes, so they are private to the caller and short-lived: a client may
+ * reuse a tools/list for a minute; server/discover (the same for every caller) for an hour.
+ */
+const CACHE_HINTS: Record<string, CacheHint> = {
+  'server/discover': { ttlMs: 3_600_000, cacheScope: 'public' },
+  'tools/list': { ttlMs: 60_000, cacheScope: 'private' },
+  'prompts/list': { ttlMs: 60_000, cacheScope: 'private' },
+  'resources/list': { ttlMs: 60_000, cacheScope: 'private' },
+  'resources/templates/list': { ttlMs: 60_000, cacheScope: 'private' },
+}
+
+function toCallResult(outcome: ToolOutcome) {
   if (outcome.status === 'ok') {
     if (outcome.mcpResult) return outcome.mcpResult
     const result = outcome.result
@@ -87,47 +103,57 @@ function buildServer(c: Context<AppEnv>, opts: { relay: boolean }): Server {
   const timeoutMs = c.var.deps.config.MCP_TOOL_TIMEOUT_MS
   const server = new Server(SERVER_INFO, {
     capabilities: SERVER_CAPABILITIES,
+    cacheHints: CACHE_HINTS,
     instructions:
       "Tools of the platform and of the tenant's connected integrations (names are <integration>__<tool>); the tenant's sites and articles as platform:// resources; prompts to draft and review articles; the resources (<integration>+<uri>) and prompts (<integration>__<prompt>) of connected MCP servers.",
   })
   const internal = (err: unknown): never => {
-    if (err instanceof McpError) throw err
+    if (err instanceof ProtocolError) throw err
+    // The platform's MCP client (v1 SDK) names a connected server's faults with v1's McpError.
+    if (err instanceof McpError)
+      throw new ProtocolError(err.code, err.message.replace(`MCP error ${err.code}: `, ''), err.data)
     c.var.deps.logger.error('tool server error', { request_id: c.var.requestId, ...describeError(err) })
-    throw new McpError(ErrorCode.InternalError, 'Internal error')
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error')
   }
   /** The caller's faults (unknown id, bad argument, missing scope) as JSON-RPC errors; the rest internal. */
   const answer = async <T>(
     run: () => Promise<T>,
-    notFoundCode: number = ErrorCode.InvalidParams,
+    notFoundCode: number = ProtocolErrorCode.InvalidParams,
   ): Promise<T> => {
     try {
       return await run()
     } catch (err) {
       if (err instanceof ServiceError && err.status < 500 && err.code !== 'RATE_LIMITED')
-        throw new McpError(err.code === 'NOT_FOUND' ? notFoundCode : ErrorCode.InvalidParams, err.message)
+        throw new ProtocolError(
+          err.code === 'NOT_FOUND' ? notFoundCode : ProtocolErrorCode.InvalidParams,
+          err.message,
+        )
       return internal(err)
     }
   }
   const passThrough = { triggeredBy: by, timeoutMs }
-  server.setRequestHandler(ListResourcesRequestSchema, (req) =>
-    answer(() => listAllResources(ctx, scopes, req.params?.cursor, passThrough)),
+  server.setRequestHandler(
+    'resources/list',
+    (req) => answer(() => listAllResources(ctx, scopes, req.params?.cursor, passThrough)) as never,
   )
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () =>
+  server.setRequestHandler('resources/templates/list', () =>
     answer(() => listAllResourceTemplates(ctx, passThrough)),
   )
-  server.setRequestHandler(ReadResourceRequestSchema, (req) =>
+  server.setRequestHandler('resources/read', (req) =>
     answer(() => readAnyResource(ctx, scopes, req.params.uri, passThrough), RESOURCE_NOT_FOUND),
   )
-  server.setRequestHandler(ListPromptsRequestSchema, () => answer(() => listAllPrompts(ctx, passThrough)))
-  server.setRequestHandler(GetPromptRequestSchema, (req) =>
-    answer(() => getAnyPrompt(ctx, scopes, req.params.name, req.params.arguments, passThrough)),
+  server.setRequestHandler('prompts/list', () => answer(() => listAllPrompts(ctx, passThrough)))
+  server.setRequestHandler(
+    'prompts/get',
+    (req) =>
+      answer(() => getAnyPrompt(ctx, scopes, req.params.name, req.params.arguments, passThrough)) as never,
   )
-  server.setRequestHandler(CompleteRequestSchema, (req) =>
+  server.setRequestHandler('completion/complete', (req) =>
     answer(() => completeAny(ctx, scopes, req.params, passThrough)),
   )
   // Stateless: there is no session to keep the level in, and the server sends no log messages.
-  server.setRequestHandler(SetLevelRequestSchema, async () => ({}))
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler('logging/setLevel', async () => ({}))
+  server.setRequestHandler('tools/list', async () => {
     try {
       const tools = await listTools(ctx, scopes)
       return {
@@ -136,6 +162,7 @@ function buildServer(c: Context<AppEnv>, opts: { relay: boolean }): Server {
           title: t.name,
           description: t.description,
           inputSchema: t.inputSchema as { type: 'object' },
+          icons: toolIcons(t.mcpName),
           ...(t.annotations && { annotations: t.annotations }),
         })),
       }
@@ -143,11 +170,11 @@ function buildServer(c: Context<AppEnv>, opts: { relay: boolean }): Server {
       return internal(err)
     }
   })
-  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+  server.setRequestHandler('tools/call', async (req, extra) => {
     // A connected server's notifications during the call, onto this call's response stream
     // (relatedRequestId): progress only for a client that asked for it with a progressToken.
     const progressToken = req.params._meta?.progressToken
-    const send = (notification: ServerNotification) => extra.sendNotification(notification).catch(() => {})
+    const send = (notification: ServerNotification) => extra.mcpReq.notify(notification).catch(() => {})
     const relay: NotificationRelay | undefined = opts.relay
       ? {
           progress: (p) => {
@@ -168,10 +195,13 @@ function buildServer(c: Context<AppEnv>, opts: { relay: boolean }): Server {
         timeoutMs,
         ...(relay && { relay }),
       })
-      return toCallResult(outcome)
+      return toCallResult(outcome) as never
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'NOT_FOUND')
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${req.params.name.slice(0, 200)}`)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown tool: ${req.params.name.slice(0, 200)}`,
+        )
       return internal(err)
     }
   })
@@ -179,7 +209,7 @@ function buildServer(c: Context<AppEnv>, opts: { relay: boolean }): Server {
 }
 
 /** A JSON-RPC error response (HTTP status and body) for messages refused before the SDK sees them. */
-export function jsonRpcError(status: number, code: number, message: string, id: unknown = null): Response {
+function jsonRpcError(status: number, code: number, message: string, id: unknown = null): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }), {
     status,
     headers: { 'content-type': 'application/json' },
@@ -195,15 +225,23 @@ export function parseMessage(text: string): { message: unknown } | { error: Resp
   try {
     message = JSON.parse(text)
   } catch {
-    return { error: jsonRpcError(400, ErrorCode.ParseError, `Parse error: ${MALFORMED_JSON}`) }
+    return { error: jsonRpcError(400, ProtocolErrorCode.ParseError, `Parse error: ${MALFORMED_JSON}`) }
   }
   if (Array.isArray(message))
     return {
-      error: jsonRpcError(400, ErrorCode.InvalidRequest, 'Invalid Request: batches are not supported'),
+      error: jsonRpcError(
+        400,
+        ProtocolErrorCode.InvalidRequest,
+        'Invalid Request: batches are not supported',
+      ),
     }
   if (message === null || typeof message !== 'object' || (message as { jsonrpc?: unknown }).jsonrpc !== '2.0')
     return {
-      error: jsonRpcError(400, ErrorCode.InvalidRequest, 'Invalid Request: not a JSON-RPC 2.0 message'),
+      error: jsonRpcError(
+        400,
+        ProtocolErrorCode.InvalidRequest,
+        'Invalid Request: not a JSON-RPC 2.0 message',
+      ),
     }
   return { message }
 }
@@ -276,11 +314,12 @@ function eventsWithMessageOnce(body: ReadableStream<Uint8Array>): ReadableStream
 }
 
 /**
- * Handles one JSON-RPC message with a fresh server and transport. `request` carries the client's
- * headers (Accept, MCP-Protocol-Version); the answer is JSON (200), or 202 for notifications.
- * With `stream` (Streamable HTTP), a tools/call of a connected MCP server's tool is answered as an
- * event stream when the client accepts one: the server's notifications during the call, then the
- * result (the HTTP+SSE transport stores single JSON answers, so it never streams).
+ * Handles one JSON-RPC message with a fresh server, through the SDK's serving entry. `request`
+ * carries the client's headers (Accept, MCP-Protocol-Version, Mcp-Method); the answer is JSON
+ * (200), or 202 for notifications. With `stream` (Streamable HTTP), a tools/call of a connected
+ * MCP server's tool is answered as an event stream when the client accepts one: the server's
+ * notifications during the call, then the result (the HTTP+SSE transport stores single JSON
+ * answers, so it never streams).
  */
 export async function handleMessage(
   c: Context<AppEnv>,
@@ -292,34 +331,47 @@ export async function handleMessage(
     (opts.stream ?? false) &&
     mayNotify(message) &&
     (request.headers.get('accept') ?? '').includes('text/event-stream')
-  const server = buildServer(c, { relay: stream })
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    sessionIdGenerator: undefined,
-    enableJsonResponse: !stream,
-  })
-  await server.connect(transport)
-  if (stream) {
-    const res = await transport.handleRequest(request, { parsedBody: message })
-    if (!res.body || !(res.headers.get('content-type') ?? '').includes('text/event-stream')) {
-      const body = messageOnce(await res.text())
-      await server.close().catch(() => {})
-      return new Response(body || null, { status: res.status, headers: res.headers })
-    }
-    // The transport ends the stream after the response; the server closes with it.
-    const closing = new TransformStream<Uint8Array, Uint8Array>({
-      flush: () => server.close().catch(() => {}),
+  const build = () => buildServer(c, { relay: stream })
+  // The SDK's own stateless legacy leg always answers with an event stream; JSON answers are what
+  // the HTTP+SSE transport stores and what clients of the older revisions read most simply, so the
+  // legacy leg is wired here, as the SDK documents for isLegacyRequest.
+  if (await isLegacyRequest(request, message)) {
+    const server = build()
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !stream,
     })
+    await server.connect(transport)
+    return answer(await transport.handleRequest(request, { parsedBody: message }), stream, () =>
+      server.close(),
+    )
+  }
+  const handler = createMcpHandler(build, {
+    legacy: 'reject',
+    // JSON unless the handler sends a notification first, which only a relaying tools/call does.
+    responseMode: 'auto',
+    keepAliveMs: 0,
+    onerror: (err) =>
+      c.var.deps.logger.warn('mcp: request refused', { request_id: c.var.requestId, error: err.message }),
+  })
+  return answer(await handler.fetch(request, { parsedBody: message }), stream, () => handler.close())
+}
+
+/** The response with error messages said once, closing the server when its body has gone out. */
+async function answer(res: Response, stream: boolean, close: () => Promise<void>): Promise<Response> {
+  if (stream && res.body && (res.headers.get('content-type') ?? '').includes('text/event-stream')) {
+    // The transport ends the stream after the response; the server closes with it.
+    const closing = new TransformStream<Uint8Array, Uint8Array>({ flush: () => close().catch(() => {}) })
     return new Response(eventsWithMessageOnce(res.body).pipeThrough(closing), {
       status: res.status,
       headers: res.headers,
     })
   }
   try {
-    const res = await transport.handleRequest(request, { parsedBody: message })
     // Read the body before closing: closing the transport ends its streams.
     const body = messageOnce(await res.text())
     return new Response(body || null, { status: res.status, headers: res.headers })
   } finally {
-    await server.close().catch(() => {})
+    await close().catch(() => {})
   }
 }

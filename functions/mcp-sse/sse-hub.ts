@@ -13,7 +13,7 @@ import postgres from 'postgres'
  * every 100 ms where it cannot (the transaction pooler, embedded PGlite).
  */
 
-export const SSE_CHANNEL = 'mcp_sse'
+const SSE_CHANNEL = 'mcp_sse'
 const POLL_HEALTHY_MS = 2000
 const POLL_FALLBACK_MS = 100
 

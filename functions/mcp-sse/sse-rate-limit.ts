@@ -8,7 +8,7 @@ import { sessionForKey } from './sse-sessions.ts'
  * that the key's own open stream is waiting on also gets a JSON-RPC error there, with the wait in
  * error.data.retryAfter (seconds), so SSE clients see it where they read answers.
  */
-export const JSONRPC_RATE_LIMITED = -32029
+const JSONRPC_RATE_LIMITED = -32029
 
 export function relayRateLimitToStream(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

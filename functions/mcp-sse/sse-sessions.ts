@@ -2,11 +2,11 @@ import { timingSafeEqual } from '@shared/infra/crypto.ts'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import { hashKey } from '@shared/infra/keys.ts'
 import type { Context } from 'hono'
-import { presentedKey } from './routes/tools/auth.ts'
+import { presentedKey } from './tool-auth.ts'
 
 /** HTTP+SSE sessions in private.mcp_sse_sessions; times are wall-clock (streams are real time). */
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
  * The session if it is open and was opened with the key this request presents; null otherwise

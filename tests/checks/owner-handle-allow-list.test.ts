@@ -37,16 +37,6 @@ const ALLOWED: Allowed[] = [
       'the hot read (GET /v1/content) in one statement: private.content_feed sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
   },
   {
-    file: 'functions/mcp-sse/routes/sse/open.ts',
-    fn: 'registerSseOpen',
-    reason: 'records the SSE session in private.mcp_sse_sessions (private schema, no API-role grant)',
-  },
-  {
-    file: 'functions/mcp-sse/routes/sse/open.ts',
-    fn: 'end',
-    reason: 'removes the SSE session row from private.mcp_sse_sessions',
-  },
-  {
     file: 'functions/mcp-sse/sse-hub.ts',
     fn: 'SseHub.deliver',
     reason: 'queues a message in private.mcp_sse_messages and pg_notify for the instance holding the stream',
@@ -71,6 +61,16 @@ const ALLOWED: Allowed[] = [
     file: 'shared/services/affiliate/sync.ts',
     fn: 'notifyRejected',
     reason: 'reads the admins e-mail addresses (auth.users) and enqueues notifications (no API-role grant)',
+  },
+  {
+    file: 'shared/services/tools/sse-sessions.ts',
+    fn: 'openSseSession',
+    reason: 'records the SSE session in private.mcp_sse_sessions (private schema, no API-role grant)',
+  },
+  {
+    file: 'shared/services/tools/sse-sessions.ts',
+    fn: 'closeSseSession',
+    reason: 'removes the SSE session row from private.mcp_sse_sessions',
   },
   // Assistant
   { file: 'shared/services/assistant/automation-dispatch.ts', fn: 'runDueAutomations', reason: ACROSS },

@@ -25,12 +25,6 @@ const PENDING: Record<string, string> = {
   'functions/assistant/routes/conversations/post-message.ts': 'exports streamDescription', // pending h46-turn
   'functions/content/routes/respond.ts': 'a helper, not a route', // pending h46-mechanisms
   'functions/content/routes/list.ts': 'hands the pool to a service', // pending h46-mechanisms
-  'functions/mcp-sse/routes/oauth/endpoints.ts': 'four routes in one file', // pending h51-protocols
-  'functions/mcp-sse/routes/oauth/consent.ts': 'four routes in one file', // pending h51-protocols
-  'functions/mcp-sse/routes/oauth/metadata.ts': 'two routes in one file', // pending h51-protocols
-  'functions/mcp-sse/routes/sse/open.ts': 'SQL in the route', // pending h51-protocols
-  'functions/mcp-sse/routes/tools/auth.ts': 'a helper, not a route', // pending h51-protocols
-  'functions/mcp-sse/routes/mcp/stateless.ts': 'a helper, not a route', // pending h51-protocols
 }
 
 function files(dir: string): string[] {

@@ -5768,6 +5768,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/mcp/server-card.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * MCP server card
+         * @description What a client needs before it connects: name, description, icons, the transports with their protocol revisions, the key header, and the authorization server (`_meta["dev.tenant-platform/authorization"]`: issuer and the RFC 9728 metadata). Also at /.well-known/mcp/server-card.json on the platform origin.
+         *
+         *     Supabase address: `GET /functions/v1/mcp-sse/.well-known/mcp/server-card.json`
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The server card */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["McpServerCard"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/oauth-authorization-server/mcp": {
         parameters: {
             query?: never;
@@ -5826,8 +5876,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The same metadata where clients look for OpenID configuration (a path-appended issuer)
-         * @description The tool server is its own OAuth 2.1 authorization server for MCP clients (issuer {mcp_url}): dynamic client registration or client ID metadata documents, PKCE S256, resource indicators, refresh and revocation. Also at /.well-known/oauth-authorization-server/mcp on the local platform.
+         * OAuth metadata as OpenID configuration
+         * @description The tool server is its own OAuth 2.1 authorization server for MCP clients (issuer {mcp_url}): dynamic client registration or client ID metadata documents, PKCE S256, resource indicators, refresh and revocation. The same document as the RFC 8414 metadata, where clients that append the issuer’s path look for OpenID configuration.
          *
          *     Supabase address: `GET /functions/v1/mcp-sse/.well-known/openid-configuration`
          */
@@ -17709,6 +17759,35 @@ export interface components {
             resource_name: string;
             /** Format: uri */
             resource_documentation?: string;
+        };
+        McpServerCard: {
+            /** Format: uri */
+            $schema: string;
+            /** @example dev.tenant-platform/tools */
+            name: string;
+            title: string;
+            description: string;
+            version: string;
+            icons: {
+                src: string;
+                mimeType: string;
+                sizes: string[];
+            }[];
+            remotes: {
+                /** @enum {string} */
+                type: "streamable-http" | "sse";
+                /** Format: uri */
+                url: string;
+                supportedProtocolVersions: string[];
+                headers: {
+                    name: string;
+                    description: string;
+                    isSecret: boolean;
+                }[];
+            }[];
+            _meta: {
+                [key: string]: unknown;
+            };
         };
         AuthorizationServerMetadata: {
             /**

@@ -30,6 +30,8 @@ export const publicRoutes: PublicRoute[] = [
     fn: 'mcp-sse',
     path: '/.well-known/oauth-authorization-server',
   },
+  // Its MCP server card, at the origin's well-known address (discovery before connecting).
+  { prefix: '/.well-known/mcp', fn: 'mcp-sse', path: '/.well-known/mcp' },
   // The MCP clients a tenant connected by OAuth (dashboard).
   { prefix: '/api/mcp-clients', fn: 'mcp-sse', path: '/oauth/clients' },
   { prefix: '/api/tenants', fn: 'tenants', path: '' },

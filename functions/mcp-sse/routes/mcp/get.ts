@@ -1,8 +1,8 @@
+import { statelessMethodNotAllowed } from '@functions/mcp-sse/stateless.ts'
+import { checkOrigin, toolAuth } from '@functions/mcp-sse/tool-auth.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
-import { checkOrigin, toolAuth } from '../tools/auth.ts'
-import { statelessMethodNotAllowed } from './stateless.ts'
 
 export const route = defineRoute(toolAuth, {
   method: 'get',

@@ -1,9 +1,9 @@
 import { handleMessage, parseMessage } from '@functions/mcp-sse/mcp-server.ts'
+import { checkOrigin, toolAuth } from '@functions/mcp-sse/tool-auth.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
-import { checkOrigin, toolAuth } from '../tools/auth.ts'
 
 const jsonRpc = z
   .object({ jsonrpc: z.literal('2.0') })

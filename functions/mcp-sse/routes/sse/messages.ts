@@ -1,12 +1,12 @@
 import { handleMessage, parseMessage } from '@functions/mcp-sse/mcp-server.ts'
 import { hubFor } from '@functions/mcp-sse/sse-hub.ts'
 import { sessionForKey } from '@functions/mcp-sse/sse-sessions.ts'
+import { checkOrigin, toolAuth } from '@functions/mcp-sse/tool-auth.ts'
 import { z } from '@hono/zod-openapi'
 import { ServiceError } from '@shared/infra/errors.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
-import { checkOrigin, toolAuth } from '../tools/auth.ts'
 
 const query = z.object({ sessionId: z.uuid().openapi({ param: { name: 'sessionId', in: 'query' } }) })
 

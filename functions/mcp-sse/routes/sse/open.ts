@@ -1,11 +1,12 @@
 import { hubFor } from '@functions/mcp-sse/sse-hub.ts'
+import { checkOrigin, presentedKey, toolAuth } from '@functions/mcp-sse/tool-auth.ts'
 import { errorBody, ServiceError } from '@shared/infra/errors.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { tenantCaller } from '@shared/infra/http/authenticate.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { hashKey } from '@shared/infra/keys.ts'
-import { checkOrigin, presentedKey, toolAuth } from '../tools/auth.ts'
+import { closeSseSession, openSseSession } from '@shared/services/tools/sse-sessions.ts'
 
 export const route = defineRoute(toolAuth, {
   method: 'get',
@@ -51,12 +52,15 @@ export const registerSseOpen = (app: App) =>
     const sessionId = crypto.randomUUID()
     const opened = Date.now()
     const maxMs = deps.config.MCP_SSE_MAX_STREAM_MS
-    // Sessions of instances that died without cleaning up expire; remove those first.
-    await deps.sql`delete from private.mcp_sse_sessions where expires_at < ${new Date(opened - 60_000)}`
-    await deps.sql`
-      insert into private.mcp_sse_sessions (id, tenant_id, key_id, key_hash, instance_id, opened_at, expires_at)
-      values (${sessionId}, ${caller.tenantId}, ${keyId}, ${hashKey(key)}, ${hub.instanceId},
-              ${new Date(opened)}, ${new Date(opened + maxMs + 5_000)})`
+    const ctx = serviceContext(c)
+    await openSseSession(ctx, {
+      id: sessionId,
+      keyId,
+      keyHash: hashKey(key),
+      instanceId: hub.instanceId,
+      openedAt: new Date(opened),
+      expiresAt: new Date(opened + maxMs + 5_000),
+    })
 
     const pathname = new URL(c.req.url).pathname
     const endpoint = `${pathname.endsWith('/') ? '' : 'sse/'}messages?sessionId=${sessionId}`
@@ -79,7 +83,7 @@ export const registerSseOpen = (app: App) =>
       clearTimeout(deadline)
       hub.release(sessionId)
       // Gone before the client sees the end (cascades to messages nobody will read).
-      await deps.sql`delete from private.mcp_sse_sessions where id = ${sessionId}`.catch((err) =>
+      await closeSseSession(ctx, sessionId).catch((err) =>
         deps.logger.warn('mcp sse: session cleanup failed', { error: String(err) }),
       )
       try {

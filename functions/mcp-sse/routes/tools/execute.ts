@@ -1,10 +1,10 @@
+import { checkOrigin, keyScopes, toolAuth, triggeredBy } from '@functions/mcp-sse/tool-auth.ts'
 import { z } from '@hono/zod-openapi'
 import { ServiceError } from '@shared/infra/errors.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { callTool } from '@shared/services/tools/tool-set.ts'
-import { checkOrigin, keyScopes, toolAuth, triggeredBy } from './auth.ts'
 
 const executeBody = z
   .object({

@@ -1,9 +1,9 @@
+import { checkOrigin, keyScopes, toolAuth } from '@functions/mcp-sse/tool-auth.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { listTools } from '@shared/services/tools/tool-set.ts'
-import { checkOrigin, keyScopes, toolAuth } from './auth.ts'
 
 const toolSchema = z
   .object({

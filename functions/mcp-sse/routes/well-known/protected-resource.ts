@@ -27,7 +27,7 @@ export const route = defineRoute(publicRoute, {
   responses: { 200: jsonContent(metadataSchema, 'The metadata'), ...errorResponses(429) },
 })
 
-export type ProtectedResourceMetadata = z.infer<typeof metadataSchema>
+type ProtectedResourceMetadata = z.infer<typeof metadataSchema>
 
 export const registerProtectedResourceMetadata = (app: App) => {
   app.on('GET', route.path, limitAnonymous())

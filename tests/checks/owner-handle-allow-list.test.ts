@@ -200,7 +200,7 @@ const ALLOWED: Allowed[] = [
   },
   // Content
   {
-    file: 'shared/services/content/articles.ts',
+    file: 'shared/services/content/article-reads.ts',
     fn: 'getArticleBySlug',
     reason:
       'an article by slug in one statement, as GET /v1/content: private.article_by_slug sets role authenticated and the claims itself and reads under RLS; no API role may execute it',

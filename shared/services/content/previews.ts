@@ -4,7 +4,7 @@ import type { RequestClaims } from '@shared/infra/db.ts'
 import { readAsTenant } from '@shared/infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
-import { type ArticleRow, type ContentFormat, presentArticle, selectArticle } from './articles.ts'
+import { type ArticleRow, type ContentFormat, presentArticle, selectArticle } from './article-row.ts'
 import type { Article } from './schema.ts'
 
 /**

@@ -2,7 +2,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { editorOrKey } from '@shared/infra/http/route-auth.ts'
-import { unpublishArticle } from '@shared/services/content/articles.ts'
+import { unpublishArticle } from '@shared/services/content/article-lifecycle.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
 import { metered } from '../read-options.ts'
 

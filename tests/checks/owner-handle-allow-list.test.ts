@@ -31,12 +31,6 @@ const ACROSS = 'claims due work across every tenant (FOR UPDATE SKIP LOCKED), be
 const ALLOWED: Allowed[] = [
   // Front ends
   {
-    file: 'functions/content/routes/list.ts',
-    fn: 'registerListContent',
-    reason:
-      'the hot read (GET /v1/content) in one statement: private.content_feed sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
-  },
-  {
     file: 'functions/mcp-sse/routes/sse/open.ts',
     fn: 'registerSseOpen',
     reason: 'records the SSE session in private.mcp_sse_sessions (private schema, no API-role grant)',
@@ -209,7 +203,7 @@ const ALLOWED: Allowed[] = [
     file: 'shared/services/content/feed.ts',
     fn: 'listContent',
     reason:
-      'the MCP content reads in one statement, as GET /v1/content: private.content_feed sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
+      'GET /v1/content (the hot read) and the MCP content reads in one statement: private.content_feed sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
   },
   // Credentials
   {

@@ -1,3 +1,4 @@
+import { formatsQuery } from '@functions/content/read-options.ts'
 import { z } from '@hono/zod-openapi'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
@@ -9,7 +10,6 @@ import { publicRoute } from '@shared/infra/http/route-auth.ts'
 import { rateLimits } from '@shared/infra/rate-limit.ts'
 import { readPreview } from '@shared/services/content/previews.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { formatsQuery } from '../read-options.ts'
 
 /** Requests a minute one client address may make to preview links (all of them together). */
 export const PREVIEW_RATE_LIMIT = rateLimits.unauthenticated

@@ -72,7 +72,7 @@ const keyOriginPreflightHeaders = (origin: string): [string, string][] => [
 ]
 
 /** http(s) on localhost, 127.0.0.0/8 or [::1], any port: a browser page served from this machine. */
-export function isLoopbackOrigin(origin: string): boolean {
+function isLoopbackOrigin(origin: string): boolean {
   return /^https?:\/\/(localhost|127(\.\d{1,3}){3}|\[::1\])(:\d{1,5})?$/.test(origin)
 }
 
@@ -94,7 +94,7 @@ function corsHeaders(allowedOrigin: string | undefined, preflight = false): [str
 }
 
 /** A request's standing for CORS, decided before the route runs. */
-export interface CorsRequest {
+interface CorsRequest {
   origin: string | undefined
   /** The origin when it is one of the dashboard's (CORS_ORIGINS, or loopback when allowed). */
   allowedOrigin: string | undefined

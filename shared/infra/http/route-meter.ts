@@ -15,7 +15,7 @@ export type MeterRequest = (c: Context<AppEnv>, meter: RouteMeter) => Promise<vo
  * hands over; with METERING_ENABLED off nothing is metered. tests/checks/route-meter.test.ts holds
  * every route that declares a meter to this wrapper, and the wrapper to a declared meter.
  */
-export function meteredHandler<H>(route: RouteConfig, handler: H): H {
+function meteredHandler<H>(route: RouteConfig, handler: H): H {
   const meter = (route as { [METER_EXTENSION]?: RouteMeter })[METER_EXTENSION]
   if (!meter) throw new Error(`${route.method.toUpperCase()} ${route.path} is metered but declares no meter`)
   const run = handler as unknown as (c: Context<AppEnv>) => Promise<Response>

@@ -17,7 +17,7 @@ export interface SlugHolder {
   label: string
 }
 
-export interface SlugKind {
+interface SlugKind {
   /** The table, a constant of the caller (never input): it is written into the statements. */
   table: 'public.sites' | 'public.tags' | 'public.articles'
   /** The column the slug is unique within. */
@@ -46,7 +46,7 @@ export interface SlugKind {
   }
 }
 
-export interface SlugGuard {
+interface SlugGuard {
   /** CONFLICT naming the row that holds `slug` in the scope (other than `exceptId`). */
   requireFree(tx: Tx, scopeId: string, slug: string, exceptId: string | null): Promise<void>
   /** The name's slug, numbered past those the scope's other rows hold (or reserve). */

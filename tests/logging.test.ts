@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { pathnameOf } from '../shared/infra/http/function-app.ts'
+import { pathnameOf } from '../shared/infra/http/function-path.ts'
 import { createLogger } from '../shared/infra/logger.ts'
 import { startTestPlatform, type TestPlatform } from './support/platform.ts'
 

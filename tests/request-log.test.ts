@@ -2,9 +2,9 @@
 // each instance's buffer within the flush bound, read through the API under row-level security,
 // and pruned by the prune-retention job.
 import { withTenant } from '@shared/infra/db.ts'
+import { FLUSH_MS } from '@shared/infra/hot-path/batch-flusher.ts'
 import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
 import { REFUSAL_WINDOW_MS } from '@shared/infra/hot-path/request-log.ts'
-import { FLUSH_MS } from '@shared/infra/hot-path/usage-buffer.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 

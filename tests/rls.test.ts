@@ -1,5 +1,5 @@
 import type { TenantCaller } from '@shared/infra/caller.ts'
-import { queryArticleBySlug } from '@shared/services/content/articles.ts'
+import { queryArticleBySlug } from '@shared/services/content/article-reads.ts'
 import { queryContent, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { claimsSetup, type Tx, withTenant } from '../shared/infra/db.ts'

@@ -12,7 +12,8 @@
  */
 import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
-import { presentArticle, queryArticleBySlug } from '@shared/services/content/articles.ts'
+import { queryArticleBySlug } from '@shared/services/content/article-reads.ts'
+import { presentArticle } from '@shared/services/content/article-row.ts'
 import { startTestPlatform, TestClock } from '@tests/support/platform.ts'
 import { Hono } from 'hono'
 import { measurePairCounted, printComparison } from '../lib.ts'

@@ -1,3 +1,4 @@
+import { etagOf, matches } from '@functions/content/respond.ts'
 import { z } from '@hono/zod-openapi'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
@@ -15,7 +16,6 @@ import {
 } from '@shared/services/content/public-feeds.ts'
 import { slugField } from '@shared/services/content/schema.ts'
 import type { Context } from 'hono'
-import { etagOf, matches } from './routes/respond.ts'
 
 /**
  * What every public feed route shares: the site id, the per-site, per-address rate limit, and

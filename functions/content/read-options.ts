@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi'
-import { type ContentFormat, contentFormats } from '@shared/services/content/articles.ts'
+import { type ContentFormat, contentFormats } from '@shared/services/content/article-row.ts'
 import { localeField } from '@shared/services/content/locales.ts'
 
 /** The description of a metered route (meter: 'content'). */

@@ -31,12 +31,6 @@ const ACROSS = 'claims due work across every tenant (FOR UPDATE SKIP LOCKED), be
 const ALLOWED: Allowed[] = [
   // Front ends
   {
-    file: 'functions/content/routes/list.ts',
-    fn: 'registerListContent',
-    reason:
-      'the hot read (GET /v1/content) in one statement: private.content_feed sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
-  },
-  {
     file: 'functions/mcp-sse/sse-hub.ts',
     fn: 'SseHub.deliver',
     reason: 'queues a message in private.mcp_sse_messages and pg_notify for the instance holding the stream',
@@ -210,7 +204,7 @@ const ALLOWED: Allowed[] = [
     file: 'shared/services/content/feed.ts',
     fn: 'listContent',
     reason:
-      'the MCP content reads in one statement, as GET /v1/content: private.content_feed sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
+      'GET /v1/content (the hot read) and the MCP content reads in one statement: private.content_feed sets role authenticated and the claims itself and reads under RLS; no API role may execute it',
   },
   // Credentials
   {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { functionModules } from '@local-platform/functions.ts'
 import { functionImportMaps, renderSupabaseConfig } from '@scripts/lib/supabase-config.ts'
-import { functionPath } from '@shared/infra/http/function-app.ts'
+import { functionPath } from '@shared/infra/http/function-path.ts'
 import { publicRoutes, toFunctionPath } from '@shared/infra/http/public-routes.ts'
 import { describe, expect, it } from 'vitest'
 

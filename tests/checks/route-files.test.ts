@@ -23,8 +23,6 @@ const PENDING: Record<string, string> = {
   'functions/assistant/routes/tool-scopes.ts': 'a helper, not a route', // pending h46-turn
   'functions/assistant/routes/settings.ts': 'two routes in one file', // pending h46-turn
   'functions/assistant/routes/conversations/post-message.ts': 'exports streamDescription', // pending h46-turn
-  'functions/content/routes/respond.ts': 'a helper, not a route', // pending h46-mechanisms
-  'functions/content/routes/list.ts': 'hands the pool to a service', // pending h46-mechanisms
 }
 
 function files(dir: string): string[] {

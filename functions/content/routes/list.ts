@@ -1,19 +1,19 @@
 import { cached, localeQuery, metered } from '@functions/content/read-options.ts'
+import { answerRead } from '@functions/content/respond.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
-import { tenantCaller } from '@shared/infra/http/authenticate.ts'
-import { defineRoute } from '@shared/infra/http/define-route.ts'
+import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { publishedReader } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
-import { contentPage, readContentAsTenant } from '@shared/services/content/feed.ts'
+import { listContent } from '@shared/services/content/feed.ts'
 import { contentListSchema, slugField } from '@shared/services/content/schema.ts'
-import { answerRead } from './respond.ts'
 
 const listQuery = pageQuery.extend({
   // Decoded while the query is validated, so a request with a bad cursor is refused before the
-  // frame meters it.
+  // request is metered (meteredRoute).
   cursor: pageQuery.shape.cursor.transform(decodeCursor),
   type: z.enum(['site', 'article']).optional().openapi({ description: 'Only sites or only articles' }),
   site_id: z.uuid().optional().openapi({ description: 'The site, and the articles of that site' }),
@@ -58,7 +58,7 @@ export const route = defineRoute(publishedReader, {
 })
 
 export const registerListContent = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const {
       limit,
       cursor,
@@ -88,15 +88,9 @@ export const registerListContent = (app: App) =>
       newestFirst: order === 'newest',
     }
     // The hot path: the key was verified and its rate limit charged from this instance's cache
-    // and lease (no database statement when both are in hand), the frame metered it through the
+    // and lease (no database statement when both are in hand), meteredRoute metered it through the
     // usage buffer (a Free tenant's unit is reserved before the read), and the read is one
     // statement that sets role and claims itself and reads under row-level security.
-    return answerRead(c, async () => {
-      const rows = await readContentAsTenant(c.get('deps').sql, tenantCaller(c), {
-        limit,
-        after: cursor,
-        filter,
-      })
-      return contentPage(rows, limit)
-    })
+    const ctx = serviceContext(c)
+    return answerRead(c, () => listContent(ctx, { limit, after: cursor, filter }))
   })

@@ -20,9 +20,9 @@ export interface AuthChange {
 }
 
 /** Poll interval (real time). */
-export const POLL_MS = 200
+const POLL_MS = 200
 /** Cached entries are used only while the last applied poll began at most this long ago. */
-export const FRESH_MS = 700
+const FRESH_MS = 700
 /**
  * How far back each poll looks again (server time). A change's row carries the time its trigger
  * ran, before its transaction committed; a transaction that takes longer than this to commit after

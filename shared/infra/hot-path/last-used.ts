@@ -1,7 +1,6 @@
-import { FlushTimer } from '../background.ts'
 import type { Sql } from '../db.ts'
 import type { Logger } from '../logger.ts'
-import { FLUSH_MS } from './usage-buffer.ts'
+import { BatchFlusher, FLUSH_MS } from './batch-flusher.ts'
 
 /** last_used_at is kept at minute resolution: noted once per key (or grant) per minute. */
 export const LAST_USED_RESOLUTION_MS = 60_000
@@ -19,15 +18,40 @@ export class LastUsedBuffer {
   private readonly pending = new Map<string, number>()
   /** Key id -> the latest use noted (ms), written or not; the oldest dropped past 100,000 keys. */
   private readonly noted = new Map<string, number>()
-  private readonly timer = new FlushTimer(FLUSH_MS, () => this.flush())
-  private flushing: Promise<void> | null = null
+  private readonly flusher: BatchFlusher<[string, number][]>
   /** Statements sent and the keys written by those that succeeded, for the benchmark's write count. */
   readonly stats = { statements: 0, keys: 0 }
 
-  constructor(
-    private readonly sql: Sql,
-    private readonly logger: Logger,
-  ) {}
+  constructor(sql: Sql, logger: Logger) {
+    this.flusher = new BatchFlusher(
+      FLUSH_MS,
+      {
+        take: () => {
+          if (this.pending.size === 0) return []
+          const batch = [...this.pending]
+          this.pending.clear()
+          return [batch]
+        },
+        write: async (batch) => {
+          this.stats.statements++
+          // Only rows whose value is a resolution older: another instance may have written a newer one.
+          await sql`
+            update public.api_keys k set last_used_at = u.at
+            from unnest(${batch.map(([id]) => id)}::uuid[], ${batch.map(([, at]) => new Date(at).toISOString())}::timestamptz[]) as u (id, at)
+            where k.id = u.id
+              and (k.last_used_at is null or k.last_used_at < u.at - ${`${LAST_USED_RESOLUTION_MS} milliseconds`}::interval)`
+          this.stats.keys += batch.length
+        },
+        // Kept for the next flush (a newer use noted meanwhile wins).
+        restore: (batch) => {
+          for (const [id, at] of batch) this.pending.set(id, Math.max(at, this.pending.get(id) ?? 0))
+        },
+        failure: 'last_used_at update failed',
+        describe: (batch) => ({ keys: batch.length }),
+      },
+      logger,
+    )
+  }
 
   /**
    * A use of `key` at `now` (ms): noted, and written within FLUSH_MS, when the key's last_used_at
@@ -44,40 +68,16 @@ export class LastUsedBuffer {
     this.noted.set(key.keyId, now)
     if (this.noted.size > 100_000) this.noted.delete(this.noted.keys().next().value!)
     this.pending.set(key.keyId, Math.max(now, this.pending.get(key.keyId) ?? 0))
-    this.timer.schedule()
+    this.flusher.schedule()
   }
 
   /** Writes every noted use in one statement; a failed write keeps them for the next. */
   flush(): Promise<void> {
-    if (this.flushing) return this.flushing.then(() => this.flush())
-    if (this.pending.size === 0) return Promise.resolve()
-    const batch = [...this.pending]
-    this.pending.clear()
-    this.flushing = (async () => {
-      try {
-        this.stats.statements++
-        // Only rows whose value is a resolution older: another instance may have written a newer one.
-        await this.sql`
-          update public.api_keys k set last_used_at = u.at
-          from unnest(${batch.map(([id]) => id)}::uuid[], ${batch.map(([, at]) => new Date(at).toISOString())}::timestamptz[]) as u (id, at)
-          where k.id = u.id
-            and (k.last_used_at is null or k.last_used_at < u.at - ${`${LAST_USED_RESOLUTION_MS} milliseconds`}::interval)`
-        this.stats.keys += batch.length
-      } catch (err) {
-        // Kept for the next flush (a newer use noted meanwhile wins), which is scheduled now.
-        for (const [id, at] of batch) this.pending.set(id, Math.max(at, this.pending.get(id) ?? 0))
-        this.logger.warn('last_used_at update failed', { keys: batch.length, error: String(err) })
-        this.timer.schedule()
-      }
-    })().finally(() => {
-      this.flushing = null
-    })
-    return this.flushing
+    return this.flusher.flush()
   }
 
   /** Writes what is noted (shutdown). */
-  async close(): Promise<void> {
-    this.timer.cancel()
-    await this.flush()
+  close(): Promise<void> {
+    return this.flusher.close()
   }
 }

@@ -18,9 +18,9 @@
  */
 
 /** Entries kept at most, over all tenants. */
-export const MAX_ENTRIES = 5_000
+const MAX_ENTRIES = 5_000
 /** Bytes of answer bodies kept at most (UTF-16 length as a bound), over all tenants. */
-export const MAX_BYTES = 32 * 1024 * 1024
+const MAX_BYTES = 32 * 1024 * 1024
 
 export interface PublishedAnswer {
   text: string

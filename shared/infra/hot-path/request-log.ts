@@ -1,17 +1,12 @@
-import type { Context } from 'hono'
-import { FlushTimer } from '../background.ts'
-import type { Caller } from '../caller.ts'
 import type { Sql } from '../db.ts'
-import { ServiceError } from '../errors.ts'
-import type { AppEnv } from '../http/app-env.ts'
 import { toPublicPath } from '../http/public-routes.ts'
 import type { Logger } from '../logger.ts'
-import { hotPathOf } from './hot-path.ts'
-import { FLUSH_MS } from './usage-buffer.ts'
+import { BatchFlusher, FLUSH_MS } from './batch-flusher.ts'
 
 /**
  * The tenant's request log (public.api_request_log), written without a write per request: the
- * frame hands each answered request to this instance's buffer (logTenantRequest), and one
+ * frame hands each answered request to this instance's buffer (logTenantRequest in
+ * log-request.ts), and one
  * statement inserts everything buffered at most FLUSH_MS later, at shutdown, and (on the edge
  * runtime) under EdgeRuntime.waitUntil. A crash loses the requests answered since the last flush
  * that succeeded: at most FLUSH_MS of this instance's traffic, and never more than MAX_PENDING
@@ -20,7 +15,7 @@ import { FLUSH_MS } from './usage-buffer.ts'
  */
 
 /** Rows held in memory at most; past it the oldest are dropped. */
-export const MAX_PENDING = 10_000
+const MAX_PENDING = 10_000
 
 /**
  * Refusals over a key's rate limit are counted, not written one by one: per key (or member) and
@@ -31,8 +26,8 @@ export const MAX_PENDING = 10_000
  */
 export const REFUSAL_WINDOW_MS = 60_000
 
-export type RateLimitOutcome = 'allowed' | 'limited'
-export type QuotaOutcome = 'counted' | 'exceeded'
+type RateLimitOutcome = 'allowed' | 'limited'
+type QuotaOutcome = 'counted' | 'exceeded'
 
 export interface RequestLogEntry {
   /** When the request arrived (ms). */
@@ -71,18 +66,53 @@ const MAX_PATH = 512
 
 export class RequestLogBuffer {
   private pending: RequestLogEntry[] = []
-  private readonly timer = new FlushTimer(FLUSH_MS, () => this.flush())
-  private flushing: Promise<void> | null = null
+  private readonly flusher: BatchFlusher<RequestLogEntry[]>
   private readonly refusals = new Map<string, RefusalWindow>()
   /** Statements sent, rows written and rows dropped past MAX_PENDING (benchmark and tests). */
   readonly stats = { statements: 0, rows: 0, dropped: 0 }
 
   constructor(
-    private readonly sql: Sql,
-    private readonly logger: Logger,
+    sql: Sql,
+    logger: Logger,
     /** The clock the entries' times come from (the frame's injected clock). */
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.flusher = new BatchFlusher(
+      FLUSH_MS,
+      {
+        take: (now) => this.take(now ?? this.now()),
+        write: async (batch) => {
+          this.stats.statements++
+          await sql`
+            insert into public.api_request_log (tenant_id, at, request_id, method, path, status, key_id,
+              user_id, latency_ms, rate_limit, rate_remaining, quota, requests)
+            select * from unnest(
+              ${batch.map((e) => e.tenantId)}::uuid[],
+              ${batch.map((e) => new Date(e.at).toISOString())}::timestamptz[],
+              ${batch.map((e) => e.requestId)}::text[],
+              ${batch.map((e) => e.method)}::text[],
+              ${batch.map((e) => toPublicPath(e.fn, e.path).slice(0, MAX_PATH))}::text[],
+              ${batch.map((e) => e.status)}::smallint[],
+              ${batch.map((e) => e.keyId)}::uuid[],
+              ${batch.map((e) => e.userId)}::uuid[],
+              ${batch.map((e) => e.latencyMs)}::integer[],
+              ${batch.map((e) => e.rateLimit)}::text[],
+              ${batch.map((e) => e.rateRemaining)}::integer[],
+              ${batch.map((e) => e.quota)}::text[],
+              ${batch.map((e) => e.requests)}::integer[])`
+          this.stats.rows += batch.length
+        },
+        // Kept, older first, for the next flush, within MAX_PENDING.
+        restore: (batch) => {
+          this.pending = batch.concat(this.pending)
+          if (this.pending.length > MAX_PENDING) this.drop(this.pending.length - MAX_PENDING)
+        },
+        failure: 'request log flush failed',
+        describe: (batch) => ({ rows: batch.length }),
+      },
+      logger,
+    )
+  }
 
   /** Requests answered and not yet in the database (for tests and the crash bound). */
   get unflushed(): number {
@@ -99,7 +129,7 @@ export class RequestLogBuffer {
     }
     this.pending.push(entry)
     if (this.pending.length > MAX_PENDING) this.drop(this.pending.length - MAX_PENDING)
-    this.timer.schedule()
+    this.flusher.schedule()
   }
 
   private countRefusal(entry: RequestLogEntry): void {
@@ -118,7 +148,7 @@ export class RequestLogBuffer {
       this.stats.dropped += this.refusals.get(oldest)!.unwritten
       this.refusals.delete(oldest)
     }
-    this.timer.schedule()
+    this.flusher.schedule()
   }
 
   /**
@@ -148,120 +178,32 @@ export class RequestLogBuffer {
     this.stats.dropped += n
   }
 
-  /**
-   * Inserts every buffered row in one statement; a failed insert keeps them for the next. `now`
-   * closes the refusal windows of minutes that are over (default: the clock; shutdown closes all).
-   */
-  flush(now = this.now()): Promise<void> {
-    if (this.flushing) return this.flushing.then(() => this.flush(now))
+  /** The rows to write now: those buffered and the refusal rows due (`now`: the entries' clock). */
+  private take(now: number): RequestLogEntry[][] {
     this.pending.push(...this.dueRefusals(now))
     // A window with refusals still to write is looked at again a flush later (no statement
     // unless a row is due then).
     for (const w of this.refusals.values())
       if (w.unwritten > 0) {
-        this.timer.schedule()
+        this.flusher.schedule()
         break
       }
-    if (this.pending.length === 0) return Promise.resolve()
+    if (this.pending.length === 0) return []
     const batch = this.pending
     this.pending = []
-    this.flushing = (async () => {
-      try {
-        this.stats.statements++
-        await this.sql`
-          insert into public.api_request_log (tenant_id, at, request_id, method, path, status, key_id,
-            user_id, latency_ms, rate_limit, rate_remaining, quota, requests)
-          select * from unnest(
-            ${batch.map((e) => e.tenantId)}::uuid[],
-            ${batch.map((e) => new Date(e.at).toISOString())}::timestamptz[],
-            ${batch.map((e) => e.requestId)}::text[],
-            ${batch.map((e) => e.method)}::text[],
-            ${batch.map((e) => toPublicPath(e.fn, e.path).slice(0, MAX_PATH))}::text[],
-            ${batch.map((e) => e.status)}::smallint[],
-            ${batch.map((e) => e.keyId)}::uuid[],
-            ${batch.map((e) => e.userId)}::uuid[],
-            ${batch.map((e) => e.latencyMs)}::integer[],
-            ${batch.map((e) => e.rateLimit)}::text[],
-            ${batch.map((e) => e.rateRemaining)}::integer[],
-            ${batch.map((e) => e.quota)}::text[],
-            ${batch.map((e) => e.requests)}::integer[])`
-        this.stats.rows += batch.length
-      } catch (err) {
-        // Kept, older first, for the next flush (scheduled now), within MAX_PENDING.
-        this.pending = batch.concat(this.pending)
-        if (this.pending.length > MAX_PENDING) this.drop(this.pending.length - MAX_PENDING)
-        this.logger.warn('request log flush failed', { rows: batch.length, error: String(err) })
-        this.timer.schedule()
-      }
-    })().finally(() => {
-      this.flushing = null
-    })
-    return this.flushing
+    return [batch]
+  }
+
+  /**
+   * Inserts every buffered row in one statement; a failed insert keeps them for the next. `now`
+   * closes the refusal windows of minutes that are over (default: the clock; shutdown closes all).
+   */
+  flush(now = this.now()): Promise<void> {
+    return this.flusher.flush(now)
   }
 
   /** Writes what is buffered, the counts of open refusal windows included (shutdown). */
-  async close(): Promise<void> {
-    this.timer.cancel()
-    await this.flush(Number.POSITIVE_INFINITY)
+  close(): Promise<void> {
+    return this.flusher.close(Number.POSITIVE_INFINITY)
   }
-}
-
-/** Key requests refused before they had a caller (over the rate limit, without the scope). */
-const refusedKeys = new WeakMap<Context<AppEnv>, { tenantId: string; keyId: string; userId: string }>()
-/** Callers whose request was metered and admitted (a quota counted it). */
-const counted = new WeakSet<object>()
-
-/** Authentication verified a key and then refused the request: it is still the tenant's request. */
-export function noteRefusedKey(
-  c: Context<AppEnv>,
-  key: { tenantId: string; keyId: string; userId: string },
-): void {
-  refusedKeys.set(c, key)
-}
-
-/** Metering admitted this caller's request (the request log's quota outcome: counted). */
-export function noteQuotaCounted(caller: Caller): void {
-  counted.add(caller)
-}
-
-/**
- * The frame's one call when the response is known: a request a tenant's key or signed-in member
- * made goes to the buffer. Service-role calls (jobs), anonymous ones and unknown keys are not a
- * tenant's requests. No await, no database.
- */
-export function logTenantRequest(c: Context<AppEnv>, fn: string, started: number): void {
-  const caller = c.get('caller')
-  let tenantId: string
-  let keyId: string | null = null
-  let userId: string
-  if (caller && 'tenantId' in caller) {
-    if (caller.kind === 'service') return
-    tenantId = caller.tenantId
-    userId = caller.userId
-    if (caller.kind !== 'user') keyId = caller.keyId
-  } else {
-    const refused = refusedKeys.get(c)
-    if (!refused) return
-    ;({ tenantId, keyId, userId } = refused)
-  }
-  const code = c.error instanceof ServiceError ? c.error.code : undefined
-  const rl = c.get('rateLimit')
-  const deps = c.get('deps')
-  const latencyMs = Math.round(performance.now() - started)
-  hotPathOf(deps).requestLog.add({
-    at: deps.clock.now().getTime() - latencyMs,
-    requestId: c.get('requestId'),
-    method: c.req.method,
-    fn,
-    path: c.req.path,
-    status: c.res.status,
-    tenantId,
-    keyId,
-    userId,
-    latencyMs,
-    rateLimit: rl ? (code === 'RATE_LIMITED' ? 'limited' : 'allowed') : null,
-    rateRemaining: rl ? rl.remaining : null,
-    quota: code === 'QUOTA_EXCEEDED' ? 'exceeded' : caller && counted.has(caller) ? 'counted' : null,
-    requests: 1,
-  })
 }

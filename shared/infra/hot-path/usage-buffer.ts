@@ -1,6 +1,6 @@
-import { FlushTimer } from '../background.ts'
 import type { Sql } from '../db.ts'
 import type { Logger } from '../logger.ts'
+import { BatchFlusher } from './batch-flusher.ts'
 
 /**
  * Metering without a write per request (docs/adr/0004-rate-limits-in-postgres.md). Per tenant,
@@ -18,16 +18,13 @@ import type { Logger } from '../logger.ts'
  *    counts are few by definition (100 a month on Free), so its writes are too.
  */
 
-/** The longest a buffered write (request log, last_used_at) waits in memory. */
-export const FLUSH_MS = 1000
-
 /**
- * The longest an uncapped plan's count waits in memory. Longer than FLUSH_MS: a counter write per
+ * The longest an uncapped plan's count waits in memory. Longer than FLUSH_MS (batch-flusher.ts): a counter write per
  * second per instance was most of the writes per 1,000 keyed reads below 100 reads a second
  * (docs/performance.md); no quota depends on these counts (a capped plan reserves before it
  * admits), and a crash under-counts at most this much of an instance's traffic.
  */
-export const USAGE_FLUSH_MS = 5000
+const USAGE_FLUSH_MS = 5000
 
 export interface UsageTake {
   allowed: boolean
@@ -68,8 +65,7 @@ interface ReserveRow {
 
 export class UsageBuffer {
   private readonly counters = new Map<string, Counter>()
-  private readonly timer = new FlushTimer(USAGE_FLUSH_MS, () => this.flush())
-  private flushing: Promise<void> | null = null
+  private readonly flusher: BatchFlusher<{ counter: Counter; units: number }>
   private stopped = false
   /** Statements run (each one write), for the benchmark. */
   readonly stats = { statements: 0 }
@@ -80,8 +76,38 @@ export class UsageBuffer {
 
   constructor(
     private readonly sql: Sql,
-    private readonly logger: Logger,
-  ) {}
+    logger: Logger,
+  ) {
+    this.flusher = new BatchFlusher(
+      USAGE_FLUSH_MS,
+      {
+        // One statement per counter with a pending count.
+        take: () => {
+          const batches: { counter: Counter; units: number }[] = []
+          for (const counter of this.counters.values()) {
+            if (counter.pending === 0) continue
+            batches.push({ counter, units: counter.pending })
+            counter.pending = 0
+          }
+          return batches
+        },
+        write: async ({ counter, units }) => {
+          this.stats.statements++
+          // As incurred: counts already admitted are recorded even if the plan has meanwhile
+          // gained a hard cap.
+          const [row] = await this.sql<{ units: string }[]>`
+            select units from private.record_usage(${counter.tenantId}, ${counter.productId}, ${units}, ${counter.period}, true)`
+          if (row)
+            this.onCounted?.(counter.tenantId, counter.productId, counter.period, BigInt(row.units), units)
+        },
+        restore: ({ counter, units }) => {
+          counter.pending += units
+        },
+        failure: 'usage flush failed',
+      },
+      logger,
+    )
+  }
 
   /** Units counted in memory and not yet in the database (for tests and the crash bound). */
   get unflushed(): number {
@@ -191,40 +217,17 @@ export class UsageBuffer {
   }
 
   private scheduleFlush(): void {
-    if (!this.stopped) this.timer.schedule()
+    if (!this.stopped) this.flusher.schedule()
   }
 
   /** Writes every pending count, one statement per counter. A failed one is kept for the next. */
   flush(): Promise<void> {
-    if (this.flushing) return this.flushing.then(() => this.flush())
-    this.flushing = (async () => {
-      for (const counter of this.counters.values()) {
-        const units = counter.pending
-        if (units === 0) continue
-        counter.pending = 0
-        try {
-          this.stats.statements++
-          // As incurred: counts already admitted are recorded even if the plan has meanwhile
-          // gained a hard cap.
-          const [row] = await this.sql<{ units: string }[]>`
-            select units from private.record_usage(${counter.tenantId}, ${counter.productId}, ${units}, ${counter.period}, true)`
-          if (row)
-            this.onCounted?.(counter.tenantId, counter.productId, counter.period, BigInt(row.units), units)
-        } catch (err) {
-          counter.pending += units
-          this.logger.warn('usage flush failed', { error: String(err) })
-        }
-      }
-    })().finally(() => {
-      this.flushing = null
-    })
-    return this.flushing
+    return this.flusher.flush()
   }
 
   /** Flushes and stops buffering (shutdown). */
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.stopped = true
-    this.timer.cancel()
-    await this.flush()
+    return this.flusher.close()
   }
 }

@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { Caller } from '../caller.ts'
 import type { FunctionDeps } from '../deps.ts'
+import type { MeterRequest } from './route-meter.ts'
 
 export interface RateLimitState {
   limit: number
@@ -23,6 +24,8 @@ export type AppEnv = {
     requestId: string
     caller: Caller
     rateLimit: RateLimitState
+    /** The function's rule of who is metered, when it meters (createFunctionApp's `meter`). */
+    meterRequest: MeterRequest
   }
 }
 

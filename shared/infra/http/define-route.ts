@@ -6,15 +6,16 @@ import { authenticate, callerForTenant, type RouteAuth, tenantCaller } from './a
 
 /** The OpenAPI extension that carries a route's RouteAuth, read by the security matrix and README check. */
 export const AUTH_EXTENSION = 'x-auth'
-/** The OpenAPI extension that carries what a route meters, read by the frame and the README's route table. */
+/** The OpenAPI extension that carries what a route meters, read by meteredRoute and the README's route table. */
 export const METER_EXTENSION = 'x-meter'
 
-/** A product the frame meters per request (the Content API); other products are metered by their services. */
+/** A product metered per request by its routes (the Content API); other products are metered by their services. */
 export type MeteredProduct = 'content'
 
 /**
- * What one request to a route counts as: a unit of the product, metered by the frame after the
- * request is validated and before the handler runs (malformed requests are not billed). Who is
+ * What one request to a route counts as: a unit of the product, metered by meteredRoute
+ * (route-meter.ts) after the request is validated and before the handler runs (malformed requests
+ * are not billed). Who is
  * metered is the product's rule (for content: requests made with API keys). `buffered` counts it
  * through the instance's usage buffer, for the hot read path.
  */

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { pageQuery } from '@shared/infra/pagination.ts'
 
-export const approvalStatuses = ['pending', 'approved', 'denied', 'expired'] as const
+const approvalStatuses = ['pending', 'approved', 'denied', 'expired'] as const
 export type ApprovalStatus = (typeof approvalStatuses)[number]
 
 export const approvalQuery = pageQuery.extend({
@@ -11,7 +11,7 @@ export const approvalQuery = pageQuery.extend({
     .openapi({ description: 'pending (the default), approved, denied or expired' }),
 })
 
-export const approvalSchema = z
+const approvalSchema = z
   .object({
     id: z.uuid().openapi({ description: 'The tool call; decide it with POST /approvals/{id}' }),
     status: z.enum(approvalStatuses),

@@ -13,9 +13,9 @@ import { decideApproval, TURN_JOB_KIND } from './turn/index.ts'
  */
 
 /** Calls expired by one sweep at most. */
-export const EXPIRE_LIMIT = 100
+const EXPIRE_LIMIT = 100
 
-export const EXPIRED_RESULT =
+const EXPIRED_RESULT =
   'The approval expired: nobody approved the call in time, so it was not run. Do not retry this call.'
 
 interface ApprovalRow {

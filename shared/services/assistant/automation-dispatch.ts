@@ -12,7 +12,7 @@ import { managerRoles, runTurnNow, startTurn } from './turn/index.ts'
  */
 
 /** Automations one sweep starts at most. */
-export const SWEEP_LIMIT = 20
+const SWEEP_LIMIT = 20
 
 /**
  * Starts the automations that are due: each due slot gets one run row (the unique key decides
@@ -106,13 +106,10 @@ async function startRun(
 }
 
 /** The most characters of an event's data given to the turn. */
-export const MAX_EVENT_CHARS = 4000
+const MAX_EVENT_CHARS = 4000
 
 /** The automation's instruction, then the event that started the run (its data, bounded). */
-export function eventTurnInput(
-  instruction: string,
-  event: { id: string; type: string; data: unknown },
-): string {
+function eventTurnInput(instruction: string, event: { id: string; type: string; data: unknown }): string {
   let data = JSON.stringify(event.data ?? null, null, 2)
   if (data.length > MAX_EVENT_CHARS)
     data = `${data.slice(0, MAX_EVENT_CHARS)}\n… (cut at ${MAX_EVENT_CHARS} characters)`

@@ -47,7 +47,7 @@ export function callerForRun(caller: TenantCaller, run: AutomationRunOfTurn | nu
 }
 
 /** A tool that changes something: anything not marked read-only (an MCP server's unmarked tool included). */
-export const isWriteTool = (entry: ToolEntry): boolean => entry.annotations?.readOnlyHint !== true
+const isWriteTool = (entry: ToolEntry): boolean => entry.annotations?.readOnlyHint !== true
 
 /**
  * Whether a call waits for approval because its run was started by an event: the event's data may

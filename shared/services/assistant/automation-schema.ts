@@ -12,7 +12,7 @@ export const automationEvents = [
   'order.updated',
 ] as const
 
-export const automationTriggerSchema = z
+const automationTriggerSchema = z
   .discriminatedUnion('type', [
     z.strictObject({
       type: z.literal('schedule'),

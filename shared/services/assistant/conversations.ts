@@ -19,7 +19,7 @@ import type { Conversation, ConversationDetail } from './schema.ts'
  * and admins every conversation of the tenant (the policies of 20261127040000_assistant.sql).
  */
 
-export const DEFAULT_TITLE = 'New conversation'
+const DEFAULT_TITLE = 'New conversation'
 
 export async function createConversation(
   ctx: ServiceContext,
@@ -73,7 +73,7 @@ export async function listConversations(
  * A search box's words as a tsquery: every word must match, the last one as a prefix (results
  * while typing). Only letters and digits reach to_tsquery, so no input is a syntax error there.
  */
-export function searchQuery(q: string): string | null {
+function searchQuery(q: string): string | null {
   const words =
     q
       .toLowerCase()

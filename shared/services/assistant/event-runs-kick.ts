@@ -26,7 +26,7 @@ export async function startEventRuns(deps: FunctionDeps): Promise<number> {
 }
 
 /** Whether any committed event waits for its run: one index probe, so an idle kick costs little. */
-export async function pendingEventRuns(deps: Pick<FunctionDeps, 'sql'>): Promise<boolean> {
+async function pendingEventRuns(deps: Pick<FunctionDeps, 'sql'>): Promise<boolean> {
   const [row] = await deps.sql<{ pending: boolean }[]>`
     select exists (select 1 from public.assistant_automation_runs where status = 'pending') as pending`
   return row?.pending ?? false

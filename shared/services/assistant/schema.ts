@@ -106,11 +106,11 @@ export const settingsSchema = z
   })
   .openapi('AssistantSettings')
 
-export const usageSchema = z
+const usageSchema = z
   .object({ input_tokens: z.number().int(), output_tokens: z.number().int() })
   .openapi('TokenUsage', { example: { input_tokens: 412, output_tokens: 96 } })
 
-export const toolCallStatuses = [
+const toolCallStatuses = [
   'running',
   'awaiting_approval',
   'approved',
@@ -123,7 +123,7 @@ export const toolCallStatuses = [
   'cancelled',
 ] as const
 
-export const toolCallSchema = z
+const toolCallSchema = z
   .object({
     id: z.uuid(),
     turn_id: z.uuid(),
@@ -141,7 +141,7 @@ export const toolCallSchema = z
   })
   .openapi('AssistantToolCall')
 
-export const messageSchema = z
+const messageSchema = z
   .object({
     id: z.uuid(),
     turn_id: z.uuid().nullable(),
@@ -152,14 +152,7 @@ export const messageSchema = z
   })
   .openapi('AssistantMessage')
 
-export const turnStatuses = [
-  'running',
-  'awaiting_approval',
-  'completed',
-  'failed',
-  'stopped',
-  'cancelled',
-] as const
+const turnStatuses = ['running', 'awaiting_approval', 'completed', 'failed', 'stopped', 'cancelled'] as const
 
 export const turnSchema = z
   .object({
@@ -207,7 +200,7 @@ export const conversationListSchema = z
   .object({ data: z.array(conversationSchema), next_cursor: z.string().nullable() })
   .openapi('AssistantConversationList')
 
-export const alternativeSchema = z
+const alternativeSchema = z
   .object({
     exchange_id: z.uuid(),
     version: z.number().int(),

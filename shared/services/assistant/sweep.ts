@@ -6,7 +6,7 @@ import { deleteOldTurnEvents } from './turn/event-log.ts'
 import { turnJobKind } from './turn/index.ts'
 
 /** The assistant's engine (turn jobs nobody streams) and its sweep, beside the automations it starts. */
-export const assistantEngine = engineFor(turnJobKind())
+const assistantEngine = engineFor(turnJobKind())
 
 /**
  * The sweep: due automations (scheduled and event-started) start, expired approvals count as

@@ -122,6 +122,6 @@ export async function listContent(
 }
 
 /** The page of queryContent's limit+1 rows, as the API presents it. */
-export function contentPage(rows: ContentRow[], limit: number): Page<ContentItem> {
+function contentPage(rows: ContentRow[], limit: number): Page<ContentItem> {
   return paginate(rows, limit, (r) => ({ at: r.created_at, id: r.id }), presentContent)
 }

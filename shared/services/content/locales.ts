@@ -7,13 +7,13 @@ import { z } from '@hono/zod-openapi'
  * at most 35 characters, as the database's check holds them. docs/content.md "Translations".
  */
 
-export const MAX_LOCALE = 35
+const MAX_LOCALE = 35
 /** Locales one site may name. */
 export const MAX_SITE_LOCALES = 50
 const LOCALE_SHAPE = /^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/
 
 /** The canonical form of a BCP 47 tag, or null when it is not one. */
-export function canonicalLocale(tag: string): string | null {
+function canonicalLocale(tag: string): string | null {
   if (tag.length === 0 || tag.length > MAX_LOCALE) return null
   try {
     const [canonical] = Intl.getCanonicalLocales(tag)

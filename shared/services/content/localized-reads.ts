@@ -1,13 +1,8 @@
 import type { Queryable } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
-import {
-  type ArticleRow,
-  type ContentFormat,
-  presentArticle,
-  queryArticleBySlug,
-  selectArticle,
-} from './articles.ts'
+import { queryArticleBySlug } from './article-reads.ts'
+import { type ArticleRow, type ContentFormat, presentArticle, selectArticle } from './article-row.ts'
 import { articleUrl } from './public-feeds.ts'
 import type { Article } from './schema.ts'
 import type { ArticleGroupColumns } from './translation-slots.ts'
@@ -31,7 +26,7 @@ const groupColumns = (q: Queryable) => q`,
    from public.sites s where s.id = a.site_id) as site_links`
 
 /** The article with its alternates, each with its URL on the site. */
-export function presentLocalized(row: GroupRow, formats: readonly ContentFormat[]): Article {
+function presentLocalized(row: GroupRow, formats: readonly ContentFormat[]): Article {
   const links = {
     articleUrlPattern: row.site_links?.article_url_pattern ?? null,
     domain: row.site_links?.domain ?? null,

@@ -4,7 +4,7 @@ import type { RequestClaims } from '@shared/infra/db.ts'
 import { readAsTenant } from '@shared/infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
-import { type ArticleRow, type ContentFormat, presentArticle, selectArticle } from './articles.ts'
+import { type ArticleRow, type ContentFormat, presentArticle, selectArticle } from './article-row.ts'
 import type { Article } from './schema.ts'
 
 /**
@@ -14,7 +14,7 @@ import type { Article } from './schema.ts'
  * The token is `prv_` and 32 base62 characters (~190 random bits); only its SHA-256 is stored.
  */
 
-export const PREVIEW_TOKEN_PREFIX = 'prv_'
+const PREVIEW_TOKEN_PREFIX = 'prv_'
 const TOKEN_RANDOM_LENGTH = 32
 const TOKEN_SHAPE = /^prv_[0-9A-Za-z]{32}$/
 /** Characters of the token kept in the clear for display: the prefix and four more. */
@@ -61,7 +61,7 @@ function presentPreview(r: PreviewRow, now: Date): PreviewLink {
 }
 
 /** The public address of a preview's read through the API. */
-export const previewUrl = (publicUrl: string, token: string) =>
+const previewUrl = (publicUrl: string, token: string) =>
   `${publicUrl.replace(/\/$/, '')}/v1/content/previews/${token}`
 
 /**

@@ -20,8 +20,8 @@ import type { Site } from './schema.ts'
 /** URLs one sitemap file holds at most (sitemaps.org); past it, sitemap.xml is an index of files. */
 export const SITEMAP_MAX_URLS = 50_000
 /** Articles a feed shows by default, and at most. */
-export const FEED_DEFAULT_ITEMS = 20
-export const FEED_MAX_ITEMS = 50
+const FEED_DEFAULT_ITEMS = 20
+const FEED_MAX_ITEMS = 50
 
 export interface PublicSite {
   id: string
@@ -40,7 +40,7 @@ export interface PublicSite {
  * (shared/infra/http/authenticate/api-key.ts), acting as `userId`. The one place a public route
  * makes claims; the restrictive policies of published-only keys apply to it as to such a key.
  */
-export const publishedOnlyClaims = (tenantId: string, userId: string): RequestClaims => ({
+const publishedOnlyClaims = (tenantId: string, userId: string): RequestClaims => ({
   sub: userId,
   role: 'authenticated',
   app_metadata: { tenant_id: tenantId },
@@ -96,17 +96,14 @@ export function articleUrl(
 }
 
 /** The site's home on the web: the pattern's origin, or https://{domain}/. */
-export function siteHomeUrl(site: {
-  articleUrlPattern: string | null
-  domain: string | null
-}): string | null {
+function siteHomeUrl(site: { articleUrlPattern: string | null; domain: string | null }): string | null {
   if (site.articleUrlPattern)
     return `${new URL(site.articleUrlPattern.replaceAll('{slug}', 'x').replaceAll('{locale}', 'x')).origin}/`
   if (site.domain) return `https://${site.domain}/`
   return null
 }
 
-export interface FeedArticle {
+interface FeedArticle {
   id: string
   slug: string
   title: string
@@ -124,7 +121,7 @@ export interface FeedArticle {
  * The site's latest published articles (newest first), optionally only those with the tag `tag`
  * (a slug), read under row-level security as a published-only key.
  */
-export function readFeedArticles(
+function readFeedArticles(
   deps: Pick<FunctionDeps, 'sql'>,
   site: PublicSite,
   opts: { limit: number; tag?: string; locale?: string },
@@ -162,7 +159,7 @@ const rendered = new Map<string, string>()
  * every write of its body moves, so an entry is never stale, only unused. Rendering (markdown-it
  * then sanitize-html) was nine tenths of a feed's cost.
  */
-export function renderedHtml(a: Pick<FeedArticle, 'id' | 'updated_at' | 'body'>): string {
+function renderedHtml(a: Pick<FeedArticle, 'id' | 'updated_at' | 'body'>): string {
   const key = `${a.id}:${a.updated_at.getTime()}`
   const hit = rendered.get(key)
   if (hit !== undefined) {
@@ -178,7 +175,7 @@ export function renderedHtml(a: Pick<FeedArticle, 'id' | 'updated_at' | 'body'>)
 
 export type FeedFormat = 'rss' | 'atom' | 'json'
 
-export const feedContentTypes: Record<FeedFormat, string> = {
+const feedContentTypes: Record<FeedFormat, string> = {
   rss: 'application/rss+xml; charset=utf-8',
   atom: 'application/atom+xml; charset=utf-8',
   json: 'application/feed+json; charset=utf-8',

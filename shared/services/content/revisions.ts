@@ -4,14 +4,9 @@ import { notFound } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
 import { type Page, type PageRequest, paginate } from '@shared/infra/pagination.ts'
-import {
-  type ArticleRow,
-  applyFields,
-  presentArticle,
-  requireOwnDraft,
-  selectArticle,
-  updatedEvent,
-} from './articles.ts'
+import { requireOwnDraft } from './article-access.ts'
+import { type ArticleRow, presentArticle, selectArticle, updatedEvent } from './article-row.ts'
+import { applyFields } from './articles.ts'
 import { type RevisionFields, saveRevision } from './revision-store.ts'
 import type { Article, ArticleRevision, ArticleRevisionSummary } from './schema.ts'
 

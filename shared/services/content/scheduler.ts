@@ -1,7 +1,8 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
-import { type ArticleRow, publishedEvent, recordUnpublished, selectArticle } from './articles.ts'
+import { publishedEvent, recordUnpublished } from './article-lifecycle.ts'
+import { type ArticleRow, selectArticle } from './article-row.ts'
 
 /** Articles published per transaction: a long backlog is worked off in batches. */
 const BATCH = 100

@@ -7,7 +7,7 @@ const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,6
 
 export const MAX_ARTICLE_BODY = 200_000
 /** Tags one article may carry. */
-export const MAX_ARTICLE_TAGS = 20
+const MAX_ARTICLE_TAGS = 20
 
 export const slugField = () =>
   z
@@ -18,7 +18,7 @@ export const slugField = () =>
     .regex(SLUG_PATTERN, 'lower-case letters, digits and single hyphens between them, such as spring-deals')
 
 /** An absolute https URL without credentials, at most 2000 characters. */
-export const httpsUrl = () =>
+const httpsUrl = () =>
   z
     .string()
     .trim()
@@ -40,12 +40,12 @@ const featureImageBody = z
   .strict()
 
 /** Where a site's articles live on the web: an https URL with {slug} in it. */
-export const articleUrlPattern = () =>
+const articleUrlPattern = () =>
   httpsUrl()
     .max(500)
     .refine((s) => s.includes('{slug}'), 'must contain {slug}, such as https://blog.example.com/{slug}')
 
-export const articleSchemaTypes = ['Article', 'NewsArticle', 'BlogPosting'] as const
+const articleSchemaTypes = ['Article', 'NewsArticle', 'BlogPosting'] as const
 
 /** A site's settings for readers: public feeds and sitemap, its articles' URLs, its structured data type. */
 const readerSettings = {
@@ -251,7 +251,7 @@ export const siteDetailSchema = siteSchema
   })
 
 /** A scraped item an article was generated from (generate-article). */
-export const articleSourceSchema = z
+const articleSourceSchema = z
   .object({
     id: z.uuid(),
     source_id: z.uuid(),
@@ -324,7 +324,7 @@ export const updateTagBody = z
 export const articleStatuses = ['draft', 'scheduled', 'published'] as const
 
 /** One article of a translation group, for hreflang: the reads by id and by slug list them. */
-export const articleAlternateSchema = z
+const articleAlternateSchema = z
   .object({
     id: z.uuid(),
     locale: z.string(),
@@ -408,7 +408,7 @@ export const scheduleArticleBody = z
   .strict()
   .openapi('ScheduleArticle', { example: { publish_at: '2026-12-24T08:00:00Z' } })
 
-export const articleRevisionSummarySchema = z
+const articleRevisionSummarySchema = z
   .object({
     object: z.literal('article_revision'),
     id: z.uuid(),
@@ -442,7 +442,7 @@ export const articleRevisionListSchema = z
   .object({ data: z.array(articleRevisionSummarySchema), next_cursor: z.string().nullable() })
   .openapi('ArticleRevisionList')
 
-export const contentItemSchema = z
+const contentItemSchema = z
   .object({
     object: z.enum(['site', 'article']),
     id: z.uuid(),

@@ -1,12 +1,11 @@
 import { editorRoles, requireRole } from '@shared/infra/caller.ts'
-import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
-import { invalidField, notFound, ServiceError } from '@shared/infra/errors.ts'
+import { invalidField, notFound } from '@shared/infra/errors.ts'
 import { recordEvent } from '@shared/infra/events.ts'
 import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
 import type { CreateSiteInput, Site, SiteDetail, UpdateSiteInput } from './schema.ts'
 import { localesCheck, requireLocalesInUse, siteLocales } from './site-locales.ts'
-import { numberedSlug, slugify } from './slug.ts'
+import { slugGuard, takenInTenant } from './slug-guard.ts'
 
 /**
  * A tenant's sites: create (event site.created), rename or re-domain (no event: the spec names
@@ -60,41 +59,14 @@ function requireArticleLinks(site: SiteRow): void {
     )
 }
 
-/** CONFLICT naming the site that holds `slug` in the tenant (other than `exceptId`). */
-async function requireFreeSlug(tx: Tx, tenantId: string, slug: string, exceptId: string | null) {
-  const [holder] = await tx<{ id: string; name: string }[]>`
-    select id, name from public.sites where tenant_id = ${tenantId} and slug = ${slug} and id is distinct from ${exceptId}`
-  if (holder) throw slugTaken(slug, holder)
-}
-
-const slugTaken = (slug: string, holder?: { id: string; name: string }) =>
-  new ServiceError(
-    'CONFLICT',
-    holder
-      ? `The site slug "${slug}" is taken by the site ${holder.id} ("${holder.name}")`
-      : `The site slug "${slug}" is taken`,
-    { details: [{ field: 'slug', message: holder ? `taken by the site ${holder.id}` : 'taken' }] },
-  )
-
-const raceAsConflict = (slug: string) => (err: unknown) => {
-  if (isPgError(err, pgErrors.uniqueViolation) && String((err as Error).message).includes('slug'))
-    throw slugTaken(slug)
-  throw localesCheck(err)
-}
-
-/** The name's slug, numbered (-2, -3, ...) past those the tenant's other sites hold. */
-async function freeSlugFor(tx: Tx, tenantId: string, name: string): Promise<string> {
-  const base = slugify(name, 'site')
-  const taken = new Set(
-    (
-      await tx<{ slug: string }[]>`
-        select slug from public.sites where tenant_id = ${tenantId} and (slug = ${base} or slug ~ ${`^${base}-[0-9]+$`})`
-    ).map((r) => r.slug),
-  )
-  let n = 1
-  while (taken.has(numberedSlug(base, n))) n++
-  return numberedSlug(base, n)
-}
+const slugs = slugGuard({
+  table: 'public.sites',
+  scope: 'tenant_id',
+  label: 'name',
+  fallback: 'site',
+  taken: takenInTenant('site'),
+  violationIsSlug: (message) => message.includes('slug'),
+})
 
 export async function createSite(ctx: ServiceContext, input: CreateSiteInput): Promise<Site> {
   requireRole(ctx.caller, editorRoles)
@@ -103,8 +75,8 @@ export async function createSite(ctx: ServiceContext, input: CreateSiteInput): P
   let slug = input.slug ?? ''
   const row = await ctx
     .asTenant(async (tx) => {
-      if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, null)
-      else slug = await freeSlugFor(tx, caller.tenantId, input.name)
+      if (input.slug) await slugs.requireFree(tx, caller.tenantId, input.slug, null)
+      else slug = await slugs.freeSlugFor(tx, caller.tenantId, input.name, null)
       const [site] = await tx<SiteRow[]>`
       insert into public.sites (tenant_id, slug, name, domain, public_feeds, article_url_pattern,
         article_schema_type, created_at, updated_at, default_locale, locales)
@@ -121,7 +93,10 @@ export async function createSite(ctx: ServiceContext, input: CreateSiteInput): P
       })
       return site!
     })
-    .catch(raceAsConflict(slug))
+    .catch(slugs.raceAsConflict(slug))
+    .catch((err) => {
+      throw localesCheck(err)
+    })
   forgetPublishedReads(ctx, ctx.caller.tenantId)
   ctx.onOutboxCommitted?.()
   return presentSite(row)
@@ -172,7 +147,7 @@ export async function updateSite(ctx: ServiceContext, id: string, input: UpdateS
   const now = ctx.clock.now()
   const [row] = await ctx
     .asTenant(async (tx) => {
-      if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, id)
+      if (input.slug) await slugs.requireFree(tx, caller.tenantId, input.slug, id)
       const rows = await tx<SiteRow[]>`
       update public.sites set
         name = coalesce(${input.name ?? null}::text, name),
@@ -191,7 +166,10 @@ export async function updateSite(ctx: ServiceContext, id: string, input: UpdateS
       if (rows[0] && input.locales) await requireLocalesInUse(tx, rows[0].id, rows[0].locales)
       return rows
     })
-    .catch(raceAsConflict(input.slug ?? ''))
+    .catch(slugs.raceAsConflict(input.slug ?? ''))
+    .catch((err) => {
+      throw localesCheck(err)
+    })
   if (!row) throw notFound('Site')
   forgetPublishedReads(ctx, caller.tenantId)
   return presentSite(row)

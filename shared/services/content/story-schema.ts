@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
 
 /** The kinds of step in an article's story, in the order a story happens. */
-export const storyStepKinds = [
+const storyStepKinds = [
   'source_item',
   'event_received',
   'automation_run',
@@ -17,7 +17,7 @@ export const storyStepKinds = [
   'webhook_delivery',
 ] as const
 
-export const storyStepSchema = z
+const storyStepSchema = z
   .object({
     kind: z.enum(storyStepKinds),
     at: isoTimestamp().openapi({ description: 'When the step happened, by the platform’s own record' }),

@@ -74,7 +74,7 @@ export async function withStructuredData(
   return { ...article, seo: structuredData(article, site, feedsBaseUrl) }
 }
 
-export function structuredData(article: Article, site: SiteForSeo, feedsBaseUrl: string): ArticleSeo {
+function structuredData(article: Article, site: SiteForSeo, feedsBaseUrl: string): ArticleSeo {
   const links = { articleUrlPattern: site.article_url_pattern, domain: site.domain }
   const onSite = articleUrl(links, article.slug, article.locale)
   const canonical = article.canonical_url ?? onSite

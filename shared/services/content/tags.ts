@@ -1,11 +1,10 @@
 import { editorRoles, requireRole } from '@shared/infra/caller.ts'
-import { isPgError, pgErrors, type Tx } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
-import { notFound, ServiceError } from '@shared/infra/errors.ts'
+import { notFound } from '@shared/infra/errors.ts'
 import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
 import { keysetPage, type Page, type PageRequest } from '@shared/infra/pagination.ts'
 import type { CreateTagInput, Tag, UpdateTagInput } from './schema.ts'
-import { numberedSlug, slugify } from './slug.ts'
+import { slugGuard, takenInTenant } from './slug-guard.ts'
 
 /**
  * A tenant's tags: a name and a slug unique in the tenant. Articles name them by slug; deleting
@@ -32,25 +31,13 @@ const presentTag = (r: TagRow): Tag => ({
   updated_at: r.updated_at.toISOString(),
 })
 
-async function requireFreeSlug(tx: Tx, tenantId: string, slug: string, exceptId: string | null) {
-  const [holder] = await tx<{ id: string; name: string }[]>`
-    select id, name from public.tags where tenant_id = ${tenantId} and slug = ${slug} and id is distinct from ${exceptId}`
-  if (holder) throw slugTaken(slug, holder)
-}
-
-const slugTaken = (slug: string, holder?: { id: string; name: string }) =>
-  new ServiceError(
-    'CONFLICT',
-    holder
-      ? `The tag slug "${slug}" is taken by the tag ${holder.id} ("${holder.name}")`
-      : `The tag slug "${slug}" is taken`,
-    { details: [{ field: 'slug', message: holder ? `taken by the tag ${holder.id}` : 'taken' }] },
-  )
-
-const raceAsConflict = (slug: string) => (err: unknown) => {
-  if (isPgError(err, pgErrors.uniqueViolation)) throw slugTaken(slug)
-  throw err
-}
+const slugs = slugGuard({
+  table: 'public.tags',
+  scope: 'tenant_id',
+  label: 'name',
+  fallback: 'tag',
+  taken: takenInTenant('tag'),
+})
 
 export async function createTag(ctx: ServiceContext, input: CreateTagInput): Promise<Tag> {
   requireRole(ctx.caller, editorRoles)
@@ -59,27 +46,15 @@ export async function createTag(ctx: ServiceContext, input: CreateTagInput): Pro
   let slug = input.slug ?? ''
   const row = await ctx
     .asTenant(async (tx) => {
-      if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, null)
-      else {
-        const base = slugify(input.name, 'tag')
-        const taken = new Set(
-          (
-            await tx<{ slug: string }[]>`
-              select slug from public.tags where tenant_id = ${caller.tenantId}
-                and (slug = ${base} or slug ~ ${`^${base}-[0-9]+$`})`
-          ).map((r) => r.slug),
-        )
-        let n = 1
-        while (taken.has(numberedSlug(base, n))) n++
-        slug = numberedSlug(base, n)
-      }
+      if (input.slug) await slugs.requireFree(tx, caller.tenantId, input.slug, null)
+      else slug = await slugs.freeSlugFor(tx, caller.tenantId, input.name, null)
       const [tag] = await tx<TagRow[]>`
         insert into public.tags (tenant_id, name, slug, created_at, updated_at)
         values (${caller.tenantId}, ${input.name}, ${slug}, ${now}, ${now})
         returning ${tx.unsafe(tagColumns)}`
       return tag!
     })
-    .catch(raceAsConflict(slug))
+    .catch(slugs.raceAsConflict(slug))
   forgetPublishedReads(ctx, caller.tenantId)
   return presentTag(row)
 }
@@ -112,7 +87,7 @@ export async function updateTag(ctx: ServiceContext, id: string, input: UpdateTa
   const now = ctx.clock.now()
   const row = await ctx
     .asTenant(async (tx) => {
-      if (input.slug) await requireFreeSlug(tx, caller.tenantId, input.slug, id)
+      if (input.slug) await slugs.requireFree(tx, caller.tenantId, input.slug, id)
       const [tag] = await tx<TagRow[]>`
         update public.tags set name = coalesce(${input.name ?? null}::text, name),
           slug = coalesce(${input.slug ?? null}::text, slug), updated_at = ${now}
@@ -120,7 +95,7 @@ export async function updateTag(ctx: ServiceContext, id: string, input: UpdateTa
         returning ${tx.unsafe(tagColumns)}`
       return tag
     })
-    .catch(raceAsConflict(input.slug ?? ''))
+    .catch(slugs.raceAsConflict(input.slug ?? ''))
   if (!row) throw notFound('Tag')
   forgetPublishedReads(ctx, caller.tenantId)
   return presentTag(row)

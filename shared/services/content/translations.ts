@@ -1,7 +1,8 @@
 import { z } from '@hono/zod-openapi'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound } from '@shared/infra/errors.ts'
-import { type ArticleRow, createArticle, selectArticle } from './articles.ts'
+import { type ArticleRow, selectArticle } from './article-row.ts'
+import { createArticle } from './articles.ts'
 import { localeField } from './locales.ts'
 import { type Article, articleStatuses, createArticleBody, slugField } from './schema.ts'
 
@@ -39,7 +40,7 @@ export const createTranslationBody = z
 
 export type CreateTranslationInput = z.output<typeof createTranslationBody>
 
-export const translationSchema = z
+const translationSchema = z
   .object({
     object: z.literal('translation'),
     article_id: z.uuid(),

@@ -1,7 +1,7 @@
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { decodeCursor } from '@shared/infra/pagination.ts'
-import { getArticle } from '../content/articles.ts'
+import { getArticle } from '../content/article-reads.ts'
 import { type ContentItem, listContent } from '../content/feed.ts'
 import { getSite } from '../content/sites.ts'
 

@@ -3,13 +3,9 @@ import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { z } from 'zod'
 import { availabilities } from '../affiliate/product.ts'
 import { searchAffiliateProducts } from '../affiliate/products.ts'
-import {
-  createArticle,
-  getArticle,
-  publishArticle,
-  scheduleArticle,
-  updateArticle,
-} from '../content/articles.ts'
+import { publishArticle, scheduleArticle } from '../content/article-lifecycle.ts'
+import { getArticle } from '../content/article-reads.ts'
+import { createArticle, updateArticle } from '../content/articles.ts'
 import { listContent } from '../content/feed.ts'
 import { articleStatuses, createArticleBody, MAX_ARTICLE_BODY, updateArticleBody } from '../content/schema.ts'
 import { getSite } from '../content/sites.ts'

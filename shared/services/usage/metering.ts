@@ -2,7 +2,7 @@ import type { Queryable, TenantRef } from '@shared/infra/db.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
-import { noteQuotaCounted } from '@shared/infra/hot-path/request-log.ts'
+import { noteQuotaCounted } from '@shared/infra/hot-path/log-request.ts'
 import { ownerAndAdminEmails } from '@shared/infra/notifier.ts'
 
 /**

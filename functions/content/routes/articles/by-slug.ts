@@ -1,13 +1,14 @@
 import { cached, formatsQuery, localeQuery, metered } from '@functions/content/read-options.ts'
+import { answerRead } from '@functions/content/respond.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { publishedReader } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { getArticleBySlug } from '@shared/services/content/localized-reads.ts'
 import { articleSchema, slugField } from '@shared/services/content/schema.ts'
 import { seoSchema, withStructuredData } from '@shared/services/content/structured-data.ts'
-import { answerRead } from '../respond.ts'
 
 const params = z.object({
   site_id: z.uuid().openapi({ param: { name: 'site_id', in: 'path' } }),
@@ -48,7 +49,7 @@ export const route = defineRoute(publishedReader, {
 })
 
 export const registerGetArticleBySlug = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     const { site_id, slug } = c.req.valid('param')
     const { formats, include, locale } = c.req.valid('query')

@@ -3,7 +3,8 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { editorOrKey } from '@shared/infra/http/route-auth.ts'
-import { cancelSchedule } from '@shared/services/content/articles.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
+import { cancelSchedule } from '@shared/services/content/article-lifecycle.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
 
 export const route = defineRoute(editorOrKey('content:write'), {
@@ -21,7 +22,7 @@ export const route = defineRoute(editorOrKey('content:write'), {
 })
 
 export const registerCancelSchedule = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return c.json(await cancelSchedule(ctx, c.req.valid('param').id), 200)
   })

@@ -3,6 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { createArticle } from '@shared/services/content/articles.ts'
 import { articleSchema, createArticleBody } from '@shared/services/content/schema.ts'
 
@@ -21,7 +22,7 @@ export const route = defineRoute(memberOrKey('content:write'), {
 })
 
 export const registerCreateArticle = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return c.json(await createArticle(ctx, c.req.valid('json')), 201)
   })

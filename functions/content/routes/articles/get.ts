@@ -1,12 +1,13 @@
 import { cached, formatsQuery, localeQuery, metered } from '@functions/content/read-options.ts'
+import { answerRead } from '@functions/content/respond.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { publishedReader } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { getLocalizedArticle } from '@shared/services/content/localized-reads.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
-import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(publishedReader, {
   method: 'get',
@@ -23,7 +24,7 @@ export const route = defineRoute(publishedReader, {
 })
 
 export const registerGetArticle = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     const { formats, locale } = c.req.valid('query')
     return answerRead(c, () => getLocalizedArticle(ctx, c.req.valid('param').id, formats, locale ?? null))

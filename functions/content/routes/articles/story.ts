@@ -3,6 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { articleStory } from '@shared/services/content/story.ts'
 import { articleStorySchema } from '@shared/services/content/story-schema.ts'
 
@@ -21,7 +22,7 @@ export const route = defineRoute(memberOrKey('content:read'), {
 })
 
 export const registerArticleStory = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return c.json(await articleStory(ctx, c.req.valid('param').id), 200)
   })

@@ -3,7 +3,8 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
-import { submitForReview } from '@shared/services/content/articles.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
+import { submitForReview } from '@shared/services/content/article-lifecycle.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
 
 export const route = defineRoute(memberOrKey('content:write'), {
@@ -21,7 +22,7 @@ export const route = defineRoute(memberOrKey('content:write'), {
 })
 
 export const registerSubmitArticle = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return c.json(await submitForReview(ctx, c.req.valid('param').id), 200)
   })

@@ -3,6 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { updateArticle } from '@shared/services/content/articles.ts'
 import { articleSchema, updateArticleBody } from '@shared/services/content/schema.ts'
 
@@ -24,7 +25,7 @@ export const route = defineRoute(memberOrKey('content:write'), {
 })
 
 export const registerUpdateArticle = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return c.json(await updateArticle(ctx, c.req.valid('param').id, c.req.valid('json')), 200)
   })

@@ -4,6 +4,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { editorOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { createPreview } from '@shared/services/content/previews.ts'
 
 export const route = defineRoute(editorOrKey('content:write'), {
@@ -24,7 +25,7 @@ export const route = defineRoute(editorOrKey('content:write'), {
 })
 
 export const registerCreatePreview = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return c.json(await createPreview(ctx, c.req.valid('param').id, c.req.valid('json')), 201)
   })

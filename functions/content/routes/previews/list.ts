@@ -5,6 +5,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { listPreviews } from '@shared/services/content/previews.ts'
 
 export const route = defineRoute(memberOrKey('content:read'), {
@@ -21,7 +22,7 @@ export const route = defineRoute(memberOrKey('content:read'), {
 })
 
 export const registerListPreviews = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return c.json({ data: await listPreviews(ctx, c.req.valid('param').id) }, 200)
   })

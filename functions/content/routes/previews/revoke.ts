@@ -4,6 +4,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { editorOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { revokePreview } from '@shared/services/content/previews.ts'
 
 export const route = defineRoute(editorOrKey('content:write'), {
@@ -20,7 +21,7 @@ export const route = defineRoute(editorOrKey('content:write'), {
 })
 
 export const registerRevokePreview = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     const { id, preview_id } = c.req.valid('param')
     await revokePreview(ctx, id, preview_id)

@@ -1,12 +1,13 @@
 import { cached, metered } from '@functions/content/read-options.ts'
+import { answerRead } from '@functions/content/respond.ts'
 import { revisionParams } from '@functions/content/revision-params.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { getRevision } from '@shared/services/content/revisions.ts'
 import { articleRevisionSchema } from '@shared/services/content/schema.ts'
-import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
@@ -23,7 +24,7 @@ export const route = defineRoute(memberOrKey('content:read'), {
 })
 
 export const registerGetRevision = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     const { id, revision_id } = c.req.valid('param')
     return answerRead(c, () => getRevision(ctx, id, revision_id))

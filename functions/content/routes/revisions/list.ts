@@ -1,13 +1,14 @@
 import { cached, metered } from '@functions/content/read-options.ts'
+import { answerRead } from '@functions/content/respond.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { MAX_REVISIONS } from '@shared/services/content/revision-store.ts'
 import { listRevisions } from '@shared/services/content/revisions.ts'
 import { articleRevisionListSchema } from '@shared/services/content/schema.ts'
-import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
@@ -24,7 +25,7 @@ export const route = defineRoute(memberOrKey('content:read'), {
 })
 
 export const registerListRevisions = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     const { limit, cursor } = c.req.valid('query')
     return answerRead(c, () =>

@@ -4,6 +4,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { restoreRevision } from '@shared/services/content/revisions.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
 
@@ -22,7 +23,7 @@ export const route = defineRoute(memberOrKey('content:write'), {
 })
 
 export const registerRestoreRevision = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     const { id, revision_id } = c.req.valid('param')
     return c.json(await restoreRevision(ctx, id, revision_id), 200)

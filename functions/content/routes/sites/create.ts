@@ -3,6 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { editorOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { createSiteBody, siteSchema } from '@shared/services/content/schema.ts'
 import { createSite } from '@shared/services/content/sites.ts'
 
@@ -21,7 +22,7 @@ export const route = defineRoute(editorOrKey('content:write'), {
 })
 
 export const registerCreateSite = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return c.json(await createSite(ctx, c.req.valid('json')), 201)
   })

@@ -3,6 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
 import { editorOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { deleteSite } from '@shared/services/content/sites.ts'
 
 export const route = defineRoute(editorOrKey('content:write'), {
@@ -19,7 +20,7 @@ export const route = defineRoute(editorOrKey('content:write'), {
 })
 
 export const registerDeleteSite = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     await deleteSite(ctx, c.req.valid('param').id)
     return c.body(null, 204)

@@ -3,6 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { editorOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { siteSchema, updateSiteBody } from '@shared/services/content/schema.ts'
 import { updateSite } from '@shared/services/content/sites.ts'
 
@@ -29,7 +30,7 @@ export const route = defineRoute(editorOrKey('content:write'), {
 })
 
 export const registerUpdateSite = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return c.json(await updateSite(ctx, c.req.valid('param').id, c.req.valid('json')), 200)
   })

@@ -1,11 +1,12 @@
 import { cached, metered } from '@functions/content/read-options.ts'
+import { answerRead } from '@functions/content/respond.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { publishedReader } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { tagSchema } from '@shared/services/content/schema.ts'
 import { getTag } from '@shared/services/content/tags.ts'
-import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(publishedReader, {
   method: 'get',
@@ -22,7 +23,7 @@ export const route = defineRoute(publishedReader, {
 })
 
 export const registerGetTag = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return answerRead(c, () => getTag(ctx, c.req.valid('param').id))
   })

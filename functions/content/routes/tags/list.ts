@@ -1,12 +1,13 @@
 import { cached, metered } from '@functions/content/read-options.ts'
+import { answerRead } from '@functions/content/respond.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { publishedReader } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { tagListSchema } from '@shared/services/content/schema.ts'
 import { listTags } from '@shared/services/content/tags.ts'
-import { answerRead } from '../respond.ts'
 
 export const route = defineRoute(publishedReader, {
   method: 'get',
@@ -23,7 +24,7 @@ export const route = defineRoute(publishedReader, {
 })
 
 export const registerListTags = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     const { limit, cursor } = c.req.valid('query')
     return answerRead(c, () => listTags(ctx, { limit, after: decodeCursor(cursor) }))

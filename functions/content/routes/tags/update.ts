@@ -3,6 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { editorOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { tagSchema, updateTagBody } from '@shared/services/content/schema.ts'
 import { updateTag } from '@shared/services/content/tags.ts'
 
@@ -23,7 +24,7 @@ export const route = defineRoute(editorOrKey('content:write'), {
 })
 
 export const registerUpdateTag = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return c.json(await updateTag(ctx, c.req.valid('param').id, c.req.valid('json')), 200)
   })

@@ -3,6 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { articleSchema } from '@shared/services/content/schema.ts'
 import { createTranslation, createTranslationBody } from '@shared/services/content/translations.ts'
 
@@ -24,7 +25,7 @@ export const route = defineRoute(memberOrKey('content:write'), {
 })
 
 export const registerCreateTranslation = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return c.json(await createTranslation(ctx, c.req.valid('param').id, c.req.valid('json')), 201)
   })

@@ -3,6 +3,7 @@ import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
+import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { listTranslations, translationListSchema } from '@shared/services/content/translations.ts'
 
 export const route = defineRoute(memberOrKey('content:read'), {
@@ -20,7 +21,7 @@ export const route = defineRoute(memberOrKey('content:read'), {
 })
 
 export const registerListTranslations = (app: App) =>
-  app.openapi(route, async (c) => {
+  meteredRoute(app, route, async (c) => {
     const ctx = serviceContext(c)
     return c.json({ data: await listTranslations(ctx, c.req.valid('param').id) }, 200)
   })

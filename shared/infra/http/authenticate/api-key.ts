@@ -1,7 +1,7 @@
 import { type CallerKind, type MemberRole, requireRole, type Scope } from '@shared/infra/caller.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
 import { hotPathOf } from '@shared/infra/hot-path/hot-path.ts'
-import { noteRefusedKey } from '@shared/infra/hot-path/request-log.ts'
+import { noteRefusedKey } from '@shared/infra/hot-path/log-request.ts'
 import { rateLimits } from '@shared/infra/rate-limit.ts'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'

@@ -19,9 +19,9 @@ import { turnRecords } from './store.ts'
  */
 
 /** How long events stay after their turn ended (the assistant sweep deletes older ones). */
-export const EVENT_RETENTION_HOURS = 24
+const EVENT_RETENTION_HOURS = 24
 /** How often a follower looks for new events. */
-export const FOLLOW_POLL_MS = 100
+const FOLLOW_POLL_MS = 100
 /** How long one resumed stream follows a turn before it ends; the client resumes from its last id. */
 export const FOLLOW_MS = 120_000
 /** A turn no longer running whose `turn.ended` is not stored after this long gets one made from its rows. */

@@ -7,8 +7,8 @@
  * beside automations (../sweep.ts), which start turns.
  */
 export { answerTurn, type TurnAnswerRequest } from './answer.ts'
-export type { TurnEvent, TurnEvents } from './events.ts'
+export type { TurnEvent } from './events.ts'
 export { managerRoles, TURN_JOB_KIND } from './limits.ts'
-export { type ModelChoice, modelChoice } from './model-choice.ts'
-export { decideApproval, type StartedTurn, type StartTurnOptions, startTurn } from './start.ts'
+export { modelChoice } from './model-choice.ts'
+export { decideApproval, startTurn } from './start.ts'
 export { runTurnNow, turnJobKind } from './steps.ts'

@@ -97,7 +97,7 @@ async function titleNow(deps: FunctionDeps, ctx: ServiceContext, turn: TurnRow):
 }
 
 /** The model's answer as a title: its first line, without quotes or a final period; null if empty. */
-export function cleanTitle(text: string): string | null {
+function cleanTitle(text: string): string | null {
   const line = (text.split('\n').find((l) => l.trim()) ?? '')
     .replace(/^\s*(title\s*:\s*)?/i, '')
     .replace(/^["'“”‘’`*#\s]+|["'“”‘’`*\s.]+$/g, '')

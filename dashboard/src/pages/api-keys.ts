@@ -14,7 +14,7 @@ import {
   SecretOnce,
   useLoad,
   useSession,
-} from '../ui.ts'
+} from '../ui.tsx'
 import { KeyRequests } from './request-log.ts'
 
 interface ApiKey {

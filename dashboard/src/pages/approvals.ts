@@ -2,7 +2,7 @@ import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { api } from '../api.ts'
 import { ago, when } from '../format.ts'
-import { Action, canWrite, html, Loaded, type Session, useLoad, useSession } from '../ui.ts'
+import { Action, canWrite, html, Loaded, type Session, useLoad, useSession } from '../ui.tsx'
 import type { Member } from './editor.ts'
 
 /**

@@ -6,7 +6,7 @@ import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'
 import { ago, when } from '../format.ts'
-import { Field, Form, html, Loaded, useLoad } from '../ui.ts'
+import { Field, Form, html, Loaded, useLoad } from '../ui.tsx'
 import { type ArticleRow, type ArticleStatus, ReviewPill, Search, type Site, StatusPill } from './content.ts'
 import type { Member, Tag } from './editor.ts'
 

@@ -1,6 +1,6 @@
 import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { html } from '../ui.ts'
+import { html } from '../ui.tsx'
 
 /**
  * The chat's pieces: answers rendered as Markdown by the content renderer (the one that makes

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api } from '../api.ts'
-import { canWrite, Field, Form, html, useSession } from '../ui.ts'
+import { canWrite, Field, Form, html, useSession } from '../ui.tsx'
 
 /**
  * The assistant's model, set on its page: the provider (or the one of the tenant's AI key), the

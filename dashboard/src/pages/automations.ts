@@ -1,7 +1,7 @@
 import type { VNode } from 'preact'
 import { api } from '../api.ts'
 import { ago, when } from '../format.ts'
-import { Action, canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
+import { Action, canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.tsx'
 
 /**
  * Automations: an instruction the assistant runs on a schedule (5-field cron, UTC), each run in a

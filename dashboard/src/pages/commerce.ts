@@ -2,7 +2,18 @@ import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'
 import { ago, when } from '../format.ts'
-import { Action, canWrite, Field, Form, html, Loaded, ReadOnly, Refresh, useLoad, useSession } from '../ui.ts'
+import {
+  Action,
+  canWrite,
+  Field,
+  Form,
+  html,
+  Loaded,
+  ReadOnly,
+  Refresh,
+  useLoad,
+  useSession,
+} from '../ui.tsx'
 
 type Platform = 'shopify' | 'woocommerce'
 type DeliveryStatus = 'pending' | 'processed' | 'ignored' | 'failed'

@@ -8,7 +8,7 @@ import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, config, type Page } from '../api.ts'
 import { ago, hostOf, num, safeHref, when } from '../format.ts'
-import { Action, confirmAction, ErrorNote, Field, Form, html, Loaded, Loading, useLoad } from '../ui.ts'
+import { Action, confirmAction, ErrorNote, Field, Form, html, Loaded, Loading, useLoad } from '../ui.tsx'
 
 export interface Site {
   id: string

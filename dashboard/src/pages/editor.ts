@@ -27,7 +27,7 @@ import {
   useLeaveGuard,
   useLoad,
   useSession,
-} from '../ui.ts'
+} from '../ui.tsx'
 import { fromZoned, toZoned, whenIn } from '../zone.ts'
 import { type ArticleStatus, type Site, Sources, StatusPill } from './content.ts'
 

@@ -4,7 +4,7 @@
  */
 import type { VNode } from 'preact'
 import { api } from '../api.ts'
-import { html, Loaded, useLoad, useSession } from '../ui.ts'
+import { html, Loaded, useLoad, useSession } from '../ui.tsx'
 
 interface Step {
   id: string

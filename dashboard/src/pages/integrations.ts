@@ -15,7 +15,7 @@ import {
   ReadOnly,
   useLoad,
   useSession,
-} from '../ui.ts'
+} from '../ui.tsx'
 
 interface Tool {
   name: string

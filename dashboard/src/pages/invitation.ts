@@ -7,7 +7,7 @@ import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, supabase } from '../api.ts'
 import { ago, when } from '../format.ts'
-import { Action, Field, Form, html, Loaded, useLoad } from '../ui.ts'
+import { Action, Field, Form, html, Loaded, useLoad } from '../ui.tsx'
 
 interface Preview {
   tenant_name: string

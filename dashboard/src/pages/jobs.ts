@@ -2,7 +2,7 @@ import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'
 import { ago, when } from '../format.ts'
-import { html, Loaded, Refresh, useLoad, useSession } from '../ui.ts'
+import { html, Loaded, Refresh, useLoad, useSession } from '../ui.tsx'
 
 type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed'
 

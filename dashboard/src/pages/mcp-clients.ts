@@ -1,7 +1,7 @@
 import type { VNode } from 'preact'
 import { api } from '../api.ts'
 import { ago, when } from '../format.ts'
-import { Action, canWrite, html, Loaded, useLoad, useSession } from '../ui.ts'
+import { Action, canWrite, html, Loaded, useLoad, useSession } from '../ui.tsx'
 
 /**
  * MCP sign-in (docs/mcp.md): the consent page an MCP client's authorization request lands on

@@ -6,7 +6,7 @@
 import type { VNode } from 'preact'
 import { api } from '../api.ts'
 import { when } from '../format.ts'
-import { html, Loaded, useLoad } from '../ui.ts'
+import { html, Loaded, useLoad } from '../ui.tsx'
 
 interface PreviewArticle {
   title: string

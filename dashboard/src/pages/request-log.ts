@@ -2,7 +2,7 @@ import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'
 import { ago, num, when } from '../format.ts'
-import { ErrorNote, html, Loaded, Refresh, useLoad, useSession } from '../ui.ts'
+import { ErrorNote, html, Loaded, Refresh, useLoad, useSession } from '../ui.tsx'
 
 export interface RequestLogEntry {
   id: string

@@ -6,7 +6,7 @@
 import type { VNode } from 'preact'
 import { api, type Page } from '../api.ts'
 import { ago, when } from '../format.ts'
-import { Action, Field, html, Loaded, useLoad } from '../ui.ts'
+import { Action, Field, html, Loaded, useLoad } from '../ui.tsx'
 
 /** The run state every scheduled resource carries. */
 export interface Scheduled {

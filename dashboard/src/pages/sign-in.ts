@@ -1,7 +1,7 @@
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { supabase } from '../api.ts'
-import { Field, Form, html } from '../ui.ts'
+import { Field, Form, html } from '../ui.tsx'
 
 /** E-mail and password, with supabase-js auth: Supabase Auth in production, the platform locally. */
 export function SignIn(): VNode {

@@ -2,7 +2,7 @@ import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api, type Page } from '../api.ts'
 import { ago, safeHref } from '../format.ts'
-import { canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
+import { canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.tsx'
 import {
   AddForSite,
   LastRunCell,

@@ -13,7 +13,7 @@ import {
   ReadOnly,
   useLoad,
   useSession,
-} from '../ui.ts'
+} from '../ui.tsx'
 
 export interface Tenant {
   id: string

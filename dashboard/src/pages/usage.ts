@@ -2,7 +2,7 @@ import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api } from '../api.ts'
 import { num } from '../format.ts'
-import { Action, Bar, canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
+import { Action, Bar, canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.tsx'
 
 interface ProductUsage {
   product_id: string

@@ -14,7 +14,7 @@ import {
   SecretOnce,
   useLoad,
   useSession,
-} from '../ui.ts'
+} from '../ui.tsx'
 
 interface Webhook {
   id: string

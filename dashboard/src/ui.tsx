@@ -1,10 +1,11 @@
-import { html } from 'htm/preact'
 import { cloneElement, createContext, isValidElement, type VNode } from 'preact'
-import { useCallback, useContext, useEffect, useRef, useState } from 'preact/hooks'
+import { useContext, useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError } from './api.ts'
 import { explain, fieldName, inDashboardWords } from './messages.ts'
 
-export { html }
+/** htm templates, for pages not yet in TSX (CONTRIBUTING, "A page"). */
+export { html } from 'htm/preact'
+export { useLoad } from './data/load.ts'
 
 /** What every page knows: the session's user, the active tenant and the caller's role. */
 export interface Session {
@@ -28,30 +29,6 @@ export const canWrite = (s: Session) => s.role === 'owner' || s.role === 'admin'
 /** Publishes, schedules and deletes any article, and manages sites and tags: everyone but a contributor. */
 export const canPublish = (s: Session) => s.role !== 'contributor'
 
-/** Loads data for a page; reload() after a change. */
-export function useLoad<T>(load: () => Promise<T>, deps: unknown[] = []) {
-  const [state, setState] = useState<{ data?: T; error?: unknown; loading: boolean }>({ loading: true })
-  const seq = useRef(0)
-  // Resolves once this load has settled (whether or not a later one replaced it), so a caller can
-  // keep what it shows meanwhile until the new data is on screen.
-  const reload = useCallback((): Promise<void> => {
-    const mine = ++seq.current
-    setState((s) => ({ ...s, loading: true }))
-    return load().then(
-      (data) => {
-        if (mine === seq.current) setState({ data, loading: false })
-      },
-      (error) => {
-        if (mine === seq.current) setState({ error, loading: false })
-      },
-    )
-  }, deps)
-  useEffect(() => {
-    void reload()
-  }, [reload])
-  return { ...state, reload }
-}
-
 /**
  * An error as a person reads it (a screen reader too): what happened and what to do next, from the
  * one mapping of codes (messages.ts), with the API's message where it says more and the fields a
@@ -63,15 +40,47 @@ export function ErrorNote({ error }: { error: unknown }): VNode | null {
     error instanceof ApiError ? error : new ApiError(0, 'CLIENT', String((error as Error)?.message ?? error))
   const { sentence, next, link } = explain(e)
   const said = e.code === 'VALIDATION_ERROR' && e.details.length ? '' : inDashboardWords(e.message)
-  return html`<div class="error" role="alert" data-code=${e.code}>
-    <strong>${sentence}</strong>${said && said !== sentence ? html` ${said}${/[.!?]$/.test(said) ? '' : '.'}` : null}
-    ${e.details.length ? html`<ul>${e.details.map((d) => html`<li><strong>${fieldName(d.field)}</strong>: ${inDashboardWords(d.message)}</li>`)}</ul>` : null}
-    ${next ? html`<p class="next">${next}${link ? html` <a href=${link.href}>${link.label}</a>` : null}</p>` : null}
-  </div>`
+  return (
+    <div class="error" role="alert" data-code={e.code}>
+      <strong>{sentence}</strong>
+      {said && said !== sentence ? (
+        <>
+          {' '}
+          {said}
+          {/[.!?]$/.test(said) ? '' : '.'}
+        </>
+      ) : null}
+      {e.details.length ? (
+        <ul>
+          {e.details.map((d) => (
+            <li>
+              <strong>{fieldName(d.field)}</strong>: {inDashboardWords(d.message)}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {next ? (
+        <p class="next">
+          {next}
+          {link ? (
+            <>
+              {' '}
+              <a href={link.href}>{link.label}</a>
+            </>
+          ) : null}
+        </p>
+      ) : null}
+    </div>
+  )
 }
 
 export function Loading({ label = 'Loading' }: { label?: string }): VNode {
-  return html`<p class="muted" role="status" aria-live="polite"><span class="spinner" aria-hidden="true"></span>${label}…</p>`
+  return (
+    <p class="muted" role="status" aria-live="polite">
+      <span class="spinner" aria-hidden="true"></span>
+      {label}…
+    </p>
+  )
 }
 
 /** Shows the data once loaded, progress meanwhile, and the error if loading failed. */
@@ -82,9 +91,9 @@ export function Loaded<T>({
   state: { data?: T; error?: unknown; loading: boolean }
   children: (data: T) => VNode | VNode[] | null
 }): VNode | null {
-  if (state.error) return html`<${ErrorNote} error=${state.error} />`
-  if (state.data === undefined) return html`<${Loading} />`
-  return html`${children(state.data)}`
+  if (state.error) return <ErrorNote error={state.error} />
+  if (state.data === undefined) return <Loading />
+  return <>{children(state.data)}</>
 }
 
 // ---- Confirmation: one modal <dialog> for the app (focus is kept inside; Esc cancels).
@@ -113,16 +122,27 @@ export function ConfirmHost(): VNode {
     state?.resolve(ok)
     setState(undefined)
   }
-  return html`<dialog ref=${ref} class="confirm" aria-labelledby="confirm-text" onCancel=${(e: Event) => {
-    e.preventDefault()
-    close(false)
-  }}>
-    <p id="confirm-text">${state?.message}</p>
-    <div class="row end">
-      <button type="button" onClick=${() => close(false)} autofocus>Cancel</button>
-      <button type="button" class="danger" onClick=${() => close(true)}>${state?.action}</button>
-    </div>
-  </dialog>`
+  return (
+    <dialog
+      ref={ref}
+      class="confirm"
+      aria-labelledby="confirm-text"
+      onCancel={(e: Event) => {
+        e.preventDefault()
+        close(false)
+      }}
+    >
+      <p id="confirm-text">{state?.message}</p>
+      <div class="row end">
+        <button type="button" onClick={() => close(false)} autofocus>
+          Cancel
+        </button>
+        <button type="button" class="danger" onClick={() => close(true)}>
+          {state?.action}
+        </button>
+      </div>
+    </dialog>
+  )
 }
 
 /**
@@ -167,18 +187,31 @@ export function Action({
       if (mounted.current) setBusy(false)
     }
   }
-  return html`<span class="action">
-    <button type="button" class=${kind ?? ''} onClick=${click} disabled=${busy || disabled} aria-busy=${busy}
-      aria-label=${label}>
-      ${busy ? html`<span class="spinner" aria-hidden="true"></span>` : null}${children}
-    </button>
-    <${ErrorNote} error=${error} />
-  </span>`
+  return (
+    <span class="action">
+      <button
+        type="button"
+        class={kind ?? ''}
+        onClick={click}
+        disabled={busy || disabled}
+        aria-busy={busy}
+        aria-label={label}
+      >
+        {busy ? <span class="spinner" aria-hidden="true"></span> : null}
+        {children}
+      </button>
+      <ErrorNote error={error} />
+    </span>
+  )
 }
 
 /** Loads a list again (a delivery log), with progress. */
 export function Refresh({ state }: { state: { reload: () => void; loading: boolean } }): VNode {
-  return html`<button type="button" onClick=${state.reload} aria-busy=${state.loading}>${state.loading ? html`<span class="spinner" aria-hidden="true"></span>` : null}Refresh</button>`
+  return (
+    <button type="button" onClick={state.reload} aria-busy={state.loading}>
+      {state.loading ? <span class="spinner" aria-hidden="true"></span> : null}Refresh
+    </button>
+  )
 }
 
 /** A form whose submit shows progress and the API's error; fields are read from the form. */
@@ -210,24 +243,29 @@ export function Form({
       setBusy(false)
     }
   }
-  return html`<form class=${`card form ${className ?? ''}`} onSubmit=${onSubmit} aria-label=${label}>
-    <fieldset disabled=${busy}>
-      ${children}
-      <div class="row">
-        <button type="submit" class="primary" aria-busy=${busy}>
-          ${busy ? html`<span class="spinner" aria-hidden="true"></span>` : null}${submitLabel}
-        </button>
-      </div>
-    </fieldset>
-    <${ErrorNote} error=${error} />
-  </form>`
+  return (
+    <form class={`card form ${className ?? ''}`} onSubmit={onSubmit} aria-label={label}>
+      <fieldset disabled={busy}>
+        {children}
+        <div class="row">
+          <button type="submit" class="primary" aria-busy={busy}>
+            {busy ? <span class="spinner" aria-hidden="true"></span> : null}
+            {submitLabel}
+          </button>
+        </div>
+      </fieldset>
+      <ErrorNote error={error} />
+    </form>
+  )
 }
 
 /** Shown to members in place of forms the API would refuse them. */
 export function ReadOnly({ what }: { what: string }): VNode {
-  return html`<p class="note" role="note">
-    Read-only: as a <strong>member</strong> you can view ${what}; owners and admins can change them.
-  </p>`
+  return (
+    <p class="note" role="note">
+      Read-only: as a <strong>member</strong> you can view {what}; owners and admins can change them.
+    </p>
+  )
 }
 
 /** A new secret with copy; `notice` says whether it can be seen again (a key cannot, a webhook secret can). */
@@ -253,16 +291,28 @@ export function SecretOnce({
     }
     setCopied(true)
   }
-  return html`<section class="card secret" aria-label=${title}>
-    <h3>${title}</h3>
-    <p>${notice}</p>
-    <div class="row">
-      <input ref=${input} class="mono grow" readonly value=${value} aria-label="The new secret"
-        onFocus=${(e: Event) => (e.target as HTMLInputElement).select()} />
-      <button type="button" class="primary" onClick=${copy}>${copied ? 'Copied' : 'Copy'}</button>
-      <button type="button" onClick=${onDone}>Done</button>
-    </div>
-  </section>`
+  return (
+    <section class="card secret" aria-label={title}>
+      <h3>{title}</h3>
+      <p>{notice}</p>
+      <div class="row">
+        <input
+          ref={input}
+          class="mono grow"
+          readonly
+          value={value}
+          aria-label="The new secret"
+          onFocus={(e: Event) => (e.target as HTMLInputElement).select()}
+        />
+        <button type="button" class="primary" onClick={copy}>
+          {copied ? 'Copied' : 'Copy'}
+        </button>
+        <button type="button" onClick={onDone}>
+          Done
+        </button>
+      </div>
+    </section>
+  )
 }
 
 /** A horizontal bar: value against max, with its label. */
@@ -280,13 +330,23 @@ export function Bar({
   tone?: 'ok' | 'warn' | 'bad' | 'a' | 'b' | 'c'
 }): VNode {
   const pct = max > 0 ? Math.min(100, (value / max) * 100) : 0
-  return html`<div class="bar-row">
-    <span class="bar-label">${label}</span>
-    <span class="bar" role="meter" aria-label=${label} aria-valuemin="0" aria-valuemax=${max} aria-valuenow=${value}>
-      <span class=${`fill ${tone ?? ''}`} style=${`width:${pct}%`}></span>
-    </span>
-    <span class="bar-text">${text}</span>
-  </div>`
+  return (
+    <div class="bar-row">
+      <span class="bar-label">{label}</span>
+      {/* biome-ignore lint/a11y/useSemanticElements: <meter> cannot be styled alike in every browser */}
+      <span
+        class="bar"
+        role="meter"
+        aria-label={label}
+        aria-valuemin={0}
+        aria-valuemax={max}
+        aria-valuenow={value}
+      >
+        <span class={`fill ${tone ?? ''}`} style={`width:${pct}%`}></span>
+      </span>
+      <span class="bar-text">{text}</span>
+    </div>
+  )
 }
 
 /**
@@ -295,7 +355,14 @@ export function Bar({
  */
 export function Field({ label, children, hint }: { label: string; children: unknown; hint?: string }): VNode {
   const control = isValidElement(children) ? cloneElement(children, { 'aria-label': label }) : children
-  return html`<label class="field"><span>${label}</span>${control}${hint ? html`<small>${hint}</small>` : null}</label>`
+  return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is the child, given the label's name above
+    <label class="field">
+      <span>{label}</span>
+      {control}
+      {hint ? <small>{hint}</small> : null}
+    </label>
+  )
 }
 
 // ---- Leaving with unsaved work: the browser's own prompt on unload, and the app's dialog on a

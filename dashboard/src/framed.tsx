@@ -1,5 +1,4 @@
 import type { VNode } from 'preact'
-import { html } from './ui.ts'
 
 /**
  * True when the dashboard is inside another page's frame. The headers forbid framing
@@ -17,7 +16,15 @@ export function isFramed(): boolean {
 
 /** What a framed dashboard shows instead of itself: no page, no button. */
 export function FramedRefusal(): VNode {
-  return html`<main class="narrow"><div class="error" role="alert">
-    This dashboard does not run inside another page.
-    <a href=${location.href} target="_top" rel="noopener">Open it on its own</a>.</div></main>`
+  return (
+    <main class="narrow">
+      <div class="error" role="alert">
+        This dashboard does not run inside another page.
+        <a href={location.href} target="_top" rel="noopener">
+          Open it on its own
+        </a>
+        .
+      </div>
+    </main>
+  )
 }

@@ -2,7 +2,7 @@ import type { Session as AuthSession } from '@supabase/supabase-js'
 import { render, type VNode } from 'preact'
 import { useCallback, useEffect, useState } from 'preact/hooks'
 import { api, config, supabase } from './api.ts'
-import { FramedRefusal, isFramed } from './framed.ts'
+import { FramedRefusal, isFramed } from './framed.tsx'
 import { AffiliatePage } from './pages/affiliate.ts'
 import { ApiKeyPage, ApiKeysPage } from './pages/api-keys.ts'
 import { ApprovalsBadge, ApprovalsPage } from './pages/approvals.ts'
@@ -24,7 +24,7 @@ import { AcceptInvitation, CreateTenant, TeamPage, type Tenant } from './pages/t
 import { UsagePage } from './pages/usage.ts'
 import { WebhookPage, WebhooksPage } from './pages/webhooks.ts'
 import { loadRenderer } from './renderer.ts'
-import { ConfirmHost, ErrorNote, html, Loading, type Session, SessionContext } from './ui.ts'
+import { ConfirmHost, ErrorNote, Loading, type Session, SessionContext } from './ui.tsx'
 import { workspaceZone } from './zone.ts'
 
 const nav = [
@@ -73,49 +73,49 @@ function ArticleEditor({ id }: { id: string }): VNode {
       (error) => setPage({ error }),
     )
   }, [])
-  if (page.error) return html`<${ErrorNote} error=${page.error} />`
-  return page.Editor ? html`<${page.Editor} id=${id} />` : html`<${Loading} label="Opening the editor" />`
+  if (page.error) return <ErrorNote error={page.error} />
+  return page.Editor ? <page.Editor id={id} /> : <Loading label="Opening the editor" />
 }
 
 function Page({ route }: { route: string[] }): VNode {
   const [top, id] = route
   switch (top) {
     case 'sites':
-      return id ? html`<${SitePage} id=${id} />` : html`<${SitesPage} />`
+      return id ? <SitePage id={id} /> : <SitesPage />
     case 'articles':
-      return id ? html`<${ArticleEditor} id=${id} />` : html`<${ArticlesPage} />`
+      return id ? <ArticleEditor id={id} /> : <ArticlesPage />
     case 'assistant':
-      return html`<${AssistantPage} id=${id} />`
+      return <AssistantPage id={id} />
     case 'approvals':
-      return html`<${ApprovalsPage} />`
+      return <ApprovalsPage />
     case 'keys':
-      return id ? html`<${ApiKeyPage} id=${id} />` : html`<${ApiKeysPage} />`
+      return id ? <ApiKeyPage id={id} /> : <ApiKeysPage />
     case 'request-log':
-      return html`<${RequestLogPage} initialKey=${id ?? ''} />`
+      return <RequestLogPage initialKey={id ?? ''} />
     case 'credentials':
-      return html`<${CredentialsPage} />`
+      return <CredentialsPage />
     case 'integrations':
-      return id ? html`<${ConnectionPage} id=${id} />` : html`<${IntegrationsPage} />`
+      return id ? <ConnectionPage id={id} /> : <IntegrationsPage />
     case 'webhooks':
-      return id ? html`<${WebhookPage} id=${id} />` : html`<${WebhooksPage} />`
+      return id ? <WebhookPage id={id} /> : <WebhooksPage />
     case 'commerce':
-      return html`<${CommercePage} />`
+      return <CommercePage />
     case 'sources':
-      return html`<${SourcesPage} />`
+      return <SourcesPage />
     case 'affiliate':
-      return html`<${AffiliatePage} />`
+      return <AffiliatePage />
     case 'jobs':
-      return html`<${JobsPage} />`
+      return <JobsPage />
     case 'usage':
-      return html`<${UsagePage} />`
+      return <UsagePage />
     case 'team':
-      return html`<${TeamPage} />`
+      return <TeamPage />
     case 'mcp-clients':
-      return html`<${McpClientsPage} />`
+      return <McpClientsPage />
     case 'oauth':
-      return html`<${McpConsentPage} id=${route[2] ?? ''} />`
+      return <McpConsentPage id={route[2] ?? ''} />
     default:
-      return html`<${HomePage} />`
+      return <HomePage />
   }
 }
 
@@ -145,42 +145,66 @@ function Shell({
     }
   }
   const top = route[0] ?? 'home'
-  return html`<${SessionContext.Provider} value=${session}>
-    <a class="skip" href="#main" onClick=${(e: Event) => {
-      e.preventDefault()
-      document.getElementById('main')?.focus()
-    }}>Skip to content</a>
-    <header class="top">
-      <strong class="brand">Tenant Platform</strong>
-      <label class="switcher">
-        <span class="sr">Workspace</span>
-        <select onChange=${change} value=${session.tenantId} disabled=${switching === true} aria-label="Workspace">
-          ${tenants.map((t) => html`<option value=${t.id}>${t.name} (${t.role})</option>`)}
-          <option value="+">+ New workspace…</option>
-        </select>
-      </label>
-      ${switching === true ? html`<span class="spinner" role="status" aria-label="Switching workspace"></span>` : null}
-      <span class="grow"></span>
-      <span class="muted user">${session.email}</span>
-      <button type="button" onClick=${() => supabase.auth.signOut()}>Sign out</button>
-    </header>
-    ${switching && switching !== true ? html`<${ErrorNote} error=${switching} />` : null}
-    <div class="layout">
-      <nav aria-label="Sections">
-        ${nav.map(
-          (
-            n,
-            i,
-          ) => html`${n.group && nav[i - 1]?.group !== n.group ? html`<span class="nav-group">${n.group}</span>` : null}
-            <a href=${`#/${n.path}`} aria-current=${top === n.path ? 'page' : undefined}>${n.label}${n.path === 'approvals' ? html`<${ApprovalsBadge} key=${session.tenantId} />` : null}</a>`,
-        )}
-      </nav>
-      <main id="main" tabindex="-1">
-        <${Page} key=${`${session.tenantId}/${route.join('/')}`} route=${route} />
-      </main>
-    </div>
-    <${ConfirmHost} />
-  <//>`
+  return (
+    <SessionContext.Provider value={session}>
+      {/* biome-ignore lint/a11y/useValidAnchor: a skip link; its click moves focus to the content */}
+      <a
+        class="skip"
+        href="#main"
+        onClick={(e: Event) => {
+          e.preventDefault()
+          document.getElementById('main')?.focus()
+        }}
+      >
+        Skip to content
+      </a>
+      <header class="top">
+        <strong class="brand">Tenant Platform</strong>
+        <label class="switcher">
+          <span class="sr">Workspace</span>
+          <select
+            onChange={change}
+            value={session.tenantId}
+            disabled={switching === true}
+            aria-label="Workspace"
+          >
+            {tenants.map((t) => (
+              <option value={t.id}>
+                {t.name} ({t.role})
+              </option>
+            ))}
+            <option value="+">+ New workspace…</option>
+          </select>
+        </label>
+        {switching === true ? (
+          <span class="spinner" role="status" aria-label="Switching workspace"></span>
+        ) : null}
+        <span class="grow"></span>
+        <span class="muted user">{session.email}</span>
+        <button type="button" onClick={() => supabase.auth.signOut()}>
+          Sign out
+        </button>
+      </header>
+      {switching && switching !== true ? <ErrorNote error={switching} /> : null}
+      <div class="layout">
+        <nav aria-label="Sections">
+          {nav.map((n, i) => (
+            <>
+              {n.group && nav[i - 1]?.group !== n.group ? <span class="nav-group">{n.group}</span> : null}
+              <a href={`#/${n.path}`} aria-current={top === n.path ? 'page' : undefined}>
+                {n.label}
+                {n.path === 'approvals' ? <ApprovalsBadge key={session.tenantId} /> : null}
+              </a>
+            </>
+          ))}
+        </nav>
+        <main id="main" tabindex={-1}>
+          <Page key={`${session.tenantId}/${route.join('/')}`} route={route} />
+        </main>
+      </div>
+      <ConfirmHost />
+    </SessionContext.Provider>
+  )
 }
 
 /** After an OAuth connection the platform redirects here with ?status=connected|error. */
@@ -193,10 +217,16 @@ function OAuthReturn(): VNode | null {
     history.replaceState(null, '', location.pathname + location.hash)
     setShown(false)
   }
-  return html`<div class=${status === 'connected' ? 'note ok' : 'error'} role="status">
-    ${status === 'connected' ? `Connected ${params.get('integration') ?? 'the integration'}.` : `Connection failed: ${params.get('error_description') ?? params.get('error')}`}
-    <button type="button" class="link" onClick=${close}>Dismiss</button>
-  </div>`
+  return (
+    <div class={status === 'connected' ? 'note ok' : 'error'} role="status">
+      {status === 'connected'
+        ? `Connected ${params.get('integration') ?? 'the integration'}.`
+        : `Connection failed: ${params.get('error_description') ?? params.get('error')}`}
+      <button type="button" class="link" onClick={close}>
+        Dismiss
+      </button>
+    </div>
+  )
 }
 
 function App(): VNode {
@@ -235,10 +265,20 @@ function App(): VNode {
   }
 
   if (!config) {
-    return html`<main class="narrow"><div class="error" role="alert">
-      config.js is missing: it sets window.DASHBOARD_CONFIG = {supabaseUrl, supabaseAnonKey}.</div></main>`
+    return (
+      <main class="narrow">
+        <div class="error" role="alert">
+          config.js is missing: it sets window.DASHBOARD_CONFIG = {'{'}supabaseUrl, supabaseAnonKey{'}'}.
+        </div>
+      </main>
+    )
   }
-  if (auth === undefined) return html`<main class="narrow"><${Loading} /></main>`
+  if (auth === undefined)
+    return (
+      <main class="narrow">
+        <Loading />
+      </main>
+    )
   // The invitation e-mail's link: shown signed in or not, it signs the invitee up or in itself.
   if (route[0] === 'invitation' && route[1]) {
     const accepted = async (tenantId: string) => {
@@ -247,15 +287,27 @@ function App(): VNode {
       await loadTenants()
       location.hash = '#/home'
     }
-    return html`<${InvitationPage} token=${route[1]} auth=${auth} onAccepted=${accepted} />`
+    return <InvitationPage token={route[1]} auth={auth} onAccepted={accepted} />
   }
   // A preview link: the article as readers will see it, for anyone holding the link.
-  if (route[0] === 'preview' && route[1]) return html`<${PreviewPage} token=${route[1]} />`
-  if (!auth) return html`<${SignIn} />`
+  if (route[0] === 'preview' && route[1]) return <PreviewPage token={route[1]} />
+  if (!auth) return <SignIn />
   if (error) {
-    return html`<main class="narrow"><${ErrorNote} error=${error} /><button onClick=${loadTenants}>Retry</button></main>`
+    return (
+      <main class="narrow">
+        <ErrorNote error={error} />
+        <button type="button" onClick={loadTenants}>
+          Retry
+        </button>
+      </main>
+    )
   }
-  if (!tenants) return html`<main class="narrow"><${Loading} label="Loading your workspaces" /></main>`
+  if (!tenants)
+    return (
+      <main class="narrow">
+        <Loading label="Loading your workspaces" />
+      </main>
+    )
 
   const claims = JSON.parse(atob(auth.access_token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')))
   const active = tenants.find((t) => t.id === claims.app_metadata?.tenant_id) ?? tenants.find((t) => t.active)
@@ -266,14 +318,20 @@ function App(): VNode {
       // A page the user was sent to (an MCP client's consent page) stays; else the new tenant's Home.
       if (!route[0] || route[0] === 'new-tenant') location.hash = tenant ? '#/home' : '#/team'
     }
-    return html`<main class="narrow">
-      <header class="row"><strong class="brand grow">Tenant Platform</strong>
-        <span class="muted">${auth.user.email}</span>
-        ${active ? html`<a href="#/home">Back</a>` : null}
-        <button type="button" onClick=${() => supabase.auth.signOut()}>Sign out</button></header>
-      <${CreateTenant} onCreated=${created} first=${!active} />
-      <${AcceptInvitation} onAccepted=${created} />
-    </main>`
+    return (
+      <main class="narrow">
+        <header class="row">
+          <strong class="brand grow">Tenant Platform</strong>
+          <span class="muted">{auth.user.email}</span>
+          {active ? <a href="#/home">Back</a> : null}
+          <button type="button" onClick={() => supabase.auth.signOut()}>
+            Sign out
+          </button>
+        </header>
+        <CreateTenant onCreated={created} first={!active} />
+        <AcceptInvitation onAccepted={created} />
+      </main>
+    )
   }
   const session: Session = {
     email: auth.user.email ?? '',
@@ -287,9 +345,14 @@ function App(): VNode {
       await loadTenants()
     },
   }
-  return html`<${OAuthReturn} /><${Shell} session=${session} tenants=${tenants} onSwitch=${switchTenant} />`
+  return (
+    <>
+      <OAuthReturn />
+      <Shell session={session} tenants={tenants} onSwitch={switchTenant} />
+    </>
+  )
 }
 
 const root = document.getElementById('app')!
 root.textContent = ''
-render(isFramed() ? html`<${FramedRefusal} />` : html`<${App} />`, root)
+render(isFramed() ? <FramedRefusal /> : <App />, root)

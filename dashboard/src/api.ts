@@ -1,8 +1,13 @@
-import { createPlatformClient, type PlatformClient, type Schema } from '@clients/typescript/src/index.ts'
+import {
+  createPlatformClient,
+  type PlatformClient,
+  type paths,
+  type Schema,
+} from '@clients/typescript/src/index.ts'
 import { toFunctionPath } from '@shared/infra/http/public-routes.ts'
 import { createClient, FunctionsFetchError, FunctionsHttpError } from '@supabase/supabase-js'
 
-export type { Schema }
+export type { paths, Schema }
 
 /** The only settings: the Supabase URL and anon key, from config.js beside index.html. */
 export interface DashboardConfig {

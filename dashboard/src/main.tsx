@@ -6,17 +6,17 @@ import { FramedRefusal, isFramed } from './framed.tsx'
 import { AffiliatePage } from './pages/affiliate.ts'
 import { ApiKeyPage, ApiKeysPage } from './pages/api-keys.tsx'
 import { ApprovalsBadge, ApprovalsPage } from './pages/approvals.ts'
-import { ArticlesPage } from './pages/articles.ts'
+import { ArticlesPage } from './pages/articles.tsx'
 import { AssistantPage } from './pages/assistant.ts'
 import { CommercePage } from './pages/commerce.ts'
-import { SitePage, SitesPage } from './pages/content.ts'
+import { SitePage, SitesPage } from './pages/content.tsx'
 import { CredentialsPage } from './pages/credentials.ts'
 import { HomePage } from './pages/home.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
 import { InvitationPage } from './pages/invitation.ts'
 import { JobsPage } from './pages/jobs.ts'
 import { McpClientsPage, McpConsentPage } from './pages/mcp-clients.ts'
-import { PreviewPage } from './pages/preview.ts'
+import { PreviewPage } from './pages/preview.tsx'
 import { RequestLogPage } from './pages/request-log.tsx'
 import { SignIn } from './pages/sign-in.ts'
 import { SourcesPage } from './pages/sources.ts'
@@ -68,7 +68,7 @@ function ArticleEditor({ id }: { id: string }): VNode {
   useEffect(() => {
     // Fetched beside the editor, not after it; the preview shows the error should this fail.
     loadRenderer().catch(() => undefined)
-    import('./pages/editor.ts').then(
+    import('./pages/editor.tsx').then(
       (m) => setPage({ Editor: m.ArticleEditorPage }),
       (error) => setPage({ error }),
     )

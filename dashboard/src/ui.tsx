@@ -333,7 +333,6 @@ export function Bar({
   return (
     <div class="bar-row">
       <span class="bar-label">{label}</span>
-      {/* biome-ignore lint/a11y/useSemanticElements: <meter> cannot be styled alike in every browser */}
       <span
         class="bar"
         role="meter"
@@ -356,7 +355,6 @@ export function Bar({
 export function Field({ label, children, hint }: { label: string; children: unknown; hint?: string }): VNode {
   const control = isValidElement(children) ? cloneElement(children, { 'aria-label': label }) : children
   return (
-    // biome-ignore lint/a11y/noLabelWithoutControl: the control is the child, given the label's name above
     <label class="field">
       <span>{label}</span>
       {control}

@@ -1,9 +1,9 @@
 import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { api } from '../api.ts'
+import type { Member } from '../data/team.ts'
 import { ago, when } from '../format.ts'
 import { Action, canWrite, html, Loaded, type Session, useLoad, useSession } from '../ui.tsx'
-import type { Member } from './editor.ts'
 
 /**
  * The approvals inbox: tool calls that wait for an owner's or admin's decision, across

@@ -165,7 +165,6 @@ export function RequestLogPage({ initialKey = '' }: { initialKey?: string }): VN
             ))}
           </select>
         </label>
-        {/* biome-ignore lint/a11y/useSemanticElements: a search form; <search> is not yet in every browser */}
         <form class="row" onSubmit={onPath} role="search" aria-label="Filter by path">
           <label class="field inline">
             <span>Path starts with</span>

@@ -7,8 +7,8 @@ export type ProductUsage = Schema<'ProductUsage'>
 export type UsageAlert = Schema<'UsageAlert'>
 export type DailyUsage = Schema<'DailyUsage'>
 
-/** `period`: a month, 2026-12. */
-export const useUsage = (period: string) =>
+/** `period`: a month, 2026-12 (none: this month). */
+export const useUsage = (period?: string) =>
   useLoad(() => call(platform.GET('/api/usage', { params: { query: { period } } })), [period])
 export const useDailyUsage = (period: string) =>
   useLoad(() => call(platform.GET('/api/usage/daily', { params: { query: { period } } })), [period])

@@ -1,6 +1,5 @@
 import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
-import { html } from '../ui.tsx'
 
 /**
  * The chat's pieces: answers rendered as Markdown by the content renderer (the one that makes
@@ -26,9 +25,9 @@ export function MarkdownText({ source }: { source: string }): VNode {
       live = false
     }
   }, [])
-  if (!render) return html`<div class="bubble markdown">${source}</div>`
+  if (!render) return <div class="bubble markdown">{source}</div>
   // renderHtml's output is sanitized (no script, no event handlers, http(s) links only).
-  return html`<div class="bubble markdown" dangerouslySetInnerHTML=${{ __html: render(source) }}></div>`
+  return <div class="bubble markdown" dangerouslySetInnerHTML={{ __html: render(source) }}></div>
 }
 
 const FOLD_CHARS = 400
@@ -39,10 +38,19 @@ const readable = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v, 
 /** The tool's arguments as name: value rows, long values folded. */
 export function ToolArguments({ args }: { args: Record<string, unknown> }): VNode {
   const entries = Object.entries(args)
-  if (entries.length === 0) return html`<p class="muted">No arguments.</p>`
-  return html`<dl class="tool-args">${entries.map(
-    ([k, v]) => html`<dt>${k}</dt><dd><${Folded} text=${readable(v)} /></dd>`,
-  )}</dl>`
+  if (entries.length === 0) return <p class="muted">No arguments.</p>
+  return (
+    <dl class="tool-args">
+      {entries.map(([k, v]) => (
+        <>
+          <dt>{k}</dt>
+          <dd>
+            <Folded text={readable(v)} />
+          </dd>
+        </>
+      ))}
+    </dl>
+  )
 }
 
 /** A result: JSON results formatted; long ones folded; the raw text on request. */
@@ -52,18 +60,31 @@ export function ToolResult({ result, label }: { result: string; label: string })
     parsed = JSON.parse(result)
   } catch {}
   const text = readable(parsed)
-  return html`<div class="tool-result"><strong>${label}</strong>
-    <${Folded} text=${text} />
-    ${typeof parsed === 'string' ? null : html`<details class="raw"><summary>Raw JSON</summary><pre class="mono">${result.slice(0, 16_000)}</pre></details>`}
-  </div>`
+  return (
+    <div class="tool-result">
+      <strong>{label}</strong>
+      <Folded text={text} />
+      {typeof parsed === 'string' ? null : (
+        <details class="raw">
+          <summary>Raw JSON</summary>
+          <pre class="mono">{result.slice(0, 16_000)}</pre>
+        </details>
+      )}
+    </div>
+  )
 }
 
 function Folded({ text }: { text: string }): VNode {
-  if (text.length <= FOLD_CHARS && text.split('\n').length <= 12)
-    return html`<pre class="mono wrap">${text}</pre>`
-  return html`<details class="folded"><summary><pre class="mono wrap">${text.slice(0, 200)}…</pre>
-    <span class="muted">Show all (${text.length.toLocaleString()} characters)</span></summary>
-    <pre class="mono wrap">${text.slice(0, 16_000)}</pre></details>`
+  if (text.length <= FOLD_CHARS && text.split('\n').length <= 12) return <pre class="mono wrap">{text}</pre>
+  return (
+    <details class="folded">
+      <summary>
+        <pre class="mono wrap">{text.slice(0, 200)}…</pre>
+        <span class="muted">Show all ({text.length.toLocaleString()} characters)</span>
+      </summary>
+      <pre class="mono wrap">{text.slice(0, 16_000)}</pre>
+    </details>
+  )
 }
 
 /** "‹ 2 / 3 ›": which version of an exchange is shown. */
@@ -76,11 +97,30 @@ export function VersionPicker({
   versions: number
   onPick: (v: number) => void
 }): VNode {
-  return html`<span class="versions" aria-label="Versions">
-    <button type="button" class="link" aria-label="Previous version" disabled=${version <= 1}
-      onClick=${() => onPick(version - 1)}>‹</button>
-    <span class="version-count">${version} / ${versions}</span>
-    <button type="button" class="link" aria-label="Next version" disabled=${version >= versions}
-      onClick=${() => onPick(version + 1)}>›</button>
-  </span>`
+  return (
+    // biome-ignore lint/a11y/useAriaPropsSupportedByRole: as the htm template had it; its buttons carry their own names
+    <span class="versions" aria-label="Versions">
+      <button
+        type="button"
+        class="link"
+        aria-label="Previous version"
+        disabled={version <= 1}
+        onClick={() => onPick(version - 1)}
+      >
+        ‹
+      </button>
+      <span class="version-count">
+        {version} / {versions}
+      </span>
+      <button
+        type="button"
+        class="link"
+        aria-label="Next version"
+        disabled={version >= versions}
+        onClick={() => onPick(version + 1)}
+      >
+        ›
+      </button>
+    </span>
+  )
 }

@@ -1,7 +1,8 @@
 import type { Session as AuthSession } from '@supabase/supabase-js'
 import { render, type VNode } from 'preact'
 import { useCallback, useEffect, useState } from 'preact/hooks'
-import { api, config, supabase } from './api.ts'
+import { config, supabase } from './api.ts'
+import { switchTenant as activate, listTenants, type Tenant } from './data/team.ts'
 import { FramedRefusal, isFramed } from './framed.tsx'
 import { AffiliatePage } from './pages/affiliate.ts'
 import { ApiKeyPage, ApiKeysPage } from './pages/api-keys.tsx'
@@ -13,14 +14,14 @@ import { SitePage, SitesPage } from './pages/content.tsx'
 import { CredentialsPage } from './pages/credentials.ts'
 import { HomePage } from './pages/home.ts'
 import { ConnectionPage, IntegrationsPage } from './pages/integrations.ts'
-import { InvitationPage } from './pages/invitation.ts'
+import { InvitationPage } from './pages/invitation.tsx'
 import { JobsPage } from './pages/jobs.ts'
 import { McpClientsPage, McpConsentPage } from './pages/mcp-clients.ts'
 import { PreviewPage } from './pages/preview.tsx'
 import { RequestLogPage } from './pages/request-log.tsx'
-import { SignIn } from './pages/sign-in.ts'
+import { SignIn } from './pages/sign-in.tsx'
 import { SourcesPage } from './pages/sources.ts'
-import { AcceptInvitation, CreateTenant, TeamPage, type Tenant } from './pages/team.ts'
+import { AcceptInvitation, CreateTenant, TeamPage } from './pages/team.tsx'
 import { UsagePage } from './pages/usage.tsx'
 import { WebhookPage, WebhooksPage } from './pages/webhooks.tsx'
 import { loadRenderer } from './renderer.ts'
@@ -244,7 +245,7 @@ function App(): VNode {
   const loadTenants = useCallback(async () => {
     setError(undefined)
     try {
-      setTenants((await api<{ data: Tenant[] }>('GET', '/api/tenants')).data)
+      setTenants((await listTenants()).data)
     } catch (e) {
       setError(e)
     }
@@ -258,7 +259,7 @@ function App(): VNode {
 
   // The access token names the tenant; after switching, a refreshed session carries the new one.
   const switchTenant = async (id: string) => {
-    await api('POST', '/api/tenants/active', { tenant_id: id })
+    await activate(id)
     const { error } = await supabase.auth.refreshSession()
     if (error) throw error
     await loadTenants()
@@ -282,7 +283,7 @@ function App(): VNode {
   // The invitation e-mail's link: shown signed in or not, it signs the invitee up or in itself.
   if (route[0] === 'invitation' && route[1]) {
     const accepted = async (tenantId: string) => {
-      await api('POST', '/api/tenants/active', { tenant_id: tenantId })
+      await activate(tenantId)
       await supabase.auth.refreshSession()
       await loadTenants()
       location.hash = '#/home'

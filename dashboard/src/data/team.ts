@@ -17,7 +17,8 @@ export const switchTenant = (tenant_id: string) =>
 
 // ---- Members
 
-export const useMembers = () => useLoad(() => call(platform.GET('/api/tenants/current/members')))
+export const listMembers = () => call(platform.GET('/api/tenants/current/members'))
+export const useMembers = () => useLoad(listMembers)
 export const setMemberRole = (user_id: string, role: Role) =>
   call(
     platform.PATCH('/api/tenants/current/members/{user_id}', {

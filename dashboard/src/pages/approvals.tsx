@@ -45,6 +45,7 @@ export function ApprovalsBadge(): VNode | null {
   return (
     <>
       {' '}
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: as the htm template had it; the link's name reads "Approvals 3 waiting" */}
       <span class="pill pending count" aria-label={`${count} waiting`}>
         {count > 99 ? '99+' : count}
       </span>

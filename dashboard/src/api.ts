@@ -9,6 +9,13 @@ import { createClient, FunctionsFetchError, FunctionsHttpError } from '@supabase
 
 export type { paths, Schema }
 
+/** The JSON body a route takes, where the document names no schema for it: `Body<'/api/sources', 'post'>`. */
+export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  requestBody?: { content: { 'application/json': infer B } }
+}
+  ? B
+  : never
+
 /** The only settings: the Supabase URL and anon key, from config.js beside index.html. */
 export interface DashboardConfig {
   supabaseUrl: string

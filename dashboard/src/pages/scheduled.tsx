@@ -6,18 +6,15 @@
 import type { VNode } from 'preact'
 import { type ContentItem, listContent } from '../data/content.ts'
 import { useLoad } from '../data/load.ts'
+import type { Source } from '../data/sources.ts'
 import { ago, when } from '../format.ts'
 import { Action, Field, Loaded } from '../ui.tsx'
 
 /** The run state every scheduled resource carries. */
-export interface Scheduled {
-  site_id: string
-  enabled: boolean
-  next_run_at: string | null
-  last_run_at: string | null
-  last_status: 'succeeded' | 'failed' | null
-  last_error: string | null
-}
+export type Scheduled = Pick<
+  Source,
+  'site_id' | 'enabled' | 'next_run_at' | 'last_run_at' | 'last_status' | 'last_error'
+>
 
 /** A site as the list of sites gives it. */
 export type Site = ContentItem

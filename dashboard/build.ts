@@ -36,7 +36,10 @@ export async function buildDashboard(
   // Splitting: a dynamic import() becomes a chunk of its own, fetched when first needed. Chunks lie
   // flat beside app.js (a static host serves one folder; the local platform serves flat names only).
   const result = await build({
-    entryPoints: { app: join(here, 'src/main.ts') },
+    entryPoints: { app: join(here, 'src/main.tsx') },
+    // Pages are TSX on preact's automatic runtime (dashboard/tsconfig.json says the same to tsc).
+    jsx: 'automatic',
+    jsxImportSource: 'preact',
     outdir,
     splitting: true,
     chunkNames: '[name]-[hash]',

@@ -7,7 +7,7 @@
  */
 import type { VNode } from 'preact'
 import { api } from '../api.ts'
-import { html, Loaded, Refresh, useLoad } from '../ui.ts'
+import { html, Loaded, Refresh, useLoad } from '../ui.tsx'
 
 interface StoryStep {
   kind: string

@@ -7,9 +7,10 @@
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { api } from '../api.ts'
+import type { ArticleStatus } from '../data/content.ts'
 import { when } from '../format.ts'
-import { Action, html, Loaded, useLoad } from '../ui.ts'
-import { type ArticleStatus, ReviewPill, StatusPill } from './content.ts'
+import { Action, html, Loaded, useLoad } from '../ui.tsx'
+import { ReviewPill, StatusPill } from './content.tsx'
 
 interface Translation {
   article_id: string

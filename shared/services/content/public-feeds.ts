@@ -19,9 +19,6 @@ import type { Site } from './schema.ts'
 
 /** URLs one sitemap file holds at most (sitemaps.org); past it, sitemap.xml is an index of files. */
 export const SITEMAP_MAX_URLS = 50_000
-/** Articles a feed shows by default, and at most. */
-const FEED_DEFAULT_ITEMS = 20
-const FEED_MAX_ITEMS = 50
 
 export interface PublicSite {
   id: string

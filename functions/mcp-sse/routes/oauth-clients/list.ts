@@ -28,7 +28,5 @@ export const route = defineRoute(member, {
   responses: { 200: jsonContent(clientListSchema, 'Connected clients'), ...errorResponses(401, 403, 429) },
 })
 
-type ConnectedMcpClients = z.infer<typeof clientListSchema>
-
 export const registerOAuthClientList = (app: App) =>
   app.openapi(route, async (c) => c.json({ data: await listConnectedClients(serviceContext(c)) }, 200))

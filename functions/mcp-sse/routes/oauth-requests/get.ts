@@ -27,8 +27,6 @@ export const route = defineRoute(member, {
   responses: { 200: jsonContent(requestSchema, 'The request'), ...errorResponses(401, 403, 404, 429) },
 })
 
-type McpAuthorizationRequest = z.infer<typeof requestSchema>
-
 export const registerOAuthRequestGet = (app: App) =>
   app.openapi(route, async (c) =>
     c.json(await describeRequest(serviceContext(c), c.req.valid('param').id), 200),

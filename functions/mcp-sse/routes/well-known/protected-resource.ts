@@ -27,8 +27,6 @@ export const route = defineRoute(publicRoute, {
   responses: { 200: jsonContent(metadataSchema, 'The metadata'), ...errorResponses(429) },
 })
 
-type ProtectedResourceMetadata = z.infer<typeof metadataSchema>
-
 export const registerProtectedResourceMetadata = (app: App) => {
   app.on('GET', route.path, limitAnonymous())
   app.openapi(route, (c) => {

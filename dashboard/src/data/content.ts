@@ -1,0 +1,117 @@
+/**
+ * Sites, articles (their lifecycle, revisions, preview links and sources) and tags: the typed calls
+ * and the hooks the content pages and the editor load them with.
+ */
+import { call, type paths, platform, type Schema } from '../api.ts'
+import { useLoad } from './load.ts'
+
+export type Site = Schema<'Site'>
+export type SiteDetail = Schema<'SiteDetail'>
+export type Article = Schema<'Article'>
+export type ArticleStatus = Article['status']
+/** An article's update: only the fields that change. */
+export type ArticlePatch = Schema<'UpdateArticle'>
+/** A row of GET /v1/content: a site or an article, by `object`, with the fields of its kind. */
+export type ContentItem = Schema<'ContentItem'>
+export type ContentQuery = NonNullable<paths['/v1/content']['get']['parameters']['query']>
+export type RevisionSummary = Schema<'ArticleRevisionSummary'>
+export type Revision = Schema<'ArticleRevision'>
+export type Tag = Schema<'Tag'>
+
+// ---- Sites
+
+/** The workspace's sites (the first 100), newest first; `q` searches their names. */
+export const listSites = (q?: string) =>
+  call(platform.GET('/v1/content', { params: { query: { type: 'site', limit: 100, order: 'newest', q } } }))
+export const getSite = (id: string) =>
+  call(platform.GET('/v1/content/sites/{id}', { params: { path: { id } } }))
+export const useSite = (id: string) => useLoad(() => getSite(id), [id])
+export const createSite = (body: Schema<'CreateSite'>) => call(platform.POST('/v1/content/sites', { body }))
+export const updateSite = (id: string, body: Schema<'UpdateSite'>) =>
+  call(platform.PATCH('/v1/content/sites/{id}', { params: { path: { id } }, body }))
+export const deleteSite = (id: string) =>
+  call(platform.DELETE('/v1/content/sites/{id}', { params: { path: { id } } }))
+
+// ---- Articles
+
+/** A page of GET /v1/content (articles across sites, or one site's). */
+export const listContent = (query: ContentQuery) => call(platform.GET('/v1/content', { params: { query } }))
+export const getArticle = (id: string) =>
+  call(platform.GET('/v1/content/articles/{id}', { params: { path: { id } } }))
+export const useArticle = (id: string) => useLoad(() => getArticle(id), [id])
+export const createArticle = (body: Schema<'CreateArticle'>) =>
+  call(platform.POST('/v1/content/articles', { body }))
+export const updateArticle = (id: string, body: ArticlePatch) =>
+  call(platform.PATCH('/v1/content/articles/{id}', { params: { path: { id } }, body }))
+export const deleteArticle = (id: string) =>
+  call(platform.DELETE('/v1/content/articles/{id}', { params: { path: { id } } }))
+export const publishArticle = (id: string) =>
+  call(platform.POST('/v1/content/articles/{id}/publish', { params: { path: { id } } }))
+export const unpublishArticle = (id: string) =>
+  call(platform.POST('/v1/content/articles/{id}/unpublish', { params: { path: { id } } }))
+export const submitArticle = (id: string) =>
+  call(platform.POST('/v1/content/articles/{id}/submit', { params: { path: { id } } }))
+export const scheduleArticle = (id: string, body: Schema<'ScheduleArticle'>) =>
+  call(platform.POST('/v1/content/articles/{id}/schedule', { params: { path: { id } }, body }))
+export const unscheduleArticle = (id: string) =>
+  call(platform.DELETE('/v1/content/articles/{id}/schedule', { params: { path: { id } } }))
+export const createPreviewLink = (id: string) =>
+  call(platform.POST('/v1/content/articles/{id}/previews', { params: { path: { id } }, body: {} }))
+/** An article as readers will see it, by its preview link's token (no session needed). */
+export const usePreview = (token: string) =>
+  useLoad(
+    () =>
+      call(
+        platform.GET('/v1/content/previews/{token}', {
+          params: { path: { token }, query: { formats: 'html' } },
+        }),
+      ),
+    [token],
+  )
+/** The scraped items a generated draft was written from. */
+export const useArticleSources = (id: string) =>
+  useLoad(() => call(platform.GET('/v1/content/articles/{id}/sources', { params: { path: { id } } })), [id])
+
+// ---- Revisions
+
+/** An article's revisions, newest first; read again when `revisionId` (the article's latest) changes. */
+export const useRevisions = (id: string, revisionId?: string | null) =>
+  useLoad(
+    () =>
+      call(
+        platform.GET('/v1/content/articles/{id}/revisions', {
+          params: { path: { id }, query: { limit: 50 } },
+        }),
+      ),
+    [id, revisionId],
+  )
+export const getRevision = (id: string, revision_id: string) =>
+  call(
+    platform.GET('/v1/content/articles/{id}/revisions/{revision_id}', {
+      params: { path: { id, revision_id } },
+    }),
+  )
+export const restoreRevision = (id: string, revision_id: string) =>
+  call(
+    platform.POST('/v1/content/articles/{id}/revisions/{revision_id}/restore', {
+      params: { path: { id, revision_id } },
+    }),
+  )
+
+// ---- Tags
+
+export const useTags = () =>
+  useLoad(() => call(platform.GET('/v1/content/tags', { params: { query: { limit: 100 } } })))
+export const createTag = (name: string) => call(platform.POST('/v1/content/tags', { body: { name } }))
+
+/** A site's counts: the API leaves them out only for a published-only key, never for a member. */
+export const siteCounts = (s: SiteDetail): NonNullable<SiteDetail['counts']> =>
+  s.counts ?? {
+    articles: 0,
+    drafts: 0,
+    scheduled: 0,
+    published: 0,
+    sources: 0,
+    source_items: 0,
+    affiliate_destinations: 0,
+  }

@@ -34,6 +34,11 @@ export interface FunctionDeps {
    * pick the events up by polling.
    */
   onOutboxCommitted?: () => void
+  /**
+   * How Storage (SUPABASE_URL/storage/v1) is called: the guarded fetch by default; the local
+   * platform hands its own handler in, so the functions reach its /storage/v1 in process.
+   */
+  storageFetch?: typeof fetch
 }
 
 /**

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { ServerType } from '@hono/node-server'
 import { ensureUserAndTenant, issueAccessToken } from '@local-platform/dev-identity.ts'
 import { listenPlatform } from '@local-platform/listen.ts'
@@ -45,6 +48,8 @@ export interface RequestOptions {
 
 export interface TestPlatform {
   db: TestDatabase
+  /** Where the local Storage keeps object bytes. */
+  storageDir: string
   localEnv: LocalEnv
   instances: TestInstance[]
   baseUrl: string
@@ -104,10 +109,13 @@ export async function startTestPlatform(
   }
   const instances: TestInstance[] = []
   const servers: ServerType[] = []
+  // One Storage folder for all instances, as they share one database.
+  const storageDir = mkdtempSync(join(tmpdir(), 'platform-storage-'))
   for (let i = 0; i < (opts.instances ?? 1); i++) {
     const platform = await createPlatform({
       env,
       localEnv,
+      storageDir,
       overrides: { ...(opts.clock && { clock: opts.clock }), ...(opts.fetch && { fetch: opts.fetch }) },
     })
     const { server, port } = await listenPlatform(platform, {
@@ -139,6 +147,7 @@ export async function startTestPlatform(
 
   return {
     db,
+    storageDir,
     localEnv,
     instances,
     baseUrl: instances[0]!.baseUrl,
@@ -170,6 +179,7 @@ export async function startTestPlatform(
         await assertEmittedEventsMatchCatalog(db.sql)
       } finally {
         await db.close()
+        rmSync(storageDir, { recursive: true, force: true })
       }
     },
   }

@@ -50,7 +50,7 @@ describe('local Storage through supabase-js', () => {
   it('uploads, lists, downloads and removes an object under the tenant prefix', async () => {
     const s = storageFor(a.token)
     const path = `${a.tenantId}/one/photo.png`
-    const up = await s.upload(path, new Blob([png], { type: 'image/png' }))
+    const up = await s.upload(path, new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }))
     expect(up.error).toBeNull()
     expect(up.data?.fullPath).toBe(`media/${path}`)
 
@@ -63,7 +63,7 @@ describe('local Storage through supabase-js', () => {
     expect(new Uint8Array(await down.data!.arrayBuffer())).toEqual(png)
     expect(down.data!.type).toBe('image/png')
 
-    const again = await s.upload(path, new Blob([png], { type: 'image/png' }))
+    const again = await s.upload(path, new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }))
     expect(again.error?.message).toMatch(/already exists/)
 
     const removed = await s.remove([path])
@@ -74,7 +74,14 @@ describe('local Storage through supabase-js', () => {
 
   it("keeps tenants apart: another tenant's objects cannot be read, listed, signed, written or removed", async () => {
     const path = `${a.tenantId}/private/secret.png`
-    expect((await storageFor(a.token).upload(path, new Blob([png], { type: 'image/png' }))).error).toBeNull()
+    expect(
+      (
+        await storageFor(a.token).upload(
+          path,
+          new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }),
+        )
+      ).error,
+    ).toBeNull()
     const other = storageFor(b.token)
     expect((await other.download(path)).error).not.toBeNull()
     expect((await other.list(`${a.tenantId}/private`)).data).toEqual([])
@@ -82,7 +89,7 @@ describe('local Storage through supabase-js', () => {
     expect((await other.remove([path])).data).toEqual([])
     const write = await other.upload(
       `${a.tenantId}/private/planted.png`,
-      new Blob([png], { type: 'image/png' }),
+      new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }),
     )
     expect(write.error?.message).toMatch(/row-level security/)
     // Nothing half-written: no row, no file, no staged upload left behind.
@@ -97,7 +104,7 @@ describe('local Storage through supabase-js', () => {
     const res = await fetch(`${tp.baseUrl}/storage/v1/object/media/${a.tenantId}%2F..%2F..%2Fescape.png`, {
       method: 'POST',
       headers: { authorization: `Bearer ${a.token}`, apikey: tp.anonKey, 'content-type': 'image/png' },
-      body: png,
+      body: png as Uint8Array<ArrayBuffer>,
     })
     expect(res.status).toBe(400)
     expect(await res.json()).toMatchObject({ error: 'InvalidKey' })
@@ -115,10 +122,20 @@ describe('local Storage through supabase-js', () => {
     const mine = `${a.tenantId}/c/mine.png`
     const theirs = `${a.tenantId}/c/theirs.png`
     expect(
-      (await storageFor(contributor.token).upload(mine, new Blob([png], { type: 'image/png' }))).error,
+      (
+        await storageFor(contributor.token).upload(
+          mine,
+          new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }),
+        )
+      ).error,
     ).toBeNull()
     expect(
-      (await storageFor(a.token).upload(theirs, new Blob([png], { type: 'image/png' }))).error,
+      (
+        await storageFor(a.token).upload(
+          theirs,
+          new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }),
+        )
+      ).error,
     ).toBeNull()
     expect((await storageFor(contributor.token).remove([theirs])).data).toEqual([])
     expect((await storageFor(contributor.token).remove([mine])).data?.length).toBe(1)
@@ -128,7 +145,7 @@ describe('local Storage through supabase-js', () => {
   it('serves a signed URL until it expires, and renders image transformations', async () => {
     const s = storageFor(a.token)
     const path = `${a.tenantId}/signed/pic.png`
-    await s.upload(path, new Blob([png], { type: 'image/png' }))
+    await s.upload(path, new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }))
     const signed = await s.createSignedUrl(path, 1)
     expect(signed.error).toBeNull()
     const first = await fetch(signed.data!.signedUrl)
@@ -163,7 +180,9 @@ describe('local Storage through supabase-js', () => {
   it('takes the service role past row-level security, and the publishable key alone nowhere private', async () => {
     const service = storageFor(tp.serviceRoleKey)
     const path = `${b.tenantId}/svc/by-service.png`
-    expect((await service.upload(path, new Blob([png], { type: 'image/png' }))).error).toBeNull()
+    expect(
+      (await service.upload(path, new Blob([png as Uint8Array<ArrayBuffer>], { type: 'image/png' }))).error,
+    ).toBeNull()
     expect((await storageFor(b.token).download(path)).error).toBeNull()
     const anon = storageFor(tp.anonKey)
     expect((await anon.download(path)).error).not.toBeNull()

@@ -104,6 +104,7 @@ export function serviceContextFor(deps: FunctionDeps, caller: TenantCaller): Ser
     notifier: deps.notifier,
     jwt: deps.jwt,
     onOutboxCommitted: deps.onOutboxCommitted,
+    storageFetch: deps.storageFetch,
     caller,
     asTenant: (fn) => withTenant(sql, caller.claims, fn),
     readAsTenant: (query) => readAsTenant(sql, caller.claims, query),

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks'
 import { api } from '../api.ts'
 import { num } from '../format.ts'
 import { Action, Bar, canWrite, Field, Form, html, Loaded, ReadOnly, useLoad, useSession } from '../ui.ts'
+import { MediaStorageUsage } from './media-usage.ts'
 
 interface ProductUsage {
   product_id: string
@@ -78,6 +79,7 @@ export function UsagePage(): VNode {
         )}
         <p class="total">Total overage this month: <strong>${u.total_overage_cost} ${u.currency}</strong></p>
       </div>
+      <${MediaStorageUsage} />
       <${DailyUsageCharts} period=${period} />
       <h2>Alerts</h2>
       <p class="muted">An e-mail when a product's use passes a share of its quota (besides the built-in 80%, 90% and 100%).</p>

@@ -50,6 +50,11 @@ export interface FunctionAppOptions {
    * enabled, after validation and before the handler.
    */
   meter?: (c: Context<AppEnv>, meter: RouteMeter) => Promise<void>
+  /**
+   * A larger body limit than MAX_BODY_BYTES for the requests that carry files (a media upload):
+   * bytes, or undefined for the default. Given the function path and method.
+   */
+  bodyLimitFor?: (path: string, method: string) => number | undefined
 }
 
 /**
@@ -261,7 +266,25 @@ export function createFunctionApp(
   })
   // GET and HEAD carry no body; asking the runtime's request for one (as bodyLimit does) builds a
   // full Request object on Node, a measured cost on the hot read path.
-  app.use('*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next)))
+  const largeBodies = new Map<number, ReturnType<typeof bodyLimit>>()
+  const limitLargeBody = (maxSize: number) => {
+    let limit = largeBodies.get(maxSize)
+    if (!limit) {
+      limit = bodyLimit({
+        maxSize,
+        onError: () => {
+          throw new ServiceError('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxSize} bytes`)
+        },
+      })
+      largeBodies.set(maxSize, limit)
+    }
+    return limit
+  }
+  app.use('*', (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+    const large = options.bodyLimitFor?.(c.req.path, c.req.method)
+    return large ? limitLargeBody(large)(c, next) : limitBody(c, next)
+  })
 
   // Text PostgreSQL cannot store (NUL, a lone UTF-16 surrogate) and absurd nesting are refused
   // once, here, for every route: in the query string, the path and any JSON body.

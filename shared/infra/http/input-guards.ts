@@ -37,7 +37,10 @@ export function bodyLimitGuard(
     const large = bodyLimitFor?.(c.req.path, c.req.method)
     if (!large) return limitBody(c, next)
     let limit = largeBodies.get(large)
-    if (!limit) largeBodies.set(large, (limit = limitOf(large)))
+    if (!limit) {
+      limit = limitOf(large)
+      largeBodies.set(large, limit)
+    }
     return limit(c, next)
   }
 }

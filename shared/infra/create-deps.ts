@@ -13,7 +13,7 @@ import { Vault } from './vault.ts'
  */
 export async function createDeps(
   env: Record<string, string | undefined>,
-  overrides: Partial<Pick<FunctionDeps, 'clock' | 'fetch' | 'onOutboxCommitted' | 'storageFetch'>> & {
+  overrides: Partial<Pick<FunctionDeps, 'clock' | 'fetch' | 'onOutboxCommitted'>> & {
     sql?: FunctionDeps['sql']
   } = {},
 ): Promise<FunctionDeps> {
@@ -45,6 +45,5 @@ export async function createDeps(
     }),
     jwt: createJwtVerifier(config),
     onOutboxCommitted: overrides.onOutboxCommitted,
-    ...(overrides.storageFetch && { storageFetch: overrides.storageFetch }),
   }
 }

@@ -508,6 +508,8 @@ export interface paths {
                     q?: string;
                     /** @description BCP 47. Each translation group's article in this locale, else in its site's default locale, else its source (items name their locale) */
                     locale?: string;
+                    /** @description Articles come whole (as GET /v1/content/articles/{id} gives them) with the body as markdown, html and/or plaintext, comma-separated; without it, each article is a summary */
+                    formats?: string;
                     /** @description Oldest first (the default) or newest first */
                     order?: "oldest" | "newest";
                 };
@@ -16888,6 +16890,55 @@ export interface components {
             review_requested_at?: string | null;
             /** @description articles: BCP 47 */
             locale?: string;
+            /** @description Markdown (formats=markdown, the default) */
+            body?: string;
+            /** @description Sanitized HTML (formats=html) */
+            html?: string;
+            /** @description Text without markup (formats=plaintext) */
+            plaintext?: string;
+            /** @description Given, or the body's first paragraph as text (at most 300 characters) */
+            excerpt?: string;
+            /** @description The excerpt as given; null when derived */
+            custom_excerpt?: string | null;
+            feature_image?: {
+                url: string;
+                alt: string;
+            } | null;
+            tags?: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                slug: string;
+            }[];
+            author?: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            meta_title?: string | null;
+            meta_description?: string | null;
+            canonical_url?: string | null;
+            /** @description When a scheduled article goes live */
+            publish_at?: string | null;
+            /** @description When the article goes back to draft (the publish-scheduled job); absent from the read by slug */
+            unpublish_at?: string | null;
+            /**
+             * Format: uuid
+             * @description The revision the article is at (every save makes one)
+             */
+            revision_id?: string | null;
+            /**
+             * Format: uuid
+             * @description The revision that went live when the article was last published
+             */
+            published_revision_id?: string | null;
+            /** @description Published, and saved since it was: the current revision is not the one that went live */
+            edited_since_published?: boolean;
+            /**
+             * Format: uuid
+             * @description The source article of its translation group; null for a source (or an untranslated article)
+             */
+            translation_of?: string | null;
         };
         Article: {
             /** @enum {string} */

@@ -16829,6 +16829,8 @@ export interface components {
              * @description The acting user: the member, or the key's creator
              */
             user_id: string | null;
+            /** @description The acting user's name (their profile name, else the part of their e-mail before the @); null for someone no longer a member */
+            user_name: string | null;
             latency_ms: number;
             /**
              * @description allowed, or limited (answered 429 RATE_LIMITED); null when no rate limit was taken

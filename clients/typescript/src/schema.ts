@@ -18316,6 +18316,13 @@ export interface components {
             attempted_at: string;
             /** @description When the next attempt was scheduled after this one (null: none) */
             next_attempt_at: string | null;
+            /**
+             * @description The event's delivery now: pending (another attempt is due at the delivery's next_attempt_at), succeeded (on this or a later attempt) or failed (gave up)
+             * @enum {string}
+             */
+            delivery_status: "pending" | "succeeded" | "failed";
+            /** @description This is the delivery's latest attempt: no later one was made (a retry planned here is still to come) */
+            latest: boolean;
         };
         WebhookDelivery: {
             /** Format: uuid */

@@ -4920,8 +4920,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the tenant's background jobs (scrapes, article generation, syncs), newest first
-         * @description Supabase address: `GET /functions/v1/tenants/background-jobs`
+         * List the tenant's background jobs, newest first
+         * @description Scrapes, article generation, affiliate syncs and assistant turns; `origin=background` leaves out the turns of chat messages.
+         *
+         *     Supabase address: `GET /functions/v1/tenants/background-jobs`
          */
         get: {
             parameters: {
@@ -4933,6 +4935,8 @@ export interface paths {
                     /** @description Only jobs of this kind, or of any of up to 10 kinds separated by commas (e.g. scrape-social.source,generate-article.article) */
                     kind?: string;
                     status?: "queued" | "running" | "succeeded" | "failed";
+                    /** @description background: leave out the assistant turns a member's chat message asked for (one a message), keeping every other job: scrapes, generations, syncs and automations' runs */
+                    origin?: "background";
                 };
                 header?: never;
                 path?: never;

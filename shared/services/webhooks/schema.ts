@@ -161,7 +161,8 @@ const attemptSchema = z
         "The event's delivery now: pending (another attempt is due at the delivery's next_attempt_at), succeeded (on this or a later attempt) or failed (gave up)",
     }),
     latest: z.boolean().openapi({
-      description: "This is the delivery's latest attempt: no later one was made (a retry planned here is still to come)",
+      description:
+        "This is the delivery's latest attempt: no later one was made (a retry planned here is still to come)",
     }),
   })
   .openapi('WebhookDeliveryAttempt')

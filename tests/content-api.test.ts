@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestPlatform, TestClock, type TestPlatform, type TestTenant } from './support/platform.ts'
 import { outbox } from './support/tenancy.ts'
+import { waitFor } from './support/webhook-receiver.ts'
 
 const clock = new TestClock(new Date('2026-11-21T12:00:30.000Z'))
 let tp: TestPlatform
@@ -267,6 +268,74 @@ describe('formats', () => {
     const pdf = await tp.json(`/v1/content/articles/${made.id}?formats=pdf`, { token: reader })
     expect(pdf.status).toBe(400)
     expect(pdf.body.details[0].field).toBe('formats')
+  })
+})
+
+describe('a page of articles whole (a static build in one request)', () => {
+  it("gives each article of the page with its body in the formats asked, under the caller's rows, and refuses an unknown format", async () => {
+    const site = (await tp.json('/v1/content/sites', { token: writer, body: { name: 'Build site' } })).body.id
+    const made = []
+    for (const n of [1, 2, 3]) {
+      const article = (
+        await tp.json('/v1/content/articles', {
+          token: writer,
+          body: { site_id: site, title: `Built ${n}`, body: `Body *${n}*`, tags: [], excerpt: `Ex ${n}` },
+        })
+      ).body
+      made.push(article)
+    }
+    for (const article of made.slice(0, 2))
+      await tp.json(`/v1/content/articles/${article.id}/publish`, { method: 'POST', token: writer })
+
+    const whole = await tp.json(`/v1/content?site_id=${site}&type=article&formats=html`, { token: publicKey })
+    expect(whole.status).toBe(200)
+    // The published-only key gets the two published articles, each whole, and not the draft.
+    // (The test clock stands still, so the page's order is by id: sort by title to compare.)
+    const byTitle = (items: { title: string }[]) => [...items].sort((x, y) => x.title.localeCompare(y.title))
+    const published = byTitle(whole.body.data)
+    expect(published.map((i) => i.title)).toEqual(['Built 1', 'Built 2'])
+    for (const [i, item] of (published as Record<string, unknown>[]).entries()) {
+      expect(item).toMatchObject({ object: 'article', status: 'published', excerpt: `Ex ${i + 1}` })
+      expect(item.html).toBe(`<p>Body <em>${i + 1}</em></p>\n`)
+      expect(item.body).toBeUndefined()
+      expect(item.tags).toEqual([])
+    }
+    // A member's key sees the draft too, whole; without formats every item stays a summary.
+    const all = await tp.json(`/v1/content?site_id=${site}&type=article&formats=markdown,plaintext`, {
+      token: reader,
+    })
+    const everything = byTitle(all.body.data) as unknown as Record<string, unknown>[]
+    expect(everything.map((i) => i.body)).toEqual(['Body *1*', 'Body *2*', 'Body *3*'])
+    expect(everything[2]!.plaintext).toBe('Body 3')
+    const summary = await tp.json(`/v1/content?site_id=${site}&type=article`, { token: reader })
+    expect(summary.body.data).toHaveLength(3)
+    expect(summary.body.data.every((i: Record<string, unknown>) => !('body' in i) && !('html' in i))).toBe(
+      true,
+    )
+    // One metered request for the whole page, as for a summary: counted on tenant b, whose keys have
+    // made no request yet (the count is buffered; wait for it).
+    const bKey = await key(b.token, { scopes: ['content:read'] })
+    const bSite = (await tp.json('/v1/content/sites', { token: b.token, body: { name: 'B' } })).body.id
+    await tp.json('/v1/content/articles', {
+      token: b.token,
+      body: { site_id: bSite, title: 'B1', body: 'x' },
+    })
+    const contentRequests = async () =>
+      Number(
+        (
+          await tp.db.sql`select coalesce(sum(units), 0) as n from public.usage_counters
+            where tenant_id = ${b.tenantId} and product_id = '0f3c6a52-6f0e-4c51-9a10-000000000001'`
+        )[0]!.n,
+      )
+    expect(await contentRequests()).toBe(0)
+    const bWhole = await tp.json('/v1/content?type=article&formats=html', { token: bKey })
+    expect(bWhole.body.data[0].html).toBe('<p>x</p>\n')
+    await tp.json('/v1/content?type=article', { token: bKey })
+    await waitFor(async () => (await contentRequests()) === 2, 10_000, 'two requests counted')
+
+    const bad = await tp.json(`/v1/content?formats=pdf`, { token: reader })
+    expect(bad.status).toBe(400)
+    expect(bad.body.details[0].field).toBe('formats')
   })
 })
 

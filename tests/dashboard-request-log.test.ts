@@ -171,6 +171,18 @@ describe.skipIf(browserMissing)('the request log in a browser', { timeout: 60_00
     await page.getByRole('button', { name: 'Filter' }).click()
     await keyRows.first().waitFor()
     expect(await keyRows.count()).toBe(rows)
+
+    // The dashboard's own requests name the member who made them (written within the flush bound).
+    await page.getByLabel('Key', { exact: true }).selectOption('')
+    await page.getByLabel('Path starts with').fill('/api/')
+    const memberRows = page.locator('table.request-log tbody tr', { hasText: 'owner signed in' })
+    await expect
+      .poll(async () => {
+        await page.getByRole('button', { name: 'Filter' }).click()
+        await page.locator('table.request-log tbody tr').first().waitFor()
+        return memberRows.count()
+      })
+      .toBeGreaterThan(0)
   })
 
   it("shows a key's latest requests and its last 24 hours", async () => {

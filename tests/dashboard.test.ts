@@ -430,12 +430,31 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
                 ${tp.db.sql.json({ turn_id: 'c0ffee00-0000-4000-8000-0000000000d1', conversation_id: conversationId })},
                 1, 2, ${by}, now(), now(), now())`
 
+    // A scheduled article: its publish is listed beside the jobs.
+    const token = await tokenOf(OWNER.email)
+    const [site] = (await tp.json('/v1/content?type=site', { token })).body.data
+    const soon = await tp.json('/v1/content/articles', {
+      token,
+      body: { site_id: site.id, title: 'Going out tomorrow', body: 'Soon.' },
+    })
+    await tp.json(`/v1/content/articles/${soon.body.id}/schedule`, {
+      token,
+      body: { publish_at: new Date(Date.now() + 86_400_000).toISOString() },
+    })
+
     await go('#/jobs')
     const rows = page.getByRole('table', { name: 'Jobs' }).locator('tbody tr')
     await rows.first().waitFor()
-    // Pipeline work by default: the assistant's turns (one per chat message) have their own filter.
-    expect(await rows.count()).toBe(3)
-    expect(await page.locator('tr[data-kind="assistant.turn"]').count()).toBe(0)
+    // Background work by default: the pipeline and the automation's turn, not the chat message's
+    // turn (one per message, under Assistant turns).
+    expect(await rows.count()).toBe(4)
+    expect(await page.locator('tr[data-kind="assistant.turn"]').count()).toBe(1)
+    expect(await page.locator('tr[data-kind="assistant.turn"]').textContent()).toContain('an automation')
+    const publishes = page.getByRole('list', { name: 'Scheduled publishes' })
+    expect(await publishes.textContent()).toContain('Going out tomorrow')
+    expect(await publishes.getByRole('link', { name: 'Going out tomorrow' }).getAttribute('href')).toBe(
+      `#/articles/${soon.body.id}`,
+    )
     const scrape = page.locator('tr[data-kind="scrape-social.source"]')
     expect(await scrape.textContent()).toContain('Scrape a source')
     expect(await scrape.textContent()).toContain('after 1 attempt')
@@ -452,7 +471,7 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await page.getByText('No jobs match.').waitFor()
 
     await page.getByLabel('Job status').selectOption('')
-    await page.getByLabel('Job kind').selectOption({ label: 'Assistant turns' })
+    await page.getByLabel('Job kind').selectOption({ label: 'Assistant turns (chats and automations)' })
     await expect.poll(() => rows.count()).toBe(2)
     const turns = await rows.evaluateAll((trs) => trs.map((tr) => tr.textContent ?? ''))
     for (const text of turns) {

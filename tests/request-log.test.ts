@@ -242,6 +242,14 @@ describe('request log', () => {
       expect(all.some((e) => e.request_id === memberRequest)).toBe(true)
       expect(all.some((e) => e.key_id === k.id)).toBe(true)
     }
+    // Each entry names its member, not only an id: the signed-in member, and the key's creator.
+    const all = (await log(a.token, '?limit=100')).body.data as {
+      key_id: string | null
+      request_id: string
+      user_name: string | null
+    }[]
+    expect(all.find((e) => e.request_id === memberRequest)?.user_name).toBe(member.email.split('@')[0])
+    expect(all.find((e) => e.key_id === k.id)?.user_name).toBe(a.email.split('@')[0])
   })
 
   it("gives a key's page its latest requests and the last 24 hours by the hour", async () => {

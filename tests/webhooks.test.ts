@@ -430,6 +430,9 @@ describe('delivery engine', () => {
       error: 'HTTP 500',
     })
     expect(attempts[0]!.duration_ms).toBeGreaterThanOrEqual(0)
+    // Each attempt says whether a later one was made and how the delivery stands now.
+    expect(attempts.map((x) => x.latest)).toEqual([false, false, false, false, true])
+    expect(new Set(attempts.map((x) => x.delivery_status))).toEqual(new Set(['failed']))
 
     const got = await tp.json<GetSubscriptionResponse>(`/api/webhooks/${sub.id}`, { token: t.token })
     expect(got.body).toMatchObject({ status: 'paused', paused_reason: 'failures' })
@@ -465,6 +468,24 @@ describe('delivery engine', () => {
     await waitFor(() => r.received.length === 7, 2000, 'recovered event')
     expect(r.received[6]!.body.id).toBe(r.received[0]!.body.id)
     expect(r.received[6]!.headers['x-service-delivery-attempt']).toBe('6')
+    // Delivered on its sixth attempt: the failed ones no longer promise a retry.
+    const eventLog = async () =>
+      (
+        await tp.json<ListDeliveryAttemptsResponse>(
+          `/api/webhooks/${sub.id}/deliveries?event_id=${r.received[0]!.body.id}`,
+          { token: t.token },
+        )
+      ).body.data
+    await waitFor(async () => (await eventLog()).length === 6, 5000, 'attempt 6 recorded')
+    const after = [...(await eventLog())].reverse()
+    expect(after.map((x) => [x.attempt, x.success, x.latest, x.delivery_status])).toEqual([
+      [1, false, false, 'succeeded'],
+      [2, false, false, 'succeeded'],
+      [3, false, false, 'succeeded'],
+      [4, false, false, 'succeeded'],
+      [5, false, false, 'succeeded'],
+      [6, true, true, 'succeeded'],
+    ])
   })
 
   it('counts 3xx, time-outs and connection errors as failures', async () => {

@@ -508,6 +508,8 @@ export interface paths {
                     q?: string;
                     /** @description BCP 47. Each translation group's article in this locale, else in its site's default locale, else its source (items name their locale) */
                     locale?: string;
+                    /** @description Articles come whole (as GET /v1/content/articles/{id} gives them) with the body as markdown, html and/or plaintext, comma-separated; without it, each article is a summary */
+                    formats?: string;
                     /** @description Oldest first (the default) or newest first */
                     order?: "oldest" | "newest";
                 };
@@ -4918,8 +4920,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the tenant's background jobs (scrapes, article generation, syncs), newest first
-         * @description Supabase address: `GET /functions/v1/tenants/background-jobs`
+         * List the tenant's background jobs, newest first
+         * @description Scrapes, article generation, affiliate syncs and assistant turns; `origin=background` leaves out the turns of chat messages.
+         *
+         *     Supabase address: `GET /functions/v1/tenants/background-jobs`
          */
         get: {
             parameters: {
@@ -4931,6 +4935,8 @@ export interface paths {
                     /** @description Only jobs of this kind, or of any of up to 10 kinds separated by commas (e.g. scrape-social.source,generate-article.article) */
                     kind?: string;
                     status?: "queued" | "running" | "succeeded" | "failed";
+                    /** @description background: leave out the assistant turns a member's chat message asked for (one a message), keeping every other job: scrapes, generations, syncs and automations' runs */
+                    origin?: "background";
                 };
                 header?: never;
                 path?: never;
@@ -16827,6 +16833,8 @@ export interface components {
              * @description The acting user: the member, or the key's creator
              */
             user_id: string | null;
+            /** @description The acting user's name (their profile name, else the part of their e-mail before the @); null for someone no longer a member */
+            user_name: string | null;
             latency_ms: number;
             /**
              * @description allowed, or limited (answered 429 RATE_LIMITED); null when no rate limit was taken
@@ -16888,6 +16896,55 @@ export interface components {
             review_requested_at?: string | null;
             /** @description articles: BCP 47 */
             locale?: string;
+            /** @description Markdown (formats=markdown, the default) */
+            body?: string;
+            /** @description Sanitized HTML (formats=html) */
+            html?: string;
+            /** @description Text without markup (formats=plaintext) */
+            plaintext?: string;
+            /** @description Given, or the body's first paragraph as text (at most 300 characters) */
+            excerpt?: string;
+            /** @description The excerpt as given; null when derived */
+            custom_excerpt?: string | null;
+            feature_image?: {
+                url: string;
+                alt: string;
+            } | null;
+            tags?: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+                slug: string;
+            }[];
+            author?: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            meta_title?: string | null;
+            meta_description?: string | null;
+            canonical_url?: string | null;
+            /** @description When a scheduled article goes live */
+            publish_at?: string | null;
+            /** @description When the article goes back to draft (the publish-scheduled job); absent from the read by slug */
+            unpublish_at?: string | null;
+            /**
+             * Format: uuid
+             * @description The revision the article is at (every save makes one)
+             */
+            revision_id?: string | null;
+            /**
+             * Format: uuid
+             * @description The revision that went live when the article was last published
+             */
+            published_revision_id?: string | null;
+            /** @description Published, and saved since it was: the current revision is not the one that went live */
+            edited_since_published?: boolean;
+            /**
+             * Format: uuid
+             * @description The source article of its translation group; null for a source (or an untranslated article)
+             */
+            translation_of?: string | null;
         };
         Article: {
             /** @enum {string} */
@@ -18263,6 +18320,13 @@ export interface components {
             attempted_at: string;
             /** @description When the next attempt was scheduled after this one (null: none) */
             next_attempt_at: string | null;
+            /**
+             * @description The event's delivery now: pending (another attempt is due at the delivery's next_attempt_at), succeeded (on this or a later attempt) or failed (gave up)
+             * @enum {string}
+             */
+            delivery_status: "pending" | "succeeded" | "failed";
+            /** @description This is the delivery's latest attempt: no later one was made (a retry planned here is still to come) */
+            latest: boolean;
         };
         WebhookDelivery: {
             /** Format: uuid */

@@ -9,7 +9,7 @@ export type JobQuery = NonNullable<paths['/api/jobs']['get']['parameters']['quer
 export const useJobs = (query: JobQuery) =>
   useLoad(
     () => call(platform.GET('/api/jobs', { params: { query: { limit: 50, ...query } } })),
-    [query.kind, query.status],
+    [query.kind, query.status, query.origin],
   )
 
 /** The lists whose names a job's input may refer to, by the input's key. */

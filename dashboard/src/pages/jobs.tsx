@@ -1,5 +1,6 @@
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
+import { listContent } from '../data/content.ts'
 import { type Job, type JobStatus, namedLists, useJobs } from '../data/jobs.ts'
 import { useLoad } from '../data/load.ts'
 import { ago, when } from '../format.ts'
@@ -15,14 +16,17 @@ const ASSISTANT_TURN = 'assistant.turn'
 const kinds: Record<string, string> = { ...pipelineKinds, [ASSISTANT_TURN]: 'Assistant turn' }
 
 /**
- * What the Kind filter offers, as the API's kind query: the pipeline's work by default (every chat
- * message is an assistant turn, which would bury it), each kind alone, and everything.
+ * What the Kind filter offers: by default the work that runs by itself or in the background
+ * (scrapes, generations, syncs and automations' runs), leaving out the turns of chat messages, one
+ * a message, which would bury it; the pipeline alone, each kind alone, and everything.
  */
+const BACKGROUND = 'background'
 const PIPELINE = Object.keys(pipelineKinds).join(',')
 const kindFilters: [string, string][] = [
+  [BACKGROUND, 'Background work and automations'],
   [PIPELINE, 'Pipeline work'],
   ...Object.entries(pipelineKinds),
-  [ASSISTANT_TURN, 'Assistant turns'],
+  [ASSISTANT_TURN, 'Assistant turns (chats and automations)'],
   ['', 'Everything'],
 ]
 
@@ -96,19 +100,61 @@ function subject(j: Job, name: (id: unknown) => string | undefined): VNode | nul
   return null
 }
 
+/**
+ * The next scheduled publishes: the publish-scheduled job takes each live within 10 seconds of its
+ * time (every minute where pg_cron is older than 1.5); they are articles, not jobs, so they are
+ * listed here beside the jobs rather than in the table.
+ */
+function ScheduledPublishes(): VNode {
+  const due = useLoad(() =>
+    listContent({ type: 'article', status: 'scheduled', order: 'newest', limit: 10, formats: 'markdown' }),
+  )
+  return (
+    <Loaded state={due}>
+      {(page) =>
+        page.data.length ? (
+          <details class="card" open>
+            <summary>
+              Scheduled publishes ({page.data.length === 10 ? '10 or more' : page.data.length})
+            </summary>
+            <ul class="plain" aria-label="Scheduled publishes">
+              {[...page.data]
+                .sort((x, y) => (x.publish_at ?? '').localeCompare(y.publish_at ?? ''))
+                .map((a) => (
+                  <li>
+                    <a href={`#/articles/${a.id}`}>{a.title}</a>{' '}
+                    <small class="muted" title={a.publish_at ? when(a.publish_at) : ''}>
+                      goes live {a.publish_at ? ago(a.publish_at) : ''}
+                    </small>
+                  </li>
+                ))}
+            </ul>
+          </details>
+        ) : (
+          <></>
+        )
+      }
+    </Loaded>
+  )
+}
+
 export function JobsPage(): VNode {
   const session = useSession()
-  const [kind, setKind] = useState(PIPELINE)
+  const [kind, setKind] = useState(BACKGROUND)
   const [status, setStatus] = useState<JobStatus | ''>('')
-  const jobs = useJobs({ ...(kind && { kind }), ...(status && { status }) })
+  const jobs = useJobs({
+    ...(kind === BACKGROUND ? { origin: 'background' as const } : kind && { kind }),
+    ...(status && { status }),
+  })
   const name = useSubjects(jobs.data?.data)
   return (
     <section>
       <h1>Jobs</h1>
       <p class="muted">
-        Background work of <strong>{session.tenantName}</strong>: scrapes, generated articles and affiliate
-        syncs, whether asked for or scheduled, and the assistant's turns (one per message, under{' '}
-        <em>Assistant turns</em>). A job that fails for a reason that may pass is retried with backoff.
+        Background work of <strong>{session.tenantName}</strong>: scrapes, generated articles, affiliate syncs
+        and automations' runs, whether asked for or scheduled; the turns of chat messages (one per message)
+        are under <em>Assistant turns</em>. A job that fails for a reason that may pass is retried with
+        backoff.
       </p>
       <div class="row wrap">
         <label class="field inline">
@@ -140,6 +186,7 @@ export function JobsPage(): VNode {
         <span class="grow"></span>
         <Refresh state={jobs} />
       </div>
+      <ScheduledPublishes />
       <Loaded state={jobs}>
         {(page) =>
           page.data.length ? (
@@ -205,7 +252,7 @@ export function JobsPage(): VNode {
                 ))}
               </tbody>
             </table>
-          ) : kind !== PIPELINE || status ? (
+          ) : kind !== BACKGROUND || status ? (
             <p class="muted">No jobs match.</p>
           ) : (
             <p class="note">

@@ -60,9 +60,14 @@ function RequestTable({ rows, caption }: { rows: RequestLogEntry[]; caption: str
             </td>
             <td data-label="Key or member">
               {e.key_id ? (
-                <a href={`#/keys/${e.key_id}`}>{e.key_name ?? <code>{e.key_id.slice(0, 8)}</code>}</a>
+                <>
+                  <a href={`#/keys/${e.key_id}`}>{e.key_name ?? <code>{e.key_id.slice(0, 8)}</code>}</a>
+                  {e.user_name ? <small class="muted"> {`(${e.user_name}'s key)`}</small> : null}
+                </>
               ) : (
-                <span class="muted">signed in</span>
+                <>
+                  {e.user_name ?? 'a former member'} <small class="muted">signed in</small>
+                </>
               )}
             </td>
             <td data-label="Latency">{num(e.latency_ms)} ms</td>

@@ -192,6 +192,25 @@ export function WebhooksPage(): VNode {
 }
 
 /** What one attempt sent and got back; signatures are masked by the platform before they are stored. */
+/**
+ * What became of a failed attempt: the retry it planned while that is still to come, else how the
+ * delivery ended (a later attempt delivered it, or the schedule gave up). A row never promises a
+ * retry that has already happened.
+ */
+function RetryNote({ a }: { a: Attempt }): VNode | null {
+  let note: string | null = null
+  if (a.delivery_status === 'succeeded') note = 'delivered on a later attempt'
+  else if (a.delivery_status === 'failed') note = a.latest ? 'no more retries' : 'retried; gave up later'
+  else if (!a.latest) note = 'retried'
+  else if (a.next_attempt_at) note = `retry ${ago(a.next_attempt_at)}`
+  return note ? (
+    <>
+      <br />
+      <small class="muted">{note}</small>
+    </>
+  ) : null
+}
+
 function AttemptDetail({ a }: { a: Attempt }): VNode {
   return (
     <details class="attempt">
@@ -418,12 +437,7 @@ export function WebhookPage({ id }: { id: string }): VNode {
                           <small>{a.error}</small>
                         </>
                       ) : null}
-                      {a.next_attempt_at ? (
-                        <>
-                          <br />
-                          <small class="muted">retry {ago(a.next_attempt_at)}</small>
-                        </>
-                      ) : null}
+                      {a.success ? null : <RetryNote a={a} />}
                       <AttemptDetail a={a} />
                     </td>
                     <td data-label="Time">{a.duration_ms} ms</td>

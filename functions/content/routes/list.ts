@@ -1,4 +1,4 @@
-import { cached, localeQuery, metered } from '@functions/content/read-options.ts'
+import { cached, listFormatsQuery, localeQuery, metered } from '@functions/content/read-options.ts'
 import { answerRead } from '@functions/content/respond.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
@@ -8,7 +8,7 @@ import { publishedReader } from '@shared/infra/http/route-auth.ts'
 import { meteredRoute } from '@shared/infra/http/route-meter.ts'
 import { decodeCursor, pageQuery } from '@shared/infra/pagination.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
-import { listContent } from '@shared/services/content/feed.ts'
+import { listContent, listContentWhole } from '@shared/services/content/feed.ts'
 import { contentListSchema, slugField } from '@shared/services/content/schema.ts'
 
 const listQuery = pageQuery.extend({
@@ -37,6 +37,7 @@ const listQuery = pageQuery.extend({
     description:
       "BCP 47. Each translation group's article in this locale, else in its site's default locale, else its source (items name their locale)",
   }),
+  formats: listFormatsQuery,
   order: z
     .enum(['oldest', 'newest'])
     .default('oldest')
@@ -73,6 +74,7 @@ export const registerListContent = (app: App) =>
       q,
       order,
       locale,
+      formats,
     } = c.req.valid('query')
     const filter = {
       type,
@@ -92,5 +94,6 @@ export const registerListContent = (app: App) =>
     // usage buffer (a Free tenant's unit is reserved before the read), and the read is one
     // statement that sets role and claims itself and reads under row-level security.
     const ctx = serviceContext(c)
-    return answerRead(c, () => listContent(ctx, { limit, after: cursor, filter }))
+    const opts = { limit, after: cursor, filter }
+    return answerRead(c, () => (formats ? listContentWhole(ctx, opts, formats) : listContent(ctx, opts)))
   })

@@ -37,6 +37,10 @@ const requestLogEntrySchema = z
       .uuid()
       .nullable()
       .openapi({ description: "The acting user: the member, or the key's creator" }),
+    user_name: z.string().nullable().openapi({
+      description:
+        "The acting user's name (their profile name, else the part of their e-mail before the @); null for someone no longer a member",
+    }),
     latency_ms: z.number().int(),
     rate_limit: z.enum(['allowed', 'limited']).nullable().openapi({
       description: 'allowed, or limited (answered 429 RATE_LIMITED); null when no rate limit was taken',
@@ -118,6 +122,7 @@ function selectRows(
   const statusClass = status?.endsWith('xx') ? Number(status[0]) * 100 : null
   return q<Row[]>`
     select l.id::text, l.at, l.request_id, l.method, l.path, l.status, l.key_id, k.name as key_name, l.user_id,
+           (select n.name from private.author_names(array[l.user_id]) n) as user_name,
            l.latency_ms, l.rate_limit, l.rate_remaining, l.quota, l.requests
     from public.api_request_log l
     left join public.api_keys k on k.id = l.key_id

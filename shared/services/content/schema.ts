@@ -465,6 +465,30 @@ const contentItemSchema = z
     }),
     locale: z.string().optional().openapi({ description: 'articles: BCP 47' }),
   })
+  // With `formats`, an article comes whole: the fields of a read by id, beside the summary's.
+  .extend(
+    articleSchema
+      .pick({
+        body: true,
+        html: true,
+        plaintext: true,
+        excerpt: true,
+        custom_excerpt: true,
+        feature_image: true,
+        tags: true,
+        author: true,
+        meta_title: true,
+        meta_description: true,
+        canonical_url: true,
+        publish_at: true,
+        unpublish_at: true,
+        revision_id: true,
+        published_revision_id: true,
+        edited_since_published: true,
+        translation_of: true,
+      })
+      .partial().shape,
+  )
   .openapi('ContentItem')
 
 export const contentListSchema = z.object({

@@ -31,7 +31,7 @@ export function acceptedJob(row: Pick<JobRow, 'id' | 'kind' | 'status'>): Accept
 
 export async function listJobs(
   ctx: ServiceContext,
-  page: PageRequest & { kind?: string; status?: Job['status'] },
+  page: PageRequest & { kind?: string; status?: Job['status']; origin?: 'background' },
 ): Promise<Page<Job>> {
   const { caller } = ctx
   return keysetPage(page, { at: 'created_at' }, presentJob, (keyset) =>
@@ -41,6 +41,7 @@ export async function listJobs(
       where tenant_id = ${caller.tenantId}
         ${page.kind ? tx`and kind in ${tx(page.kind.split(','))}` : tx``}
         ${page.status ? tx`and status = ${page.status}` : tx``}
+        ${page.origin === 'background' ? tx`and not (kind = 'assistant.turn' and created_by is not null)` : tx``}
         ${keyset(tx)}`,
     ),
   )

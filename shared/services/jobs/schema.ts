@@ -44,6 +44,10 @@ export const jobListQuery = pageQuery.extend({
       example: 'assistant.turn',
     }),
   status: z.enum(jobStatuses).optional(),
+  origin: z.enum(['background']).optional().openapi({
+    description:
+      "background: leave out the assistant turns a member's chat message asked for (one a message), keeping every other job: scrapes, generations, syncs and automations' runs",
+  }),
 })
 
 /** What a server function answers when it has queued a job (202). */

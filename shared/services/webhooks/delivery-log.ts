@@ -46,7 +46,7 @@ export async function listDeliveryAttempts(
         return tx<AttemptRow[]>`
       select a.id, a.delivery_id, a.event_id, a.event_type, a.attempt, a.success, a.status_code, a.duration_ms,
              a.request_headers, a.response_excerpt, a.response_truncated, a.error, a.attempted_at, a.next_attempt_at,
-             d.event_created_at, d.data
+             d.event_created_at, d.data, d.status as delivery_status, a.attempt = d.attempts as latest
       from public.webhook_delivery_attempts a
       join public.webhook_deliveries d on d.id = a.delivery_id
       where a.tenant_id = ${caller.tenantId} and a.subscription_id = ${id}

@@ -156,6 +156,14 @@ const attemptSchema = z
       .string()
       .nullable()
       .openapi({ description: 'When the next attempt was scheduled after this one (null: none)' }),
+    delivery_status: z.enum(['pending', 'succeeded', 'failed']).openapi({
+      description:
+        "The event's delivery now: pending (another attempt is due at the delivery's next_attempt_at), succeeded (on this or a later attempt) or failed (gave up)",
+    }),
+    latest: z.boolean().openapi({
+      description:
+        "This is the delivery's latest attempt: no later one was made (a retry planned here is still to come)",
+    }),
   })
   .openapi('WebhookDeliveryAttempt')
 

@@ -9,7 +9,9 @@ import { jobListQuery, jobListSchema } from '@shared/services/jobs/schema.ts'
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/background-jobs',
-  summary: "List the tenant's background jobs (scrapes, article generation, syncs), newest first",
+  summary: "List the tenant's background jobs, newest first",
+  description:
+    'Scrapes, article generation, affiliate syncs and assistant turns; `origin=background` leaves out the turns of chat messages.',
   request: { query: jobListQuery },
   responses: {
     200: jsonContent(jobListSchema, 'A page of jobs'),
@@ -19,9 +21,9 @@ export const route = defineRoute(memberOrKey('content:read'), {
 
 export const registerListJobs = (app: App) =>
   app.openapi(route, async (c) => {
-    const { limit, cursor, kind, status } = c.req.valid('query')
+    const { limit, cursor, kind, status, origin } = c.req.valid('query')
     return c.json(
-      await listJobs(serviceContext(c), { limit, after: decodeCursor(cursor), kind, status }),
+      await listJobs(serviceContext(c), { limit, after: decodeCursor(cursor), kind, status, origin }),
       200,
     )
   })

@@ -69,9 +69,10 @@ beforeAll(async () => {
   dashboardUrl = `${tp.baseUrl}/dashboard/`
   ;({ browser, page, consoleErrors } = await openBrowser())
   await signUpWithWorkspace(page, dashboardUrl, USER, 'Harbour Times')
-  ;[me] = await tp.db.sql<{ user_id: string; tenant_id: string }[]>`
+  const [found] = await tp.db.sql<{ user_id: string; tenant_id: string }[]>`
     select m.user_id, m.tenant_id from public.tenant_members m join auth.users u on u.id = m.user_id
     where u.email = ${USER.email}`
+  me = found!
   // A second owner: a tenant keeps one while the signed-in user's role changes.
   await addMember(tp, me.tenant_id, 'owner')
   writer = await addMember(tp, me.tenant_id, 'contributor')

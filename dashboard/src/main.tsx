@@ -4,10 +4,11 @@ import { useCallback, useEffect, useState } from 'preact/hooks'
 import { config, supabase } from './api.ts'
 import { switchTenant as activate, listTenants, type Tenant } from './data/team.ts'
 import { FramedRefusal, isFramed } from './framed.tsx'
+import { foldedGroup, type NavEntry, navFor } from './navigation.ts'
 import { AffiliatePage } from './pages/affiliate.tsx'
 import { ApiKeyPage, ApiKeysPage } from './pages/api-keys.tsx'
 import { ApprovalsBadge, ApprovalsPage } from './pages/approvals.tsx'
-import { ArticlesPage } from './pages/articles.tsx'
+import { ArticlesPage, ReviewBadge } from './pages/articles.tsx'
 import { AssistantPage } from './pages/assistant.tsx'
 import { CommercePage } from './pages/commerce.tsx'
 import { SitePage, SitesPage } from './pages/content.tsx'
@@ -28,26 +29,6 @@ import { WebhookPage, WebhooksPage } from './pages/webhooks.tsx'
 import { loadRenderer } from './renderer.ts'
 import { ConfirmHost, ErrorNote, Loading, type Session, SessionContext } from './ui.tsx'
 import { workspaceZone } from './zone.ts'
-
-const nav = [
-  { path: 'home', label: 'Home' },
-  { path: 'assistant', label: 'Assistant' },
-  { path: 'articles', label: 'Articles' },
-  { path: 'approvals', label: 'Approvals' },
-  { path: 'sites', label: 'Sites' },
-  { path: 'integrations', label: 'Integrations' },
-  { path: 'credentials', label: 'Credentials' },
-  { path: 'webhooks', label: 'Webhooks' },
-  { path: 'commerce', label: 'Commerce' },
-  { path: 'sources', label: 'Sources' },
-  { path: 'affiliate', label: 'Affiliate' },
-  { path: 'jobs', label: 'Jobs' },
-  { path: 'usage', label: 'Usage' },
-  { path: 'request-log', label: 'Request log' },
-  { path: 'keys', label: 'API keys', group: 'Settings' },
-  { path: 'mcp-clients', label: 'MCP clients', group: 'Settings' },
-  { path: 'team', label: 'Team', group: 'Settings' },
-]
 
 /** Hash routes (#/keys, #/webhooks/<id>) so any static host serves the app without rewrites. */
 function useRoute(): string[] {
@@ -79,9 +60,15 @@ function ArticleEditor({ id }: { id: string }): VNode {
   return page.Editor ? <page.Editor id={id} /> : <Loading label="Opening the editor" />
 }
 
-function Page({ route }: { route: string[] }): VNode {
+function Page({ route, session }: { route: string[]; session: Session }): VNode {
   const [top, id] = route
   switch (top) {
+    case 'review':
+      return <ArticlesPage view="review" />
+    case 'scheduled':
+      return <ArticlesPage view="scheduled" />
+    case 'drafts':
+      return <ArticlesPage view="drafts" userId={session.userId} />
     case 'sites':
       return id ? <SitePage id={id} /> : <SitesPage />
     case 'articles':
@@ -121,6 +108,47 @@ function Page({ route }: { route: string[] }): VNode {
     default:
       return <HomePage />
   }
+}
+
+/** One menu entry, with the count of what waits there (drafts for review, approvals). */
+function MenuLink({ n, top, tenantId }: { n: NavEntry; top: string; tenantId: string }): VNode {
+  return (
+    <a href={`#/${n.path}`} aria-current={top === n.path ? 'page' : undefined}>
+      {n.label}
+      {n.path === 'approvals' ? <ApprovalsBadge key={tenantId} /> : null}
+      {n.path === 'review' ? <ReviewBadge key={tenantId} /> : null}
+    </a>
+  )
+}
+
+/** The menu for the member's role (navigation.ts); a member's plumbing is folded under Settings. */
+function Menu({ role, top, tenantId }: { role: Session['role']; top: string; tenantId: string }): VNode {
+  const entries = navFor(role)
+  const folded = foldedGroup(role)
+  const groups = [...new Set(entries.map((n) => n.group))]
+  return (
+    <nav aria-label="Sections" data-role={role}>
+      {groups.map((group) => {
+        const links = entries
+          .filter((n) => n.group === group)
+          .map((n) => <MenuLink n={n} top={top} tenantId={tenantId} />)
+        if (!group) return <>{links}</>
+        if (group === folded)
+          return (
+            <details class="nav-fold" open={entries.some((n) => n.group === group && n.path === top)}>
+              <summary class="nav-group">{group}</summary>
+              {links}
+            </details>
+          )
+        return (
+          <>
+            <span class="nav-group">{group}</span>
+            {links}
+          </>
+        )
+      })}
+    </nav>
+  )
 }
 
 function Shell({
@@ -191,19 +219,9 @@ function Shell({
       </header>
       {switching && switching !== true ? <ErrorNote error={switching} /> : null}
       <div class="layout">
-        <nav aria-label="Sections">
-          {nav.map((n, i) => (
-            <>
-              {n.group && nav[i - 1]?.group !== n.group ? <span class="nav-group">{n.group}</span> : null}
-              <a href={`#/${n.path}`} aria-current={top === n.path ? 'page' : undefined}>
-                {n.label}
-                {n.path === 'approvals' ? <ApprovalsBadge key={session.tenantId} /> : null}
-              </a>
-            </>
-          ))}
-        </nav>
+        <Menu role={session.role} top={top} tenantId={session.tenantId} />
         <main id="main" tabindex={-1}>
-          <Page key={`${session.tenantId}/${route.join('/')}`} route={route} />
+          <Page key={`${session.tenantId}/${route.join('/')}`} route={route} session={session} />
         </main>
       </div>
       <ConfirmHost />

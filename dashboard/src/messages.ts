@@ -43,7 +43,7 @@ export function explain(e: ApiError): Explanation {
     case 'INSUFFICIENT_PERMISSIONS':
       return {
         sentence: 'Your role in this workspace does not allow this.',
-        next: 'Ask an owner or admin of the workspace to do it, or to give you the admin role.',
+        next: 'Someone whose role allows it can do it for you: Team lists who is who.',
         link: { href: '#/team', label: 'Team' },
       }
     case 'NOT_FOUND':

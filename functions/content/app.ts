@@ -8,6 +8,7 @@ import { registerCreateArticle } from './routes/articles/create.ts'
 import { registerDeleteArticle } from './routes/articles/delete.ts'
 import { registerGetArticle } from './routes/articles/get.ts'
 import { registerPublishArticle } from './routes/articles/publish.ts'
+import { registerReturnArticle } from './routes/articles/return.ts'
 import { registerScheduleArticle } from './routes/articles/schedule.ts'
 import { registerArticleSources } from './routes/articles/sources.ts'
 import { registerArticleStory } from './routes/articles/story.ts'
@@ -66,6 +67,7 @@ export function createApp(deps: FunctionDeps) {
     registerScheduleArticle,
     registerCancelSchedule,
     registerSubmitArticle,
+    registerReturnArticle,
     registerListRevisions,
     registerGetRevision,
     registerRestoreRevision,

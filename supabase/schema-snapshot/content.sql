@@ -646,6 +646,9 @@ CREATE TABLE public.articles (
     unpublish_at timestamp with time zone,
     locale text NOT NULL,
     translation_of uuid,
+    review_note text,
+    review_returned_at timestamp with time zone,
+    review_returned_by uuid,
     CONSTRAINT articles_canonical_url_check CHECK (((canonical_url ~ '^https://'::text) AND (length(canonical_url) <= 2000))),
     CONSTRAINT articles_excerpt_check CHECK ((length(excerpt) <= 500)),
     CONSTRAINT articles_feature_image_alt_check CHECK ((length(feature_image_alt) <= 500)),
@@ -654,6 +657,7 @@ CREATE TABLE public.articles (
     CONSTRAINT articles_meta_description_check CHECK ((length(meta_description) <= 500)),
     CONSTRAINT articles_meta_title_check CHECK ((length(meta_title) <= 300)),
     CONSTRAINT articles_publish_at_check CHECK (((status = 'scheduled'::text) = (publish_at IS NOT NULL))),
+    CONSTRAINT articles_review_note_check CHECK ((((length(review_note) >= 1) AND (length(review_note) <= 2000)) AND ((review_note IS NULL) = (review_returned_at IS NULL)))),
     CONSTRAINT articles_slug_check CHECK (((slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text) AND (length(slug) <= 120))),
     CONSTRAINT articles_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'published'::text]))),
     CONSTRAINT articles_title_check CHECK (((length(title) >= 1) AND (length(title) <= 500))),
@@ -736,6 +740,13 @@ ALTER TABLE ONLY public.articles
 
 ALTER TABLE ONLY public.articles
     ADD CONSTRAINT articles_published_revision_id_fkey FOREIGN KEY (published_revision_id) REFERENCES public.article_revisions(id) ON DELETE SET NULL;
+
+--
+-- Name: articles articles_review_returned_by_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.articles
+    ADD CONSTRAINT articles_review_returned_by_fkey FOREIGN KEY (review_returned_by) REFERENCES auth.users(id) ON DELETE SET NULL;
 
 --
 -- Name: articles articles_revision_id_fkey; Type: FK CONSTRAINT; Schema: public

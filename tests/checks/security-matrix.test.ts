@@ -314,6 +314,7 @@ describe('security matrix', () => {
         'POST content/articles/{id}/publish',
         'POST content/articles/{id}/schedule',
         'POST content/articles/{id}/unpublish',
+        'POST content/articles/{id}/return',
         'DELETE content/tags/{id}',
         'POST content/sites',
       ]),
@@ -564,6 +565,7 @@ const validBodies: Record<string, unknown> = {
   'PATCH content/sites/{id}': { name: 'Renamed' },
   'PATCH content/tags/{id}': { name: 'Renamed' },
   'POST content/articles/{id}/schedule': { publish_at: '2100-01-01T00:00:00Z' },
+  'POST content/articles/{id}/return': { note: 'Add a source for the figures.' },
   // The fixture article's own locale (the site's default): 409 for a caller who may, 404 for another tenant's.
   'POST content/articles/{id}/translations': { locale: 'en' },
   'PATCH credentials/{id}': { name: 'Renamed' },

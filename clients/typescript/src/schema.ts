@@ -2072,6 +2072,116 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/content/articles/{id}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Return a draft waiting for review to its writer with a note (content:write, editors): clears review_requested_at, sets review_return and e-mails the author; event content.updated. An article not waiting for review is 409
+         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. The writer reads the note on the article (review_return) until submitting it again.
+         *
+         *     Supabase address: `POST /functions/v1/content/articles/{id}/return`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ReturnArticle"];
+                };
+            };
+            responses: {
+                /** @description The draft, returned to its writer */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Article"];
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The credential lacks access (INSUFFICIENT_PERMISSIONS) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Conflicts with an existing record (CONFLICT) */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/content/articles/{id}/revisions": {
         parameters: {
             query?: never;
@@ -17004,6 +17114,17 @@ export interface components {
             edited_since_published: boolean;
             /** @description When the draft was submitted for review (POST /v1/content/articles/{id}/submit); cleared when it is published or scheduled */
             review_requested_at: string | null;
+            /** @description The note an editor returned the draft to its writer with (POST /v1/content/articles/{id}/return); cleared when the draft is submitted again, published or scheduled; absent from the read by slug */
+            review_return?: {
+                /** @description What the editor asks the writer to change */
+                note: string;
+                returned_at: string;
+                /**
+                 * Format: uuid
+                 * @description The editor (a user id)
+                 */
+                returned_by: string | null;
+            } | null;
             /** @description BCP 47, one of the site’s locales */
             locale: string;
             /**
@@ -17375,6 +17496,13 @@ export interface components {
              * @example 2027-01-31T23:00:00Z
              */
             unpublish_at?: string;
+        };
+        ReturnArticle: {
+            /**
+             * @description What to change, for the writer (1 to 2,000 characters)
+             * @example Add a source for the figures in the second paragraph.
+             */
+            note: string;
         };
         ArticleRevisionList: {
             data: components["schemas"]["ArticleRevisionSummary"][];

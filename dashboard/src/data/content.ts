@@ -51,6 +51,9 @@ export const unpublishArticle = (id: string) =>
   call(platform.POST('/v1/content/articles/{id}/unpublish', { params: { path: { id } } }))
 export const submitArticle = (id: string) =>
   call(platform.POST('/v1/content/articles/{id}/submit', { params: { path: { id } } }))
+/** An editor hands a submitted draft back to its writer with a note (docs/dashboard.md "Review"). */
+export const returnArticle = (id: string, note: string) =>
+  call(platform.POST('/v1/content/articles/{id}/return', { params: { path: { id } }, body: { note } }))
 export const scheduleArticle = (id: string, body: Schema<'ScheduleArticle'>) =>
   call(platform.POST('/v1/content/articles/{id}/schedule', { params: { path: { id } }, body }))
 export const unscheduleArticle = (id: string) =>

@@ -1,9 +1,10 @@
 /**
  * Articles across all the workspace's sites, newest first: filtered by site, status, tag and
- * author, searched by title, a page at a time; and a new article started in any site.
+ * author, searched by title, a page at a time; and a new article started in any site. The menu's
+ * Review, Scheduled and My drafts are this page opened on their filter (`view`).
  */
 import type { VNode } from 'preact'
-import { useState } from 'preact/hooks'
+import { useEffect, useState } from 'preact/hooks'
 import {
   type ArticleStatus,
   type ContentItem,
@@ -30,8 +31,42 @@ interface Filters {
   author: string
 }
 
-export function ArticlesPage(): VNode {
-  const [filters, setFilters] = useState<Filters>({ q: '', site_id: '', status: '', tag: '', author: '' })
+/** The menu's views of this page: their heading, what they say, and the filter they open on. */
+const views = {
+  all: {
+    title: 'Articles',
+    lead: "Every site's articles, newest first. Open one to write, preview, schedule and publish it.",
+  },
+  review: {
+    title: 'Review',
+    lead: 'Drafts their writers submitted. Open one to publish or schedule it, or return it with a note.',
+  },
+  scheduled: { title: 'Scheduled', lead: 'Articles that go out on their own at the time set.' },
+  drafts: {
+    title: 'My drafts',
+    lead: 'Your drafts. Submit one for review when it is ready; an editor publishes it or returns it with a note.',
+  },
+} as const
+type View = keyof typeof views
+
+function initialFilters(view: View, userId?: string): Filters {
+  const none: Filters = { q: '', site_id: '', status: '', tag: '', author: '' }
+  if (view === 'review') return { ...none, status: 'review' }
+  if (view === 'scheduled') return { ...none, status: 'scheduled' }
+  if (view === 'drafts') return { ...none, status: 'draft', author: userId ?? '' }
+  return none
+}
+
+/** Said when a view has nothing in it (no filter changed). */
+const emptyViews: Partial<Record<View, string>> = {
+  review: 'Nothing waits for review.',
+  scheduled: 'Nothing is scheduled.',
+  drafts: 'You have no drafts in progress. Start one with New article above.',
+}
+
+export function ArticlesPage({ view = 'all', userId }: { view?: View; userId?: string }): VNode {
+  const initial = initialFilters(view, userId)
+  const [filters, setFilters] = useState<Filters>(initial)
   const sites = useLoad(() => listContent({ type: 'site', limit: 100 }))
   const tags = useTags()
   const members = useMembers()
@@ -55,7 +90,7 @@ export function ArticlesPage(): VNode {
     setCursors([undefined])
   }
   const siteName = new Map((sites.data?.data ?? []).map((s) => [s.id, s.name]))
-  const filtered = Object.values(filters).some(Boolean)
+  const filtered = JSON.stringify(filters) !== JSON.stringify(initial)
   const select = (
     label: string,
     value: string,
@@ -80,10 +115,8 @@ export function ArticlesPage(): VNode {
 
   return (
     <section>
-      <h1>Articles</h1>
-      <p class="muted">
-        Every site's articles, newest first. Open one to write, preview, schedule and publish it.
-      </p>
+      <h1>{views[view].title}</h1>
+      <p class="muted">{views[view].lead}</p>
       <NewArticle sites={sites.data?.data ?? []} />
       <div class="row wrap filters">
         <Search value={filters.q} onSearch={(q: string) => filter({ q })} label="Search articles by title" />
@@ -124,7 +157,9 @@ export function ArticlesPage(): VNode {
       <Loaded state={articles}>
         {(page) => {
           if (!page.data.length)
-            return filtered ? (
+            return emptyViews[view] && !filtered && at === 0 ? (
+              <p class="muted">{emptyViews[view]}</p>
+            ) : filtered || view !== 'all' ? (
               <p class="muted">No article matches.</p>
             ) : at > 0 ? (
               <p class="muted">No more articles.</p>
@@ -196,6 +231,42 @@ export function ArticlesPage(): VNode {
         </div>
       ) : null}
     </section>
+  )
+}
+
+/**
+ * The menu's count of drafts waiting for review (editors): read on opening, every minute, and when
+ * a page says review changed (submitted, returned, published).
+ */
+export function ReviewBadge(): VNode | null {
+  const [count, setCount] = useState(0)
+  useEffect(() => {
+    let live = true
+    const load = () =>
+      listContent({ type: 'article', review: 'requested', limit: 100 })
+        .then((p) => live && setCount(p.data.length))
+        .catch(() => undefined)
+    load()
+    const timer = setInterval(load, 60_000)
+    // Publishing or returning a draft happens on the article's page: leaving it reads again too.
+    window.addEventListener('review-changed', load)
+    window.addEventListener('hashchange', load)
+    return () => {
+      live = false
+      clearInterval(timer)
+      window.removeEventListener('review-changed', load)
+      window.removeEventListener('hashchange', load)
+    }
+  }, [])
+  if (count === 0) return null
+  return (
+    <>
+      {' '}
+      {/* biome-ignore lint/a11y/useAriaPropsSupportedByRole: as ApprovalsBadge; the link's name reads "Review 3 waiting" */}
+      <span class="pill pending count" aria-label={`${count} waiting`}>
+        {count > 99 ? '99+' : count}
+      </span>
+    </>
   )
 }
 

@@ -52,6 +52,7 @@ import {
 } from '../ui.tsx'
 import { fromZoned, toZoned, whenIn } from '../zone.ts'
 import { Sources, StatusPill } from './content.tsx'
+import { ReviewPanel } from './review-note.tsx'
 import { Translations } from './translations.ts'
 
 /** A tag as an article carries it (the picker offers these and the workspace's tags). */
@@ -249,11 +250,24 @@ function Editor({ initial }: { initial: Article }): VNode {
     publish: (
       <>
         {saved.status === 'draft' ? (
-          <Action kind="primary" run={publish}>
+          <Action
+            kind="primary"
+            confirm={`Publish “${saved.title}” now? Readers see it once your site picks up the change.`}
+            confirmLabel="Publish"
+            run={publish}
+          >
             Publish
           </Action>
         ) : null}
-        {saved.status === 'scheduled' ? <Action run={publish}>Publish now</Action> : null}
+        {saved.status === 'scheduled' ? (
+          <Action
+            confirm={`Publish “${saved.title}” now, before its scheduled time?`}
+            confirmLabel="Publish"
+            run={publish}
+          >
+            Publish now
+          </Action>
+        ) : null}
         {saved.status === 'published' ? (
           <Action
             confirm={`Take “${saved.title}” back to draft? Readers no longer see it once your site picks up the change.`}
@@ -338,6 +352,7 @@ function Editor({ initial }: { initial: Article }): VNode {
         <StateLine article={saved} zone={zone} />
       </div>
       {note}
+      <ReviewPanel article={saved} onChange={take} />
       {previewLink ? (
         <SecretOnce
           value={previewLink}

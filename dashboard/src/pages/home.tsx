@@ -1,11 +1,14 @@
 /**
- * Home: the first-run checklist. Each step reads the tenant's real state from the API (is there
- * a site, a source, ...), links to its page and ticks itself once done.
+ * Home: first what needs this member today (data/today.ts: drafts waiting for review, approvals,
+ * failed deliveries, quota warnings; a writer's own drafts), each a count and a link; then, for
+ * owners and admins, the first-run checklist. Each step reads the tenant's real state from the API
+ * (is there a site, a source, ...), links to its page and ticks itself once done.
  */
 import type { VNode } from 'preact'
 import { checks } from '../data/checklist.ts'
 import { useLoad } from '../data/load.ts'
-import { Loaded, useSession } from '../ui.tsx'
+import { type Need, readNeeds } from '../data/today.ts'
+import { Loaded, type Session, useSession } from '../ui.tsx'
 
 interface Step {
   id: string
@@ -79,12 +82,69 @@ async function readSteps(): Promise<Record<string, boolean | 'unknown'>> {
   )
 }
 
+/** The workspace's set-up is its owners' and admins' task: the others never see the checklist. */
+const setsUp = (s: Session) => s.role === 'owner' || s.role === 'admin'
+
+const intro: Record<Session['role'], string> = {
+  owner: 'What needs you today, then setting the workspace up.',
+  admin: 'What needs you today, then setting the workspace up.',
+  member: 'What needs an editor today.',
+  contributor: 'Your writing: drafts in progress and those with the editors.',
+}
+
+function Today(): VNode {
+  const session = useSession()
+  const needs = useLoad(() => readNeeds(session), [session.role, session.userId])
+  return (
+    <section class="today" aria-labelledby="today-heading">
+      <h2 id="today-heading">Needs you today</h2>
+      <p class="muted">{intro[session.role]}</p>
+      <Loaded state={needs}>
+        {(list) => (
+          <ul class="needs" aria-label="Needs you today">
+            {list.map((n) => (
+              <NeedLine n={n} />
+            ))}
+          </ul>
+        )}
+      </Loaded>
+    </section>
+  )
+}
+
+function NeedLine({ n }: { n: Need }): VNode {
+  const shown = `${n.count}${n.more ? '+' : ''}`
+  return (
+    <li data-need={n.id} class={n.count > 0 ? (n.tone ?? 'due') : 'clear'}>
+      <a href={n.href}>
+        <span class="need-count" aria-hidden="true">
+          {shown}
+        </span>
+        <span>
+          <span class="sr">{shown} </span>
+          {n.label}
+        </span>
+      </a>
+    </li>
+  )
+}
+
 export function HomePage(): VNode {
   const session = useSession()
-  const state = useLoad(readSteps)
   return (
     <section>
       <h1>Welcome to {session.tenantName}</h1>
+      <Today />
+      {setsUp(session) ? <Checklist /> : null}
+    </section>
+  )
+}
+
+function Checklist(): VNode {
+  const state = useLoad(readSteps)
+  return (
+    <section aria-labelledby="setup-heading">
+      <h2 id="setup-heading">Getting started</h2>
       <Loaded state={state}>
         {(done) => {
           const count = steps.filter((s) => done[s.id] === true).length

@@ -5,6 +5,7 @@ import { invalidField, notFound, requireFuture, ServiceError } from '@shared/inf
 import { recordEvent } from '@shared/infra/events.ts'
 import { forgetPublishedReads } from '@shared/infra/hot-path/hot-path.ts'
 import { requireOwnDraft } from './article-access.ts'
+import { notifyReviewRequested } from './article-review.ts'
 import { type ArticleRow, presentArticle, readArticle, updatedEvent } from './article-row.ts'
 import type { Article } from './schema.ts'
 
@@ -83,6 +84,7 @@ export async function publishArticle(ctx: ServiceContext, id: string): Promise<A
     const [article] = await tx<{ id: string; title: string; site_id: string; published_at: Date }[]>`
       update public.articles set status = 'published', published_at = ${now}, publish_at = null,
         published_revision_id = revision_id, review_requested_at = null, updated_at = ${now},
+        review_note = null, review_returned_at = null, review_returned_by = null,
         unpublish_at = case when unpublish_at > ${now} then unpublish_at end
       where id = ${id} and tenant_id = ${caller.tenantId} and status <> 'published'
       returning id, title, site_id, published_at`
@@ -146,6 +148,7 @@ export async function scheduleArticle(
       return readArticle(tx, caller.tenantId, id)
     await tx`
       update public.articles set status = 'scheduled', publish_at = ${publishAt}, review_requested_at = null,
+        review_note = null, review_returned_at = null, review_returned_by = null,
         unpublish_at = ${until ?? null}, updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}`
     const after = (await readArticle(tx, caller.tenantId, id))!
@@ -234,8 +237,9 @@ async function backToDraft(
 
 /**
  * Asks the tenant's editors to review a draft: sets review_requested_at (event content.updated,
- * changed_fields review_requested_at); publishing or scheduling it clears it. Asking again
- * changes nothing; an article that is not a draft is a CONFLICT.
+ * changed_fields review_requested_at) and e-mails them (article-review.ts); publishing or
+ * scheduling it clears it. A note it was returned with is cleared: the writer answered it. Asking
+ * again changes nothing; an article that is not a draft is a CONFLICT.
  */
 export async function submitForReview(ctx: ServiceContext, id: string): Promise<Article> {
   const { caller } = ctx
@@ -256,7 +260,8 @@ export async function submitForReview(ctx: ServiceContext, id: string): Promise<
     if (before.review_requested_at)
       return { row: (await readArticle(tx, caller.tenantId, id))!, changed: false }
     await tx`
-      update public.articles set review_requested_at = ${now}, updated_at = ${now}
+      update public.articles set review_requested_at = ${now}, updated_at = ${now},
+        review_note = null, review_returned_at = null, review_returned_by = null
       where id = ${id} and tenant_id = ${caller.tenantId}`
     const after = (await readArticle(tx, caller.tenantId, id))!
     await recordEvent(tx, {
@@ -265,6 +270,8 @@ export async function submitForReview(ctx: ServiceContext, id: string): Promise<
       at: now,
       data: updatedEvent(after, 'updated', ['review_requested_at'], now),
     })
+    // Last: it leaves the caller's role for the e-mails (article-review.ts).
+    await notifyReviewRequested(tx, ctx, caller, after)
     return { row: after, changed: true }
   })
   if (changed) ctx.onOutboxCommitted?.()

@@ -38,6 +38,10 @@ export interface ArticleRow {
   revision_id: string | null
   published_revision_id: string | null
   review_requested_at: Date | null
+  /** The note an editor returned the draft with (absent from the read by slug, as unpublish_at). */
+  review_note?: string | null
+  review_returned_at?: Date | null
+  review_returned_by?: string | null
   locale: string
   translation_of: string | null
   tags: { id: string; name: string; slug: string }[]
@@ -48,7 +52,8 @@ export const selectArticle = (q: Queryable, extra = q``) => q`
   select a.id, a.site_id, a.slug, a.title, a.body, a.excerpt, a.body_excerpt, a.feature_image_url, a.feature_image_alt,
          a.author_id, (select n.name from private.author_names(array[a.author_id]) n) as author_name,
          a.meta_title, a.meta_description, a.canonical_url, a.status, a.publish_at, a.unpublish_at, a.published_at,
-         a.created_at, a.updated_at, a.revision_id, a.published_revision_id, a.review_requested_at, a.locale, a.translation_of,
+         a.created_at, a.updated_at, a.revision_id, a.published_revision_id, a.review_requested_at,
+         a.review_note, a.review_returned_at, a.review_returned_by, a.locale, a.translation_of,
          coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) order by x.position)
                    from public.article_tags x join public.tags t on t.tenant_id = x.tenant_id and t.id = x.tag_id
                    where x.article_id = a.id), '[]'::json) as tags ${extra}
@@ -84,6 +89,16 @@ export function presentArticle(r: ArticleRow, formats: readonly ContentFormat[] 
       r.published_revision_id !== null &&
       r.revision_id !== r.published_revision_id,
     review_requested_at: r.review_requested_at?.toISOString() ?? null,
+    ...(r.review_note !== undefined && {
+      review_return:
+        r.review_note && r.review_returned_at
+          ? {
+              note: r.review_note,
+              returned_at: r.review_returned_at.toISOString(),
+              returned_by: r.review_returned_by ?? null,
+            }
+          : null,
+    }),
     locale: r.locale,
     translation_of: r.translation_of,
     created_at: r.created_at.toISOString(),

@@ -379,6 +379,18 @@ export const articleSchema = z
       description:
         'When the draft was submitted for review (POST /v1/content/articles/{id}/submit); cleared when it is published or scheduled',
     }),
+    review_return: z
+      .object({
+        note: z.string().openapi({ description: 'What the editor asks the writer to change' }),
+        returned_at: z.string(),
+        returned_by: z.uuid().nullable().openapi({ description: 'The editor (a user id)' }),
+      })
+      .nullable()
+      .optional()
+      .openapi({
+        description:
+          'The note an editor returned the draft to its writer with (POST /v1/content/articles/{id}/return); cleared when the draft is submitted again, published or scheduled; absent from the read by slug',
+      }),
     locale: z.string().openapi({ description: 'BCP 47, one of the site’s locales' }),
     translation_of: z.uuid().nullable().openapi({
       description:
@@ -392,6 +404,16 @@ export const articleSchema = z
     updated_at: z.string(),
   })
   .openapi('Article')
+
+export const returnArticleBody = z
+  .object({
+    note: z.string().trim().min(1).max(2000).openapi({
+      description: 'What to change, for the writer (1 to 2,000 characters)',
+      example: 'Add a source for the figures in the second paragraph.',
+    }),
+  })
+  .strict()
+  .openapi('ReturnArticle')
 
 export const scheduleArticleBody = z
   .object({

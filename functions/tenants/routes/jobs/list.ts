@@ -9,7 +9,8 @@ import { jobListQuery, jobListSchema } from '@shared/services/jobs/schema.ts'
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/background-jobs',
-  summary: "List the tenant's background jobs (scrapes, article generation, syncs), newest first",
+  summary: "List the tenant's background jobs",
+  description: "List the tenant's background jobs (scrapes, article generation, syncs), newest first",
   request: { query: jobListQuery },
   responses: {
     200: jsonContent(jobListSchema, 'A page of jobs'),

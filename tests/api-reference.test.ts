@@ -107,27 +107,31 @@ describe.skipIf(browserMissing)('the API reference in a browser', () => {
   })
 
   it('shows the sidebar and the first operation soon after the page is opened', async () => {
-    // A fresh context: nothing cached from another test. The goal is under 3 s on an idle 2-core
-    // machine (docs/performance.md has the figures); CI shares its cores with the other test files,
-    // so the bound here only catches a regression to the old ~10 s.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    const page = await context.newPage()
-    const started = performance.now()
-    await page.goto(`${tp.baseUrl}/docs`)
-    await page
-      .locator('nav, aside')
-      .getByText('api-keys', { exact: true })
-      .first()
-      .waitFor({ timeout: 30_000 })
-    const sidebar = performance.now() - started
-    await page.getByRole('heading', { level: 3, name: 'Create an API key' }).waitFor({ timeout: 30_000 })
-    const firstOperation = performance.now() - started
-    console.info(
-      `/docs first render: sidebar ${Math.round(sidebar)} ms, first operation ${Math.round(firstOperation)} ms`,
-    )
-    expect(firstOperation).toBeLessThan(RENDER_BOUND_MS)
-    await context.close()
-  }, 60_000)
+    // Each try in a fresh context: nothing cached. The goal is under 3 s on an idle 2-core machine
+    // (docs/performance.md has the figures); CI shares its cores with the other test files, so the
+    // better of two tries is held to a loose bound that catches a return to the old ~10 s.
+    const firstRender = async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const page = await context.newPage()
+      const started = performance.now()
+      await page.goto(`${tp.baseUrl}/docs`)
+      await page
+        .locator('nav, aside')
+        .getByText('api-keys', { exact: true })
+        .first()
+        .waitFor({ timeout: 30_000 })
+      const sidebar = performance.now() - started
+      await page.getByRole('heading', { level: 3, name: 'Create an API key' }).waitFor({ timeout: 30_000 })
+      const firstOperation = performance.now() - started
+      await context.close()
+      console.info(
+        `/docs first render: sidebar ${Math.round(sidebar)} ms, first operation ${Math.round(firstOperation)} ms`,
+      )
+      return firstOperation
+    }
+    const best = Math.min(await firstRender(), await firstRender())
+    expect(best).toBeLessThan(RENDER_BOUND_MS)
+  }, 90_000)
 
   it('asks nothing of any other host, shows every function, and finds any of them in one search', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })

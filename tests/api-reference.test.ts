@@ -15,6 +15,8 @@ import { setupTimeout, startTestPlatform, type TestPlatform } from './support/pl
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const browserMissing = !existsSync(CHROMIUM) && !process.env.CI
+/** The first render's upper bound in the test: loose, as CI's cores are shared (measured ~1.5–3 s idle). */
+const RENDER_BOUND_MS = 10_000
 
 let tp: TestPlatform
 // biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document, read generically
@@ -33,8 +35,8 @@ describe('the /docs page', () => {
   it('loads only scripts of this origin, with no inline script, and turns off fonts, proxy and telemetry', async () => {
     const html = await (await tp.request('/docs')).text()
     expect([...html.matchAll(/<script([^>]*)>/g)].map(([, attrs]) => attrs)).toEqual([
-      ' src="/docs/scalar.js"',
-      ' src="/docs/config.js"',
+      ' type="module" src="/docs/scalar.js"',
+      ' type="module" src="/docs/config.js"',
     ])
     expect(html).not.toMatch(/https?:\/\//)
     const script = await (await tp.request('/docs/config.js')).text()
@@ -103,6 +105,33 @@ describe.skipIf(browserMissing)('the API reference in a browser', () => {
   afterAll(async () => {
     await browser?.close()
   })
+
+  it('shows the sidebar and the first operation soon after the page is opened', async () => {
+    // Each try in a fresh context: nothing cached. The goal is under 3 s on an idle 2-core machine
+    // (docs/performance.md has the figures); CI shares its cores with the other test files, so the
+    // better of two tries is held to a loose bound that catches a return to the old ~10 s.
+    const firstRender = async () => {
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
+      const page = await context.newPage()
+      const started = performance.now()
+      await page.goto(`${tp.baseUrl}/docs`)
+      await page
+        .locator('nav, aside')
+        .getByText('api-keys', { exact: true })
+        .first()
+        .waitFor({ timeout: 30_000 })
+      const sidebar = performance.now() - started
+      await page.getByRole('heading', { level: 3, name: 'Create an API key' }).waitFor({ timeout: 30_000 })
+      const firstOperation = performance.now() - started
+      await context.close()
+      console.info(
+        `/docs first render: sidebar ${Math.round(sidebar)} ms, first operation ${Math.round(firstOperation)} ms`,
+      )
+      return firstOperation
+    }
+    const best = Math.min(await firstRender(), await firstRender())
+    expect(best).toBeLessThan(RENDER_BOUND_MS)
+  }, 90_000)
 
   it('asks nothing of any other host, shows every function, and finds any of them in one search', async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })

@@ -2,7 +2,6 @@ import { actingCallerFor } from '@shared/infra/caller.ts'
 import { serviceContextFor } from '@shared/infra/deps.ts'
 import { FOLLOW_MS } from '@shared/services/assistant/turn/event-log.ts'
 import { answerTurn } from '@shared/services/assistant/turn/index.ts'
-import { DefaultChatTransport, readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import type { ScriptedLlm } from './support/assistant-llm.ts'
 import {
@@ -17,8 +16,8 @@ import type { ProviderServer } from './support/provider-apis.ts'
 
 /**
  * A turn's stream over real HTTP with two instances on one database: numbered events that a client
- * re-attaches to on the other instance (nothing lost, nothing twice), and the same turn in the
- * Vercel AI SDK's UI message stream protocol, read by the `ai` package's own client code.
+ * re-attaches to on the other instance (nothing lost, nothing twice). The same turn in the Vercel
+ * AI SDK's UI message stream protocol, read by the SDK's own chat: tests/assistant-ai-sdk.test.ts.
  */
 
 let tp: TestPlatform
@@ -210,158 +209,5 @@ describe('resuming a stream', () => {
     // The member's own and an owner's replay: the stored turn, from its first event.
     const replay = await readEvents(await tp.request(streamPath(id, turnId), { token: t.token, instance: 1 }))
     expect(replay.map((e) => e.event)).toEqual(['turn.started', 'text.delta', 'usage', 'turn.ended'])
-  })
-})
-
-/** A tool part that asked for approval, answered as useChat's addToolApprovalResponse does. */
-type WaitingPart = { state: string; approval: { id: string; approved?: boolean; reason?: string } }
-
-/** What a tenant's app writes (docs/assistant.md): the AI SDK's transport pointed at the assistant API. */
-function transportFor(t: TestTenant, conversationId: string, instance = 0) {
-  const api = `${tp.instances[instance]!.baseUrl}/v1/assistant/conversations/${conversationId}`
-  return new DefaultChatTransport<UIMessage>({
-    api: `${api}/messages?stream=ai-sdk`,
-    headers: { authorization: `Bearer ${t.token}` },
-    prepareSendMessagesRequest: ({ messages }) => {
-      const last = messages.at(-1)!
-      // An answered approval goes to the approvals route; a new message to the messages route.
-      const answered = last.parts.find(
-        (p) => 'approval' in p && p.state === 'approval-responded' && p.approval?.approved !== undefined,
-      ) as { approval: { id: string; approved: boolean; reason?: string } } | undefined
-      if (last.role === 'assistant' && answered)
-        return {
-          api: `${api}/approvals/${answered.approval.id}?stream=ai-sdk`,
-          body: { approve: answered.approval.approved, reason: answered.approval.reason },
-        }
-      const text = last.parts.map((p) => (p.type === 'text' ? p.text : '')).join('')
-      return { body: { content: text } }
-    },
-  })
-}
-
-async function finalMessage(stream: ReadableStream<UIMessageChunk>, message?: UIMessage): Promise<UIMessage> {
-  let last: UIMessage | undefined
-  for await (const m of readUIMessageStream<UIMessage>({ stream, message, terminateOnError: true })) last = m
-  return last!
-}
-
-const userMessage = (text: string): UIMessage => ({
-  id: crypto.randomUUID(),
-  role: 'user',
-  parts: [{ type: 'text', text }],
-})
-
-describe('the AI SDK UI message stream', () => {
-  it('carries a turn with a tool call, read by the ai package', async () => {
-    const t = await tenantWithModel()
-    const id = await conversation(t)
-    llm.reset([
-      { toolCalls: [{ name: 'platform__list_content', arguments: {} }] },
-      { text: 'There are no articles yet.' },
-    ])
-    const raw = await tp.request(`/v1/assistant/conversations/${id}/messages?stream=ai-sdk`, {
-      token: t.token,
-      body: { content: 'List my articles' },
-    })
-    expect(raw.headers.get('x-vercel-ai-ui-message-stream')).toBe('v1')
-    const text = await raw.text()
-    expect(text.trimEnd().endsWith('data: [DONE]')).toBe(true)
-
-    llm.reset([
-      { toolCalls: [{ name: 'platform__list_content', arguments: {} }] },
-      { text: 'There are no articles yet.' },
-    ])
-    const chunks = await transportFor(t, id, 1).sendMessages({
-      chatId: id,
-      messages: [userMessage('List my articles again')],
-      trigger: 'submit-message',
-      messageId: undefined,
-      abortSignal: undefined,
-    })
-    const message = await finalMessage(chunks)
-    expect(message.role).toBe('assistant')
-    const [tool, answer] = message.parts.filter((p) => p.type !== 'step-start')
-    expect(tool).toMatchObject({
-      type: 'dynamic-tool',
-      toolName: 'platform:list_content',
-      state: 'output-available',
-      input: {},
-    })
-    expect((tool as { output: unknown }).output).toBeTypeOf('object')
-    expect(answer).toMatchObject({ type: 'text', text: 'There are no articles yet.', state: 'done' })
-    // The message is the turn: its id is the turn's.
-    const detail = await tp.json(`/v1/assistant/conversations/${id}`, { token: t.token })
-    expect(message.id).toBe(detail.body.turns.at(-1).id)
-  })
-
-  it('asks for approval as the protocol does, and the answer resumes the turn', async () => {
-    const t = await tenantWithModel()
-    await slackNeedingApproval(t)
-    const id = await conversation(t)
-    llm.reset([
-      { toolCalls: [{ name: 'slack__post_message', arguments: { channel: 'C012AB3CD', text: 'Ship it' } }] },
-      { text: 'Posted.' },
-    ])
-    const transport = transportFor(t, id)
-    const asked = await finalMessage(
-      await transport.sendMessages({
-        chatId: id,
-        messages: [userMessage('Post "Ship it" to #general')],
-        trigger: 'submit-message',
-        messageId: undefined,
-        abortSignal: undefined,
-      }),
-    )
-    const waiting = asked.parts.find((p) => p.type === 'dynamic-tool') as WaitingPart
-    expect(waiting).toMatchObject({
-      toolName: 'slack:post_message',
-      state: 'approval-requested',
-      input: { channel: 'C012AB3CD', text: 'Ship it' },
-    })
-    const posts = slack.received.filter((r) => r.path === '/api/chat.postMessage').length
-
-    // What useChat's addToolApprovalResponse records, then sends (sendAutomaticallyWhen).
-    waiting.state = 'approval-responded'
-    waiting.approval = { id: waiting.approval.id, approved: true }
-    const resumed = await finalMessage(
-      await transport.sendMessages({
-        chatId: id,
-        messages: [userMessage('Post "Ship it" to #general'), asked],
-        trigger: 'submit-message',
-        messageId: asked.id,
-        abortSignal: undefined,
-      }),
-      structuredClone(asked),
-    )
-    expect(resumed.id).toBe(asked.id)
-    const parts = resumed.parts.filter((p) => p.type !== 'step-start')
-    expect(parts[0]).toMatchObject({ type: 'dynamic-tool', state: 'output-available' })
-    expect(parts.at(-1)).toMatchObject({ type: 'text', text: 'Posted.' })
-    expect(slack.received.filter((r) => r.path === '/api/chat.postMessage').length).toBe(posts + 1)
-  })
-
-  it('says a denied call is denied', async () => {
-    const t = await tenantWithModel()
-    await slackNeedingApproval(t)
-    const id = await conversation(t)
-    llm.reset([
-      { toolCalls: [{ name: 'slack__post_message', arguments: { channel: 'C012AB3CD', text: 'No' } }] },
-      { text: 'Not posted.' },
-    ])
-    const transport = transportFor(t, id)
-    const send = (messages: UIMessage[]) =>
-      transport.sendMessages({
-        chatId: id,
-        messages,
-        trigger: 'submit-message',
-        messageId: undefined,
-        abortSignal: undefined,
-      })
-    const asked = await finalMessage(await send([userMessage('Post "No"')]))
-    const waiting = asked.parts.find((p) => p.type === 'dynamic-tool') as WaitingPart
-    waiting.state = 'approval-responded'
-    waiting.approval = { id: waiting.approval.id, approved: false, reason: 'not today' }
-    const resumed = await finalMessage(await send([asked]), structuredClone(asked))
-    expect(resumed.parts.find((p) => p.type === 'dynamic-tool')).toMatchObject({ state: 'output-denied' })
   })
 })

@@ -126,8 +126,8 @@ export const documentContent = (type: string, description: string) => ({
 export const feedRouteConfig = (path: `/feeds/{site_id}/${string}`, type: string, name: string) => ({
   method: 'get' as const,
   path,
-  summary: `A site's latest published articles as ${name} (public when the site's feeds are)`,
-  description: `Newest first; tag filters by a tag's slug, locale by the articles' locale.${publicDescription}`,
+  summary: `A site's latest articles as ${name}`,
+  description: `A site's latest published articles as ${name} (public when the site's feeds are). Newest first; tag filters by a tag's slug, locale by the articles' locale.${publicDescription}`,
   request: { params: siteParams, query: feedQuery },
   responses: {
     200: documentContent(type, 'The feed'),

@@ -156,8 +156,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The tenant's API requests, newest first, by key, status and path (owners and admins: all; a member: their own). Written within a second of the answer, kept REQUEST_LOG_RETENTION_DAYS (30 by default)
-         * @description Supabase address: `GET /functions/v1/api-keys/request-log`
+         * The tenant's API requests
+         * @description The tenant's API requests, newest first, by key, status and path (owners and admins: all; a member: their own). Written within a second of the answer, kept REQUEST_LOG_RETENTION_DAYS (30 by default)
+         *
+         *     Supabase address: `GET /functions/v1/api-keys/request-log`
          */
         get: {
             parameters: {
@@ -313,8 +315,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One key's latest requests and its last 24 hours by the hour (from the request log)
-         * @description Supabase address: `GET /functions/v1/api-keys/{id}/requests`
+         * One key's latest requests and its last 24 hours by the hour
+         * @description One key's latest requests and its last 24 hours by the hour (from the request log)
+         *
+         *     Supabase address: `GET /functions/v1/api-keys/{id}/requests`
          */
         get: {
             parameters: {
@@ -476,8 +480,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the tenant's sites and articles (oldest or newest first, keyset pagination)
-         * @description Needs a user access token or a platform API key with the scope content:read; a published-only key lists sites and published articles only. With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
+         * List the tenant's sites and articles
+         * @description List the tenant's sites and articles (oldest or newest first, keyset pagination)
+         *
+         *     Needs a user access token or a platform API key with the scope content:read; a published-only key lists sites and published articles only. With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
          *
          *     Supabase address: `GET /functions/v1/content`
          */
@@ -592,8 +598,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One article with its body (content:read; a published-only key sees published articles only)
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
+         * One article with its body
+         * @description One article with its body (content:read; a published-only key sees published articles only)
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
          *
          *     Supabase address: `GET /functions/v1/content/articles/{id}`
          */
@@ -752,8 +760,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change any of an article's fields (content:write); event content.updated and a new revision when something changed. A slug another article of the site holds is 409 naming it
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Change any of an article's fields
+         * @description Change any of an article's fields (content:write); event content.updated and a new revision when something changed. A slug another article of the site holds is 409 naming it
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `PATCH /functions/v1/content/articles/{id}`
          */
@@ -858,8 +868,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Add a site (content:write); event site.created. The slug is made from the name when absent; a taken slug is 409
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Add a site
+         * @description Add a site (content:write); event site.created. The slug is made from the name when absent; a taken slug is 409
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/sites`
          */
@@ -955,8 +967,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One site with the counts of what it holds: what deleting it removes (content:read)
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body. A published-only key gets the site without its counts.
+         * One site with the counts of what it holds
+         * @description One site with the counts of what it holds: what deleting it removes (content:read)
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body. A published-only key gets the site without its counts.
          *
          *     Supabase address: `GET /functions/v1/content/sites/{id}`
          */
@@ -1037,8 +1051,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove a site and its articles (content:write); event site.deleted
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Remove a site and its articles
+         * @description Remove a site and its articles (content:write); event site.deleted
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `DELETE /functions/v1/content/sites/{id}`
          */
@@ -1110,8 +1126,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a site's name, slug or domain (content:write; domain null removes it); a slug another site of the tenant holds is 409
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Change a site's name
+         * @description Change a site's name, slug or domain (content:write; domain null removes it); a slug another site of the tenant holds is 409
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `PATCH /functions/v1/content/sites/{id}`
          */
@@ -1222,8 +1240,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create a draft article in a site (content:write); event content.updated. The slug is made from the title when absent; a slug another article of the site holds is 409 naming it
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Create a draft article in a site
+         * @description Create a draft article in a site (content:write); event content.updated. The slug is made from the title when absent; a slug another article of the site holds is 409 naming it
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/articles`
          */
@@ -1330,8 +1350,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Publish an article (content:write); event content.published. Publishing again changes nothing
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Publish an article
+         * @description Publish an article (content:write); event content.published. Publishing again changes nothing
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/articles/{id}/publish`
          */
@@ -1418,8 +1440,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Take a published or scheduled article back to draft (content:write); event content.unpublished. A draft is returned as is
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Take a published or scheduled article back to draft
+         * @description Take a published or scheduled article back to draft (content:write); event content.unpublished. A draft is returned as is
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/articles/{id}/unpublish`
          */
@@ -1504,8 +1528,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The scraped items a generated article was written from (content:read); empty for one written by hand
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * The scraped items a generated article was written from
+         * @description The scraped items a generated article was written from (content:read); empty for one written by hand
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `GET /functions/v1/content/articles/{id}/sources`
          */
@@ -1592,8 +1618,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An article's path in order (content:read): its source items, the automation run and conversation, revisions, approvals, schedule, publish and webhook deliveries, each with its record
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * An article's path in order
+         * @description An article's path in order (content:read): its source items, the automation run and conversation, revisions, approvals, schedule, publish and webhook deliveries, each with its record
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `GET /functions/v1/content/articles/{id}/story`
          */
@@ -1680,8 +1708,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body. A published-only key sees published articles only: anything else is 404.
+         * One article by its slug in a site
+         * @description One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body. A published-only key sees published articles only: anything else is 404.
          *
          *     Supabase address: `GET /functions/v1/content/sites/{site_id}/articles/{slug}`
          */
@@ -1794,8 +1824,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Schedule a draft, or reschedule a scheduled article (content:write); event content.scheduled. publish_at must lie in the future (400 otherwise); a published article is 409
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. The article is published within a minute of publish_at, once, with content.published.
+         * Schedule a draft
+         * @description Schedule a draft, or reschedule a scheduled article (content:write); event content.scheduled. publish_at must lie in the future (400 otherwise); a published article is 409
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. The article is published within a minute of publish_at, once, with content.published.
          *
          *     Supabase address: `POST /functions/v1/content/articles/{id}/schedule`
          */
@@ -1889,8 +1921,10 @@ export interface paths {
             };
         };
         /**
-         * Cancel a schedule (content:write): the article goes back to draft, event content.unpublished. A draft is returned as is; a published article is 409
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Cancel a schedule
+         * @description Cancel a schedule (content:write): the article goes back to draft, event content.unpublished. A draft is returned as is; a published article is 409
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `DELETE /functions/v1/content/articles/{id}/schedule`
          */
@@ -1985,8 +2019,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Submit a draft for review (content:write): sets review_requested_at, which publishing or scheduling clears; event content.updated. A contributor submits its own drafts; a published or scheduled article is 409
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Submit a draft for review
+         * @description Submit a draft for review (content:write): sets review_requested_at, which publishing or scheduling clears; event content.updated. A contributor submits its own drafts; a published or scheduled article is 409
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/articles/{id}/submit`
          */
@@ -2190,8 +2226,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An article's revisions, newest first: one per save, the newest 50 kept (content:read; not a published-only key)
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
+         * An article's revisions, newest first
+         * @description An article's revisions, newest first: one per save, the newest 50 kept (content:read; not a published-only key)
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
          *
          *     Supabase address: `GET /functions/v1/content/articles/{id}/revisions`
          */
@@ -2290,8 +2328,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One revision with all its fields (content:read; not a published-only key)
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
+         * One revision with all its fields
+         * @description One revision with all its fields (content:read; not a published-only key)
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
          *
          *     Supabase address: `GET /functions/v1/content/articles/{id}/revisions/{revision_id}`
          */
@@ -2388,8 +2428,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Restore a revision (content:write): its fields become the article's again, as a new revision; event content.updated. A slug taken since is 409
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Restore a revision
+         * @description Restore a revision (content:write): its fields become the article's again, as a new revision; event content.updated. A slug taken since is 409
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/articles/{id}/revisions/{revision_id}/restore`
          */
@@ -2484,8 +2526,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the tenant's tags, oldest first (content:read; a published-only key may)
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
+         * List the tenant's tags
+         * @description List the tenant's tags, oldest first (content:read; a published-only key may)
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. Answers with an ETag; a request with If-None-Match naming it gets 304 Not Modified and no body.
          *
          *     Supabase address: `GET /functions/v1/content/tags`
          */
@@ -2559,8 +2603,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Create a tag (content:write); its slug is made from the name when absent. 409 when the slug is taken
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Create a tag
+         * @description Create a tag (content:write); its slug is made from the name when absent. 409 when the slug is taken
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/tags`
          */
@@ -2738,8 +2784,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a tag (content:write); the articles that carried it keep their other tags
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Delete a tag
+         * @description Delete a tag (content:write); the articles that carried it keep their other tags
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `DELETE /functions/v1/content/tags/{id}`
          */
@@ -2811,8 +2859,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Rename a tag or change its slug (content:write); 409 when the slug is taken
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Rename a tag or change its slug
+         * @description Rename a tag or change its slug (content:write); 409 when the slug is taken
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `PATCH /functions/v1/content/tags/{id}`
          */
@@ -2917,8 +2967,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job: publish the scheduled articles that are due, and unpublish those whose unpublish_at has come, each once (service role only)
-         * @description Supabase address: `POST /functions/v1/content/jobs/publish-scheduled`
+         * Job: publish the scheduled articles that are due
+         * @description Job: publish the scheduled articles that are due, and unpublish those whose unpublish_at has come, each once (service role only)
+         *
+         *     Supabase address: `POST /functions/v1/content/jobs/publish-scheduled`
          */
         post: {
             parameters: {
@@ -2967,8 +3019,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A site's latest published articles as RSS 2.0 (public when the site's feeds are)
-         * @description Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * A site's latest articles as RSS 2.0
+         * @description A site's latest published articles as RSS 2.0 (public when the site's feeds are). Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/rss.xml`
          */
@@ -3051,8 +3103,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A site's latest published articles as Atom (public when the site's feeds are)
-         * @description Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * A site's latest articles as Atom
+         * @description A site's latest published articles as Atom (public when the site's feeds are). Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/atom.xml`
          */
@@ -3135,8 +3187,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A site's latest published articles as JSON Feed 1.1 (public when the site's feeds are)
-         * @description Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * A site's latest articles as JSON Feed 1.1
+         * @description A site's latest published articles as JSON Feed 1.1 (public when the site's feeds are). Newest first; tag filters by a tag's slug, locale by the articles' locale. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/feed.json`
          */
@@ -3219,8 +3271,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A site's sitemap: its published articles (public when the site's feeds are)
-         * @description Up to 50000 URLs, each with lastmod; past that a sitemap index of /feeds/{site_id}/sitemaps/{n}.xml. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * A site's sitemap
+         * @description A site's sitemap: its published articles (public when the site's feeds are)
+         *
+         *     Up to 50000 URLs, each with lastmod; past that a sitemap index of /feeds/{site_id}/sitemaps/{n}.xml. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/sitemap.xml`
          */
@@ -3296,8 +3350,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One file of a site's sitemap index (public when the site's feeds are)
-         * @description File n holds the published articles 50000·(n−1)+1 to 50000·n, oldest first. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
+         * One file of a site's sitemap index
+         * @description One file of a site's sitemap index (public when the site's feeds are)
+         *
+         *     File n holds the published articles 50000·(n−1)+1 to 50000·n, oldest first. Public while the site’s public_feeds setting is on (404 otherwise, as for an unknown site): it shows what a published-only key reads, published articles only. Answers with ETag and Last-Modified (If-None-Match or If-Modified-Since give 304) and Cache-Control public; 60 requests a minute per site and client address.
          *
          *     Supabase address: `GET /functions/v1/content/feeds/{site_id}/sitemaps/{page}`
          */
@@ -3374,8 +3430,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The article's preview links, newest first, without their tokens (content:read)
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * The article's preview links
+         * @description The article's preview links, newest first, without their tokens (content:read)
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `GET /functions/v1/content/articles/{id}/previews`
          */
@@ -3450,8 +3508,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Make a preview link to the article as it is now, a draft or unpublished edits (content:write; editors: owners, admins, members)
-         * @description The answer carries the token once; GET /v1/content/previews/{token} reads the article without a key until the link expires (default 7 days, at most 30) or is revoked. With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Make a preview link to the article as it is now
+         * @description Make a preview link to the article as it is now, a draft or unpublished edits (content:write; editors: owners, admins, members)
+         *
+         *     The answer carries the token once; GET /v1/content/previews/{token} reads the article without a key until the link expires (default 7 days, at most 30) or is revoked. With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/articles/{id}/previews`
          */
@@ -3552,8 +3612,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Revoke a preview link (content:write; editors): its token answers 404 from now on
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Revoke a preview link
+         * @description Revoke a preview link (content:write; editors): its token answers 404 from now on
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `DELETE /functions/v1/content/articles/{id}/previews/{preview_id}`
          */
@@ -3636,8 +3698,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The article a preview link shows, as it is now (no key: the link's token)
-         * @description The article as the read by id gives it (formats=html for the rendered body), with preview.expires_at. 404 alike for a malformed, unknown, revoked or expired token. Answers are Cache-Control: private, no-store and never cached; 60 requests a minute per client address.
+         * The article a preview link shows
+         * @description The article a preview link shows, as it is now (no key: the link's token)
+         *
+         *     The article as the read by id gives it (formats=html for the rendered body), with preview.expires_at. 404 alike for a malformed, unknown, revoked or expired token. Answers are Cache-Control: private, no-store and never cached; 60 requests a minute per client address.
          *
          *     Supabase address: `GET /functions/v1/content/previews/{token}`
          */
@@ -3709,8 +3773,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The article's translation group with each one's state: its source first, then by locale (content:read)
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * The article's translation group with each one's state
+         * @description The article's translation group with each one's state: its source first, then by locale (content:read)
+         *
+         *      With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `GET /functions/v1/content/articles/{id}/translations`
          */
@@ -3783,8 +3849,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Create a draft translation of the article in one of its site's locales (content:write); event content.updated
-         * @description The draft starts from the source's fields with those given over them, and has its own slug, state, revisions and schedule. A locale the site does not offer is 400 naming locale; a locale the article has a translation in is 409 naming locale. With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Create a draft translation in a site's locale
+         * @description Create a draft translation of the article in one of its site's locales (content:write); event content.updated
+         *
+         *     The draft starts from the source's fields with those given over them, and has its own slug, state, revisions and schedule. A locale the site does not offer is 400 naming locale; a locale the article has a translation in is 409 naming locale. With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/articles/{id}/translations`
          */
@@ -3994,8 +4062,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job: prune finished webhook deliveries, outbox events and tool usage past retention, rolling up aggregates (service role only)
-         * @description Supabase address: `POST /functions/v1/tenants/jobs/prune-retention`
+         * Job: prune finished webhook deliveries
+         * @description Job: prune finished webhook deliveries, outbox events and tool usage past retention, rolling up aggregates (service role only)
+         *
+         *     Supabase address: `POST /functions/v1/tenants/jobs/prune-retention`
          */
         post: {
             parameters: {
@@ -4090,8 +4160,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Sign up a new tenant; the signed-in user becomes its owner and it becomes the active tenant
-         * @description Supabase address: `POST /functions/v1/tenants`
+         * Sign up a new tenant
+         * @description Sign up a new tenant; the signed-in user becomes its owner and it becomes the active tenant
+         *
+         *     Supabase address: `POST /functions/v1/tenants`
          */
         post: {
             parameters: {
@@ -4169,8 +4241,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Switch the user's active tenant (the next access token carries it; refresh the session)
-         * @description Supabase address: `POST /functions/v1/tenants/active`
+         * Switch the user's active tenant
+         * @description Switch the user's active tenant (the next access token carries it; refresh the session)
+         *
+         *     Supabase address: `POST /functions/v1/tenants/active`
          */
         post: {
             parameters: {
@@ -4302,8 +4376,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change the name, settings (owners and admins) or plan (owners) of the tenant
-         * @description Supabase address: `PATCH /functions/v1/tenants/current`
+         * Change the tenant's name, settings or plan
+         * @description Change the name, settings (owners and admins) or plan (owners) of the tenant
+         *
+         *     Supabase address: `PATCH /functions/v1/tenants/current`
          */
         patch: {
             parameters: {
@@ -4455,8 +4531,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Remove a member (owners and admins), or leave (anyone); the last owner cannot go
-         * @description Supabase address: `DELETE /functions/v1/tenants/current/members/{user_id}`
+         * Remove a member
+         * @description Remove a member (owners and admins), or leave (anyone); the last owner cannot go
+         *
+         *     Supabase address: `DELETE /functions/v1/tenants/current/members/{user_id}`
          */
         delete: {
             parameters: {
@@ -4535,8 +4613,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a member's role (owners and admins; only owners grant or take the owner role)
-         * @description Supabase address: `PATCH /functions/v1/tenants/current/members/{user_id}`
+         * Change a member's role
+         * @description Change a member's role (owners and admins; only owners grant or take the owner role)
+         *
+         *     Supabase address: `PATCH /functions/v1/tenants/current/members/{user_id}`
          */
         patch: {
             parameters: {
@@ -4682,8 +4762,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Invite someone by e-mail (owners and admins); the link is single use and expires in 7 days
-         * @description Supabase address: `POST /functions/v1/tenants/invitations`
+         * Invite someone by e-mail
+         * @description Invite someone by e-mail (owners and admins); the link is single use and expires in 7 days
+         *
+         *     Supabase address: `POST /functions/v1/tenants/invitations`
          */
         post: {
             parameters: {
@@ -4926,8 +5008,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Accept an invitation as the signed-in user whose e-mail was invited
-         * @description Supabase address: `POST /functions/v1/tenants/invitations/accept`
+         * Accept an invitation as the invited user
+         * @description Accept an invitation as the signed-in user whose e-mail was invited
+         *
+         *     Supabase address: `POST /functions/v1/tenants/invitations/accept`
          */
         post: {
             parameters: {
@@ -5030,8 +5114,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the tenant's background jobs, newest first
-         * @description Scrapes, article generation, affiliate syncs and assistant turns; `origin=background` leaves out the turns of chat messages.
+         * List the tenant's background jobs
+         * @description List the tenant's background jobs, newest first: scrapes, article generation, affiliate syncs and assistant turns; `origin=background` leaves out the turns of chat messages.
          *
          *     Supabase address: `GET /functions/v1/tenants/background-jobs`
          */
@@ -5208,8 +5292,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Change a tenant's plan (service role only: billing; a user's attempt anywhere else is refused with 403)
-         * @description Supabase address: `POST /functions/v1/tenants/admin/tenants/{id}/plan`
+         * Change a tenant's plan
+         * @description Change a tenant's plan (service role only: billing; a user's attempt anywhere else is refused with 403)
+         *
+         *     Supabase address: `POST /functions/v1/tenants/admin/tenants/{id}/plan`
          */
         post: {
             parameters: {
@@ -6120,8 +6206,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Authorization request: to the dashboard sign-in and consent page
-         * @description PKCE S256 is required; resource, when given, must be {mcp_url}; scope is a space-separated subset of content:read content:write (both when omitted). A good request redirects to the dashboard's consent page; an unknown client or unregistered redirect_uri is a 400 page; any other fault goes back to the redirect_uri with an OAuth error.
+         * OAuth authorization request
+         * @description Authorization request: to the dashboard sign-in and consent page
+         *
+         *     PKCE S256 is required; resource, when given, must be {mcp_url}; scope is a space-separated subset of content:read content:write (both when omitted). A good request redirects to the dashboard's consent page; an unknown client or unregistered redirect_uri is a 400 page; any other fault goes back to the redirect_uri with an OAuth error.
          *
          *     Supabase address: `GET /functions/v1/mcp-sse/oauth/authorize`
          */
@@ -6188,8 +6276,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Token endpoint: authorization_code (with code_verifier) or refresh_token
-         * @description application/x-www-form-urlencoded (JSON accepted too): grant_type, client_id, and code + code_verifier + redirect_uri, or refresh_token; resource optional ({mcp_url}). Refresh tokens rotate; a used one presented again revokes the grant.
+         * Token endpoint
+         * @description Token endpoint: authorization_code (with code_verifier) or refresh_token
+         *
+         *     application/x-www-form-urlencoded (JSON accepted too): grant_type, client_id, and code + code_verifier + redirect_uri, or refresh_token; resource optional ({mcp_url}). Refresh tokens rotate; a used one presented again revokes the grant.
          *
          *     Supabase address: `POST /functions/v1/mcp-sse/oauth/token`
          */
@@ -6265,8 +6355,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Token revocation (RFC 7009): the token’s grant ends on every instance at once
-         * @description Form or JSON: token, client_id. Always 200 for a well-formed request, known token or not.
+         * Token revocation
+         * @description Token revocation (RFC 7009): the token’s grant ends on every instance at once
+         *
+         *     Form or JSON: token, client_id. Always 200 for a well-formed request, known token or not.
          *
          *     Supabase address: `POST /functions/v1/mcp-sse/oauth/revoke`
          */
@@ -6320,8 +6412,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An MCP client’s pending authorization request, for the consent page
-         * @description Supabase address: `GET /functions/v1/mcp-sse/oauth/requests/{id}`
+         * An MCP client’s pending authorization request
+         * @description An MCP client’s pending authorization request, for the consent page
+         *
+         *     Supabase address: `GET /functions/v1/mcp-sse/oauth/requests/{id}`
          */
         get: {
             parameters: {
@@ -6399,8 +6493,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve (owners and admins) or decline an MCP client’s request; where the browser goes next
-         * @description Supabase address: `POST /functions/v1/mcp-sse/oauth/requests/{id}/decision`
+         * Approve or decline an MCP client’s request
+         * @description Approve (owners and admins) or decline an MCP client’s request; where the browser goes next
+         *
+         *     Supabase address: `POST /functions/v1/mcp-sse/oauth/requests/{id}/decision`
          */
         post: {
             parameters: {
@@ -6508,8 +6604,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The MCP clients connected to this tenant by OAuth, newest first (also /api/mcp-clients)
-         * @description Supabase address: `GET /functions/v1/mcp-sse/oauth/clients`
+         * The MCP clients connected to this tenant by OAuth
+         * @description The MCP clients connected to this tenant by OAuth, newest first (also /api/mcp-clients)
+         *
+         *     Supabase address: `GET /functions/v1/mcp-sse/oauth/clients`
          */
         get: {
             parameters: {
@@ -6579,8 +6677,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Revoke a connected MCP client: its tokens are refused from the next request, on every instance
-         * @description Supabase address: `DELETE /functions/v1/mcp-sse/oauth/clients/{id}`
+         * Revoke a connected MCP client
+         * @description Revoke a connected MCP client: its tokens are refused from the next request, on every instance
+         *
+         *     Supabase address: `DELETE /functions/v1/mcp-sse/oauth/clients/{id}`
          */
         delete: {
             parameters: {
@@ -6786,8 +6886,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Store a credential (the secret is encrypted at once; only key_hint is ever shown)
-         * @description Supabase address: `POST /functions/v1/credentials`
+         * Store a credential
+         * @description Store a credential (the secret is encrypted at once; only key_hint is ever shown)
+         *
+         *     Supabase address: `POST /functions/v1/credentials`
          */
         post: {
             parameters: {
@@ -7111,8 +7213,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Replace the secret (new key_hint; the old ciphertext is overwritten)
-         * @description Supabase address: `POST /functions/v1/credentials/{id}/rotate`
+         * Replace a credential's secret
+         * @description Replace the secret (new key_hint; the old ciphertext is overwritten)
+         *
+         *     Supabase address: `POST /functions/v1/credentials/{id}/rotate`
          */
         post: {
             parameters: {
@@ -7208,8 +7312,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Usage history of a credential: which server code used it and when, newest first
-         * @description Supabase address: `GET /functions/v1/credentials/{id}/usage`
+         * Usage history of a credential
+         * @description Usage history of a credential: which server code used it and when, newest first
+         *
+         *     Supabase address: `GET /functions/v1/credentials/{id}/usage`
          */
         get: {
             parameters: {
@@ -7295,8 +7401,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job (daily): alert owners and admins 7 days and 1 day before a credential expires
-         * @description Supabase address: `POST /functions/v1/credentials/jobs/expiry-alerts`
+         * Job (daily): alert before a credential expires
+         * @description Job (daily): alert owners and admins 7 days and 1 day before a credential expires
+         *
+         *     Supabase address: `POST /functions/v1/credentials/jobs/expiry-alerts`
          */
         post: {
             parameters: {
@@ -7396,8 +7504,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job: queue usage alerts that are due and not yet sent (service role only)
-         * @description Supabase address: `POST /functions/v1/usage/jobs/check-usage-alerts`
+         * Job: queue usage alerts that are due and not yet sent
+         * @description Job: queue usage alerts that are due and not yet sent (service role only)
+         *
+         *     Supabase address: `POST /functions/v1/usage/jobs/check-usage-alerts`
          */
         post: {
             parameters: {
@@ -7444,8 +7554,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Usage, quota, percent and overage per product for a month (users, or keys with billing:read)
-         * @description Supabase address: `GET /functions/v1/usage/usage`
+         * Usage, quota, percent and overage per product for a month
+         * @description Usage, quota, percent and overage per product for a month (users, or keys with billing:read)
+         *
+         *     Supabase address: `GET /functions/v1/usage/usage`
          */
         get: {
             parameters: {
@@ -7522,8 +7634,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Each product's use per day of a month, with its monthly quota (users, or keys with billing:read)
-         * @description Supabase address: `GET /functions/v1/usage/usage/daily`
+         * Each product's use per day of a month
+         * @description Each product's use per day of a month, with its monthly quota (users, or keys with billing:read)
+         *
+         *     Supabase address: `GET /functions/v1/usage/usage/daily`
          */
         get: {
             parameters: {
@@ -7654,8 +7768,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Add a usage alert (owners and admins): an e-mail once per month when usage reaches the threshold
-         * @description Supabase address: `POST /functions/v1/usage/alerts`
+         * Add a usage alert
+         * @description Add a usage alert (owners and admins): an e-mail once per month when usage reaches the threshold
+         *
+         *     Supabase address: `POST /functions/v1/usage/alerts`
          */
         post: {
             parameters: {
@@ -7833,8 +7949,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Analytics API: usage per product and month, and event counts by type, over a period (analytics:read)
-         * @description Metered as one Analytics API request; past the Free quota: 429 QUOTA_EXCEEDED.
+         * Usage and event counts over a period
+         * @description Analytics API: usage per product and month, and event counts by type, over a period (analytics:read)
+         *
+         *     Metered as one Analytics API request; past the Free quota: 429 QUOTA_EXCEEDED.
          *
          *     Supabase address: `GET /functions/v1/usage/analytics`
          */
@@ -8070,8 +8188,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The event types a subscription may name, each with when it occurs (the event catalog)
-         * @description Supabase address: `GET /functions/v1/webhooks/event-types`
+         * The event types a subscription may name
+         * @description The event types a subscription may name, each with when it occurs (the event catalog)
+         *
+         *     Supabase address: `GET /functions/v1/webhooks/event-types`
          */
         get: {
             parameters: {
@@ -8434,8 +8554,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Rotate the signing secret; the previous one keeps signing during the overlap
-         * @description Supabase address: `POST /functions/v1/webhooks/{id}/rotate-secret`
+         * Rotate the signing secret
+         * @description Rotate the signing secret; the previous one keeps signing during the overlap
+         *
+         *     Supabase address: `POST /functions/v1/webhooks/{id}/rotate-secret`
          */
         post: {
             parameters: {
@@ -8610,8 +8732,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reactivate a paused subscription and deliver the events held while it was paused
-         * @description Supabase address: `POST /functions/v1/webhooks/{id}/resume`
+         * Reactivate a paused subscription
+         * @description Reactivate a paused subscription and deliver the events held while it was paused
+         *
+         *     Supabase address: `POST /functions/v1/webhooks/{id}/resume`
          */
         post: {
             parameters: {
@@ -8783,8 +8907,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send one event again (a new run of the retry schedule, same event id)
-         * @description Supabase address: `POST /functions/v1/webhooks/{id}/redeliver`
+         * Send one event again
+         * @description Send one event again (a new run of the retry schedule, same event id)
+         *
+         *     Supabase address: `POST /functions/v1/webhooks/{id}/redeliver`
          */
         post: {
             parameters: {
@@ -8972,8 +9098,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a webhook.test event (one attempt, no retries, also while paused)
-         * @description Supabase address: `POST /functions/v1/webhooks/{id}/test`
+         * Send a webhook.test event
+         * @description One attempt, no retries, also while the subscription is paused.
+         *
+         *     Supabase address: `POST /functions/v1/webhooks/{id}/test`
          */
         post: {
             parameters: {
@@ -9058,8 +9186,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job: send due deliveries (service role only; pg_cron every minute)
-         * @description Supabase address: `POST /functions/v1/webhooks/jobs/dispatch`
+         * Job: send due deliveries
+         * @description Job: send due deliveries (service role only; pg_cron every minute)
+         *
+         *     Supabase address: `POST /functions/v1/webhooks/jobs/dispatch`
          */
         post: {
             parameters: {
@@ -9109,8 +9239,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The integrations catalog: OAuth providers and MCP integration types, by category
-         * @description Supabase address: `GET /functions/v1/integrations`
+         * The integrations catalog
+         * @description The integrations catalog: OAuth providers and MCP integration types, by category
+         *
+         *     Supabase address: `GET /functions/v1/integrations`
          */
         get: {
             parameters: {
@@ -9166,8 +9298,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Start the OAuth flow: redirects to the provider's consent screen (JSON with Accept: application/json); sets the HttpOnly cookie that binds the flow to this browser
-         * @description Supabase address: `GET /functions/v1/integrations/{slug}/authorize`
+         * Start the OAuth flow
+         * @description Start the OAuth flow: redirects to the provider's consent screen (JSON with Accept: application/json); sets the HttpOnly cookie that binds the flow to this browser
+         *
+         *     Supabase address: `GET /functions/v1/integrations/{slug}/authorize`
          */
         get: {
             parameters: {
@@ -9271,8 +9405,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * OAuth redirect target: checks the browser binding cookie, exchanges the code, stores the connection, redirects to the dashboard
-         * @description Supabase address: `GET /functions/v1/integrations/callback`
+         * OAuth redirect target
+         * @description OAuth redirect target: checks the browser binding cookie, exchanges the code, stores the connection, redirects to the dashboard
+         *
+         *     Supabase address: `GET /functions/v1/integrations/callback`
          */
         get: {
             parameters: {
@@ -9332,8 +9468,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The platform's OAuth client ID metadata document: its client_id at the authorization servers of OAuth-protected MCP servers that take such documents
-         * @description Supabase address: `GET /functions/v1/integrations/client-metadata.json`
+         * The platform's OAuth client ID metadata document
+         * @description The platform's OAuth client ID metadata document: its client_id at the authorization servers of OAuth-protected MCP servers that take such documents
+         *
+         *     Supabase address: `GET /functions/v1/integrations/client-metadata.json`
          */
         get: {
             parameters: {
@@ -9382,8 +9520,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Connect an MCP server: discovers its tools and stores the connection (token encrypted); an OAuth-protected server answers 202 with the sign-in address
-         * @description Supabase address: `POST /functions/v1/integrations/connect`
+         * Connect an MCP server
+         * @description Connect an MCP server: discovers its tools and stores the connection (token encrypted); an OAuth-protected server answers 202 with the sign-in address
+         *
+         *     Supabase address: `POST /functions/v1/integrations/connect`
          */
         post: {
             parameters: {
@@ -9689,8 +9829,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete a connection (revoking its token at the provider where it offers revocation)
-         * @description Supabase address: `DELETE /functions/v1/integrations/connections/{id}`
+         * Delete a connection
+         * @description Delete a connection (revoking its token at the provider where it offers revocation)
+         *
+         *     Supabase address: `DELETE /functions/v1/integrations/connections/{id}`
          */
         delete: {
             parameters: {
@@ -10015,8 +10157,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Allow or disable a tool on a connection, with optional restrictions
-         * @description Supabase address: `POST /functions/v1/integrations/connections/{id}/permissions`
+         * Allow or disable a tool on a connection
+         * @description Allow or disable a tool on a connection, with optional restrictions
+         *
+         *     Supabase address: `POST /functions/v1/integrations/connections/{id}/permissions`
          */
         post: {
             parameters: {
@@ -10123,8 +10267,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job: refresh OAuth tokens that expire within 1 hour (service role only; hourly)
-         * @description Supabase address: `POST /functions/v1/integrations/jobs/refresh-tokens`
+         * Job: refresh OAuth tokens that expire within 1 hour
+         * @description Job: refresh OAuth tokens that expire within 1 hour (service role only; hourly)
+         *
+         *     Supabase address: `POST /functions/v1/integrations/jobs/refresh-tokens`
          */
         post: {
             parameters: {
@@ -10177,8 +10323,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Receive a Shopify webhook at the shared address (stores connected before per-store addresses)
-         * @description Shops authenticate by signature, not by our keys: base64 HMAC-SHA256 of the raw body under the
+         * Receive a Shopify webhook at the shared address
+         * @description Receive a Shopify webhook at the shared address (stores connected before per-store addresses)
+         *
+         *     Shops authenticate by signature, not by our keys: base64 HMAC-SHA256 of the raw body under the
          *     store's secret, in X-Shopify-Hmac-Sha256 (Shopify) or X-WC-Webhook-Signature (WooCommerce). Shopify also sends
          *     X-Shopify-Shop-Domain, X-Shopify-Topic, X-Shopify-Webhook-Id (the dedupe key), X-Shopify-Event-Id,
          *     X-Shopify-Triggered-At and X-Shopify-API-Version; WooCommerce X-WC-Webhook-Topic, X-WC-Webhook-Delivery-ID
@@ -10262,8 +10410,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Receive a Shopify or WooCommerce webhook at the store's own address (its webhook_url)
-         * @description Shops authenticate by signature, not by our keys: base64 HMAC-SHA256 of the raw body under the
+         * Receive a store webhook at the store's own address
+         * @description Receive a Shopify or WooCommerce webhook at the store's own address (its webhook_url)
+         *
+         *     Shops authenticate by signature, not by our keys: base64 HMAC-SHA256 of the raw body under the
          *     store's secret, in X-Shopify-Hmac-Sha256 (Shopify) or X-WC-Webhook-Signature (WooCommerce). Shopify also sends
          *     X-Shopify-Shop-Domain, X-Shopify-Topic, X-Shopify-Webhook-Id (the dedupe key), X-Shopify-Event-Id,
          *     X-Shopify-Triggered-At and X-Shopify-API-Version; WooCommerce X-WC-Webhook-Topic, X-WC-Webhook-Delivery-ID
@@ -10407,8 +10557,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Connect a Shopify or WooCommerce store (its signing secret is write-only)
-         * @description Supabase address: `POST /functions/v1/commerce-webhook/stores`
+         * Connect a Shopify or WooCommerce store
+         * @description Connect a Shopify or WooCommerce store (its signing secret is write-only)
+         *
+         *     Supabase address: `POST /functions/v1/commerce-webhook/stores`
          */
         post: {
             parameters: {
@@ -10566,8 +10718,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Disconnect a store, deleting its deliveries, orders and products
-         * @description Supabase address: `DELETE /functions/v1/commerce-webhook/stores/{id}`
+         * Disconnect a store
+         * @description Disconnect a store, deleting its deliveries, orders and products
+         *
+         *     Supabase address: `DELETE /functions/v1/commerce-webhook/stores/{id}`
          */
         delete: {
             parameters: {
@@ -10741,8 +10895,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Replace the store's signing secret (takes effect on the next delivery)
-         * @description Supabase address: `POST /functions/v1/commerce-webhook/stores/{id}/rotate-secret`
+         * Replace the store's signing secret
+         * @description Replace the store's signing secret (takes effect on the next delivery)
+         *
+         *     Supabase address: `POST /functions/v1/commerce-webhook/stores/{id}/rotate-secret`
          */
         post: {
             parameters: {
@@ -10838,8 +10994,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The log of received deliveries, newest first (status=failed lists the dead letters)
-         * @description Supabase address: `GET /functions/v1/commerce-webhook/deliveries`
+         * The log of received deliveries
+         * @description The log of received deliveries, newest first (status=failed lists the dead letters)
+         *
+         *     Supabase address: `GET /functions/v1/commerce-webhook/deliveries`
          */
         get: {
             parameters: {
@@ -10993,8 +11151,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Queue a dead-lettered delivery again, with a fresh retry schedule
-         * @description Supabase address: `POST /functions/v1/commerce-webhook/deliveries/{id}/replay`
+         * Queue a dead-lettered delivery again
+         * @description Queue a dead-lettered delivery again, with a fresh retry schedule
+         *
+         *     Supabase address: `POST /functions/v1/commerce-webhook/deliveries/{id}/replay`
          */
         post: {
             parameters: {
@@ -11174,8 +11334,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Synced products, newest first, with filters (deleted ones only with include_deleted=true)
-         * @description Supabase address: `GET /functions/v1/commerce-webhook/products`
+         * Synced products
+         * @description Synced products, newest first, with filters (deleted ones only with include_deleted=true)
+         *
+         *     Supabase address: `GET /functions/v1/commerce-webhook/products`
          */
         get: {
             parameters: {
@@ -11265,8 +11427,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job: process due deliveries (service role only; pg_cron every minute)
-         * @description Supabase address: `POST /functions/v1/commerce-webhook/jobs/process`
+         * Job: process due deliveries
+         * @description Job: process due deliveries (service role only; pg_cron every minute)
+         *
+         *     Supabase address: `POST /functions/v1/commerce-webhook/jobs/process`
          */
         post: {
             parameters: {
@@ -11319,8 +11483,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Scrape one source now: answers 202 with the job (the one already queued or running, if any); GET /api/jobs/{job_id} follows it
-         * @description Supabase address: `POST /functions/v1/scrape-social`
+         * Scrape one source now
+         * @description Scrape one source now: answers 202 with the job (the one already queued or running, if any); GET /api/jobs/{job_id} follows it
+         *
+         *     Supabase address: `POST /functions/v1/scrape-social`
          */
         post: {
             parameters: {
@@ -11416,8 +11582,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job: queue the scrapes of scheduled sources that are due, then run due and stalled scrape jobs
-         * @description Supabase address: `POST /functions/v1/scrape-social/jobs/sweep`
+         * Job: queue the scrapes of scheduled sources that are due
+         * @description Job: queue the scrapes of scheduled sources that are due, then run due and stalled scrape jobs
+         *
+         *     Supabase address: `POST /functions/v1/scrape-social/jobs/sweep`
          */
         post: {
             parameters: {
@@ -11537,8 +11705,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Add a source (a feed, or an Apify actor run) that feeds one site, with an optional schedule; an enabled feed (or a scheduled actor) is fetched at once, its job in last_job_id
-         * @description Supabase address: `POST /functions/v1/scrape-social/sources`
+         * Add a source
+         * @description Add a source (a feed, or an Apify actor run) that feeds one site, with an optional schedule; an enabled feed (or a scheduled actor) is fetched at once, its job in last_job_id
+         *
+         *     Supabase address: `POST /functions/v1/scrape-social/sources`
          */
         post: {
             parameters: {
@@ -11767,8 +11937,10 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change a source: name, site, config (same kind), schedule, enabled
-         * @description Supabase address: `PATCH /functions/v1/scrape-social/sources/{id}`
+         * Change a source
+         * @description Change a source: name, site, config (same kind), schedule, enabled
+         *
+         *     Supabase address: `PATCH /functions/v1/scrape-social/sources/{id}`
          */
         patch: {
             parameters: {
@@ -11860,8 +12032,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The source's scraped items, newest first (their ids feed generate-article)
-         * @description Supabase address: `GET /functions/v1/scrape-social/sources/{id}/items`
+         * The source's scraped items
+         * @description The source's scraped items, newest first (their ids feed generate-article)
+         *
+         *     Supabase address: `GET /functions/v1/scrape-social/sources/{id}/items`
          */
         get: {
             parameters: {
@@ -11956,8 +12130,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Write a draft article from scraped items with the tenant's AI provider: answers 202 with the job (429 QUOTA_EXCEEDED when the Assistant API quota is used up)
-         * @description Supabase address: `POST /functions/v1/generate-article`
+         * Write a draft article from scraped items
+         * @description Write a draft article from scraped items with the tenant's AI provider: answers 202 with the job (429 QUOTA_EXCEEDED when the Assistant API quota is used up)
+         *
+         *     Supabase address: `POST /functions/v1/generate-article`
          */
         post: {
             parameters: {
@@ -12062,8 +12238,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job: run due generation jobs (retries after backoff) and those a stopped instance left
-         * @description Supabase address: `POST /functions/v1/generate-article/jobs/sweep`
+         * Job: run due generation jobs
+         * @description Job: run due generation jobs (retries after backoff) and those a stopped instance left
+         *
+         *     Supabase address: `POST /functions/v1/generate-article/jobs/sweep`
          */
         post: {
             parameters: {
@@ -12114,8 +12292,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Sync a destination's affiliate catalogs: answers 202 with the job (the one already queued or running, if any)
-         * @description Supabase address: `POST /functions/v1/sync-affiliate`
+         * Sync a destination's affiliate catalogs
+         * @description Sync a destination's affiliate catalogs: answers 202 with the job (the one already queued or running, if any)
+         *
+         *     Supabase address: `POST /functions/v1/sync-affiliate`
          */
         post: {
             parameters: {
@@ -12219,8 +12399,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job: queue the syncs of scheduled destinations that are due, then run due and stalled sync jobs
-         * @description Supabase address: `POST /functions/v1/sync-affiliate/jobs/sweep`
+         * Job: queue the syncs of scheduled destinations that are due
+         * @description Job: queue the syncs of scheduled destinations that are due, then run due and stalled sync jobs
+         *
+         *     Supabase address: `POST /functions/v1/sync-affiliate/jobs/sweep`
          */
         post: {
             parameters: {
@@ -12271,8 +12453,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The tenant's affiliate destinations with their programs, newest first
-         * @description Supabase address: `GET /functions/v1/sync-affiliate/destinations`
+         * The tenant's affiliate destinations with their programs
+         * @description The tenant's affiliate destinations with their programs, newest first
+         *
+         *     Supabase address: `GET /functions/v1/sync-affiliate/destinations`
          */
         get: {
             parameters: {
@@ -12340,8 +12524,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Create the affiliate destination of a site (one per site), optionally on a schedule
-         * @description Supabase address: `POST /functions/v1/sync-affiliate/destinations`
+         * Create the affiliate destination of a site
+         * @description Create the affiliate destination of a site (one per site), optionally on a schedule
+         *
+         *     Supabase address: `POST /functions/v1/sync-affiliate/destinations`
          */
         post: {
             parameters: {
@@ -12693,8 +12879,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Attach an affiliate program (a network, merchant ids, feed or query, tracking id, credential)
-         * @description Supabase address: `POST /functions/v1/sync-affiliate/destinations/{id}/programs`
+         * Attach an affiliate program
+         * @description Attach an affiliate program (a network, merchant ids, feed or query, tracking id, credential)
+         *
+         *     Supabase address: `POST /functions/v1/sync-affiliate/destinations/{id}/programs`
          */
         post: {
             parameters: {
@@ -13010,8 +13198,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A destination's synced products, newest first, by words and availability (GET /v1/products)
-         * @description Supabase address: `GET /functions/v1/sync-affiliate/products`
+         * A destination's synced products
+         * @description A destination's synced products, newest first, by words and availability (GET /v1/products)
+         *
+         *     Supabase address: `GET /functions/v1/sync-affiliate/products`
          */
         get: {
             parameters: {
@@ -13108,8 +13298,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List conversations, newest first (keyset pagination); `q` searches titles and messages
-         * @description Supabase address: `GET /functions/v1/assistant/conversations`
+         * List conversations
+         * @description List conversations, newest first (keyset pagination); `q` searches titles and messages
+         *
+         *     Supabase address: `GET /functions/v1/assistant/conversations`
          */
         get: {
             parameters: {
@@ -13507,8 +13699,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Send a message: runs one assistant turn (JSON, or streamed with Accept: text/event-stream)
-         * @description The model is the tenant's AI credential (Credentials, category AI: OpenAI-compatible or Anthropic); without one the answer is 422 naming the credential to add, and nothing is stored. The tools are those the tool server lists for the tenant, each call decided by the tenant's tool permissions. Tokens are metered against the Assistant API: past a Free quota 429 QUOTA_EXCEEDED before the provider is called; a turn in progress stops at its next model call once the quota is spent. A second message while a turn runs (or waits for approval) is 409 CONFLICT.
+         * Send a message
+         * @description Send a message: runs one assistant turn (JSON, or streamed with Accept: text/event-stream)
+         *
+         *     The model is the tenant's AI credential (Credentials, category AI: OpenAI-compatible or Anthropic); without one the answer is 422 naming the credential to add, and nothing is stored. The tools are those the tool server lists for the tenant, each call decided by the tenant's tool permissions. Tokens are metered against the Assistant API: past a Free quota 429 QUOTA_EXCEEDED before the provider is called; a turn in progress stops at its next model call once the quota is spent. A second message while a turn runs (or waits for approval) is 409 CONFLICT.
          *
          *     With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:
          *     - `turn.started`: {turn_id, conversation_id, message}: the stored user message
@@ -13642,8 +13836,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve or deny a tool call that waits for approval; the turn then resumes
-         * @description Owners and admins (a key acts as its creator). When the last waiting call of the turn is decided, the turn resumes here (on whichever instance this request reached): approved calls run, denied ones are reported to the model as denied. A call that is not waiting is 409.
+         * Approve or deny a tool call that waits for approval
+         * @description Approve or deny a tool call that waits for approval; the turn then resumes
+         *
+         *     Owners and admins (a key acts as its creator). When the last waiting call of the turn is decided, the turn resumes here (on whichever instance this request reached): approved calls run, denied ones are reported to the model as denied. A call that is not waiting is 409.
          *
          *     With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:
          *     - `turn.started`: {turn_id, conversation_id, message}: the stored user message
@@ -13758,8 +13954,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The approvals inbox: tool calls that wait (or waited) for approval, newest first
-         * @description Across conversations and automations, each with its tool, arguments, what asked and when it expires. Owners and admins see every one of the tenant; members those of their own conversations. Keyset pages.
+         * The approvals inbox
+         * @description The approvals inbox: tool calls that wait (or waited) for approval, newest first
+         *
+         *     Across conversations and automations, each with its tool, arguments, what asked and when it expires. Owners and admins see every one of the tenant; members those of their own conversations. Keyset pages.
          *
          *     Supabase address: `GET /functions/v1/assistant/approvals`
          */
@@ -13844,8 +14042,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve or deny a waiting tool call from the inbox; the turn then resumes
-         * @description As POST /conversations/{id}/approvals/{call_id}, by the call alone. A call that is not waiting (decided or expired) is 409.
+         * Approve or deny a waiting tool call from the inbox
+         * @description Approve or deny a waiting tool call from the inbox; the turn then resumes
+         *
+         *     As POST /conversations/{id}/approvals/{call_id}, by the call alone. A call that is not waiting (decided or expired) is 409.
          *
          *     With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:
          *     - `turn.started`: {turn_id, conversation_id, message}: the stored user message
@@ -13956,8 +14156,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Re-attach to a turn's stream: the events after the last one seen, then the rest as they come
-         * @description Every event of a turn is numbered (the SSE `id:`) and kept, so a client that reloads or lost its connection re-attaches here, on any instance, with `Last-Event-ID` (EventSource sends it by itself) or `?last_event_id=`: it gets every event after that one, nothing twice, and then the turn's events as they happen, until `turn.ended`. Without either it gets the turn's stream from the start. A finished turn's stream replays and ends; events are kept for 24 hours after the turn ends (after that, just `turn.ended`). One request follows a turn for at most 2 minutes and then ends without `turn.ended`: resume again from the last id.
+         * Re-attach to a turn's stream
+         * @description Re-attach to a turn's stream: the events after the last one seen, then the rest as they come
+         *
+         *     Every event of a turn is numbered (the SSE `id:`) and kept, so a client that reloads or lost its connection re-attaches here, on any instance, with `Last-Event-ID` (EventSource sends it by itself) or `?last_event_id=`: it gets every event after that one, nothing twice, and then the turn's events as they happen, until `turn.ended`. Without either it gets the turn's stream from the start. A finished turn's stream replays and ends; events are kept for 24 hours after the turn ends (after that, just `turn.ended`). One request follows a turn for at most 2 minutes and then ends without `turn.ended`: resume again from the last id.
          *
          *     With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:
          *     - `turn.started`: {turn_id, conversation_id, message}: the stored user message
@@ -14165,8 +14367,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Answer the last user message again (JSON, or streamed with Accept: text/event-stream)
-         * @description Runs a turn exactly as POST …/messages does, answering the conversation's last user message again. The earlier answer is kept as an alternative (`alternatives` in GET …/conversations/{id}), not overwritten. A conversation without an answer yet, or with a turn still running, is 409.
+         * Answer the last user message again
+         * @description Answer the last user message again (JSON, or streamed with Accept: text/event-stream)
+         *
+         *     Runs a turn exactly as POST …/messages does, answering the conversation's last user message again. The earlier answer is kept as an alternative (`alternatives` in GET …/conversations/{id}), not overwritten. A conversation without an answer yet, or with a turn still running, is 409.
          *
          *     With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:
          *     - `turn.started`: {turn_id, conversation_id, message}: the stored user message
@@ -14283,8 +14487,10 @@ export interface paths {
         };
         get?: never;
         /**
-         * Edit the last user message and run a turn on it (JSON, or streamed with Accept: text/event-stream)
-         * @description Replaces the last user message with `content` and answers it as POST …/messages does. The earlier message and its answer are kept as an alternative (`alternatives` in GET …/conversations/{id}). A message that is not the last user message, or a turn still running, is 409.
+         * Edit the last user message and run a turn on it
+         * @description Edit the last user message and run a turn on it (JSON, or streamed with Accept: text/event-stream)
+         *
+         *     Replaces the last user message with `content` and answers it as POST …/messages does. The earlier message and its answer are kept as an alternative (`alternatives` in GET …/conversations/{id}). A message that is not the last user message, or a turn still running, is 409.
          *
          *     With `Accept: text/event-stream` the answer is a stream of server-sent events, `event:` the name and `data:` one JSON object:
          *     - `turn.started`: {turn_id, conversation_id, message}: the stored user message
@@ -14415,8 +14621,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The assistant's model: provider, model, credential environment, and what the next turn will use
-         * @description Supabase address: `GET /functions/v1/assistant/settings`
+         * The assistant's model settings
+         * @description The assistant's model: provider, model, credential environment, and what the next turn will use
+         *
+         *     Supabase address: `GET /functions/v1/assistant/settings`
          */
         get: {
             parameters: {
@@ -14466,8 +14674,10 @@ export interface paths {
             };
         };
         /**
-         * Choose the assistant's provider and model (owners and admins)
-         * @description Supabase address: `PUT /functions/v1/assistant/settings`
+         * Choose the assistant's provider and model
+         * @description Choose the assistant's provider and model (owners and admins)
+         *
+         *     Supabase address: `PUT /functions/v1/assistant/settings`
          */
         put: {
             parameters: {
@@ -14605,8 +14815,10 @@ export interface paths {
         };
         put?: never;
         /**
-         * Save an instruction the assistant runs on a schedule (owners and admins)
-         * @description Each run is an assistant turn in a conversation of its own, as the member who saved it, with triggered_by = automation in the usage log. A tool that needs approval is not run unattended: the turn waits for an owner or admin.
+         * Save an instruction the assistant runs on a schedule
+         * @description Save an instruction the assistant runs on a schedule (owners and admins)
+         *
+         *     Each run is an assistant turn in a conversation of its own, as the member who saved it, with triggered_by = automation in the usage log. A tool that needs approval is not run unattended: the turn waits for an owner or admin.
          *
          *     Supabase address: `POST /functions/v1/assistant/automations`
          */
@@ -14860,8 +15072,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * An automation's runs, newest first, each with its conversation and turn status
-         * @description Supabase address: `GET /functions/v1/assistant/automations/{id}/runs`
+         * An automation's runs
+         * @description An automation's runs, newest first, each with its conversation and turn status
+         *
+         *     Supabase address: `GET /functions/v1/assistant/automations/{id}/runs`
          */
         get: {
             parameters: {
@@ -14948,8 +15162,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job: start due automations, resume turns a stopped instance left (lease ran out), mark failed ones
-         * @description Supabase address: `POST /functions/v1/assistant/jobs/sweep`
+         * Job: start due automations
+         * @description Job: start due automations, resume turns a stopped instance left (lease ran out), mark failed ones
+         *
+         *     Supabase address: `POST /functions/v1/assistant/jobs/sweep`
          */
         post: {
             parameters: {
@@ -15002,8 +15218,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Job: start the automation runs committed events queued, each once (the kick after an event's commit; service role only)
-         * @description Supabase address: `POST /functions/v1/assistant/jobs/start-event-runs`
+         * Job: start the automation runs committed events queued
+         * @description Job: start the automation runs committed events queued, each once (the kick after an event's commit; service role only)
+         *
+         *     Supabase address: `POST /functions/v1/assistant/jobs/start-event-runs`
          */
         post: {
             parameters: {
@@ -15055,8 +15273,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A new tenant signs up
-         * @description Sent to each subscription whose `events` include `tenant.created`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * tenant.created
+         * @description A new tenant signs up
+         *
+         *     Sent to each subscription whose `events` include `tenant.created`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -15139,8 +15359,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * The tenant's settings change (name, plan or settings)
-         * @description Sent to each subscription whose `events` include `tenant.updated`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * tenant.updated
+         * @description The tenant's settings change (name, plan or settings)
+         *
+         *     Sent to each subscription whose `events` include `tenant.updated`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -15239,8 +15461,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An article is published
-         * @description Sent to each subscription whose `events` include `content.published`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * content.published
+         * @description An article is published
+         *
+         *     Sent to each subscription whose `events` include `content.published`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -15323,8 +15547,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An article is created, modified or deleted
-         * @description Sent to each subscription whose `events` include `content.updated`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * content.updated
+         * @description An article is created, modified or deleted
+         *
+         *     Sent to each subscription whose `events` include `content.updated`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -15448,8 +15674,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An article is scheduled to be published, or rescheduled
-         * @description Sent to each subscription whose `events` include `content.scheduled`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * content.scheduled
+         * @description An article is scheduled to be published, or rescheduled
+         *
+         *     Sent to each subscription whose `events` include `content.scheduled`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -15539,8 +15767,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A published article goes back to draft, or a schedule is cancelled
-         * @description Sent to each subscription whose `events` include `content.unpublished`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * content.unpublished
+         * @description A published article goes back to draft, or a schedule is cancelled
+         *
+         *     Sent to each subscription whose `events` include `content.unpublished`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -15628,8 +15858,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A site is added
-         * @description Sent to each subscription whose `events` include `site.created`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * site.created
+         * @description A site is added
+         *
+         *     Sent to each subscription whose `events` include `site.created`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -15711,8 +15943,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A site is removed, with its articles
-         * @description Sent to each subscription whose `events` include `site.deleted`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * site.deleted
+         * @description A site is removed, with its articles
+         *
+         *     Sent to each subscription whose `events` include `site.deleted`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -15796,8 +16030,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A team invitation is sent
-         * @description Sent to each subscription whose `events` include `user.invited`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * user.invited
+         * @description A team invitation is sent
+         *
+         *     Sent to each subscription whose `events` include `user.invited`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -15883,8 +16119,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A user accepts an invitation
-         * @description Sent to each subscription whose `events` include `user.joined`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * user.joined
+         * @description A user accepts an invitation
+         *
+         *     Sent to each subscription whose `events` include `user.joined`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -15967,8 +16205,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An API key (platform or tool-server) is created; never the key itself
-         * @description Sent to each subscription whose `events` include `api_key.created`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * api_key.created
+         * @description An API key (platform or tool-server) is created; never the key itself
+         *
+         *     Sent to each subscription whose `events` include `api_key.created`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -16059,8 +16299,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An API key is revoked
-         * @description Sent to each subscription whose `events` include `api_key.revoked`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * api_key.revoked
+         * @description An API key is revoked
+         *
+         *     Sent to each subscription whose `events` include `api_key.revoked`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -16154,8 +16396,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An integration connection can no longer refresh its access (the provider refused the grant): its tools refuse calls until an owner or admin reconnects it
-         * @description Sent to each subscription whose `events` include `connection.reauthorization_required`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * connection.reauthorization_required
+         * @description An integration connection can no longer refresh its access (the provider refused the grant): its tools refuse calls until an owner or admin reconnects it
+         *
+         *     Sent to each subscription whose `events` include `connection.reauthorization_required`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -16248,8 +16492,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * An assistant turn waits for an owner's or admin's approval of one or more tool calls
-         * @description Sent to each subscription whose `events` include `assistant.approval_required`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * assistant.approval_required
+         * @description An assistant turn waits for an owner's or admin's approval of one or more tool calls
+         *
+         *     Sent to each subscription whose `events` include `assistant.approval_required`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -16342,8 +16588,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A background job (scrape, article generation, affiliate sync, assistant turn) failed for good: a permanent error, or its retries are used up
-         * @description Sent to each subscription whose `events` include `job.failed`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * job.failed
+         * @description A background job (scrape, article generation, affiliate sync, assistant turn) failed for good: a permanent error, or its retries are used up
+         *
+         *     Sent to each subscription whose `events` include `job.failed`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -16433,8 +16681,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A shop's order reaches the platform for the first time (commerce-webhook)
-         * @description Sent to each subscription whose `events` include `order.created`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * order.created
+         * @description A shop's order reaches the platform for the first time (commerce-webhook)
+         *
+         *     Sent to each subscription whose `events` include `order.created`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -16538,8 +16788,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A synced order changes at the shop (a newer version arrives)
-         * @description Sent to each subscription whose `events` include `order.updated`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * order.updated
+         * @description A synced order changes at the shop (a newer version arrives)
+         *
+         *     Sent to each subscription whose `events` include `order.updated`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -16643,8 +16895,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A source fetch stored new items (a feed or a social scrape); items it had already seen are no event
-         * @description Sent to each subscription whose `events` include `source.items_added`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
+         * source.items_added
+         * @description A source fetch stored new items (a feed or a social scrape); items it had already seen are no event
+         *
+         *     Sent to each subscription whose `events` include `source.items_added`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).
          */
         post: {
             parameters: {
@@ -16727,8 +16981,10 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A test delivery to one subscription, sent on request
-         * @description Sent by `POST /api/webhooks/{id}/test` to that subscription only: one attempt, no retries.
+         * webhook.test
+         * @description A test delivery to one subscription, sent on request
+         *
+         *     Sent by `POST /api/webhooks/{id}/test` to that subscription only: one attempt, no retries.
          */
         post: {
             parameters: {

@@ -7,7 +7,8 @@ import { keyRequests, keyRequestsSchema } from '@shared/services/api-keys/reques
 export const route = defineRoute(member, {
   method: 'get',
   path: '/{id}/requests',
-  summary: "One key's latest requests and its last 24 hours by the hour (from the request log)",
+  summary: "One key's latest requests and its last 24 hours by the hour",
+  description: "One key's latest requests and its last 24 hours by the hour (from the request log)",
   request: { params: idParam },
   responses: {
     200: jsonContent(keyRequestsSchema, "The key's recent requests and hourly counts"),

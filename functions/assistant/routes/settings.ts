@@ -8,14 +8,17 @@ import { getSettings, updateSettings } from '@shared/services/assistant/settings
 export const getRoute = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/settings',
-  summary: "The assistant's model: provider, model, credential environment, and what the next turn will use",
+  summary: "The assistant's model settings",
+  description:
+    "The assistant's model: provider, model, credential environment, and what the next turn will use",
   responses: { 200: jsonContent(settingsSchema, 'The settings'), ...errorResponses(401, 403, 429) },
 })
 
 export const putRoute = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   method: 'put',
   path: '/settings',
-  summary: "Choose the assistant's provider and model (owners and admins)",
+  summary: "Choose the assistant's provider and model",
+  description: "Choose the assistant's provider and model (owners and admins)",
   request: { body: { content: { 'application/json': { schema: settingsBody } }, required: true } },
   responses: { 200: jsonContent(settingsSchema, 'The settings'), ...errorResponses(400, 401, 403, 413, 429) },
 })

@@ -8,7 +8,8 @@ import { scheduledSweepReportSchema } from '@shared/services/jobs/schema.ts'
 export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/sweep',
-  summary:
+  summary: 'Job: start due automations',
+  description:
     'Job: start due automations, resume turns a stopped instance left (lease ran out), mark failed ones',
   responses: { 200: jsonContent(scheduledSweepReportSchema, 'Counts'), ...errorResponses(401) },
 })

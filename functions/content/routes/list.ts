@@ -48,8 +48,11 @@ export const route = defineRoute(publishedReader, {
   method: 'get',
   path: '/',
   meter: { product: 'content', buffered: true },
-  summary: "List the tenant's sites and articles (oldest or newest first, keyset pagination)",
-  description: `Needs a user access token or a platform API key with the scope content:read; a published-only key lists sites and published articles only.${metered}${cached}`,
+  summary: "List the tenant's sites and articles",
+  description:
+    "List the tenant's sites and articles (oldest or newest first, keyset pagination)" +
+    '\n\n' +
+    `Needs a user access token or a platform API key with the scope content:read; a published-only key lists sites and published articles only.${metered}${cached}`,
   request: { query: listQuery },
   responses: {
     200: jsonContent(contentListSchema, 'A page of content'),

@@ -10,7 +10,8 @@ import { acceptedJobSchema } from '@shared/services/jobs/schema.ts'
 export const route = defineRoute(serverFunctionAuth, {
   method: 'post',
   path: '/',
-  summary:
+  summary: 'Write a draft article from scraped items',
+  description:
     "Write a draft article from scraped items with the tenant's AI provider: answers 202 with the job (429 QUOTA_EXCEEDED when the Assistant API quota is used up)",
   request: { body: { content: { 'application/json': { schema: generateArticleBody } }, required: true } },
   responses: {

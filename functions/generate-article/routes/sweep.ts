@@ -8,7 +8,8 @@ import { sweepReportSchema } from '@shared/services/jobs/schema.ts'
 export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/sweep',
-  summary: 'Job: run due generation jobs (retries after backoff) and those a stopped instance left',
+  summary: 'Job: run due generation jobs',
+  description: 'Job: run due generation jobs (retries after backoff) and those a stopped instance left',
   responses: { 200: jsonContent(sweepReportSchema, 'Counts'), ...errorResponses(401) },
 })
 

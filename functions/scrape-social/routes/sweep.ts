@@ -9,7 +9,9 @@ import { queueDueScrapes } from '@shared/services/sources/sources.ts'
 export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/sweep',
-  summary: 'Job: queue the scrapes of scheduled sources that are due, then run due and stalled scrape jobs',
+  summary: 'Job: queue the scrapes of scheduled sources that are due',
+  description:
+    'Job: queue the scrapes of scheduled sources that are due, then run due and stalled scrape jobs',
   responses: { 200: jsonContent(scheduledSweepReportSchema, 'Counts'), ...errorResponses(401) },
 })
 

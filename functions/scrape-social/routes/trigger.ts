@@ -18,7 +18,8 @@ const trigger = jobTrigger({
 export const route = defineRoute(serverFunctionAuth, {
   method: 'post',
   path: '/',
-  summary:
+  summary: 'Scrape one source now',
+  description:
     'Scrape one source now: answers 202 with the job (the one already queued or running, if any); GET /api/jobs/{job_id} follows it',
   request: trigger.request,
   responses: trigger.responses,

@@ -9,7 +9,9 @@ import { scheduledSweepReportSchema } from '@shared/services/jobs/schema.ts'
 export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/sweep',
-  summary: 'Job: queue the syncs of scheduled destinations that are due, then run due and stalled sync jobs',
+  summary: 'Job: queue the syncs of scheduled destinations that are due',
+  description:
+    'Job: queue the syncs of scheduled destinations that are due, then run due and stalled sync jobs',
   responses: { 200: jsonContent(scheduledSweepReportSchema, 'Counts'), ...errorResponses(401) },
 })
 

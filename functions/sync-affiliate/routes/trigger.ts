@@ -18,7 +18,8 @@ const trigger = jobTrigger({
 export const route = defineRoute(serverFunctionAuth, {
   method: 'post',
   path: '/',
-  summary:
+  summary: "Sync a destination's affiliate catalogs",
+  description:
     "Sync a destination's affiliate catalogs: answers 202 with the job (the one already queued or running, if any)",
   request: trigger.request,
   responses: trigger.responses,

@@ -51,10 +51,13 @@ function register(registry: OpenAPIRegistry, type: string, event: CatalogEvent, 
   registry.registerWebhook({
     method: 'post',
     path: type,
-    summary: event.summary,
-    description: subscribable
-      ? `Sent to each subscription whose \`events\` include \`${type}\`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).`
-      : 'Sent by `POST /api/webhooks/{id}/test` to that subscription only: one attempt, no retries.',
+    // The event type names the entry in the sidebar; what it means opens the description.
+    summary: type,
+    description: `${event.summary}\n\n${
+      subscribable
+        ? `Sent to each subscription whose \`events\` include \`${type}\`, signed (see the headers). Answer 2xx within 10 s; anything else is retried (1 min, 5 min, 30 min, 2 h).`
+        : 'Sent by `POST /api/webhooks/{id}/test` to that subscription only: one attempt, no retries.'
+    }`,
     tags: ['Events'],
     request: {
       headers: deliveryHeaders,

@@ -12,7 +12,8 @@ import {
 export const route = defineRoute(member, {
   method: 'get',
   path: '/request-log',
-  summary:
+  summary: "The tenant's API requests",
+  description:
     "The tenant's API requests, newest first, by key, status and path (owners and admins: all; a member: their own). Written within a second of the answer, kept REQUEST_LOG_RETENTION_DAYS (30 by default)",
   request: { query: requestLogQuery },
   responses: {

@@ -13,12 +13,15 @@ const params = z.object({ call_id: z.uuid().openapi({ param: { name: 'call_id', 
 export const route = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   method: 'post',
   path: '/approvals/{call_id}',
-  summary: 'Approve or deny a waiting tool call from the inbox; the turn then resumes',
-  description: [
-    'As POST /conversations/{id}/approvals/{call_id}, by the call alone. A call that is not waiting (decided or expired) is 409.',
-    '',
-    streamDescription,
-  ].join('\n'),
+  summary: 'Approve or deny a waiting tool call from the inbox',
+  description:
+    'Approve or deny a waiting tool call from the inbox; the turn then resumes' +
+    '\n\n' +
+    [
+      'As POST /conversations/{id}/approvals/{call_id}, by the call alone. A call that is not waiting (decided or expired) is 409.',
+      '',
+      streamDescription,
+    ].join('\n'),
   request: { params, body: byConversation.request.body },
   responses: byConversation.responses,
 })

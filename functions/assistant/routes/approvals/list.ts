@@ -9,8 +9,10 @@ import { listApprovals } from '@shared/services/assistant/approvals.ts'
 export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/approvals',
-  summary: 'The approvals inbox: tool calls that wait (or waited) for approval, newest first',
+  summary: 'The approvals inbox',
   description:
+    'The approvals inbox: tool calls that wait (or waited) for approval, newest first' +
+    '\n\n' +
     'Across conversations and automations, each with its tool, arguments, what asked and when it expires. Owners and admins see every one of the tenant; members those of their own conversations. Keyset pages.',
   request: { query: approvalQuery },
   responses: {

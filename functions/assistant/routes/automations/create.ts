@@ -8,8 +8,10 @@ import { createAutomation } from '@shared/services/assistant/automations.ts'
 export const route = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   method: 'post',
   path: '/automations',
-  summary: 'Save an instruction the assistant runs on a schedule (owners and admins)',
+  summary: 'Save an instruction the assistant runs on a schedule',
   description:
+    'Save an instruction the assistant runs on a schedule (owners and admins)' +
+    '\n\n' +
     'Each run is an assistant turn in a conversation of its own, as the member who saved it, with triggered_by = automation in the usage log. A tool that needs approval is not run unattended: the turn waits for an owner or admin.',
   request: { body: { content: { 'application/json': { schema: automationBody } }, required: true } },
   responses: {

@@ -11,7 +11,8 @@ const runListSchema = z.object({ data: z.array(automationRunSchema) }).openapi('
 export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/automations/{id}/runs',
-  summary: "An automation's runs, newest first, each with its conversation and turn status",
+  summary: "An automation's runs",
+  description: "An automation's runs, newest first, each with its conversation and turn status",
   request: { params: idParam },
   responses: { 200: jsonContent(runListSchema, 'Runs'), ...errorResponses(400, 401, 403, 404, 429) },
 })

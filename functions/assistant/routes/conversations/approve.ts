@@ -16,12 +16,15 @@ const params = z.object({
 export const route = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   method: 'post',
   path: '/conversations/{id}/approvals/{call_id}',
-  summary: 'Approve or deny a tool call that waits for approval; the turn then resumes',
-  description: [
-    'Owners and admins (a key acts as its creator). When the last waiting call of the turn is decided, the turn resumes here (on whichever instance this request reached): approved calls run, denied ones are reported to the model as denied. A call that is not waiting is 409.',
-    '',
-    streamDescription,
-  ].join('\n'),
+  summary: 'Approve or deny a tool call that waits for approval',
+  description:
+    'Approve or deny a tool call that waits for approval; the turn then resumes' +
+    '\n\n' +
+    [
+      'Owners and admins (a key acts as its creator). When the last waiting call of the turn is decided, the turn resumes here (on whichever instance this request reached): approved calls run, denied ones are reported to the model as denied. A call that is not waiting is 409.',
+      '',
+      streamDescription,
+    ].join('\n'),
   request: {
     params,
     query: streamFormatQuery,

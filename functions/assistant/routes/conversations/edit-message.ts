@@ -19,13 +19,15 @@ const params = z.object({
 export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'put',
   path: '/conversations/{id}/messages/{message_id}',
-  summary:
-    'Edit the last user message and run a turn on it (JSON, or streamed with Accept: text/event-stream)',
-  description: [
-    'Replaces the last user message with `content` and answers it as POST …/messages does. The earlier message and its answer are kept as an alternative (`alternatives` in GET …/conversations/{id}). A message that is not the last user message, or a turn still running, is 409.',
-    '',
-    streamDescription,
-  ].join('\n'),
+  summary: 'Edit the last user message and run a turn on it',
+  description:
+    'Edit the last user message and run a turn on it (JSON, or streamed with Accept: text/event-stream)' +
+    '\n\n' +
+    [
+      'Replaces the last user message with `content` and answers it as POST …/messages does. The earlier message and its answer are kept as an alternative (`alternatives` in GET …/conversations/{id}). A message that is not the last user message, or a turn still running, is 409.',
+      '',
+      streamDescription,
+    ].join('\n'),
   request: {
     params,
     body: { content: { 'application/json': { schema: postMessageBody } }, required: true },

@@ -9,7 +9,8 @@ import { conversationListSchema, conversationSearchQuery } from '@shared/service
 export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/conversations',
-  summary: 'List conversations, newest first (keyset pagination); `q` searches titles and messages',
+  summary: 'List conversations',
+  description: 'List conversations, newest first (keyset pagination); `q` searches titles and messages',
   request: { query: pageQuery.extend(conversationSearchQuery.shape) },
   responses: {
     200: jsonContent(conversationListSchema, 'A page of conversations'),

@@ -40,12 +40,15 @@ const eventStreamExample = [
 export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'post',
   path: '/conversations/{id}/messages',
-  summary: 'Send a message: runs one assistant turn (JSON, or streamed with Accept: text/event-stream)',
-  description: [
-    "The model is the tenant's AI credential (Credentials, category AI: OpenAI-compatible or Anthropic); without one the answer is 422 naming the credential to add, and nothing is stored. The tools are those the tool server lists for the tenant, each call decided by the tenant's tool permissions. Tokens are metered against the Assistant API: past a Free quota 429 QUOTA_EXCEEDED before the provider is called; a turn in progress stops at its next model call once the quota is spent. A second message while a turn runs (or waits for approval) is 409 CONFLICT.",
-    '',
-    streamDescription,
-  ].join('\n'),
+  summary: 'Send a message',
+  description:
+    'Send a message: runs one assistant turn (JSON, or streamed with Accept: text/event-stream)' +
+    '\n\n' +
+    [
+      "The model is the tenant's AI credential (Credentials, category AI: OpenAI-compatible or Anthropic); without one the answer is 422 naming the credential to add, and nothing is stored. The tools are those the tool server lists for the tenant, each call decided by the tenant's tool permissions. Tokens are metered against the Assistant API: past a Free quota 429 QUOTA_EXCEEDED before the provider is called; a turn in progress stops at its next model call once the quota is spent. A second message while a turn runs (or waits for approval) is 409 CONFLICT.",
+      '',
+      streamDescription,
+    ].join('\n'),
   request: {
     params: idParam,
     query: streamFormatQuery,

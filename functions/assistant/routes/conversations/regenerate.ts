@@ -12,12 +12,15 @@ import { turnAnswer } from './turn-answer.ts'
 export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'post',
   path: '/conversations/{id}/regenerate',
-  summary: 'Answer the last user message again (JSON, or streamed with Accept: text/event-stream)',
-  description: [
-    "Runs a turn exactly as POST …/messages does, answering the conversation's last user message again. The earlier answer is kept as an alternative (`alternatives` in GET …/conversations/{id}), not overwritten. A conversation without an answer yet, or with a turn still running, is 409.",
-    '',
-    streamDescription,
-  ].join('\n'),
+  summary: 'Answer the last user message again',
+  description:
+    'Answer the last user message again (JSON, or streamed with Accept: text/event-stream)' +
+    '\n\n' +
+    [
+      "Runs a turn exactly as POST …/messages does, answering the conversation's last user message again. The earlier answer is kept as an alternative (`alternatives` in GET …/conversations/{id}), not overwritten. A conversation without an answer yet, or with a turn still running, is 409.",
+      '',
+      streamDescription,
+    ].join('\n'),
   request: { params: idParam },
   responses: {
     200: turnAnswer,

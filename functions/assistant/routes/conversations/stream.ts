@@ -24,12 +24,15 @@ const query = streamFormatQuery.extend({
 export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/conversations/{id}/turns/{turn_id}/stream',
-  summary: "Re-attach to a turn's stream: the events after the last one seen, then the rest as they come",
-  description: [
-    "Every event of a turn is numbered (the SSE `id:`) and kept, so a client that reloads or lost its connection re-attaches here, on any instance, with `Last-Event-ID` (EventSource sends it by itself) or `?last_event_id=`: it gets every event after that one, nothing twice, and then the turn's events as they happen, until `turn.ended`. Without either it gets the turn's stream from the start. A finished turn's stream replays and ends; events are kept for 24 hours after the turn ends (after that, just `turn.ended`). One request follows a turn for at most 2 minutes and then ends without `turn.ended`: resume again from the last id.",
-    '',
-    streamDescription,
-  ].join('\n'),
+  summary: "Re-attach to a turn's stream",
+  description:
+    "Re-attach to a turn's stream: the events after the last one seen, then the rest as they come" +
+    '\n\n' +
+    [
+      "Every event of a turn is numbered (the SSE `id:`) and kept, so a client that reloads or lost its connection re-attaches here, on any instance, with `Last-Event-ID` (EventSource sends it by itself) or `?last_event_id=`: it gets every event after that one, nothing twice, and then the turn's events as they happen, until `turn.ended`. Without either it gets the turn's stream from the start. A finished turn's stream replays and ends; events are kept for 24 hours after the turn ends (after that, just `turn.ended`). One request follows a turn for at most 2 minutes and then ends without `turn.ended`: resume again from the last id.",
+      '',
+      streamDescription,
+    ].join('\n'),
   request: {
     params,
     query,

@@ -10,7 +10,8 @@ const startedSchema = z.object({ started: z.number().int().openapi({ description
 export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/start-event-runs',
-  summary:
+  summary: 'Job: start the automation runs committed events queued',
+  description:
     "Job: start the automation runs committed events queued, each once (the kick after an event's commit; service role only)",
   responses: { 200: jsonContent(startedSchema, 'How many runs started'), ...errorResponses(401) },
 })

@@ -9,7 +9,8 @@ import { deliveriesQuery, deliveryListSchema } from '@shared/services/commerce/s
 export const route = defineRoute(member, {
   method: 'get',
   path: '/deliveries',
-  summary: 'The log of received deliveries, newest first (status=failed lists the dead letters)',
+  summary: 'The log of received deliveries',
+  description: 'The log of received deliveries, newest first (status=failed lists the dead letters)',
   request: { query: pageQuery.extend(deliveriesQuery.shape) },
   responses: {
     200: jsonContent(deliveryListSchema, 'A page of deliveries'),

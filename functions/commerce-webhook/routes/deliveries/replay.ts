@@ -10,7 +10,8 @@ import { deliverySchema } from '@shared/services/commerce/schema.ts'
 export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/deliveries/{id}/replay',
-  summary: 'Queue a dead-lettered delivery again, with a fresh retry schedule',
+  summary: 'Queue a dead-lettered delivery again',
+  description: 'Queue a dead-lettered delivery again, with a fresh retry schedule',
   request: { params: idParam },
   responses: {
     200: jsonContent(deliverySchema, 'The delivery, pending again'),

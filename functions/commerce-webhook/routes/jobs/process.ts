@@ -16,7 +16,8 @@ const processResultSchema = z.object({
 export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/process',
-  summary: 'Job: process due deliveries (service role only; pg_cron every minute)',
+  summary: 'Job: process due deliveries',
+  description: 'Job: process due deliveries (service role only; pg_cron every minute)',
   responses: { 200: jsonContent(processResultSchema, 'Counts'), ...errorResponses(401) },
 })
 

@@ -9,7 +9,8 @@ import { productListSchema, productsQuery } from '@shared/services/commerce/sche
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/products',
-  summary: 'Synced products, newest first, with filters (deleted ones only with include_deleted=true)',
+  summary: 'Synced products',
+  description: 'Synced products, newest first, with filters (deleted ones only with include_deleted=true)',
   request: { query: pageQuery.extend(productsQuery.shape) },
   responses: {
     200: jsonContent(productListSchema, 'A page of products'),

@@ -21,8 +21,11 @@ const storeParam = z.object({
 export const route = defineRoute(publicRoute, {
   method: 'post',
   path: '/stores/{store_id}',
-  summary: "Receive a Shopify or WooCommerce webhook at the store's own address (its webhook_url)",
-  description: `${receiveDescription}\n\nWooCommerce's unsigned ping (body webhook_id=<id>) sent when a webhook is saved is answered 200 with status ping.`,
+  summary: "Receive a store webhook at the store's own address",
+  description:
+    "Receive a Shopify or WooCommerce webhook at the store's own address (its webhook_url)" +
+    '\n\n' +
+    `${receiveDescription}\n\nWooCommerce's unsigned ping (body webhook_id=<id>) sent when a webhook is saved is answered 200 with status ping.`,
   request: { params: storeParam, query: receiptQuery },
   responses: {
     200: jsonContent(receiptSchema, 'Stored (or a duplicate, an ignored topic, a ping)'),

@@ -8,7 +8,8 @@ import { createStore } from '@shared/services/commerce/stores.ts'
 export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/stores',
-  summary: 'Connect a Shopify or WooCommerce store (its signing secret is write-only)',
+  summary: 'Connect a Shopify or WooCommerce store',
+  description: 'Connect a Shopify or WooCommerce store (its signing secret is write-only)',
   request: { body: { content: { 'application/json': { schema: createStoreBody } }, required: true } },
   responses: {
     201: jsonContent(storeSchema, 'Created; webhook_url is the address to paste into the shop'),

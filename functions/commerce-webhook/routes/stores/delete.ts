@@ -7,7 +7,8 @@ import { deleteStore } from '@shared/services/commerce/stores.ts'
 export const route = defineRoute(ownerOrAdmin, {
   method: 'delete',
   path: '/stores/{id}',
-  summary: 'Disconnect a store, deleting its deliveries, orders and products',
+  summary: 'Disconnect a store',
+  description: 'Disconnect a store, deleting its deliveries, orders and products',
   request: { params: idParam },
   responses: { 204: { description: 'Deleted' }, ...errorResponses(400, 401, 403, 404, 429) },
 })

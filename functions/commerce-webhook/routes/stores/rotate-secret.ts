@@ -8,7 +8,8 @@ import { rotateStoreSecret } from '@shared/services/commerce/stores.ts'
 export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/stores/{id}/rotate-secret',
-  summary: "Replace the store's signing secret (takes effect on the next delivery)",
+  summary: "Replace the store's signing secret",
+  description: "Replace the store's signing secret (takes effect on the next delivery)",
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: rotateStoreSecretBody } }, required: true },

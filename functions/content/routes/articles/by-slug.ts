@@ -36,9 +36,11 @@ export const route = defineRoute(publishedReader, {
   method: 'get',
   path: '/sites/{site_id}/articles/{slug}',
   meter: { product: 'content', buffered: true },
-  summary:
-    'One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one',
-  description: `${metered}${cached} A published-only key sees published articles only: anything else is 404.`,
+  summary: 'One article by its slug in a site',
+  description:
+    'One article by its slug in a site (content:read); an old slug of a published article answers 301 to its new one' +
+    '\n\n' +
+    `${metered}${cached} A published-only key sees published articles only: anything else is 404.`,
   request: { params, query: z.object({ formats: formatsQuery, include: includeQuery, locale: localeQuery }) },
   responses: {
     200: jsonContent(articleWithSeoSchema, 'The article'),

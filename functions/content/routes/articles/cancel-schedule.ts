@@ -11,9 +11,11 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'delete',
   path: '/articles/{id}/schedule',
   meter: 'content',
-  summary:
-    'Cancel a schedule (content:write): the article goes back to draft, event content.unpublished. A draft is returned as is; a published article is 409',
-  description: metered,
+  summary: 'Cancel a schedule',
+  description:
+    'Cancel a schedule (content:write): the article goes back to draft, event content.unpublished. A draft is returned as is; a published article is 409' +
+    '\n\n' +
+    metered,
   request: { params: idParam },
   responses: {
     200: jsonContent(articleSchema, 'The article, a draft'),

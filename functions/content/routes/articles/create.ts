@@ -11,9 +11,11 @@ export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',
   path: '/articles',
   meter: 'content',
-  summary:
-    'Create a draft article in a site (content:write); event content.updated. The slug is made from the title when absent; a slug another article of the site holds is 409 naming it',
-  description: metered,
+  summary: 'Create a draft article in a site',
+  description:
+    'Create a draft article in a site (content:write); event content.updated. The slug is made from the title when absent; a slug another article of the site holds is 409 naming it' +
+    '\n\n' +
+    metered,
   request: { body: { content: { 'application/json': { schema: createArticleBody } }, required: true } },
   responses: {
     201: jsonContent(articleSchema, 'Created'),

@@ -13,8 +13,11 @@ export const route = defineRoute(publishedReader, {
   method: 'get',
   path: '/articles/{id}',
   meter: 'content',
-  summary: 'One article with its body (content:read; a published-only key sees published articles only)',
-  description: `${metered}${cached}`,
+  summary: 'One article with its body',
+  description:
+    'One article with its body (content:read; a published-only key sees published articles only)' +
+    '\n\n' +
+    `${metered}${cached}`,
   request: { params: idParam, query: z.object({ formats: formatsQuery, locale: localeQuery }) },
   responses: {
     200: jsonContent(articleSchema, 'The article'),

@@ -11,8 +11,11 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'post',
   path: '/articles/{id}/publish',
   meter: 'content',
-  summary: 'Publish an article (content:write); event content.published. Publishing again changes nothing',
-  description: metered,
+  summary: 'Publish an article',
+  description:
+    'Publish an article (content:write); event content.published. Publishing again changes nothing' +
+    '\n\n' +
+    metered,
   request: { params: idParam },
   responses: {
     200: jsonContent(articleSchema, 'The published article'),

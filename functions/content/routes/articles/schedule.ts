@@ -11,9 +11,11 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'post',
   path: '/articles/{id}/schedule',
   meter: 'content',
-  summary:
-    'Schedule a draft, or reschedule a scheduled article (content:write); event content.scheduled. publish_at must lie in the future (400 otherwise); a published article is 409',
-  description: `${metered} The article is published within a minute of publish_at, once, with content.published.`,
+  summary: 'Schedule a draft',
+  description:
+    'Schedule a draft, or reschedule a scheduled article (content:write); event content.scheduled. publish_at must lie in the future (400 otherwise); a published article is 409' +
+    '\n\n' +
+    `${metered} The article is published within a minute of publish_at, once, with content.published.`,
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: scheduleArticleBody } }, required: true },

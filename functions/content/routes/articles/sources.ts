@@ -11,9 +11,11 @@ export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}/sources',
   meter: 'content',
-  summary:
-    'The scraped items a generated article was written from (content:read); empty for one written by hand',
-  description: metered,
+  summary: 'The scraped items a generated article was written from',
+  description:
+    'The scraped items a generated article was written from (content:read); empty for one written by hand' +
+    '\n\n' +
+    metered,
   request: { params: idParam },
   responses: {
     200: jsonContent(articleSourcesSchema, 'The source items'),

@@ -11,9 +11,11 @@ export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}/story',
   meter: 'content',
-  summary:
-    "An article's path in order (content:read): its source items, the automation run and conversation, revisions, approvals, schedule, publish and webhook deliveries, each with its record",
-  description: metered,
+  summary: "An article's path in order",
+  description:
+    "An article's path in order (content:read): its source items, the automation run and conversation, revisions, approvals, schedule, publish and webhook deliveries, each with its record" +
+    '\n\n' +
+    metered,
   request: { params: idParam },
   responses: {
     200: jsonContent(articleStorySchema, 'The steps, oldest first'),

@@ -11,9 +11,11 @@ export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',
   path: '/articles/{id}/submit',
   meter: 'content',
-  summary:
-    'Submit a draft for review (content:write): sets review_requested_at, which publishing or scheduling clears; event content.updated. A contributor submits its own drafts; a published or scheduled article is 409',
-  description: metered,
+  summary: 'Submit a draft for review',
+  description:
+    'Submit a draft for review (content:write): sets review_requested_at, which publishing or scheduling clears; event content.updated. A contributor submits its own drafts; a published or scheduled article is 409' +
+    '\n\n' +
+    metered,
   request: { params: idParam },
   responses: {
     200: jsonContent(articleSchema, 'The article, submitted for review'),

@@ -11,9 +11,11 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'post',
   path: '/articles/{id}/unpublish',
   meter: 'content',
-  summary:
-    'Take a published or scheduled article back to draft (content:write); event content.unpublished. A draft is returned as is',
-  description: metered,
+  summary: 'Take a published or scheduled article back to draft',
+  description:
+    'Take a published or scheduled article back to draft (content:write); event content.unpublished. A draft is returned as is' +
+    '\n\n' +
+    metered,
   request: { params: idParam },
   responses: {
     200: jsonContent(articleSchema, 'The article, now a draft'),

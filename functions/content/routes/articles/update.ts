@@ -11,9 +11,11 @@ export const route = defineRoute(memberOrKey('content:write'), {
   method: 'patch',
   path: '/articles/{id}',
   meter: 'content',
-  summary:
-    "Change any of an article's fields (content:write); event content.updated and a new revision when something changed. A slug another article of the site holds is 409 naming it",
-  description: metered,
+  summary: "Change any of an article's fields",
+  description:
+    "Change any of an article's fields (content:write); event content.updated and a new revision when something changed. A slug another article of the site holds is 409 naming it" +
+    '\n\n' +
+    metered,
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: updateArticleBody } }, required: true },

@@ -16,8 +16,11 @@ import { renderSitemap, SITEMAP_MAX_URLS } from '@shared/services/content/public
 export const route = defineRoute(publicRoute, {
   method: 'get',
   path: '/feeds/{site_id}/sitemaps/{page}',
-  summary: "One file of a site's sitemap index (public when the site's feeds are)",
-  description: `File n holds the published articles ${SITEMAP_MAX_URLS}·(n−1)+1 to ${SITEMAP_MAX_URLS}·n, oldest first.${publicDescription}`,
+  summary: "One file of a site's sitemap index",
+  description:
+    "One file of a site's sitemap index (public when the site's feeds are)" +
+    '\n\n' +
+    `File n holds the published articles ${SITEMAP_MAX_URLS}·(n−1)+1 to ${SITEMAP_MAX_URLS}·n, oldest first.${publicDescription}`,
   request: {
     params: siteParams.extend({
       page: z

@@ -15,8 +15,11 @@ import { renderSitemap, SITEMAP_MAX_URLS } from '@shared/services/content/public
 export const route = defineRoute(publicRoute, {
   method: 'get',
   path: '/feeds/{site_id}/sitemap.xml',
-  summary: "A site's sitemap: its published articles (public when the site's feeds are)",
-  description: `Up to ${SITEMAP_MAX_URLS} URLs, each with lastmod; past that a sitemap index of /feeds/{site_id}/sitemaps/{n}.xml.${publicDescription}`,
+  summary: "A site's sitemap",
+  description:
+    "A site's sitemap: its published articles (public when the site's feeds are)" +
+    '\n\n' +
+    `Up to ${SITEMAP_MAX_URLS} URLs, each with lastmod; past that a sitemap index of /feeds/{site_id}/sitemaps/{n}.xml.${publicDescription}`,
   request: { params: siteParams },
   responses: {
     200: documentContent('application/xml', 'The sitemap, or the sitemap index'),

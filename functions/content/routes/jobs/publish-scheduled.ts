@@ -13,7 +13,8 @@ const publishedSchema = z.object({
 export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/publish-scheduled',
-  summary:
+  summary: 'Job: publish the scheduled articles that are due',
+  description:
     'Job: publish the scheduled articles that are due, and unpublish those whose unpublish_at has come, each once (service role only)',
   responses: { 200: jsonContent(publishedSchema, 'How many were published'), ...errorResponses(401) },
 })

@@ -11,9 +11,11 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'post',
   path: '/articles/{id}/previews',
   meter: 'content',
-  summary:
-    'Make a preview link to the article as it is now, a draft or unpublished edits (content:write; editors: owners, admins, members)',
-  description: `The answer carries the token once; GET /v1/content/previews/{token} reads the article without a key until the link expires (default 7 days, at most 30) or is revoked.${metered}`,
+  summary: 'Make a preview link to the article as it is now',
+  description:
+    'Make a preview link to the article as it is now, a draft or unpublished edits (content:write; editors: owners, admins, members)' +
+    '\n\n' +
+    `The answer carries the token once; GET /v1/content/previews/{token} reads the article without a key until the link expires (default 7 days, at most 30) or is revoked.${metered}`,
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: createPreviewSchema } }, required: false },

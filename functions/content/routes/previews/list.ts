@@ -12,8 +12,9 @@ export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}/previews',
   meter: 'content',
-  summary: "The article's preview links, newest first, without their tokens (content:read)",
-  description: metered,
+  summary: "The article's preview links",
+  description:
+    "The article's preview links, newest first, without their tokens (content:read)" + '\n\n' + metered,
   request: { params: idParam },
   responses: {
     200: jsonContent(z.object({ data: z.array(previewLinkSchema) }), 'The links (at most 100)'),

@@ -32,8 +32,10 @@ const previewSchema = articleSchema
 export const route = defineRoute(publicRoute, {
   method: 'get',
   path: '/previews/{token}',
-  summary: "The article a preview link shows, as it is now (no key: the link's token)",
+  summary: 'The article a preview link shows',
   description:
+    "The article a preview link shows, as it is now (no key: the link's token)" +
+    '\n\n' +
     'The article as the read by id gives it (formats=html for the rendered body), with preview.expires_at. 404 alike for a malformed, unknown, revoked or expired token. Answers are Cache-Control: private, no-store and never cached; 60 requests a minute per client address.',
   request: { params, query: z.object({ formats: formatsQuery }) },
   responses: {

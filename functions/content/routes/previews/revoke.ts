@@ -11,8 +11,9 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'delete',
   path: '/articles/{id}/previews/{preview_id}',
   meter: 'content',
-  summary: 'Revoke a preview link (content:write; editors): its token answers 404 from now on',
-  description: metered,
+  summary: 'Revoke a preview link',
+  description:
+    'Revoke a preview link (content:write; editors): its token answers 404 from now on' + '\n\n' + metered,
   request: { params: previewParams },
   responses: {
     204: { description: 'Revoked' },

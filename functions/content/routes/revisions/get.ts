@@ -13,8 +13,11 @@ export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}/revisions/{revision_id}',
   meter: 'content',
-  summary: 'One revision with all its fields (content:read; not a published-only key)',
-  description: `${metered}${cached}`,
+  summary: 'One revision with all its fields',
+  description:
+    'One revision with all its fields (content:read; not a published-only key)' +
+    '\n\n' +
+    `${metered}${cached}`,
   request: { params: revisionParams },
   responses: {
     200: jsonContent(articleRevisionSchema, 'The revision'),

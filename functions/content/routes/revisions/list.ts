@@ -14,8 +14,8 @@ export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}/revisions',
   meter: 'content',
-  summary: `An article's revisions, newest first: one per save, the newest ${MAX_REVISIONS} kept (content:read; not a published-only key)`,
-  description: `${metered}${cached}`,
+  summary: "An article's revisions, newest first",
+  description: `An article's revisions, newest first: one per save, the newest ${MAX_REVISIONS} kept (content:read; not a published-only key)\n\n${metered}${cached}`,
   request: { params: idParam, query: pageQuery },
   responses: {
     200: jsonContent(articleRevisionListSchema, 'A page of revisions'),

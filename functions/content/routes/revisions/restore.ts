@@ -12,9 +12,11 @@ export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',
   path: '/articles/{id}/revisions/{revision_id}/restore',
   meter: 'content',
-  summary:
-    "Restore a revision (content:write): its fields become the article's again, as a new revision; event content.updated. A slug taken since is 409",
-  description: metered,
+  summary: 'Restore a revision',
+  description:
+    "Restore a revision (content:write): its fields become the article's again, as a new revision; event content.updated. A slug taken since is 409" +
+    '\n\n' +
+    metered,
   request: { params: revisionParams },
   responses: {
     200: jsonContent(articleSchema, 'The article'),

@@ -11,9 +11,11 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'post',
   path: '/sites',
   meter: 'content',
-  summary:
-    'Add a site (content:write); event site.created. The slug is made from the name when absent; a taken slug is 409',
-  description: metered,
+  summary: 'Add a site',
+  description:
+    'Add a site (content:write); event site.created. The slug is made from the name when absent; a taken slug is 409' +
+    '\n\n' +
+    metered,
   request: { body: { content: { 'application/json': { schema: createSiteBody } }, required: true } },
   responses: {
     201: jsonContent(siteSchema, 'Created'),

@@ -10,8 +10,8 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'delete',
   path: '/sites/{id}',
   meter: 'content',
-  summary: 'Remove a site and its articles (content:write); event site.deleted',
-  description: metered,
+  summary: 'Remove a site and its articles',
+  description: 'Remove a site and its articles (content:write); event site.deleted' + '\n\n' + metered,
   request: { params: idParam },
   responses: {
     204: { description: 'Deleted' },

@@ -12,8 +12,11 @@ export const route = defineRoute(publishedReader, {
   method: 'get',
   path: '/sites/{id}',
   meter: 'content',
-  summary: 'One site with the counts of what it holds: what deleting it removes (content:read)',
-  description: `${metered}${cached} A published-only key gets the site without its counts.`,
+  summary: 'One site with the counts of what it holds',
+  description:
+    'One site with the counts of what it holds: what deleting it removes (content:read)' +
+    '\n\n' +
+    `${metered}${cached} A published-only key gets the site without its counts.`,
   request: { params: idParam },
   responses: {
     200: jsonContent(siteDetailSchema, 'The site'),

@@ -11,9 +11,11 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'patch',
   path: '/sites/{id}',
   meter: 'content',
-  summary:
-    "Change a site's name, slug or domain (content:write; domain null removes it); a slug another site of the tenant holds is 409",
-  description: metered,
+  summary: "Change a site's name",
+  description:
+    "Change a site's name, slug or domain (content:write; domain null removes it); a slug another site of the tenant holds is 409" +
+    '\n\n' +
+    metered,
   request: {
     params: idParam,
     body: {

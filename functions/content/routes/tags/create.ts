@@ -11,9 +11,11 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'post',
   path: '/tags',
   meter: 'content',
-  summary:
-    'Create a tag (content:write); its slug is made from the name when absent. 409 when the slug is taken',
-  description: metered,
+  summary: 'Create a tag',
+  description:
+    'Create a tag (content:write); its slug is made from the name when absent. 409 when the slug is taken' +
+    '\n\n' +
+    metered,
   request: { body: { content: { 'application/json': { schema: createTagBody } }, required: true } },
   responses: {
     201: jsonContent(tagSchema, 'The tag'),

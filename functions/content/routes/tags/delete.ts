@@ -10,8 +10,9 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'delete',
   path: '/tags/{id}',
   meter: 'content',
-  summary: 'Delete a tag (content:write); the articles that carried it keep their other tags',
-  description: metered,
+  summary: 'Delete a tag',
+  description:
+    'Delete a tag (content:write); the articles that carried it keep their other tags' + '\n\n' + metered,
   request: { params: idParam },
   responses: {
     204: { description: 'Deleted' },

@@ -13,8 +13,11 @@ export const route = defineRoute(publishedReader, {
   method: 'get',
   path: '/tags',
   meter: 'content',
-  summary: "List the tenant's tags, oldest first (content:read; a published-only key may)",
-  description: `${metered}${cached}`,
+  summary: "List the tenant's tags",
+  description:
+    "List the tenant's tags, oldest first (content:read; a published-only key may)" +
+    '\n\n' +
+    `${metered}${cached}`,
   request: { query: pageQuery },
   responses: {
     200: jsonContent(tagListSchema, 'A page of tags'),

@@ -11,8 +11,9 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'patch',
   path: '/tags/{id}',
   meter: 'content',
-  summary: 'Rename a tag or change its slug (content:write); 409 when the slug is taken',
-  description: metered,
+  summary: 'Rename a tag or change its slug',
+  description:
+    'Rename a tag or change its slug (content:write); 409 when the slug is taken' + '\n\n' + metered,
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: updateTagBody } }, required: true },

@@ -11,9 +11,11 @@ export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',
   path: '/articles/{id}/translations',
   meter: 'content',
-  summary:
-    "Create a draft translation of the article in one of its site's locales (content:write); event content.updated",
-  description: `The draft starts from the source's fields with those given over them, and has its own slug, state, revisions and schedule. A locale the site does not offer is 400 naming locale; a locale the article has a translation in is 409 naming locale.${metered}`,
+  summary: "Create a draft translation in a site's locale",
+  description:
+    "Create a draft translation of the article in one of its site's locales (content:write); event content.updated" +
+    '\n\n' +
+    `The draft starts from the source's fields with those given over them, and has its own slug, state, revisions and schedule. A locale the site does not offer is 400 naming locale; a locale the article has a translation in is 409 naming locale.${metered}`,
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: createTranslationBody } }, required: true },

@@ -10,9 +10,11 @@ export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/articles/{id}/translations',
   meter: 'content',
-  summary:
-    "The article's translation group with each one's state: its source first, then by locale (content:read)",
-  description: metered,
+  summary: "The article's translation group with each one's state",
+  description:
+    "The article's translation group with each one's state: its source first, then by locale (content:read)" +
+    '\n\n' +
+    metered,
   request: { params: idParam },
   responses: {
     200: jsonContent(translationListSchema, 'The source and its translations'),

@@ -12,7 +12,8 @@ import {
 export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/',
-  summary: 'Store a credential (the secret is encrypted at once; only key_hint is ever shown)',
+  summary: 'Store a credential',
+  description: 'Store a credential (the secret is encrypted at once; only key_hint is ever shown)',
   request: { body: { content: { 'application/json': { schema: createCredentialBody } }, required: true } },
   responses: {
     201: jsonContent(credentialSchema, 'Created'),

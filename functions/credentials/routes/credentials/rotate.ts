@@ -12,7 +12,8 @@ import {
 export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/{id}/rotate',
-  summary: 'Replace the secret (new key_hint; the old ciphertext is overwritten)',
+  summary: "Replace a credential's secret",
+  description: 'Replace the secret (new key_hint; the old ciphertext is overwritten)',
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: rotateCredentialBody } }, required: true },

@@ -10,7 +10,8 @@ const countsSchema = z.object({ expiring: z.number().int(), notified: z.number()
 export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/expiry-alerts',
-  summary: 'Job (daily): alert owners and admins 7 days and 1 day before a credential expires',
+  summary: 'Job (daily): alert before a credential expires',
+  description: 'Job (daily): alert owners and admins 7 days and 1 day before a credential expires',
   responses: { 200: jsonContent(countsSchema, 'Counts'), ...errorResponses(401) },
 })
 

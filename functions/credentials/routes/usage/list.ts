@@ -10,7 +10,8 @@ import { usageListSchema } from '@shared/services/credentials/schema.ts'
 export const route = defineRoute(member, {
   method: 'get',
   path: '/{id}/usage',
-  summary: 'Usage history of a credential: which server code used it and when, newest first',
+  summary: 'Usage history of a credential',
+  description: 'Usage history of a credential: which server code used it and when, newest first',
   request: { params: idParam, query: pageQuery },
   responses: {
     200: jsonContent(usageListSchema, 'A page of usage records'),

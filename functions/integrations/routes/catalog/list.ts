@@ -8,7 +8,8 @@ import { catalogSchema } from '@shared/services/integrations/schema.ts'
 export const route = defineRoute(member, {
   method: 'get',
   path: '/',
-  summary: 'The integrations catalog: OAuth providers and MCP integration types, by category',
+  summary: 'The integrations catalog',
+  description: 'The integrations catalog: OAuth providers and MCP integration types, by category',
   responses: {
     200: { description: 'The catalog', content: { 'application/json': { schema: catalogSchema } } },
     ...errorResponses(401, 429),

@@ -13,7 +13,8 @@ import {
 export const route = defineRoute(member, {
   method: 'post',
   path: '/connect',
-  summary:
+  summary: 'Connect an MCP server',
+  description:
     'Connect an MCP server: discovers its tools and stores the connection (token encrypted); an OAuth-protected server answers 202 with the sign-in address',
   request: { body: { content: { 'application/json': { schema: connectBody } }, required: true } },
   responses: {

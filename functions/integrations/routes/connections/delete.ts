@@ -8,7 +8,8 @@ import { deletedSchema, idParam } from '@shared/services/integrations/schema.ts'
 export const route = defineRoute(member, {
   method: 'delete',
   path: '/connections/{id}',
-  summary: 'Delete a connection (revoking its token at the provider where it offers revocation)',
+  summary: 'Delete a connection',
+  description: 'Delete a connection (revoking its token at the provider where it offers revocation)',
   request: { params: idParam },
   responses: {
     200: {

@@ -9,7 +9,8 @@ import { refreshExpiringTokens } from '@shared/services/integrations/token-refre
 export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/refresh-tokens',
-  summary: 'Job: refresh OAuth tokens that expire within 1 hour (service role only; hourly)',
+  summary: 'Job: refresh OAuth tokens that expire within 1 hour',
+  description: 'Job: refresh OAuth tokens that expire within 1 hour (service role only; hourly)',
   security: [{ serviceRole: [] }],
   responses: {
     200: { description: 'Counts', content: { 'application/json': { schema: refreshJobResult } } },

@@ -9,7 +9,8 @@ import { authorizeResponse, slugParam } from '@shared/services/integrations/sche
 export const route = defineRoute(member, {
   method: 'get',
   path: '/{slug}/authorize',
-  summary:
+  summary: 'Start the OAuth flow',
+  description:
     "Start the OAuth flow: redirects to the provider's consent screen (JSON with Accept: application/json); sets the HttpOnly cookie that binds the flow to this browser",
   request: { params: slugParam },
   responses: {

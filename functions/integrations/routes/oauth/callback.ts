@@ -11,7 +11,8 @@ import { deleteCookie, getCookie } from 'hono/cookie'
 export const route = defineRoute(publicRoute, {
   method: 'get',
   path: '/callback',
-  summary:
+  summary: 'OAuth redirect target',
+  description:
     'OAuth redirect target: checks the browser binding cookie, exchanges the code, stores the connection, redirects to the dashboard',
   request: { query: callbackQuery },
   responses: {

@@ -9,7 +9,8 @@ import { clientMetadataSchema } from '@shared/services/integrations/schema.ts'
 export const route = defineRoute(publicRoute, {
   method: 'get',
   path: '/client-metadata.json',
-  summary:
+  summary: "The platform's OAuth client ID metadata document",
+  description:
     "The platform's OAuth client ID metadata document: its client_id at the authorization servers of OAuth-protected MCP servers that take such documents",
   responses: { 200: jsonContent(clientMetadataSchema, 'The document'), ...errorResponses(429) },
 })

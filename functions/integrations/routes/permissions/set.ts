@@ -8,7 +8,8 @@ import { idParam, permissionBody, permissionSchema } from '@shared/services/inte
 export const route = defineRoute(member, {
   method: 'post',
   path: '/connections/{id}/permissions',
-  summary: 'Allow or disable a tool on a connection, with optional restrictions',
+  summary: 'Allow or disable a tool on a connection',
+  description: 'Allow or disable a tool on a connection, with optional restrictions',
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: permissionBody } }, required: true },

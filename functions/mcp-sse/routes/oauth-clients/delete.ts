@@ -7,7 +7,9 @@ import { revokeConnectedClient } from '@shared/services/mcp-oauth/oauth-server.t
 export const route = defineRoute(ownerOrAdmin, {
   method: 'delete',
   path: '/oauth/clients/{id}',
-  summary: 'Revoke a connected MCP client: its tokens are refused from the next request, on every instance',
+  summary: 'Revoke a connected MCP client',
+  description:
+    'Revoke a connected MCP client: its tokens are refused from the next request, on every instance',
   request: { params: idParam },
   responses: { 204: { description: 'Revoked' }, ...errorResponses(401, 403, 404, 429) },
 })

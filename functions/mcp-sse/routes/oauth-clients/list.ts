@@ -24,7 +24,8 @@ const clientListSchema = z.object({ data: z.array(clientSchema) })
 export const route = defineRoute(member, {
   method: 'get',
   path: '/oauth/clients',
-  summary: 'The MCP clients connected to this tenant by OAuth, newest first (also /api/mcp-clients)',
+  summary: 'The MCP clients connected to this tenant by OAuth',
+  description: 'The MCP clients connected to this tenant by OAuth, newest first (also /api/mcp-clients)',
   responses: { 200: jsonContent(clientListSchema, 'Connected clients'), ...errorResponses(401, 403, 429) },
 })
 

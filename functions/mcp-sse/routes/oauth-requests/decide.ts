@@ -21,7 +21,8 @@ const decisionSchema = z.object({ redirect_to: z.string().url() })
 export const route = defineRoute(member, {
   method: 'post',
   path: '/oauth/requests/{id}/decision',
-  summary: 'Approve (owners and admins) or decline an MCP client’s request; where the browser goes next',
+  summary: 'Approve or decline an MCP client’s request',
+  description: 'Approve (owners and admins) or decline an MCP client’s request; where the browser goes next',
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: decisionBody } }, required: true },

@@ -22,7 +22,8 @@ const requestSchema = z
 export const route = defineRoute(member, {
   method: 'get',
   path: '/oauth/requests/{id}',
-  summary: 'An MCP client’s pending authorization request, for the consent page',
+  summary: 'An MCP client’s pending authorization request',
+  description: 'An MCP client’s pending authorization request, for the consent page',
   request: { params: idParam },
   responses: { 200: jsonContent(requestSchema, 'The request'), ...errorResponses(401, 403, 404, 429) },
 })

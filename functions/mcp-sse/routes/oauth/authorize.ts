@@ -28,8 +28,10 @@ const authorizeQuery = z
 export const route = defineRoute(publicRoute, {
   method: 'get',
   path: '/oauth/authorize',
-  summary: 'Authorization request: to the dashboard sign-in and consent page',
+  summary: 'OAuth authorization request',
   description:
+    'Authorization request: to the dashboard sign-in and consent page' +
+    '\n\n' +
     "PKCE S256 is required; resource, when given, must be {mcp_url}; scope is a space-separated subset of content:read content:write (both when omitted). A good request redirects to the dashboard's consent page; an unknown client or unregistered redirect_uri is a 400 page; any other fault goes back to the redirect_uri with an OAuth error.",
   request: { query: authorizeQuery },
   responses: {

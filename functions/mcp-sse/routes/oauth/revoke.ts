@@ -9,8 +9,11 @@ import { OAuthError, revokeToken } from '@shared/services/mcp-oauth/oauth-server
 export const route = defineRoute(publicRoute, {
   method: 'post',
   path: '/oauth/revoke',
-  summary: 'Token revocation (RFC 7009): the token’s grant ends on every instance at once',
-  description: 'Form or JSON: token, client_id. Always 200 for a well-formed request, known token or not.',
+  summary: 'Token revocation',
+  description:
+    'Token revocation (RFC 7009): the token’s grant ends on every instance at once' +
+    '\n\n' +
+    'Form or JSON: token, client_id. Always 200 for a well-formed request, known token or not.',
   responses: {
     200: { description: 'Revoked (or nothing to revoke)' },
     400: oauthError('No token'),

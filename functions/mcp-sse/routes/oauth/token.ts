@@ -21,8 +21,10 @@ const tokenSchema = z
 export const route = defineRoute(publicRoute, {
   method: 'post',
   path: '/oauth/token',
-  summary: 'Token endpoint: authorization_code (with code_verifier) or refresh_token',
+  summary: 'Token endpoint',
   description:
+    'Token endpoint: authorization_code (with code_verifier) or refresh_token' +
+    '\n\n' +
     'application/x-www-form-urlencoded (JSON accepted too): grant_type, client_id, and code + code_verifier + redirect_uri, or refresh_token; resource optional ({mcp_url}). Refresh tokens rotate; a used one presented again revokes the grant.',
   responses: {
     200: jsonContent(tokenSchema, 'Tokens'),

@@ -9,7 +9,8 @@ import { createSource } from '@shared/services/sources/sources.ts'
 export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
   method: 'post',
   path: '/sources',
-  summary:
+  summary: 'Add a source',
+  description:
     'Add a source (a feed, or an Apify actor run) that feeds one site, with an optional schedule; an enabled feed (or a scheduled actor) is fetched at once, its job in last_job_id',
   request: { body: { content: { 'application/json': { schema: createSourceBody } }, required: true } },
   responses: {

@@ -9,7 +9,8 @@ import { listSourceItems } from '@shared/services/sources/sources.ts'
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/sources/{id}/items',
-  summary: "The source's scraped items, newest first (their ids feed generate-article)",
+  summary: "The source's scraped items",
+  description: "The source's scraped items, newest first (their ids feed generate-article)",
   request: { params: idParam, query: pageQuery },
   responses: {
     200: jsonContent(sourceItemListSchema, 'A page of items'),

@@ -8,7 +8,8 @@ import { updateSource } from '@shared/services/sources/sources.ts'
 export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
   method: 'patch',
   path: '/sources/{id}',
-  summary: 'Change a source: name, site, config (same kind), schedule, enabled',
+  summary: 'Change a source',
+  description: 'Change a source: name, site, config (same kind), schedule, enabled',
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: updateSourceBody } }, required: true },

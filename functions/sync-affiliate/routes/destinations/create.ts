@@ -8,7 +8,8 @@ import { destinationInput, destinationSchema } from '@shared/services/affiliate/
 export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
   method: 'post',
   path: '/destinations',
-  summary: 'Create the affiliate destination of a site (one per site), optionally on a schedule',
+  summary: 'Create the affiliate destination of a site',
+  description: 'Create the affiliate destination of a site (one per site), optionally on a schedule',
   request: { body: { content: { 'application/json': { schema: destinationInput } }, required: true } },
   responses: {
     201: jsonContent(destinationSchema, 'Created'),

@@ -9,7 +9,8 @@ import { destinationListSchema } from '@shared/services/affiliate/schema.ts'
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/destinations',
-  summary: "The tenant's affiliate destinations with their programs, newest first",
+  summary: "The tenant's affiliate destinations with their programs",
+  description: "The tenant's affiliate destinations with their programs, newest first",
   request: { query: pageQuery },
   responses: {
     200: jsonContent(destinationListSchema, 'A page of destinations'),

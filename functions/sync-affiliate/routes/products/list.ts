@@ -9,7 +9,8 @@ import { productListSchema, productQuery } from '@shared/services/affiliate/sche
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/products',
-  summary: "A destination's synced products, newest first, by words and availability (GET /v1/products)",
+  summary: "A destination's synced products",
+  description: "A destination's synced products, newest first, by words and availability (GET /v1/products)",
   request: { query: productQuery },
   responses: {
     200: jsonContent(productListSchema, 'A page of products'),

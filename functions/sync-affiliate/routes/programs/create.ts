@@ -8,7 +8,9 @@ import { programInput, programSchema } from '@shared/services/affiliate/schema.t
 export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
   method: 'post',
   path: '/destinations/{id}/programs',
-  summary: 'Attach an affiliate program (a network, merchant ids, feed or query, tracking id, credential)',
+  summary: 'Attach an affiliate program',
+  description:
+    'Attach an affiliate program (a network, merchant ids, feed or query, tracking id, credential)',
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: programInput } }, required: true },

@@ -9,7 +9,8 @@ import { changePlan } from '@shared/services/tenants/tenants.ts'
 export const route = defineRoute(serviceRole, {
   method: 'post',
   path: '/admin/tenants/{id}/plan',
-  summary:
+  summary: "Change a tenant's plan",
+  description:
     "Change a tenant's plan (service role only: billing; a user's attempt anywhere else is refused with 403)",
   request: {
     params: tenantIdParam,

@@ -9,7 +9,8 @@ import { updateCurrentTenant } from '@shared/services/tenants/tenants.ts'
 export const route = defineRoute(ownerOrAdmin, {
   method: 'patch',
   path: '/current',
-  summary: 'Change the name, settings (owners and admins) or plan (owners) of the tenant',
+  summary: "Change the tenant's name, settings or plan",
+  description: 'Change the name, settings (owners and admins) or plan (owners) of the tenant',
   request: { body: { content: { 'application/json': { schema: updateTenantBody } }, required: true } },
   responses: { 200: jsonContent(tenantSchema, 'Tenant'), ...errorResponses(400, 401, 403, 413, 429) },
 })

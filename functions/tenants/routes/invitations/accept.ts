@@ -9,7 +9,8 @@ import { acceptedInvitationSchema, acceptInvitationBody } from '@shared/services
 export const route = defineRoute(signedIn, {
   method: 'post',
   path: '/invitations/accept',
-  summary: 'Accept an invitation as the signed-in user whose e-mail was invited',
+  summary: 'Accept an invitation as the invited user',
+  description: 'Accept an invitation as the signed-in user whose e-mail was invited',
   request: { body: { content: { 'application/json': { schema: acceptInvitationBody } }, required: true } },
   responses: {
     200: jsonContent(acceptedInvitationSchema, 'Joined'),

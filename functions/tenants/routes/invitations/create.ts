@@ -9,7 +9,8 @@ import { createInvitationBody, invitationSchema } from '@shared/services/tenants
 export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/invitations',
-  summary: 'Invite someone by e-mail (owners and admins); the link is single use and expires in 7 days',
+  summary: 'Invite someone by e-mail',
+  description: 'Invite someone by e-mail (owners and admins); the link is single use and expires in 7 days',
   request: { body: { content: { 'application/json': { schema: createInvitationBody } }, required: true } },
   responses: {
     201: jsonContent(invitationSchema, 'Invited'),

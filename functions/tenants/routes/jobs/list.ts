@@ -9,9 +9,9 @@ import { jobListQuery, jobListSchema } from '@shared/services/jobs/schema.ts'
 export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/background-jobs',
-  summary: "List the tenant's background jobs, newest first",
+  summary: "List the tenant's background jobs",
   description:
-    'Scrapes, article generation, affiliate syncs and assistant turns; `origin=background` leaves out the turns of chat messages.',
+    "List the tenant's background jobs, newest first: scrapes, article generation, affiliate syncs and assistant turns; `origin=background` leaves out the turns of chat messages.",
   request: { query: jobListQuery },
   responses: {
     200: jsonContent(jobListSchema, 'A page of jobs'),

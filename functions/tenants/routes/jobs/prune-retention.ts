@@ -15,7 +15,8 @@ const pruneRetentionResult = z.object({
 export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/prune-retention',
-  summary:
+  summary: 'Job: prune finished webhook deliveries',
+  description:
     'Job: prune finished webhook deliveries, outbox events and tool usage past retention, rolling up aggregates (service role only)',
   responses: { 200: jsonContent(pruneRetentionResult, 'Counts'), ...errorResponses(401) },
 })

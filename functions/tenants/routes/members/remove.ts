@@ -9,7 +9,8 @@ import { userIdParam } from '@shared/services/tenants/schema.ts'
 export const route = defineRoute(member, {
   method: 'delete',
   path: '/current/members/{user_id}',
-  summary: 'Remove a member (owners and admins), or leave (anyone); the last owner cannot go',
+  summary: 'Remove a member',
+  description: 'Remove a member (owners and admins), or leave (anyone); the last owner cannot go',
   request: { params: userIdParam },
   responses: { 204: { description: 'Removed' }, ...errorResponses(400, 401, 403, 404, 409, 429) },
 })

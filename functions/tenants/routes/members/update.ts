@@ -9,7 +9,8 @@ import { memberSchema, updateMemberBody, userIdParam } from '@shared/services/te
 export const route = defineRoute(ownerOrAdmin, {
   method: 'patch',
   path: '/current/members/{user_id}',
-  summary: "Change a member's role (owners and admins; only owners grant or take the owner role)",
+  summary: "Change a member's role",
+  description: "Change a member's role (owners and admins; only owners grant or take the owner role)",
   request: {
     params: userIdParam,
     body: { content: { 'application/json': { schema: updateMemberBody } }, required: true },

@@ -9,7 +9,8 @@ import { createTenant } from '@shared/services/tenants/tenants.ts'
 export const route = defineRoute(signedIn, {
   method: 'post',
   path: '/',
-  summary: 'Sign up a new tenant; the signed-in user becomes its owner and it becomes the active tenant',
+  summary: 'Sign up a new tenant',
+  description: 'Sign up a new tenant; the signed-in user becomes its owner and it becomes the active tenant',
   request: { body: { content: { 'application/json': { schema: createTenantBody } }, required: true } },
   responses: { 201: jsonContent(tenantSchema, 'Created'), ...errorResponses(400, 401, 413, 429) },
 })

@@ -9,7 +9,8 @@ import { switchActiveTenant } from '@shared/services/tenants/tenants.ts'
 export const route = defineRoute(signedIn, {
   method: 'post',
   path: '/active',
-  summary: "Switch the user's active tenant (the next access token carries it; refresh the session)",
+  summary: "Switch the user's active tenant",
+  description: "Switch the user's active tenant (the next access token carries it; refresh the session)",
   request: { body: { content: { 'application/json': { schema: switchTenantBody } }, required: true } },
   responses: { 200: jsonContent(switchTenantResponse, 'Switched'), ...errorResponses(400, 401, 404, 429) },
 })

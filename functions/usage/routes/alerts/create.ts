@@ -8,7 +8,9 @@ import { alertSchema, createAlertBody } from '@shared/services/usage/schema.ts'
 export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/alerts',
-  summary: 'Add a usage alert (owners and admins): an e-mail once per month when usage reaches the threshold',
+  summary: 'Add a usage alert',
+  description:
+    'Add a usage alert (owners and admins): an e-mail once per month when usage reaches the threshold',
   request: { body: { content: { 'application/json': { schema: createAlertBody } }, required: true } },
   responses: { 201: jsonContent(alertSchema, 'Created'), ...errorResponses(400, 401, 403, 409, 413, 429) },
 })

@@ -8,9 +8,11 @@ import { analyticsQuery, analyticsSchema } from '@shared/services/usage/schema.t
 export const route = defineRoute(memberOrKey('analytics:read'), {
   method: 'get',
   path: '/analytics',
-  summary:
-    'Analytics API: usage per product and month, and event counts by type, over a period (analytics:read)',
-  description: 'Metered as one Analytics API request; past the Free quota: 429 QUOTA_EXCEEDED.',
+  summary: 'Usage and event counts over a period',
+  description:
+    'Analytics API: usage per product and month, and event counts by type, over a period (analytics:read)' +
+    '\n\n' +
+    'Metered as one Analytics API request; past the Free quota: 429 QUOTA_EXCEEDED.',
   request: { query: analyticsQuery },
   responses: { 200: jsonContent(analyticsSchema, 'Analytics'), ...errorResponses(400, 401, 403, 429) },
 })

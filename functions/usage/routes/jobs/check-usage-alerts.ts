@@ -10,7 +10,8 @@ const queuedSchema = z.object({ queued: z.number() })
 export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/check-usage-alerts',
-  summary: 'Job: queue usage alerts that are due and not yet sent (service role only)',
+  summary: 'Job: queue usage alerts that are due and not yet sent',
+  description: 'Job: queue usage alerts that are due and not yet sent (service role only)',
   responses: { 200: jsonContent(queuedSchema, 'Count'), ...errorResponses(401) },
 })
 

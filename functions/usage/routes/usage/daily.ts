@@ -8,7 +8,9 @@ import { type DailyUsage, getDailyUsage } from '@shared/services/usage/usage.ts'
 export const route = defineRoute(memberOrKey('billing:read'), {
   method: 'get',
   path: '/usage/daily',
-  summary: "Each product's use per day of a month, with its monthly quota (users, or keys with billing:read)",
+  summary: "Each product's use per day of a month",
+  description:
+    "Each product's use per day of a month, with its monthly quota (users, or keys with billing:read)",
   request: { query: usageQuery },
   responses: { 200: jsonContent(dailyUsageSchema, 'Daily usage'), ...errorResponses(400, 401, 403, 429) },
 })

@@ -8,7 +8,8 @@ import { getUsage, type Usage } from '@shared/services/usage/usage.ts'
 export const route = defineRoute(memberOrKey('billing:read'), {
   method: 'get',
   path: '/usage',
-  summary: 'Usage, quota, percent and overage per product for a month (users, or keys with billing:read)',
+  summary: 'Usage, quota, percent and overage per product for a month',
+  description: 'Usage, quota, percent and overage per product for a month (users, or keys with billing:read)',
   request: { query: usageQuery },
   responses: { 200: jsonContent(usageSchema, 'Usage'), ...errorResponses(400, 401, 403, 429) },
 })

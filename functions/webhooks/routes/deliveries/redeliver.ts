@@ -9,7 +9,8 @@ import { deliverySchema, redeliverBody } from '@shared/services/webhooks/schema.
 export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/{id}/redeliver',
-  summary: 'Send one event again (a new run of the retry schedule, same event id)',
+  summary: 'Send one event again',
+  description: 'Send one event again (a new run of the retry schedule, same event id)',
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: redeliverBody } }, required: true },

@@ -9,7 +9,8 @@ import { sendTestEvent, TEST_EVENT_TYPE } from '@shared/services/webhooks/test-e
 export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/{id}/test',
-  summary: `Send a ${TEST_EVENT_TYPE} event (one attempt, no retries, also while paused)`,
+  summary: `Send a ${TEST_EVENT_TYPE} event`,
+  description: 'One attempt, no retries, also while the subscription is paused.',
   request: { params: idParam },
   responses: {
     202: jsonContent(deliverySchema, 'Queued'),

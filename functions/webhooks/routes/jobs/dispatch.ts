@@ -9,7 +9,8 @@ import { dispatchResultSchema } from '@shared/services/webhooks/schema.ts'
 export const route = defineRoute(job, {
   method: 'post',
   path: '/jobs/dispatch',
-  summary: 'Job: send due deliveries (service role only; pg_cron every minute)',
+  summary: 'Job: send due deliveries',
+  description: 'Job: send due deliveries (service role only; pg_cron every minute)',
   responses: { 200: jsonContent(dispatchResultSchema, 'Counts'), ...errorResponses(401) },
 })
 

@@ -10,7 +10,8 @@ import { rotateSecret } from '@shared/services/webhooks/secrets.ts'
 export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/{id}/rotate-secret',
-  summary: 'Rotate the signing secret; the previous one keeps signing during the overlap',
+  summary: 'Rotate the signing secret',
+  description: 'Rotate the signing secret; the previous one keeps signing during the overlap',
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: rotateSecretBody } }, required: false },

@@ -20,7 +20,8 @@ const eventTypeListSchema = z
 export const route = defineRoute(member, {
   method: 'get',
   path: '/event-types',
-  summary: 'The event types a subscription may name, each with when it occurs (the event catalog)',
+  summary: 'The event types a subscription may name',
+  description: 'The event types a subscription may name, each with when it occurs (the event catalog)',
   responses: {
     200: jsonContent(eventTypeListSchema, 'Every event type, in the catalog order'),
     ...errorResponses(401, 429),

@@ -9,7 +9,8 @@ import { subscriptionSchema } from '@shared/services/webhooks/schema.ts'
 export const route = defineRoute(ownerOrAdmin, {
   method: 'post',
   path: '/{id}/resume',
-  summary: 'Reactivate a paused subscription and deliver the events held while it was paused',
+  summary: 'Reactivate a paused subscription',
+  description: 'Reactivate a paused subscription and deliver the events held while it was paused',
   request: { params: idParam },
   responses: {
     200: jsonContent(subscriptionSchema, 'The subscription'),

@@ -3,10 +3,6 @@ import { useContext, useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError } from './api.ts'
 import { explain, fieldName, inDashboardWords } from './messages.ts'
 
-/** htm templates, for pages not yet in TSX (CONTRIBUTING, "A page"). */
-export { html } from 'htm/preact'
-export { useLoad } from './data/load.ts'
-
 /** What every page knows: the session's user, the active tenant and the caller's role. */
 export interface Session {
   email: string

@@ -17,6 +17,9 @@ export type ContentQuery = NonNullable<paths['/v1/content']['get']['parameters']
 export type RevisionSummary = Schema<'ArticleRevisionSummary'>
 export type Revision = Schema<'ArticleRevision'>
 export type Tag = Schema<'Tag'>
+export type Story = Schema<'ArticleStory'>
+export type StoryStep = Schema<'StoryStep'>
+export type Translation = Schema<'Translation'>
 
 // ---- Sites
 
@@ -71,6 +74,24 @@ export const usePreview = (token: string) =>
 /** The scraped items a generated draft was written from. */
 export const useArticleSources = (id: string) =>
   useLoad(() => call(platform.GET('/v1/content/articles/{id}/sources', { params: { path: { id } } })), [id])
+
+/** Where an article came from and what happened to it, in order. */
+export const useStory = (id: string) =>
+  useLoad(() => call(platform.GET('/v1/content/articles/{id}/story', { params: { path: { id } } })), [id])
+
+// ---- Translations
+
+/** The article's translation group; read again when `version` (its revision, its state) changes. */
+export const useTranslations = (id: string, version: unknown[]) =>
+  useLoad(
+    () => call(platform.GET('/v1/content/articles/{id}/translations', { params: { path: { id } } })),
+    [id, ...version],
+  )
+/** A draft translation in `locale`, starting from the article's fields. */
+export const createTranslation = (id: string, locale: string) =>
+  call(
+    platform.POST('/v1/content/articles/{id}/translations', { params: { path: { id } }, body: { locale } }),
+  )
 
 // ---- Revisions
 

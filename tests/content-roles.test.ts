@@ -284,7 +284,9 @@ describe('a contributor', () => {
     })
     expect(refused(taken), JSON.stringify(taken.body)).toEqual([409, 'CONFLICT'])
     expect(taken.body.message).toContain('reserved')
-    expect(taken.body.details).toEqual([{ field: 'slug', message: `reserved for the article ${live.id}` }])
+    expect(taken.body.details).toEqual([
+      { field: 'slug', message: `reserved for the article "${live.title}" (${live.id})` },
+    ])
     const created = await tp.json('/v1/content/articles', {
       token: contributor.token,
       body: { site_id: siteId, title: 'Mine too', slug: 'old-headline' },

@@ -22,6 +22,7 @@ import { RequestLogPage } from './pages/request-log.tsx'
 import { SignIn } from './pages/sign-in.tsx'
 import { SourcesPage } from './pages/sources.tsx'
 import { StoryPage } from './pages/story.tsx'
+import { TagsPage } from './pages/tags.tsx'
 import { AcceptInvitation, CreateTenant, TeamPage } from './pages/team.tsx'
 import { UsagePage } from './pages/usage.tsx'
 import { WebhookPage, WebhooksPage } from './pages/webhooks.tsx'
@@ -35,6 +36,7 @@ const nav = [
   { path: 'articles', label: 'Articles' },
   { path: 'approvals', label: 'Approvals' },
   { path: 'sites', label: 'Sites' },
+  { path: 'tags', label: 'Tags' },
   { path: 'integrations', label: 'Integrations' },
   { path: 'credentials', label: 'Credentials' },
   { path: 'webhooks', label: 'Webhooks' },
@@ -90,6 +92,8 @@ function Page({ route }: { route: string[] }): VNode {
       return <AssistantPage id={id} />
     case 'approvals':
       return <ApprovalsPage />
+    case 'tags':
+      return <TagsPage />
     case 'story':
       return <StoryPage id={id ?? ''} />
     case 'keys':
@@ -171,6 +175,7 @@ function Shell({
             value={session.tenantId}
             disabled={switching === true}
             aria-label="Workspace"
+            title={tenants.find((t) => t.id === session.tenantId)?.name}
           >
             {tenants.map((t) => (
               <option value={t.id}>

@@ -123,7 +123,13 @@ export const restoreRevision = (id: string, revision_id: string) =>
 
 export const useTags = () =>
   useLoad(() => call(platform.GET('/v1/content/tags', { params: { query: { limit: 100 } } })))
-export const createTag = (name: string) => call(platform.POST('/v1/content/tags', { body: { name } }))
+/** A new tag; its slug is made from the name when none is given. */
+export const createTag = (name: string, slug?: string) =>
+  call(platform.POST('/v1/content/tags', { body: { name, ...(slug && { slug }) } }))
+export const updateTag = (id: string, body: Schema<'UpdateTag'>) =>
+  call(platform.PATCH('/v1/content/tags/{id}', { params: { path: { id } }, body }))
+export const deleteTag = (id: string) =>
+  call(platform.DELETE('/v1/content/tags/{id}', { params: { path: { id } } }))
 
 /** A site's counts: the API leaves them out only for a published-only key, never for a member. */
 export const siteCounts = (s: SiteDetail): NonNullable<SiteDetail['counts']> =>

@@ -69,7 +69,7 @@ function Editor({ initial }: { initial: Article }): VNode {
         <SecretOnce
           value={previewLink}
           title="Preview link"
-          notice="Anyone with this link sees the article as it is saved now, without an account, for 7 days. It is shown once; revoke it from the API (DELETE …/previews/{id})."
+          notice="Anyone with this link sees the article as it is saved now, without an account, for 7 days. It is shown once; a developer can revoke it through the API."
           onDone={() => setPreviewLink(undefined)}
         />
       ) : null}
@@ -118,6 +118,7 @@ function Editor({ initial }: { initial: Article }): VNode {
           tags={tags.data?.data ?? []}
           onTagCreated={() => tags.reload()}
           derivedExcerpt={renderer ? renderer.excerptOf(fields.body) : saved.excerpt}
+          error={saveError}
         />
         <Seo
           fields={fields}

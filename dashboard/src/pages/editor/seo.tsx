@@ -53,8 +53,10 @@ export function Seo({
       </label>
       <div class="serp" aria-label="Search result preview" role="img">
         <small class="muted">{address}</small>
-        <strong class="serp-title">{title.length > 60 ? `${title.slice(0, 59)}…` : title}</strong>
-        <p>{description.length > 155 ? `${description.slice(0, 154)}…` : description}</p>
+        <strong class="serp-title" title={title}>
+          {title.length > 60 ? `${title.slice(0, 59)}…` : title}
+        </strong>
+        <p title={description}>{description.length > 155 ? `${description.slice(0, 154)}…` : description}</p>
       </div>
       <div class="social" aria-label="Social card preview" role="img">
         {image ? <img src={image} alt="" /> : null}

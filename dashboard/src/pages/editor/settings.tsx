@@ -2,6 +2,7 @@
 import type { VNode } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import type { Article, Tag } from '../../data/content.ts'
+import { FieldError, fieldError } from '../../ui.tsx'
 import { Counted } from './counted.tsx'
 import { type Fields, httpsOnly } from './fields.ts'
 import { TagPicker } from './tag-picker.tsx'
@@ -13,6 +14,7 @@ export function Settings({
   tags,
   onTagCreated,
   derivedExcerpt,
+  error,
 }: {
   fields: Fields
   set: (p: Partial<Fields>) => void
@@ -20,23 +22,29 @@ export function Settings({
   tags: Tag[]
   onTagCreated: () => void
   derivedExcerpt: string
+  /** The last save's refusal: a field it names shows the message beside it. */
+  error?: unknown
 }): VNode {
+  const slugError = fieldError(error, 'slug')
   const image = httpsOnly(fields.imageUrl)
   const [broken, setBroken] = useState(false)
   useEffect(() => setBroken(false), [image])
   return (
     <section class="card" aria-label="Article settings">
       <h2>Article settings</h2>
-      <label class="field">
+      <label class={slugError ? 'field invalid' : 'field'}>
         <span>Slug</span>
         <input
           aria-label="Slug"
+          aria-invalid={slugError ? 'true' : undefined}
+          aria-describedby={slugError ? 'slug-error' : undefined}
           class="mono"
           maxlength={120}
           value={fields.slug}
           placeholder={saved.slug}
           onInput={(e: Event) => set({ slug: (e.target as HTMLInputElement).value })}
         />
+        <FieldError id="slug-error" message={slugError} />
         <small>
           Its address in the site: lower-case words joined by hyphens, unique in the site.
           {saved.status === 'published' ? ' The old slug keeps finding the article.' : ''}

@@ -65,6 +65,10 @@ describe('article fields and slugs', () => {
     expect(taken.status).toBe(409)
     expect(taken.body).toMatchObject({ code: 'CONFLICT', details: [{ field: 'slug' }] })
     expect(taken.body.message).toContain(first.body.id)
+    // The field's message names the holder by its title, as an editor knows it (then its id).
+    expect(taken.body.details[0].message).toBe(
+      `taken by the article "Straße über Ærø: Tips!" (${first.body.id})`,
+    )
     const renamed = await tp.json(`/v1/content/articles/${second.body.id}`, {
       method: 'PATCH',
       token: writer,

@@ -29,7 +29,13 @@ afterAll(() => tp.close())
 async function draft(token: string, title = 'Draft') {
   const res = await tp.json('/v1/content/articles', { token, body: { site_id: siteId, title, body: 'text' } })
   expect(res.status, JSON.stringify(res.body)).toBe(201)
-  return res.body as { id: string; slug: string; status: string; review_requested_at: string | null }
+  return res.body as {
+    id: string
+    title: string
+    slug: string
+    status: string
+    review_requested_at: string | null
+  }
 }
 const post = (path: string, token: string, body?: unknown) =>
   tp.json(`/v1/content/articles/${path}`, { token, ...(body !== undefined ? { body } : { method: 'POST' }) })
@@ -284,7 +290,9 @@ describe('a contributor', () => {
     })
     expect(refused(taken), JSON.stringify(taken.body)).toEqual([409, 'CONFLICT'])
     expect(taken.body.message).toContain('reserved')
-    expect(taken.body.details).toEqual([{ field: 'slug', message: `reserved for the article ${live.id}` }])
+    expect(taken.body.details).toEqual([
+      { field: 'slug', message: `reserved for the article "${live.title}" (${live.id})` },
+    ])
     const created = await tp.json('/v1/content/articles', {
       token: contributor.token,
       body: { site_id: siteId, title: 'Mine too', slug: 'old-headline' },

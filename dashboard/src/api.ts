@@ -5,7 +5,7 @@ import {
   type Schema,
 } from '@clients/typescript/src/index.ts'
 import { toFunctionPath } from '@shared/infra/http/public-routes.ts'
-import { createClient, FunctionsFetchError, FunctionsHttpError } from '@supabase/supabase-js'
+import { createClient } from '@supabase/supabase-js'
 
 export type { paths, Schema }
 
@@ -117,30 +117,6 @@ function apiErrorOf(status: number, body: unknown): ApiError {
     parsed.details ?? [],
     typeof parsed.retryAfter === 'number' ? parsed.retryAfter : undefined,
   )
-}
-
-/**
- * Untyped calls by path, for pages still written in htm (CONTRIBUTING, "A page": a new page uses
- * the typed client through a data hook in dashboard/src/data/).
- */
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-  const [pathname, query] = path.split('?') as [string, string | undefined]
-  // Server functions (scrape-social, ...) are documented by their function path; the rest by public path.
-  const fnPath = pathname.startsWith('/functions/v1/') ? pathname : toFunctionPath(pathname)
-  if (!fnPath) throw new ApiError(0, 'CLIENT', `No function serves ${pathname}`)
-  const name = fnPath.slice('/functions/v1/'.length) + (query ? `?${query}` : '')
-  const { data, error } = await supabase.functions.invoke(name, {
-    method: method as 'GET' | 'POST' | 'PATCH' | 'DELETE',
-    ...(body !== undefined && { body: body as Record<string, unknown> }),
-  })
-  if (!error) return data as T
-  if (error instanceof FunctionsHttpError) {
-    throw await apiErrorFrom(error.context as Response)
-  }
-  if (error instanceof FunctionsFetchError) {
-    throw new ApiError(0, 'NETWORK', 'The platform could not be reached. Check your connection and retry.')
-  }
-  throw new ApiError(0, 'CLIENT', String(error.message ?? error))
 }
 
 /** The spec's error body of a refused request, as an ApiError (any body that is not one, by status). */

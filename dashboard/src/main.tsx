@@ -22,7 +22,8 @@ import { PreviewPage } from './pages/preview.tsx'
 import { RequestLogPage } from './pages/request-log.tsx'
 import { SignIn } from './pages/sign-in.tsx'
 import { SourcesPage } from './pages/sources.tsx'
-import { StoryPage } from './pages/story.ts'
+import { StoryPage } from './pages/story.tsx'
+import { TagsPage } from './pages/tags.tsx'
 import { AcceptInvitation, CreateTenant, TeamPage } from './pages/team.tsx'
 import { UsagePage } from './pages/usage.tsx'
 import { WebhookPage, WebhooksPage } from './pages/webhooks.tsx'
@@ -77,6 +78,8 @@ function Page({ route, session }: { route: string[]; session: Session }): VNode 
       return <AssistantPage id={id} />
     case 'approvals':
       return <ApprovalsPage />
+    case 'tags':
+      return <TagsPage />
     case 'story':
       return <StoryPage id={id ?? ''} />
     case 'keys':
@@ -199,6 +202,7 @@ function Shell({
             value={session.tenantId}
             disabled={switching === true}
             aria-label="Workspace"
+            title={tenants.find((t) => t.id === session.tenantId)?.name}
           >
             {tenants.map((t) => (
               <option value={t.id}>

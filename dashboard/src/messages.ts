@@ -103,10 +103,44 @@ export function fieldName(field: string): string {
     .replaceAll('.', ' › ')
 }
 
-/** The API's own words, in the dashboard's: the API says tenant, people here say workspace. */
+/** A call the API's messages name (`POST /v1/content/articles/{id}/publish`): its method and path. */
+const apiCall = String.raw`(?:GET|POST|PUT|PATCH|DELETE) (?:/|…/)[^\s),;]*`
+
+/** Calls the API's messages name, as what an editor presses or opens in the dashboard. */
+const callWords: [RegExp, string][] = [
+  [/POST \S*\/articles\/\S*\/publish\b/g, 'press Publish'],
+  [/POST \S*\/articles\/\S*\/schedule\b/g, 'press Schedule'],
+  [/POST \S*\/articles\/\S*\/submit\b/g, 'press Submit for review'],
+  [/(?:with )?POST \/v1\/content\/tags\b/g, 'on the Tags page'],
+  [/PATCH \/v1\/content\/sites\/\S*?(?=[\s),;]|$)/g, "the site's settings"],
+  [/POST \/api\/credentials\/\S*\/rotate\b/g, 'Rotate on the Credentials page'],
+  [/POST \/api\/credentials\b/g, 'the Credentials page'],
+  [
+    /(?:with )?POST \/api\/connections\/\S*\/permissions\b/g,
+    "in the connection's permissions (Integrations)",
+  ],
+  [/POST \/v1\/assistant\/approvals\/\S*?(?=[\s),;]|$)/g, 'Approvals'],
+  [/POST \/api\/webhooks\/\S*\/resume\b/g, 'Resume on the Webhooks page'],
+  [/GET \/api\/webhooks\/\S*\/deliveries\b/g, 'the Webhooks page'],
+]
+
+/**
+ * The API's own words, in the dashboard's: the API says tenant, people here say workspace; a call
+ * it names (`POST …/publish`) becomes the button or page that makes it, and an aside naming any
+ * other call is left out: editors press buttons, they do not send requests.
+ */
 export function inDashboardWords(message: string): string {
-  return message.replace(
+  let words = message.replace(
     /\b([Tt])enant(s?)\b/g,
     (_, t: string, plural: string) => `${t === 'T' ? 'W' : 'w'}orkspace${plural}`,
+  )
+  for (const [call, word] of callWords) words = words.replace(call, word)
+  return (
+    words
+      // A record's id beside its name ("Kitchen" (e4c4…)) is for clients; people know it by the name.
+      .replace(/\s*\([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\)/g, '')
+      .replace(new RegExp(String.raw`\s*\((?:see |or )?${apiCall}[^)]*\)`, 'g'), '')
+      .replace(new RegExp(String.raw`(?:with|see) ${apiCall}`, 'g'), 'in the dashboard')
+      .replace(new RegExp(apiCall, 'g'), 'the API')
   )
 }

@@ -22,6 +22,7 @@ const newsroom: NavEntry[] = [
   { path: 'assistant', label: 'Assistant' },
   { path: 'approvals', label: 'Approvals' },
   { path: 'sites', label: 'Sites' },
+  { path: 'tags', label: 'Tags' },
 ]
 
 const platform: [string, string][] = [

@@ -1,11 +1,7 @@
-import { cloneElement, createContext, isValidElement, type VNode } from 'preact'
+import { type ComponentChildren, cloneElement, createContext, isValidElement, type VNode } from 'preact'
 import { useContext, useEffect, useRef, useState } from 'preact/hooks'
 import { ApiError } from './api.ts'
 import { explain, fieldName, inDashboardWords } from './messages.ts'
-
-/** htm templates, for pages not yet in TSX (CONTRIBUTING, "A page"). */
-export { html } from 'htm/preact'
-export { useLoad } from './data/load.ts'
 
 /** What every page knows: the session's user, the active tenant and the caller's role. */
 export interface Session {
@@ -246,7 +242,7 @@ export function Form({
   return (
     <form class={`card form ${className ?? ''}`} onSubmit={onSubmit} aria-label={label}>
       <fieldset disabled={busy}>
-        {children}
+        <FormErrorContext.Provider value={error}>{children as ComponentChildren}</FormErrorContext.Provider>
         <div class="row">
           <button type="submit" class="primary" aria-busy={busy}>
             {busy ? <span class="spinner" aria-hidden="true"></span> : null}
@@ -352,12 +348,45 @@ export function Bar({
  * A labelled control. The control also gets the label as its accessible name: a <select> inside
  * a <label> would otherwise be announced with its options' text.
  */
+/**
+ * The message a refusal gives for one field (the error body's details name it: `slug`, `name`,
+ * `settings.time_zone`), to show beside that field; undefined when it names another or none.
+ */
+export function fieldError(error: unknown, field: string | undefined): string | undefined {
+  if (!field || !(error instanceof ApiError)) return undefined
+  const d = error.details.find((x) => x.field === field || x.field.startsWith(`${field}.`))
+  return d ? inDashboardWords(d.message) : undefined
+}
+
+/** A refusal's message beside its field: highlighted, and read out with the field (aria-describedby). */
+export function FieldError({ id, message }: { id: string; message: string | undefined }): VNode | null {
+  return message ? (
+    <small class="field-error" id={id} role="alert">
+      {message}
+    </small>
+  ) : null
+}
+
+/** The refusal of the enclosing Form, for its Fields to show beside themselves. */
+const FormErrorContext = createContext<unknown>(undefined)
+let fieldIds = 0
+
 export function Field({ label, children, hint }: { label: string; children: unknown; hint?: string }): VNode {
-  const control = isValidElement(children) ? cloneElement(children, { 'aria-label': label }) : children
+  const formError = useContext(FormErrorContext)
+  const [id] = useState(() => `field-${++fieldIds}`)
+  const name = isValidElement(children) ? (children.props as { name?: string }).name : undefined
+  const message = fieldError(formError, name)
+  const control = isValidElement(children)
+    ? cloneElement(children, {
+        'aria-label': label,
+        ...(message && { 'aria-invalid': 'true', 'aria-describedby': `${id}-error` }),
+      })
+    : children
   return (
-    <label class="field">
+    <label class={message ? 'field invalid' : 'field'}>
       <span>{label}</span>
       {control}
+      <FieldError id={`${id}-error`} message={message} />
       {hint ? <small>{hint}</small> : null}
     </label>
   )

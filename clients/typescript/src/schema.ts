@@ -14621,10 +14621,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The assistant's model settings
-         * @description The assistant's model: provider, model, credential environment, and what the next turn will use
-         *
-         *     Supabase address: `GET /functions/v1/assistant/settings`
+         * The assistant's model: provider, model, credential environment, and what the next turn will use
+         * @description Supabase address: `GET /functions/v1/assistant/settings`
          */
         get: {
             parameters: {
@@ -14674,10 +14672,8 @@ export interface paths {
             };
         };
         /**
-         * Choose the assistant's provider and model
-         * @description Choose the assistant's provider and model (owners and admins)
-         *
-         *     Supabase address: `PUT /functions/v1/assistant/settings`
+         * Choose the assistant's provider and model (owners and admins)
+         * @description Supabase address: `PUT /functions/v1/assistant/settings`
          */
         put: {
             parameters: {

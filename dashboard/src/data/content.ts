@@ -17,6 +17,9 @@ export type ContentQuery = NonNullable<paths['/v1/content']['get']['parameters']
 export type RevisionSummary = Schema<'ArticleRevisionSummary'>
 export type Revision = Schema<'ArticleRevision'>
 export type Tag = Schema<'Tag'>
+export type Story = Schema<'ArticleStory'>
+export type StoryStep = Schema<'StoryStep'>
+export type Translation = Schema<'Translation'>
 
 // ---- Sites
 
@@ -75,6 +78,24 @@ export const usePreview = (token: string) =>
 export const useArticleSources = (id: string) =>
   useLoad(() => call(platform.GET('/v1/content/articles/{id}/sources', { params: { path: { id } } })), [id])
 
+/** Where an article came from and what happened to it, in order. */
+export const useStory = (id: string) =>
+  useLoad(() => call(platform.GET('/v1/content/articles/{id}/story', { params: { path: { id } } })), [id])
+
+// ---- Translations
+
+/** The article's translation group; read again when `version` (its revision, its state) changes. */
+export const useTranslations = (id: string, version: unknown[]) =>
+  useLoad(
+    () => call(platform.GET('/v1/content/articles/{id}/translations', { params: { path: { id } } })),
+    [id, ...version],
+  )
+/** A draft translation in `locale`, starting from the article's fields. */
+export const createTranslation = (id: string, locale: string) =>
+  call(
+    platform.POST('/v1/content/articles/{id}/translations', { params: { path: { id } }, body: { locale } }),
+  )
+
 // ---- Revisions
 
 /** An article's revisions, newest first; read again when `revisionId` (the article's latest) changes. */
@@ -105,7 +126,13 @@ export const restoreRevision = (id: string, revision_id: string) =>
 
 export const useTags = () =>
   useLoad(() => call(platform.GET('/v1/content/tags', { params: { query: { limit: 100 } } })))
-export const createTag = (name: string) => call(platform.POST('/v1/content/tags', { body: { name } }))
+/** A new tag; its slug is made from the name when none is given. */
+export const createTag = (name: string, slug?: string) =>
+  call(platform.POST('/v1/content/tags', { body: { name, ...(slug && { slug }) } }))
+export const updateTag = (id: string, body: Schema<'UpdateTag'>) =>
+  call(platform.PATCH('/v1/content/tags/{id}', { params: { path: { id } }, body }))
+export const deleteTag = (id: string) =>
+  call(platform.DELETE('/v1/content/tags/{id}', { params: { path: { id } } }))
 
 /** A site's counts: the API leaves them out only for a published-only key, never for a member. */
 export const siteCounts = (s: SiteDetail): NonNullable<SiteDetail['counts']> =>

@@ -11,6 +11,8 @@ export type Role = Member['role']
 
 export const listTenants = () => call(platform.GET('/api/tenants'))
 export const createTenant = (name: string) => call(platform.POST('/api/tenants', { body: { name } }))
+/** Renames the active workspace (owners and admins). */
+export const renameTenant = (name: string) => call(platform.PATCH('/api/tenants/current', { body: { name } }))
 /** Makes a workspace the active one; a refreshed session's token then names it. */
 export const switchTenant = (tenant_id: string) =>
   call(platform.POST('/api/tenants/active', { body: { tenant_id } }))

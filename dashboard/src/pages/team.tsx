@@ -17,6 +17,7 @@ import {
 } from '../data/team.ts'
 import { ago, when } from '../format.ts'
 import { Action, canWrite, ErrorNote, Field, Form, Loaded, ReadOnly, useSession } from '../ui.tsx'
+import { WorkspaceName } from './workspace-name.tsx'
 
 const roles = ['contributor', 'member', 'admin', 'owner'] as const
 
@@ -93,6 +94,7 @@ export function TeamPage(): VNode {
         Members of <strong>{session.tenantName}</strong> and their roles. Your role: {session.role}. A
         contributor writes and edits its own drafts and submits them for review; members and up publish.
       </p>
+      <WorkspaceName />
       {write ? null : <ReadOnly what="the team" />}
       <Loaded state={members}>
         {(m) => (

@@ -17,7 +17,8 @@ export const articleSlugs = slugGuard({
       ? new ServiceError(
           'CONFLICT',
           `The slug "${slug}" is taken on this site by the article ${holder.id} ("${holder.label}")`,
-          { details: [{ field: 'slug', message: `taken by the article ${holder.id}` }] },
+          // The field's message names the article by title, as an editor knows it; the id follows for a client.
+          { details: [{ field: 'slug', message: `taken by the article "${holder.label}" (${holder.id})` }] },
         )
       : new ServiceError('CONFLICT', `The slug "${slug}" is taken on this site`, {
           details: [{ field: 'slug', message: 'taken by another article' }],
@@ -34,7 +35,11 @@ export const articleSlugs = slugGuard({
         throw new ServiceError(
           'CONFLICT',
           `The slug "${slug}" is reserved: readers' links to it lead to the article ${reserved.id} ("${reserved.title}"). An editor (member, admin or owner) can release it by giving it to an article`,
-          { details: [{ field: 'slug', message: `reserved for the article ${reserved.id}` }] },
+          {
+            details: [
+              { field: 'slug', message: `reserved for the article "${reserved.title}" (${reserved.id})` },
+            ],
+          },
         )
     },
     // A live article's old slug is not taken silently: only an editor's explicit slug releases it.

@@ -113,5 +113,12 @@ export const takenInTenant =
       holder
         ? `The ${noun} slug "${slug}" is taken by the ${noun} ${holder.id} ("${holder.label}")`
         : `The ${noun} slug "${slug}" is taken`,
-      { details: [{ field: 'slug', message: holder ? `taken by the ${noun} ${holder.id}` : 'taken' }] },
+      {
+        details: [
+          {
+            field: 'slug',
+            message: holder ? `taken by the ${noun} "${holder.label}" (${holder.id})` : 'taken',
+          },
+        ],
+      },
     )

@@ -1,4 +1,5 @@
 import { turnEncoding } from '@functions/assistant/streams/respond.ts'
+import { streamDescription } from '@functions/assistant/turn-answer.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
@@ -6,7 +7,6 @@ import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { decideApprovalById } from '@shared/services/assistant/approvals.ts'
 import { answerTurn } from '@shared/services/assistant/turn/index.ts'
 import { route as byConversation } from '../conversations/approve.ts'
-import { streamDescription } from '../conversations/post-message.ts'
 
 const params = z.object({ call_id: z.uuid().openapi({ param: { name: 'call_id', in: 'path' } }) })
 

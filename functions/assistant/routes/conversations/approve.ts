@@ -1,4 +1,5 @@
 import { streamFormatQuery, turnEncoding } from '@functions/assistant/streams/respond.ts'
+import { streamDescription } from '@functions/assistant/turn-answer.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
@@ -6,7 +7,6 @@ import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { approvalBody, turnResultSchema } from '@shared/services/assistant/schema.ts'
 import { answerTurn, decideApproval } from '@shared/services/assistant/turn/index.ts'
-import { streamDescription } from './post-message.ts'
 
 const params = z.object({
   id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }),

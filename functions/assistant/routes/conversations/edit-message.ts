@@ -1,4 +1,6 @@
 import { turnEncoding } from '@functions/assistant/streams/respond.ts'
+import { toolScopes } from '@functions/assistant/tool-scopes.ts'
+import { streamDescription, turnAnswer } from '@functions/assistant/turn-answer.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
@@ -7,9 +9,6 @@ import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { postMessageBody } from '@shared/services/assistant/schema.ts'
 import { editLastMessage } from '@shared/services/assistant/turn/branch.ts'
 import { answerTurn } from '@shared/services/assistant/turn/index.ts'
-import { toolScopes } from '../tool-scopes.ts'
-import { streamDescription } from './post-message.ts'
-import { turnAnswer } from './turn-answer.ts'
 
 const params = z.object({
   id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }),

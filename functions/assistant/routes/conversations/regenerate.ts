@@ -1,13 +1,12 @@
 import { turnEncoding } from '@functions/assistant/streams/respond.ts'
+import { toolScopes } from '@functions/assistant/tool-scopes.ts'
+import { streamDescription, turnAnswer } from '@functions/assistant/turn-answer.ts'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { regenerateLast } from '@shared/services/assistant/turn/branch.ts'
 import { answerTurn } from '@shared/services/assistant/turn/index.ts'
-import { toolScopes } from '../tool-scopes.ts'
-import { streamDescription } from './post-message.ts'
-import { turnAnswer } from './turn-answer.ts'
 
 export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'post',

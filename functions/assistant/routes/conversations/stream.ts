@@ -1,11 +1,11 @@
 import { streamFormatQuery, turnEncoding } from '@functions/assistant/streams/respond.ts'
+import { streamDescription } from '@functions/assistant/turn-answer.ts'
 import { z } from '@hono/zod-openapi'
 import type { App } from '@shared/infra/http/app-env.ts'
 import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses } from '@shared/infra/http/openapi.ts'
 import { memberOrKey } from '@shared/infra/http/route-auth.ts'
 import { answerTurn } from '@shared/services/assistant/turn/index.ts'
-import { streamDescription } from './post-message.ts'
 
 const params = z.object({
   id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }),

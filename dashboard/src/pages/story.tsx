@@ -6,27 +6,9 @@
  * page that shows its record and names the record's id.
  */
 import type { VNode } from 'preact'
-import { api } from '../api.ts'
-import { html, Loaded, Refresh, useLoad } from '../ui.tsx'
-
-interface StoryStep {
-  kind: string
-  at: string
-  id: string
-  summary: string
-  link: string | null
-  actor: string | null
-}
-
-interface Story {
-  article: { id: string; title: string; status: string; created_at: string }
-  steps: StoryStep[]
-}
-
-interface Member {
-  user_id: string
-  email: string | null
-}
+import { type Story, type StoryStep, useStory } from '../data/content.ts'
+import { useMembers } from '../data/team.ts'
+import { Loaded, Refresh } from '../ui.tsx'
 
 const labels: Record<string, string> = {
   source_item: 'Source item',
@@ -83,35 +65,80 @@ function since(first: string, iso: string): string {
 }
 
 export function StoryPage({ id }: { id: string }): VNode {
-  const story = useLoad(() => api<Story>('GET', `/v1/content/articles/${id}/story`), [id])
-  // Who approved or edited: members by e-mail (an id stays an id for someone who left).
-  const members = useLoad(() =>
-    api<{ data: Member[] }>('GET', '/api/tenants/current/members').catch(() => ({ data: [] as Member[] })),
-  )
-  const who = (userId: string | null) =>
+  const story = useStory(id)
+  // Who approved or edited: members by e-mail (an id stays an id for someone who left, or when
+  // the member list is not readable).
+  const members = useMembers()
+  const who = (userId: string | null | undefined) =>
     userId ? (members.data?.data.find((m) => m.user_id === userId)?.email ?? userId) : null
-  return html`<main>
-    <${Loaded} state=${story}>${(s: Story) => html`
-      <h1>Story of “${s.article.title}”</h1>
-      <p class="muted">
-        ${s.article.status} · <a href=${`#/articles/${s.article.id}`}>Open in the editor</a> ·
-        <${Refresh} state=${story} />
-      </p>
-      ${
-        s.steps.length === 0
-          ? html`<p class="muted">Nothing recorded yet beyond the article itself.</p>`
-          : html`<ol class="story card" aria-label="Story" style="list-style:none;padding:0">
-              ${s.steps.map((step) => {
-                const page = pageOf(step, s.article.id)
-                const actor = who(step.actor)
-                return html`<li data-kind=${step.kind} style="padding:.6rem .8rem;border-bottom:1px solid var(--line, #ddd);overflow-wrap:anywhere">
-                  <div><strong>${labels[step.kind] ?? step.kind}</strong>
-                    <small class="muted" style="white-space:nowrap"> ${clock(step.at)} · ${since(s.steps[0]!.at, step.at)}</small></div>
-                  <div>${step.summary}${actor ? html` <span class="muted">by ${actor}</span>` : null}</div>
-                  <small class="muted">${page ? html`<a href=${page}>Open</a> · ` : null}record <code>${step.id}</code>${step.link ? html` · <code>${step.link}</code>` : null}</small>
-                </li>`
-              })}
-            </ol>`
-      }`}<//>
-  </main>`
+  return (
+    <main>
+      <Loaded state={story}>
+        {(s: Story) => (
+          <>
+            <h1>Story of “{s.article.title}”</h1>
+            <p class="muted">
+              {s.article.status} · <a href={`#/articles/${s.article.id}`}>Open in the editor</a> ·{' '}
+              <Refresh state={story} />
+            </p>
+            {s.steps.length === 0 ? (
+              <p class="muted">Nothing recorded yet beyond the article itself.</p>
+            ) : (
+              <ol class="story card" aria-label="Story" style="list-style:none;padding:0">
+                {s.steps.map((step) => (
+                  <Step step={step} first={s.steps[0]!.at} articleId={s.article.id} actor={who(step.actor)} />
+                ))}
+              </ol>
+            )}
+          </>
+        )}
+      </Loaded>
+    </main>
+  )
+}
+
+function Step({
+  step,
+  first,
+  articleId,
+  actor,
+}: {
+  step: StoryStep
+  first: string
+  articleId: string
+  actor: string | null
+}): VNode {
+  const page = pageOf(step, articleId)
+  return (
+    <li
+      data-kind={step.kind}
+      style="padding:.6rem .8rem;border-bottom:1px solid var(--line, #ddd);overflow-wrap:anywhere"
+    >
+      <div>
+        <strong>{labels[step.kind] ?? step.kind}</strong>
+        <small class="muted" style="white-space:nowrap">
+          {' '}
+          {clock(step.at)} · {since(first, step.at)}
+        </small>
+      </div>
+      <div>
+        {step.summary}
+        {actor ? <span class="muted"> by {actor}</span> : null}
+      </div>
+      <small class="muted">
+        {page ? (
+          <>
+            <a href={page}>Open</a> ·{' '}
+          </>
+        ) : null}
+        record <code>{step.id}</code>
+        {step.link ? (
+          <>
+            {' '}
+            · <code>{step.link}</code>
+          </>
+        ) : null}
+      </small>
+    </li>
+  )
 }

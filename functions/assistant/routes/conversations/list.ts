@@ -9,7 +9,8 @@ import { conversationListSchema, conversationSearchQuery } from '@shared/service
 export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/conversations',
-  summary: 'List conversations, newest first (keyset pagination); `q` searches titles and messages',
+  summary:
+    'List conversations, newest first (keyset pagination); `q` searches titles and messages, `origin` keeps chats or automation runs',
   request: { query: pageQuery.extend(conversationSearchQuery.shape) },
   responses: {
     200: jsonContent(conversationListSchema, 'A page of conversations'),
@@ -19,9 +20,12 @@ export const route = defineRoute(memberOrKey('assistant:invoke'), {
 
 export const registerListConversations = (app: App) =>
   app.openapi(route, async (c) => {
-    const { limit, cursor, q } = c.req.valid('query')
+    const { limit, cursor, q, origin } = c.req.valid('query')
     return c.json(
-      await listConversations(serviceContext(c), decodeCursor(cursor), limit, q?.trim() || undefined),
+      await listConversations(serviceContext(c), decodeCursor(cursor), limit, {
+        q: q?.trim() || undefined,
+        origin,
+      }),
       200,
     )
   })

@@ -9,6 +9,7 @@ import { ApiKeyPage, ApiKeysPage } from './pages/api-keys.tsx'
 import { ApprovalsBadge, ApprovalsPage } from './pages/approvals.tsx'
 import { ArticlesPage } from './pages/articles.tsx'
 import { AssistantPage } from './pages/assistant.tsx'
+import { AutomationsPage } from './pages/automations.tsx'
 import { CommercePage } from './pages/commerce.tsx'
 import { SitePage, SitesPage } from './pages/content.tsx'
 import { CredentialsPage } from './pages/credentials.tsx'
@@ -32,6 +33,7 @@ import { workspaceZone } from './zone.ts'
 const nav = [
   { path: 'home', label: 'Home' },
   { path: 'assistant', label: 'Assistant' },
+  { path: 'automations', label: 'Automations' },
   { path: 'articles', label: 'Articles' },
   { path: 'approvals', label: 'Approvals' },
   { path: 'sites', label: 'Sites' },
@@ -88,6 +90,8 @@ function Page({ route }: { route: string[] }): VNode {
       return id ? <ArticleEditor id={id} /> : <ArticlesPage />
     case 'assistant':
       return <AssistantPage id={id} />
+    case 'automations':
+      return <AutomationsPage />
     case 'approvals':
       return <ApprovalsPage />
     case 'story':

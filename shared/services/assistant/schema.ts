@@ -189,7 +189,7 @@ export const turnSchema = z
   })
   .openapi('AssistantTurn')
 
-export const conversationOrigins = ['chat', 'automation'] as const
+const conversationOrigins = ['chat', 'automation'] as const
 export type ConversationOrigin = (typeof conversationOrigins)[number]
 
 export const conversationSchema = z

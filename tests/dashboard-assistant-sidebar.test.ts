@@ -244,12 +244,15 @@ describe.skipIf(browserMissing)('the Assistant page as a chat page', () => {
     const row = page.locator('tbody tr').filter({ hasText: 'openai' }).first()
     await row.getByRole('button', { name: 'Rotate or endpoint' }).click()
     const form = page.getByRole('form', { name: 'Model endpoint of openai' })
+    // The endpoint set in the assistant's settings shows on the credential, in its row and its form.
+    expect(await form.getByLabel('Model endpoint').inputValue()).toBe(llm.openaiBaseUrl)
+    expect(await row.locator('.endpoint').textContent()).toBe(llm.openaiBaseUrl)
+    await screenshot(page, 'credentials-endpoint')
     await form.getByLabel('Model endpoint').fill('')
     await form.getByRole('button', { name: 'Save endpoint' }).click()
     await form.waitFor({ state: 'detached' })
     const [c] = await tp.db.sql<{ base_url: string | null }[]>`
       select base_url from public.credentials where id = ${credentialId}`
     expect(c!.base_url).toBeNull()
-    await screenshot(page, 'credentials-endpoint')
   })
 })

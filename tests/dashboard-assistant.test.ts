@@ -201,7 +201,7 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
   })
 
   it('lists automations with their schedule, next run and last run, linked to its conversation', async () => {
-    await page.goto(`${dashboardUrl}#/assistant`)
+    await page.goto(`${dashboardUrl}#/automations`)
     const form = page.getByRole('form', { name: 'Add an automation' })
     await form.getByLabel('Name').fill('Morning draft')
     await form.getByLabel('Instruction').fill('Say good morning to the team.')
@@ -267,6 +267,7 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
     expect(made.status).toBe(201)
     await tp.db
       .sql`delete from public.tenant_members where tenant_id = ${tenantId} and user_id = ${admin.userId}`
+    await page.goto(`${dashboardUrl}#/automations`)
     await page.reload()
     const row = page.locator('.automations tbody tr').filter({ hasText: 'Leaver digest' })
     await row.waitFor()
@@ -289,6 +290,7 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
       },
     })
     expect(made.status, JSON.stringify(made.body)).toBe(201)
+    await page.goto(`${dashboardUrl}#/automations`)
     await page.reload()
     const row = page.locator('.automations tbody tr').filter({ hasText: 'Tidy on change' })
     const toggle = row.getByRole('checkbox', {

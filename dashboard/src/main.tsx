@@ -10,6 +10,7 @@ import { ApiKeyPage, ApiKeysPage } from './pages/api-keys.tsx'
 import { ApprovalsBadge, ApprovalsPage } from './pages/approvals.tsx'
 import { ArticlesPage, ReviewBadge } from './pages/articles.tsx'
 import { AssistantPage } from './pages/assistant.tsx'
+import { AutomationsPage } from './pages/automations.tsx'
 import { CommercePage } from './pages/commerce.tsx'
 import { SitePage, SitesPage } from './pages/content.tsx'
 import { CredentialsPage } from './pages/credentials.tsx'
@@ -76,6 +77,8 @@ function Page({ route, session }: { route: string[]; session: Session }): VNode 
       return id ? <ArticleEditor id={id} /> : <ArticlesPage />
     case 'assistant':
       return <AssistantPage id={id} />
+    case 'automations':
+      return <AutomationsPage />
     case 'approvals':
       return <ApprovalsPage />
     case 'tags':

@@ -20,6 +20,7 @@ const newsroom: NavEntry[] = [
   { path: 'review', label: 'Review' },
   { path: 'scheduled', label: 'Scheduled' },
   { path: 'assistant', label: 'Assistant' },
+  { path: 'automations', label: 'Automations' },
   { path: 'approvals', label: 'Approvals' },
   { path: 'sites', label: 'Sites' },
   { path: 'tags', label: 'Tags' },

@@ -294,6 +294,8 @@ CREATE TABLE public.assistant_conversations (
     updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
     title_source text DEFAULT 'default'::text NOT NULL,
     search tsvector GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, title)) STORED,
+    origin text DEFAULT 'chat'::text NOT NULL,
+    CONSTRAINT assistant_conversations_origin_check CHECK ((origin = ANY (ARRAY['chat'::text, 'automation'::text]))),
     CONSTRAINT assistant_conversations_title_check CHECK (((length(title) >= 1) AND (length(title) <= 200))),
     CONSTRAINT assistant_conversations_title_source_check CHECK ((title_source = ANY (ARRAY['default'::text, 'rule'::text, 'model'::text, 'user'::text])))
 );
@@ -317,6 +319,12 @@ ALTER TABLE ONLY public.assistant_conversations
 --
 
 CREATE INDEX assistant_conversations_creator_idx ON public.assistant_conversations USING btree (created_by);
+
+--
+-- Name: assistant_conversations_origin_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX assistant_conversations_origin_idx ON public.assistant_conversations USING btree (tenant_id, origin, created_at DESC, id DESC);
 
 --
 -- Name: assistant_conversations_search_idx; Type: INDEX; Schema: public

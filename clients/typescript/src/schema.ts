@@ -13299,7 +13299,7 @@ export interface paths {
         };
         /**
          * List conversations
-         * @description List conversations, newest first (keyset pagination); `q` searches titles and messages
+         * @description List conversations, newest first (keyset pagination); `q` searches titles and messages, `origin` keeps chats or automation runs
          *
          *     Supabase address: `GET /functions/v1/assistant/conversations`
          */
@@ -13312,6 +13312,8 @@ export interface paths {
                     cursor?: string;
                     /** @description Full-text search over titles and message content (every word; the last as a prefix) */
                     q?: string;
+                    /** @description Only conversations people started (chat) or automations' runs (automation); absent: both */
+                    origin?: "chat" | "automation";
                 };
                 header?: never;
                 path?: never;
@@ -19442,6 +19444,11 @@ export interface components {
              * @enum {string}
              */
             title_source: "default" | "rule" | "model" | "user";
+            /**
+             * @description chat: started by a person; automation: an automation's run (one per run)
+             * @enum {string}
+             */
+            origin: "chat" | "automation";
             /** Format: uuid */
             created_by: string | null;
             usage: components["schemas"]["TokenUsage"];
@@ -19516,7 +19523,14 @@ export interface components {
             decided_by: string | null;
             created_at: string;
             finished_at: string | null;
+            article?: components["schemas"]["AssistantArticleRef"];
         };
+        /** @description The article the call's article_id names (present on stored calls that have one) */
+        AssistantArticleRef: {
+            /** Format: uuid */
+            id: string;
+            title: string;
+        } | null;
         AssistantTurn: {
             /** Format: uuid */
             id: string;
@@ -19642,6 +19656,7 @@ export interface components {
             decided_at: string | null;
             /** @description What the model was told on a denial or expiry */
             reason: string | null;
+            article?: components["schemas"]["AssistantArticleRef"];
         };
         AssistantCancelledTurn: {
             turn: components["schemas"]["AssistantTurn"];

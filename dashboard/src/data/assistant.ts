@@ -18,14 +18,25 @@ export type AutomationEvent = Extract<Schema<'AutomationTrigger'>, { type: 'even
 
 // ---- Conversations
 
-/** The latest 50 conversations; `q` searches their titles and messages. */
+export type Conversation = Schema<'AssistantConversation'>
+
+/** The latest 50 conversations people started (automation runs are on their own page); `q` searches. */
 export const useConversations = (q: string, deps: unknown[]) =>
   useLoad(
     () =>
       call(
-        platform.GET('/v1/assistant/conversations', { params: { query: { limit: 50, q: q || undefined } } }),
+        platform.GET('/v1/assistant/conversations', {
+          params: { query: { limit: 50, origin: 'chat', q: q || undefined } },
+        }),
       ),
     deps,
+  )
+/** The latest 20 conversations of automations' runs, for the Automations page. */
+export const useAutomationRunConversations = () =>
+  useLoad(() =>
+    call(
+      platform.GET('/v1/assistant/conversations', { params: { query: { limit: 20, origin: 'automation' } } }),
+    ),
   )
 export const useConversation = (id: string) =>
   useLoad(() => call(platform.GET('/v1/assistant/conversations/{id}', { params: { path: { id } } })), [id])

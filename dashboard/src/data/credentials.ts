@@ -26,3 +26,7 @@ export const rotateCredential = (id: string, body: Schema<'RotateCredential'>) =
   call(platform.POST('/api/credentials/{id}/rotate', { params: { path: { id } }, body }))
 export const deleteCredential = (id: string) =>
   call(platform.DELETE('/api/credentials/{id}', { params: { path: { id } } }))
+/** Name, scopes, expiry or base URL (an OpenAI-compatible credential's model endpoint; null: the platform's). */
+export const updateCredential = (id: string, body: Schema<'UpdateCredential'>) =>
+  call(platform.PATCH('/api/credentials/{id}', { params: { path: { id } }, body }))
+export type Credential = Schema<'Credential'>

@@ -204,6 +204,11 @@ export function ApprovalsPage(): VNode {
                   <tr>
                     <td data-label="Tool call">
                       <code>{a.tool}</code>
+                      {a.article ? (
+                        <p class="tool-article">
+                          Article: <a href={`#/articles/${a.article.id}`}>{a.article.title}</a>
+                        </p>
+                      ) : null}
                       <pre class="args">{JSON.stringify(a.arguments, null, 2)}</pre>
                     </td>
                     <td data-label="Asked by">

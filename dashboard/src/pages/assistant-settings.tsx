@@ -1,13 +1,27 @@
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { type AssistantSettings, saveAssistantSettings } from '../data/assistant.ts'
+import { type Credential, updateCredential, useCredentials } from '../data/credentials.ts'
 import { canWrite, Field, Form, useSession } from '../ui.tsx'
 
 /**
  * The assistant's model, set on its page: the provider (or the one of the tenant's AI key), the
- * model id, the environment whose keys it uses, and the tenant's own instructions. Owners and
- * admins change them (PUT /v1/assistant/settings); members see what the next turn will use.
+ * model id, the environment whose keys it uses, the model endpoint, and the tenant's own
+ * instructions. Owners and admins change them (PUT /v1/assistant/settings); members see what the
+ * next turn will use. The endpoint is the base URL of the OpenAI-compatible key the assistant uses
+ * (PATCH /api/credentials/{id}): the server checks it against the outbound address policy.
  */
+
+/**
+ * The OpenAI key a turn uses, as the server picks it: this environment, unexpired first, the most
+ * recently created or rotated.
+ */
+function openaiKey(all: Credential[], environment: string): Credential | undefined {
+  const at = (c: Credential) => Date.parse(c.rotated_at ?? c.created_at)
+  return all
+    .filter((c) => c.provider.slug === 'openai' && c.environment === environment)
+    .sort((a, b) => Number(a.status === 'expired') - Number(b.status === 'expired') || at(b) - at(a))[0]
+}
 
 const text = (data: FormData, name: string) => {
   const value = String(data.get(name) ?? '').trim()
@@ -24,6 +38,11 @@ export function SettingsPanel({
   const session = useSession()
   const [open, setOpen] = useState(false)
   const s = settings
+  const credentials = useCredentials()
+  const key =
+    s.effective.provider === 'openai'
+      ? openaiKey(credentials.data?.data ?? [], s.credential_environment)
+      : undefined
   const summary = (
     <p class="muted">
       Model:{' '}
@@ -35,6 +54,12 @@ export function SettingsPanel({
         <strong>none yet</strong>
       )}{' '}
       · keys of <strong>{s.credential_environment}</strong>
+      {key?.base_url ? (
+        <>
+          {' '}
+          · endpoint <code class="endpoint">{key.base_url}</code>
+        </>
+      ) : null}
       {s.instructions ? ' · with your instructions' : ''}
       {canWrite(session) ? (
         <>
@@ -54,6 +79,12 @@ export function SettingsPanel({
         label="Assistant settings"
         submitLabel="Save settings"
         submit={async (data: FormData) => {
+          // The endpoint first: a refused URL (the outbound address policy) leaves everything as it was.
+          const endpoint = text(data, 'base_url')
+          if (key && endpoint !== key.base_url) {
+            await updateCredential(key.id, { base_url: endpoint })
+            credentials.reload()
+          }
           // The selects offer only the values the API takes; it checks them again.
           await saveAssistantSettings({
             provider: text(data, 'provider') as AssistantSettings['provider'],
@@ -95,6 +126,20 @@ export function SettingsPanel({
             placeholder={s.effective.model ?? ''}
           />
         </Field>
+        {key ? (
+          <Field
+            label="API endpoint"
+            hint={`The OpenAI-compatible API the key “${key.name}” calls (e.g. https://openrouter.ai/api/v1); empty: OpenAI's`}
+          >
+            <input
+              name="base_url"
+              type="url"
+              maxlength={500}
+              value={key.base_url ?? ''}
+              placeholder="https://api.openai.com/v1"
+            />
+          </Field>
+        ) : null}
         <Field
           label="Keys of the environment"
           hint="The assistant uses the AI key saved for this environment under Credentials"

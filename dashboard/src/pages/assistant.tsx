@@ -15,18 +15,18 @@ import {
   type TurnQuota,
   useAssistantSettings,
   useConversation,
-  useConversations,
 } from '../data/assistant.ts'
 import { useCredentials } from '../data/credentials.ts'
 import { useUsage } from '../data/usage.ts'
-import { ago, num } from '../format.ts'
+import { num } from '../format.ts'
 import { Action, canWrite, ErrorNote, Loaded, useSession } from '../ui.tsx'
 import { MarkdownText, ToolArguments, ToolResult, VersionPicker } from './assistant-chat.tsx'
 import { SettingsPanel } from './assistant-settings.tsx'
-import { Automations } from './automations.tsx'
+import { ConversationSidebar } from './assistant-sidebar.tsx'
 
 /**
- * The assistant: conversations on the left, the chat on the right. An answer streams in as the
+ * The assistant: conversations in a sidebar on the left (assistant-sidebar.tsx), the chat taking
+ * the rest of the width; automations have their own page (automations.tsx). An answer streams in as the
  * model writes it (text/event-stream); tool calls show as cards with their arguments and outcome,
  * refusals with the reason, and calls that wait for approval with Approve and Deny for owners and
  * admins. Each turn shows its tokens against the month's quota. A running turn can be stopped, the
@@ -134,6 +134,11 @@ function ToolCard({
         <strong>{call.tool}</strong>
         <span class={`pill ${outcomeClass[call.status] ?? ''}`}>{call.status.replace('_', ' ')}</span>
       </div>
+      {call.article ? (
+        <p class="tool-article">
+          Article: <a href={`#/articles/${call.article.id}`}>{call.article.title}</a>
+        </p>
+      ) : null}
       <ToolArguments args={call.arguments} />
       {call.result ? (
         <ToolResult result={call.result} label={call.status === 'ok' ? 'Result' : 'Why'} />
@@ -528,8 +533,7 @@ function Chat({
 export function AssistantPage({ id }: { id?: string }): VNode {
   const session = useSession()
   const settings = useAssistantSettings()
-  const [q, setQ] = useState('')
-  const list = useConversations(q.trim(), [id, q])
+  const [turns, setTurns] = useState(0)
   const usage = useUsage()
   const [quota, setQuota] = useState<TurnQuota | null>(null)
   const assistant = usage.data?.products.find((p) => p.product === 'assistant')
@@ -540,22 +544,22 @@ export function AssistantPage({ id }: { id?: string }): VNode {
   }
   return (
     <section class="assistant">
-      <h1>Assistant</h1>
-      <p class="muted">
-        Ask the assistant of <strong>{session.tenantName}</strong> to read and write your content and to act
-        in your connected tools, under the tools' permissions.
-        {shown ? (
-          <>
-            {' '}
-            Tokens this month:{' '}
-            <strong class="quota">
-              {num(shown.used)}
-              {shown.limit !== null ? ` of ${num(shown.limit)}` : ''}
-            </strong>
-            .
-          </>
-        ) : null}
-      </p>
+      <div class="row wrap assistant-head">
+        <h1>Assistant</h1>
+        <span class="muted">
+          of <strong>{session.tenantName}</strong>
+          {shown ? (
+            <>
+              {' '}
+              · tokens this month:{' '}
+              <strong class="quota">
+                {num(shown.used)}
+                {shown.limit !== null ? ` of ${num(shown.limit)}` : ''}
+              </strong>
+            </>
+          ) : null}
+        </span>
+      </div>
       <Loaded state={settings}>
         {(s) => (
           <>
@@ -564,51 +568,22 @@ export function AssistantPage({ id }: { id?: string }): VNode {
           </>
         )}
       </Loaded>
-      <div class="assistant-layout">
-        <aside class="conversations">
-          <Action kind="primary" run={start}>
-            New conversation
-          </Action>
-          <label class="sr" for="conversation-search">
-            Search conversations
-          </label>
-          <input
-            id="conversation-search"
-            type="search"
-            placeholder="Search conversations"
-            maxlength={200}
-            value={q}
-            onInput={(e: Event) => setQ((e.target as HTMLInputElement).value)}
-          />
-          <Loaded state={list}>
-            {(page) =>
-              page.data.length ? (
-                <ul class="items">
-                  {page.data.map((c) => (
-                    <li>
-                      <a href={`#/assistant/${c.id}`} aria-current={c.id === id ? 'page' : undefined}>
-                        {c.title}
-                      </a>
-                      <br />
-                      <small class="muted">{ago(c.last_message_at ?? c.created_at)}</small>
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <p class="muted">{q.trim() ? 'No conversation matches.' : 'No conversations yet.'}</p>
-              )
-            }
-          </Loaded>
-        </aside>
-        <div class="grow">
+      <div class={`assistant-layout${id ? ' has-chat' : ''}`}>
+        <ConversationSidebar id={id} start={start} reloadKey={turns} />
+        <div class="grow chat-pane">
           {id ? (
-            <Chat key={id} id={id} quotaText={setQuota} onTurn={list.reload} />
+            <Chat key={id} id={id} quotaText={setQuota} onTurn={() => setTurns((n) => n + 1)} />
           ) : (
-            <p class="muted">Start a conversation, or pick one.</p>
+            <div class="chat-empty">
+              <p>
+                Ask the assistant to read and write your content and to act in your connected tools, under the
+                tools' permissions.
+              </p>
+              <p class="muted">Start a conversation, or pick one.</p>
+            </div>
           )}
         </div>
       </div>
-      <Automations />
     </section>
   )
 }

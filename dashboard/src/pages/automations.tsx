@@ -5,6 +5,7 @@ import {
   createAutomation,
   deleteAutomation,
   updateAutomation,
+  useAutomationRunConversations,
   useAutomations,
 } from '../data/assistant.ts'
 import { ago, when } from '../format.ts'
@@ -150,12 +151,43 @@ function LastRun({ run }: { run: Automation['last_run'] }): VNode {
   )
 }
 
-export function Automations(): VNode {
+/**
+ * The conversations of the latest runs, newest first: here rather than in the Assistant's list,
+ * which a daily automation would otherwise fill within weeks.
+ */
+function RecentRuns(): VNode {
+  const runs = useAutomationRunConversations()
+  return (
+    <section aria-labelledby="automation-runs-title">
+      <h2 id="automation-runs-title">Recent runs</h2>
+      <Loaded state={runs}>
+        {(page) =>
+          page.data.length ? (
+            <ul class="items run-list">
+              {page.data.map((c) => (
+                <li>
+                  <a href={`#/assistant/${c.id}`}>{c.title}</a>{' '}
+                  <small class="muted" title={when(c.created_at)}>
+                    {ago(c.created_at)}
+                  </small>
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p class="muted">No runs yet.</p>
+          )
+        }
+      </Loaded>
+    </section>
+  )
+}
+
+export function AutomationsPage(): VNode {
   const session = useSession()
   const list = useAutomations()
   return (
     <section class="automations" aria-labelledby="automations-title">
-      <h2 id="automations-title">Automations</h2>
+      <h1 id="automations-title">Automations</h1>
       <p class="muted">
         The assistant runs an instruction on a schedule (cron, UTC) or on a platform event (once per event,
         with the event's data), each run in its own conversation. A tool that needs approval is not run
@@ -288,6 +320,7 @@ export function Automations(): VNode {
       ) : (
         <ReadOnly what="automations" />
       )}
+      <RecentRuns />
     </section>
   )
 }

@@ -6,6 +6,7 @@ import {
   type Environment,
   type Provider,
   rotateCredential,
+  updateCredential,
   useCredentialList,
   useProviders,
 } from '../data/credentials.ts'
@@ -54,6 +55,9 @@ export function CredentialsPage(): VNode {
                     environment: String(d.get('environment')) as Environment,
                     credential: String(d.get('credential')),
                     ...(d.get('expires_at') && { expires_at: isoOrNull(d.get('expires_at')) }),
+                    ...(String(d.get('base_url') ?? '').trim() && {
+                      base_url: String(d.get('base_url')).trim(),
+                    }),
                   })
                   f.reset()
                   list.reload()
@@ -101,6 +105,12 @@ export function CredentialsPage(): VNode {
                     autocomplete="off"
                     class="mono"
                   />
+                </Field>
+                <Field
+                  label="Model endpoint (optional)"
+                  hint="OpenAI-compatible keys only: the API base URL the assistant calls instead of OpenAI's, e.g. https://openrouter.ai/api/v1 (https, a public address)"
+                >
+                  <input name="base_url" type="url" maxlength={500} placeholder="https://api.openai.com/v1" />
                 </Field>
               </Form>
             )}
@@ -155,6 +165,14 @@ export function CredentialsPage(): VNode {
                         {c.provider.name}
                         <br />
                         <small class="muted">{c.provider.category}</small>
+                        {c.base_url ? (
+                          <>
+                            <br />
+                            <small class="mono endpoint" title="Model endpoint">
+                              {c.base_url}
+                            </small>
+                          </>
+                        ) : null}
                       </td>
                       <td data-label="Hint">
                         <code>{c.key_hint}</code>
@@ -180,7 +198,7 @@ export function CredentialsPage(): VNode {
                               onClick={() => setRotating(rotating === c.id ? undefined : c.id)}
                               aria-expanded={rotating === c.id}
                             >
-                              Rotate
+                              {c.provider.slug === 'openai' ? 'Rotate or endpoint' : 'Rotate'}
                             </button>
                             <Action
                               kind="danger"
@@ -228,6 +246,29 @@ export function CredentialsPage(): VNode {
                               <input name="expires_at" type="datetime-local" />
                             </Field>
                           </Form>
+                          {c.provider.slug === 'openai' ? (
+                            <Form
+                              label={`Model endpoint of ${c.name}`}
+                              submitLabel="Save endpoint"
+                              class="inline"
+                              submit={async (d: FormData) => {
+                                const url = String(d.get('base_url') ?? '').trim()
+                                await updateCredential(c.id, { base_url: url || null })
+                                setRotating(undefined)
+                                list.reload()
+                              }}
+                            >
+                              <Field label="Model endpoint" hint="Empty: OpenAI's own API">
+                                <input
+                                  name="base_url"
+                                  type="url"
+                                  maxlength={500}
+                                  value={c.base_url ?? ''}
+                                  placeholder="https://api.openai.com/v1"
+                                />
+                              </Field>
+                            </Form>
+                          ) : null}
                         </td>
                       </tr>
                     ) : null}

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi'
 import { pageQuery } from '@shared/infra/pagination.ts'
+import { articleRefSchema } from './schema.ts'
 
 const approvalStatuses = ['pending', 'approved', 'denied', 'expired'] as const
 export type ApprovalStatus = (typeof approvalStatuses)[number]
@@ -31,6 +32,7 @@ const approvalSchema = z
     decided_by: z.uuid().nullable().openapi({ description: 'Null while pending and when it expired' }),
     decided_at: z.string().nullable().openapi({ description: 'When it was decided or expired' }),
     reason: z.string().nullable().openapi({ description: 'What the model was told on a denial or expiry' }),
+    article: articleRefSchema.optional(),
   })
   .openapi('AssistantApproval')
 

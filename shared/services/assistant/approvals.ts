@@ -36,6 +36,8 @@ interface ApprovalRow {
   expires_at: Date
   decided_by: string | null
   decided_at: Date | null
+  article_ref: string | null
+  article_title: string | null
 }
 
 const present = (r: ApprovalRow): Approval => ({
@@ -54,6 +56,7 @@ const present = (r: ApprovalRow): Approval => ({
   decided_by: r.decided_by,
   decided_at: r.decided_at?.toISOString() ?? null,
   reason: r.decision === 'denied' || r.decision === 'expired' ? r.result : null,
+  ...(r.article_ref && { article: r.article_title ? { id: r.article_ref, title: r.article_title } : null }),
 })
 
 export function listApprovals(
@@ -72,12 +75,14 @@ export function listApprovals(
         select c.id, c.tool, c.arguments, c.status, c.decision, c.result, c.conversation_id, c.turn_id,
                v.title as conversation_title, t.triggered_by, t.created_by as requested_by,
                r.automation_id, a.name as automation_name,
-               c.created_at, c.expires_at, c.decided_by, c.decided_at
+               c.created_at, c.expires_at, c.decided_by, c.decided_at,
+               c.arguments ->> 'article_id' as article_ref, ar.title as article_title
         from public.assistant_tool_calls c
         join public.assistant_conversations v on v.id = c.conversation_id
         join public.assistant_turns t on t.id = c.turn_id
         left join public.assistant_automation_runs r on r.turn_id = c.turn_id and r.tenant_id = c.tenant_id
         left join public.assistant_automations a on a.id = r.automation_id
+        left join public.articles ar on ar.tenant_id = c.tenant_id and ar.id::text = c.arguments ->> 'article_id'
         where c.tenant_id = ${tenantId} and c.expires_at is not null
           and ${status === 'pending' ? tx`c.status = 'awaiting_approval'` : tx`c.decision = ${status}`}
         ${tail(tx)}`,

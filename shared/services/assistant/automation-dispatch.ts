@@ -85,7 +85,7 @@ async function startRun(
     if (!a.created_by) throw new ServiceError('INSUFFICIENT_PERMISSIONS', 'The automation has no creator')
     const caller = await actingCallerFor(deps.sql, a.tenant_id, a.created_by, managerRoles)
     const ctx = serviceContextFor(deps, caller)
-    const conversation = await createConversation(ctx, { title: title.slice(0, 200) })
+    const conversation = await createConversation(ctx, { title: title.slice(0, 200), origin: 'automation' })
     // Before the turn starts: its tool calls find their run by the conversation (automation-runs.ts).
     await deps.sql`update public.assistant_automation_runs set conversation_id = ${conversation.id} where id = ${runId}`
     const started = await startTurn(ctx, conversation.id, content, {

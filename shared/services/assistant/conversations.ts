@@ -12,7 +12,7 @@ import {
   type ToolCallRow,
   type TurnRow,
 } from './records.ts'
-import type { Conversation, ConversationDetail } from './schema.ts'
+import type { Conversation, ConversationDetail, ConversationOrigin } from './schema.ts'
 
 /**
  * Conversations under row-level security: a member sees the conversations they started, owners
@@ -21,29 +21,34 @@ import type { Conversation, ConversationDetail } from './schema.ts'
 
 const DEFAULT_TITLE = 'New conversation'
 
+/** `origin` automation: an automation's run (automation-dispatch.ts); never from a request body. */
 export async function createConversation(
   ctx: ServiceContext,
-  input: { title?: string },
+  input: { title?: string; origin?: ConversationOrigin },
 ): Promise<Conversation> {
   const { caller } = ctx
   const now = ctx.clock.now()
   const [row] = await ctx.asTenant(
     (tx) => tx<ConversationRow[]>`
-      insert into public.assistant_conversations (tenant_id, title, title_source, created_by, created_at, updated_at)
+      insert into public.assistant_conversations (tenant_id, title, title_source, origin, created_by, created_at, updated_at)
       values (${caller.tenantId}, ${input.title ?? DEFAULT_TITLE}, ${input.title ? 'user' : 'default'},
-              ${caller.userId}, ${now}, ${now})
+              ${input.origin ?? 'chat'}, ${caller.userId}, ${now}, ${now})
       returning *`,
   )
   return presentConversation(row!)
 }
 
-/** Newest first; with `q`, those whose title or a message matches it (full-text, under RLS). */
+/**
+ * Newest first; with `q`, those whose title or a message matches it (full-text, under RLS); with
+ * `origin`, only the conversations people started (chat) or automation runs started.
+ */
 export async function listConversations(
   ctx: ServiceContext,
   after: Cursor | null,
   limit: number,
-  q?: string,
+  filter: { q?: string; origin?: ConversationOrigin } = {},
 ): Promise<Page<Conversation>> {
+  const { q, origin } = filter
   const { caller } = ctx
   const query = q ? searchQuery(q) : null
   if (q && query === null) return { data: [], next_cursor: null }
@@ -56,6 +61,7 @@ export async function listConversations(
         (tx) => tx<ConversationRow[]>`
       select c.* from public.assistant_conversations c
       where c.tenant_id = ${caller.tenantId}
+        ${origin ? tx`and c.origin = ${origin}` : tx``}
         ${
           !query
             ? tx``
@@ -112,10 +118,15 @@ export async function conversationRecords(db: Queryable, tenantId: string, conve
       where tenant_id = ${tenantId} and conversation_id = ${conversationId} and superseded_at is null
       order by seq desc limit 500
     ) m order by seq`
+  // A call that names an article carries its title, so a card reads "Spring menu is here", not an
+  // id (under RLS when read as the tenant: an article the reader cannot see stays unnamed).
   const calls = await db<ToolCallRow[]>`
-    select * from public.assistant_tool_calls
-    where tenant_id = ${tenantId} and conversation_id = ${conversationId}
-    order by created_at, position`
+    select c.*, c.arguments ->> 'article_id' as article_ref, a.title as article_title
+    from public.assistant_tool_calls c
+    left join public.articles a
+      on a.tenant_id = c.tenant_id and a.id::text = c.arguments ->> 'article_id'
+    where c.tenant_id = ${tenantId} and c.conversation_id = ${conversationId}
+    order by c.created_at, c.position`
   const turns = await db<TurnRow[]>`
     select * from public.assistant_turns
     where tenant_id = ${tenantId} and conversation_id = ${conversationId}

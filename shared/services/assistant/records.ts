@@ -11,6 +11,7 @@ export interface ConversationRow {
   tenant_id: string
   title: string
   title_source: Conversation['title_source']
+  origin: Conversation['origin']
   created_by: string | null
   input_tokens: string
   output_tokens: string
@@ -69,6 +70,9 @@ export interface ToolCallRow {
   decided_by: string | null
   created_at: Date
   finished_at: Date | null
+  /** Read along with the call when it has an article_id (conversationRecords). */
+  article_ref?: string | null
+  article_title?: string | null
 }
 
 export function presentConversation(row: ConversationRow): Conversation {
@@ -76,6 +80,7 @@ export function presentConversation(row: ConversationRow): Conversation {
     id: row.id,
     title: row.title,
     title_source: row.title_source,
+    origin: row.origin,
     created_by: row.created_by,
     usage: { input_tokens: Number(row.input_tokens), output_tokens: Number(row.output_tokens) },
     last_message_at: row.last_message_at?.toISOString() ?? null,
@@ -117,6 +122,10 @@ export function presentToolCall(row: ToolCallRow): AssistantToolCall {
     decided_by: row.decided_by,
     created_at: row.created_at.toISOString(),
     finished_at: row.finished_at?.toISOString() ?? null,
+    // Only a call with an article_id argument: null when no article the reader sees has that id.
+    ...(row.article_ref && {
+      article: row.article_title ? { id: row.article_ref, title: row.article_title } : null,
+    }),
   }
 }
 

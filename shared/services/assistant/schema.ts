@@ -123,6 +123,14 @@ const toolCallStatuses = [
   'cancelled',
 ] as const
 
+/** The article a tool call's `article_id` names, as the reader may see it; null: none it can see. */
+export const articleRefSchema = z
+  .object({ id: z.uuid(), title: z.string() })
+  .nullable()
+  .openapi('AssistantArticleRef', {
+    description: "The article the call's article_id names (present on stored calls that have one)",
+  })
+
 const toolCallSchema = z
   .object({
     id: z.uuid(),
@@ -138,6 +146,7 @@ const toolCallSchema = z
     decided_by: z.uuid().nullable(),
     created_at: z.string(),
     finished_at: z.string().nullable(),
+    article: articleRefSchema.optional(),
   })
   .openapi('AssistantToolCall')
 
@@ -180,6 +189,9 @@ export const turnSchema = z
   })
   .openapi('AssistantTurn')
 
+const conversationOrigins = ['chat', 'automation'] as const
+export type ConversationOrigin = (typeof conversationOrigins)[number]
+
 export const conversationSchema = z
   .object({
     id: z.uuid(),
@@ -187,6 +199,9 @@ export const conversationSchema = z
     title_source: z.enum(['default', 'rule', 'model', 'user']).openapi({
       description:
         'default: no message yet; rule: the first message, shortened; model: named by a short model call from the first exchange; user: set by a person (never overwritten)',
+    }),
+    origin: z.enum(conversationOrigins).openapi({
+      description: "chat: started by a person; automation: an automation's run (one per run)",
     }),
     created_by: z.uuid().nullable(),
     usage: usageSchema,
@@ -219,6 +234,9 @@ export const renameConversationBody = z
 export const conversationSearchQuery = z.object({
   q: z.string().max(200).optional().openapi({
     description: 'Full-text search over titles and message content (every word; the last as a prefix)',
+  }),
+  origin: z.enum(conversationOrigins).optional().openapi({
+    description: "Only conversations people started (chat) or automations' runs (automation); absent: both",
   }),
 })
 

@@ -10,7 +10,8 @@ export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/conversations',
   summary: 'List conversations',
-  description: 'List conversations, newest first (keyset pagination); `q` searches titles and messages',
+  description:
+    'List conversations, newest first (keyset pagination); `q` searches titles and messages, `origin` keeps chats or automation runs',
   request: { query: pageQuery.extend(conversationSearchQuery.shape) },
   responses: {
     200: jsonContent(conversationListSchema, 'A page of conversations'),
@@ -20,9 +21,12 @@ export const route = defineRoute(memberOrKey('assistant:invoke'), {
 
 export const registerListConversations = (app: App) =>
   app.openapi(route, async (c) => {
-    const { limit, cursor, q } = c.req.valid('query')
+    const { limit, cursor, q, origin } = c.req.valid('query')
     return c.json(
-      await listConversations(serviceContext(c), decodeCursor(cursor), limit, q?.trim() || undefined),
+      await listConversations(serviceContext(c), decodeCursor(cursor), limit, {
+        q: q?.trim() || undefined,
+        origin,
+      }),
       200,
     )
   })

@@ -69,7 +69,11 @@ describe('WebSub push for a feed source', () => {
       new RegExp(`^${PUBLIC_ORIGIN}/api/sources/websub/[0-9a-f-]{36}/[0-9A-Za-z]{43}$`),
     )
     subscriptionId = /websub\/([0-9a-f-]{36})\//.exec(asked!.callback)![1]!
-    await waitFor(async () => (await subscription())?.state === 'active', 5000, 'the subscription to be active')
+    await waitFor(
+      async () => (await subscription())?.state === 'active',
+      5000,
+      'the subscription to be active',
+    )
     const shown = await tp.json(`/api/sources/${sourceId}`, { token: t.token })
     expect(shown.body.push).toMatchObject({ state: 'active', hub_url: hub.url, last_error: null })
     expect(Date.parse(shown.body.push.lease_expires_at) - Date.now()).toBeGreaterThan((LEASE - 30) * 1000)
@@ -164,14 +168,22 @@ describe('WebSub push for a feed source', () => {
     const [renewal] = await sql()<{ run_after: Date; created_at: Date }[]>`
       select run_after, created_at from public.jobs where id = ${before.renew_job_id}`
     // Due at 80% of the granted lease.
-    expect(renewal!.run_after.getTime() - renewal!.created_at.getTime()).toBeGreaterThan(LEASE * 0.8 * 1000 - 2000)
-    expect(renewal!.run_after.getTime() - renewal!.created_at.getTime()).toBeLessThan(LEASE * 0.8 * 1000 + 2000)
+    expect(renewal!.run_after.getTime() - renewal!.created_at.getTime()).toBeGreaterThan(
+      LEASE * 0.8 * 1000 - 2000,
+    )
+    expect(renewal!.run_after.getTime() - renewal!.created_at.getTime()).toBeLessThan(
+      LEASE * 0.8 * 1000 + 2000,
+    )
     // Time is driven by the job's due time: made due now, then the sweep runs it.
     await sql()`update public.jobs set run_after = now() where id = ${before.renew_job_id}`
     const asked = hub.requests.length
     const swept = await tp.instances[0]!.platform.runJob('scrape-social/jobs/sweep')
     expect(swept.status).toBe(200)
-    await waitFor(() => hub.requests.length > asked && hub.requests.at(-1)!.verified === true, 5000, 'the renewal')
+    await waitFor(
+      () => hub.requests.length > asked && hub.requests.at(-1)!.verified === true,
+      5000,
+      'the renewal',
+    )
     expect(hub.requests.at(-1)).toMatchObject({ mode: 'subscribe', topic: hub.feedUrl })
     const after = (await subscription())!
     expect(after.state).toBe('active')

@@ -38,7 +38,10 @@ export interface WebsubHub {
   subscriptions: Map<string, HubSubscription>
   addItem(guid: string, title: string): void
   /** Pushes the feed to each subscriber; `secret` overrides the signing secret (a forgery). */
-  publish(opts?: { secret?: string; algorithm?: 'sha1' | 'sha256' }): Promise<{ status: number; body: string }[]>
+  publish(opts?: {
+    secret?: string
+    algorithm?: 'sha1' | 'sha256'
+  }): Promise<{ status: number; body: string }[]>
   close(): Promise<void>
 }
 
@@ -76,7 +79,11 @@ ${items.map((i) => `<item><title>${i.title}</title><link>https://push.example.co
     request.verified = echoed
     if (!echoed) return
     if (request.mode === 'subscribe')
-      subscriptions.set(request.topic, { callback: request.callback, secret, leaseSeconds: request.leaseSeconds! })
+      subscriptions.set(request.topic, {
+        callback: request.callback,
+        secret,
+        leaseSeconds: request.leaseSeconds!,
+      })
     else subscriptions.delete(request.topic)
   }
 
@@ -102,7 +109,8 @@ ${items.map((i) => `<item><title>${i.title}</title><link>https://push.example.co
         mode,
         topic,
         callback,
-        leaseSeconds: mode === 'subscribe' ? (opts.leaseSeconds ?? Number(form.get('hub.lease_seconds'))) : null,
+        leaseSeconds:
+          mode === 'subscribe' ? (opts.leaseSeconds ?? Number(form.get('hub.lease_seconds'))) : null,
       }
       requests.push(request)
       res.writeHead(202).end()

@@ -138,7 +138,9 @@ export const sourceSchema = z
         last_error: z.string().nullable(),
       })
       .nullable()
-      .openapi({ description: "The source's WebSub subscription, when its feed names a hub; null otherwise" }),
+      .openapi({
+        description: "The source's WebSub subscription, when its feed names a hub; null otherwise",
+      }),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -101,7 +101,11 @@ async function scrapeSourceJob({ deps, job }: JobRun): Promise<Json> {
       }
       const added = await storeItems(deps, source, parsed.items)
       // A feed that names a WebSub hub is subscribed to (or its subscription renewed when lapsed).
-      const websubJobs = await notePushHub(deps, source, discoverHub(String(source.config.url), fetched.link, parsed.links))
+      const websubJobs = await notePushHub(
+        deps,
+        source,
+        discoverHub(String(source.config.url), fetched.link, parsed.links),
+      )
       if (websubJobs.length > 0) scrapeEngine(deps).kick(websubJobs)
       result = {
         source_id: source.id,

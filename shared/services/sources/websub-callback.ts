@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi'
-import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { sha256Hex, timingSafeEqual } from '@shared/infra/crypto.ts'
+import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { enqueueJob, JobError, type JobRow, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
 import { parseFeedItems } from './feed.ts'
 import type { SourceRow } from './sources.ts'
@@ -35,7 +35,11 @@ export const callbackParams = z.object({
 })
 
 /** The subscription the callback's address names, or null for an unknown id or a wrong token. */
-async function subscriptionAt(deps: FunctionDeps, id: string, token: string): Promise<PushSubscriptionRow | null> {
+async function subscriptionAt(
+  deps: FunctionDeps,
+  id: string,
+  token: string,
+): Promise<PushSubscriptionRow | null> {
   const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)
   const rows = uuid
     ? await deps.sql<PushSubscriptionRow[]>`select * from public.source_push_subscriptions where id = ${id}`
@@ -80,7 +84,8 @@ export async function verifyIntent(
     await deps.sql`delete from public.source_push_subscriptions where id = ${sub.id} and state = 'unsubscribing'`
     return { echo: q.challenge }
   }
-  if ((sub.state !== 'pending' && sub.state !== 'active') || sub.source_id === null || !q.challenge) return null
+  if ((sub.state !== 'pending' && sub.state !== 'active') || sub.source_id === null || !q.challenge)
+    return null
   const lease = Math.min(Math.max(q.leaseSeconds ?? LEASE_RANGE.max, LEASE_RANGE.min), LEASE_RANGE.max)
   const renewAt = new Date(now.getTime() + Math.floor(lease * RENEW_AT) * 1000)
   const renewJob = await deps.sql.begin(async (tx) => {
@@ -113,7 +118,11 @@ const SIGNATURE_ALGORITHMS: Record<string, string> = {
 }
 
 /** Whether `header` (X-Hub-Signature: method=hex) is the HMAC of `body` under `secret`. */
-async function signatureValid(secret: string, body: Uint8Array, header: string | undefined): Promise<boolean> {
+async function signatureValid(
+  secret: string,
+  body: Uint8Array,
+  header: string | undefined,
+): Promise<boolean> {
   const match = /^(sha1|sha256|sha384|sha512)=([0-9a-f]{40,128})$/i.exec(header?.trim() ?? '')
   if (!match) return false
   const key = await crypto.subtle.importKey(
@@ -174,10 +183,18 @@ async function pushJob({ deps, job }: JobRun): Promise<Json> {
   try {
     parsed = parseFeedItems(String(job.input.body ?? ''))
   } catch (err) {
-    throw new JobError(`the pushed body is not an RSS, Atom or JSON feed (${err instanceof Error ? err.message : err})`)
+    throw new JobError(
+      `the pushed body is not an RSS, Atom or JSON feed (${err instanceof Error ? err.message : err})`,
+    )
   }
   const added = await storeItems(deps, source, parsed.items)
-  return { source_id: source.id, kind: 'push', format: parsed.format, fetched: parsed.items.length, new_items: added }
+  return {
+    source_id: source.id,
+    kind: 'push',
+    format: parsed.format,
+    fetched: parsed.items.length,
+    new_items: added,
+  }
 }
 
 export const pushJobKind = { handler: pushJob, maxAttempts: 3, leaseSeconds: 120 }

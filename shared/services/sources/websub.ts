@@ -1,6 +1,6 @@
+import { randomBase62, sha256Hex } from '@shared/infra/crypto.ts'
 import type { Queryable } from '@shared/infra/db.ts'
 import type { FunctionDeps, JobDeps } from '@shared/infra/deps.ts'
-import { randomBase62, sha256Hex } from '@shared/infra/crypto.ts'
 import { enqueueJob, isFinalAttempt, JobError, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
 import type { HubLinks } from './websub-discovery.ts'
 
@@ -45,7 +45,13 @@ export function callbackUrl(config: FunctionDeps['config'], id: string, token: s
   return new URL(`/api/sources/websub/${id}/${token}`, config.PUBLIC_URL).toString()
 }
 
-function queueWebsub(db: Queryable, tenantId: string, id: string, action: 'subscribe' | 'unsubscribe', now: Date) {
+function queueWebsub(
+  db: Queryable,
+  tenantId: string,
+  id: string,
+  action: 'subscribe' | 'unsubscribe',
+  now: Date,
+) {
   return enqueueJob(db, {
     tenantId,
     kind: WEBSUB_JOB_KIND,
@@ -74,7 +80,9 @@ export async function notePushHub(
   if (same) {
     const lapsed =
       existing.state === 'expired' ||
-      (existing.state === 'active' && existing.lease_expires_at !== null && existing.lease_expires_at <= now) ||
+      (existing.state === 'active' &&
+        existing.lease_expires_at !== null &&
+        existing.lease_expires_at <= now) ||
       (existing.state === 'denied' && now.getTime() - existing.updated_at.getTime() > DENIED_RETRY_MS)
     if (!lapsed) return []
     return sql.begin(async (tx) => {
@@ -140,7 +148,10 @@ async function askHub(deps: JobDeps, sub: PushSubscriptionRow, action: 'subscrib
   // Through the platform's guarded fetch: a hub on a private address is refused like any outbound call.
   const res = await deps.fetch(sub.hub_url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': 'TenantPlatform-WebSub/1.0' },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      'user-agent': 'TenantPlatform-WebSub/1.0',
+    },
     body: form.toString(),
     timeoutMs: HUB_TIMEOUT_MS,
     maxResponseBytes: 64 * 1024,

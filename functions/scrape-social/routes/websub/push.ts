@@ -8,9 +8,7 @@ import { websubHub } from '@shared/infra/http/route-auth.ts'
 import { scrapeEngine } from '@shared/services/sources/scrape.ts'
 import { callbackParams, MAX_PUSH_BYTES, receivePush } from '@shared/services/sources/websub-callback.ts'
 
-const pushReceipt = z
-  .object({ status: z.enum(['accepted', 'ignored']) })
-  .openapi('WebsubPushReceipt')
+const pushReceipt = z.object({ status: z.enum(['accepted', 'ignored']) }).openapi('WebsubPushReceipt')
 
 export const route = defineRoute(websubHub, {
   method: 'post',

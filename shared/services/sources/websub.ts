@@ -12,7 +12,7 @@ import type { HubLinks } from './websub-discovery.ts'
 
 export const WEBSUB_JOB_KIND = 'scrape-social.websub'
 export const SECRET_PURPOSE = 'source-push-secret'
-export const TOKEN_PURPOSE = 'source-push-token'
+const TOKEN_PURPOSE = 'source-push-token'
 /** The lease asked of the hub (it may grant another); renewed at RENEW_AT of what it granted. */
 const REQUESTED_LEASE_SECONDS = 10 * 24 * 3600
 export const RENEW_AT = 0.8
@@ -20,7 +20,7 @@ export const RENEW_AT = 0.8
 const DENIED_RETRY_MS = 24 * 3600 * 1000
 const HUB_TIMEOUT_MS = 15_000
 
-export type PushState = 'pending' | 'active' | 'denied' | 'expired' | 'unsubscribing'
+type PushState = 'pending' | 'active' | 'denied' | 'expired' | 'unsubscribing'
 
 export interface PushSubscriptionRow {
   id: string
@@ -41,7 +41,7 @@ export interface PushSubscriptionRow {
 }
 
 /** The callback's public address: the token is in the path, so only the hub that was given it can call. */
-export function callbackUrl(config: FunctionDeps['config'], id: string, token: string): string {
+function callbackUrl(config: FunctionDeps['config'], id: string, token: string): string {
   return new URL(`/api/sources/websub/${id}/${token}`, config.PUBLIC_URL).toString()
 }
 

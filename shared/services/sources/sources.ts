@@ -205,14 +205,15 @@ export async function getSource(ctx: ServiceContext, id: string): Promise<Source
   return presentSource(row)
 }
 
+/** Updates a source; pausing one returns the job that unsubscribes its push (for the route to kick). */
 export async function updateSource(
   ctx: ServiceContext,
   id: string,
   input: UpdateSourceInput,
-): Promise<Source> {
+): Promise<{ source: Source; unsubscribe: string | null }> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await ctx
+  const { row, unsubscribe } = await ctx
     .asTenant(async (tx) => {
       const before = await sourceRow(tx, caller.tenantId, id)
       const config = input.config ? checkedConfig(before.kind, input.config) : before.config
@@ -234,12 +235,13 @@ export async function updateSource(
       returning *, ${withPush(tx)}`
       if (!updated) throw refused()
       // A paused source stops taking pushes too (its next fetch after resuming subscribes again).
-      if (before.enabled && !enabled) await queueUnsubscribe(tx, caller.tenantId, id, now)
-      return updated
+      const unsubscribe =
+        before.enabled && !enabled ? await queueUnsubscribe(tx, caller.tenantId, id, now) : null
+      return { row: updated, unsubscribe }
     })
     .catch(siteMissing)
     .catch(asPermissionError)
-  return presentSource(row)
+  return { source: presentSource(row), unsubscribe }
 }
 
 /** Deletes a source; its WebSub subscription, if any, is let go of by the job returned (to kick). */

@@ -198,7 +198,11 @@ describe('WebSub push for a feed source', () => {
       body: { enabled: false },
     })
     expect(paused.status, JSON.stringify(paused.body)).toBe(200)
-    await waitFor(() => !hub.subscriptions.has(hub.feedUrl), 10_000, 'the hub to drop the paused subscription')
+    await waitFor(
+      () => !hub.subscriptions.has(hub.feedUrl),
+      10_000,
+      'the hub to drop the paused subscription',
+    )
     expect(hub.requests.at(-1)).toMatchObject({ mode: 'unsubscribe', topic: hub.feedUrl, verified: true })
     await waitFor(async () => (await subscription()) === undefined, 5000, 'the record to go')
 
@@ -208,11 +212,18 @@ describe('WebSub push for a feed source', () => {
       body: { enabled: true },
     })
     expect(resumed.status).toBe(200)
-    const fetched = await tp.json('/functions/v1/scrape-social', { token: t.token, body: { source_id: sourceId } })
+    const fetched = await tp.json('/functions/v1/scrape-social', {
+      token: t.token,
+      body: { source_id: sourceId },
+    })
     expect(fetched.status, JSON.stringify(fetched.body)).toBeLessThan(300)
     await waitFor(() => hub.subscriptions.has(hub.feedUrl), 10_000, 'the hub to verify the new subscription')
     subscriptionId = /websub\/([0-9a-f-]{36})\//.exec(hub.requests.at(-1)!.callback)![1]!
-    await waitFor(async () => (await subscription())?.state === 'active', 5000, 'the new subscription to be active')
+    await waitFor(
+      async () => (await subscription())?.state === 'active',
+      5000,
+      'the new subscription to be active',
+    )
   })
 
   it('unsubscribes when the source is deleted', async () => {

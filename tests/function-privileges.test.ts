@@ -61,6 +61,8 @@ const authenticatedSecretLike: Record<string, string> = {
     "a preview token's first 8 characters, for display (as api_keys.key_prefix)",
   'public.commerce_stores.secret_updated_at': 'a date',
   'public.jobs.lease_until': 'a date',
+  'public.source_push_subscriptions.lease_seconds': 'the lease a WebSub hub granted (a duration)',
+  'public.source_push_subscriptions.lease_expires_at': 'a date',
   'public.integration_connections.token_expires_at': 'a date',
   'public.webhook_deliveries.lease_id': "a dispatcher's claim id",
   'public.jobs.lease_id': "a worker's claim id (members only read jobs; no write grant)",

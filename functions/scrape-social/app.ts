@@ -8,10 +8,15 @@ import { registerListSources } from './routes/sources/list.ts'
 import { registerUpdateSource } from './routes/sources/update.ts'
 import { registerSweep } from './routes/sweep.ts'
 import { registerTrigger } from './routes/trigger.ts'
+import { registerWebsubPush } from './routes/websub/push.ts'
+import { registerWebsubVerify } from './routes/websub/verify.ts'
 
 export const functionName = 'scrape-social'
 
-/** Social sources (/api/sources), the scrape trigger, and the sweep that runs due and scheduled scrapes. */
+/**
+ * Social sources (/api/sources), the scrape trigger, the sweep that runs due and scheduled scrapes,
+ * and the WebSub callback a feed's hub calls (verification and pushes).
+ */
 export function createApp(deps: FunctionDeps) {
   const app = createFunctionApp(functionName, deps, 'Social sources and the scraper')
   for (const register of [
@@ -23,6 +28,8 @@ export function createApp(deps: FunctionDeps) {
     registerUpdateSource,
     registerDeleteSource,
     registerListSourceItems,
+    registerWebsubVerify,
+    registerWebsubPush,
   ])
     register(app)
   return app

@@ -97,6 +97,7 @@ const callerNames: Record<CallerKind, string> = {
   tool_key: 'tool-server key',
   service: 'service role',
   anon: 'anon key',
+  websub_hub: 'WebSub hub (token in the address)',
 }
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url))

@@ -62,6 +62,12 @@ export type Caller =
   | { kind: 'user_without_tenant'; userId: string; email?: string }
   | { kind: 'service' }
   | { kind: 'anon' }
+  /**
+   * A WebSub hub calling a source's push callback: no credentials, only the unguessable token in
+   * the callback's address, which the route checks. A caller kind of its own so that only the route
+   * that names it (route-auth.ts: `websubHub`) lets it in (docs/adr/0042-websub-push-for-feeds.md).
+   */
+  | { kind: 'websub_hub' }
 
 export type CallerKind = Caller['kind']
 /** A caller acting for one tenant: a member user, or a key acting as its creator. */

@@ -384,6 +384,161 @@ CREATE POLICY published_only_sees_nothing ON public.notifications AS RESTRICTIVE
 
 GRANT SELECT ON TABLE public.notifications TO authenticated;
 
+-- ======== source_push_subscriptions ========
+
+--
+-- Name: source_push_subscriptions; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.source_push_subscriptions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    source_id uuid,
+    hub_url text NOT NULL,
+    topic_url text NOT NULL,
+    state text DEFAULT 'pending'::text NOT NULL,
+    token_hash text NOT NULL,
+    token_ciphertext text NOT NULL,
+    secret_ciphertext text NOT NULL,
+    lease_seconds integer,
+    lease_expires_at timestamp with time zone,
+    renew_job_id uuid,
+    last_error text,
+    last_push_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    CONSTRAINT source_push_subscriptions_hub_url_check CHECK ((length(hub_url) <= 2000)),
+    CONSTRAINT source_push_subscriptions_last_error_check CHECK ((length(last_error) <= 2000)),
+    CONSTRAINT source_push_subscriptions_lease_seconds_check CHECK ((lease_seconds > 0)),
+    CONSTRAINT source_push_subscriptions_state_check CHECK ((state = ANY (ARRAY['pending'::text, 'active'::text, 'denied'::text, 'expired'::text, 'unsubscribing'::text]))),
+    CONSTRAINT source_push_subscriptions_token_hash_check CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT source_push_subscriptions_topic_url_check CHECK ((length(topic_url) <= 2000))
+);
+
+--
+-- Name: source_push_subscriptions source_push_subscriptions_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.source_push_subscriptions
+    ADD CONSTRAINT source_push_subscriptions_pkey PRIMARY KEY (id);
+
+--
+-- Name: source_push_subscriptions source_push_subscriptions_source_id_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.source_push_subscriptions
+    ADD CONSTRAINT source_push_subscriptions_source_id_key UNIQUE (source_id);
+
+--
+-- Name: source_push_subscriptions_tenant_id_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX source_push_subscriptions_tenant_id_idx ON public.source_push_subscriptions USING btree (tenant_id);
+
+--
+-- Name: source_push_subscriptions source_push_subscriptions_source_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.source_push_subscriptions
+    ADD CONSTRAINT source_push_subscriptions_source_id_fkey FOREIGN KEY (source_id) REFERENCES public.sources(id) ON DELETE SET NULL;
+
+--
+-- Name: source_push_subscriptions source_push_subscriptions_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.source_push_subscriptions
+    ADD CONSTRAINT source_push_subscriptions_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: source_push_subscriptions published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.source_push_subscriptions AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: source_push_subscriptions; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.source_push_subscriptions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: source_push_subscriptions source_push_subscriptions_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY source_push_subscriptions_select ON public.source_push_subscriptions FOR SELECT TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
+
+--
+-- Name: COLUMN source_push_subscriptions.id; Type: ACL; Schema: public
+--
+
+GRANT SELECT(id) ON TABLE public.source_push_subscriptions TO authenticated;
+
+--
+-- Name: COLUMN source_push_subscriptions.tenant_id; Type: ACL; Schema: public
+--
+
+GRANT SELECT(tenant_id) ON TABLE public.source_push_subscriptions TO authenticated;
+
+--
+-- Name: COLUMN source_push_subscriptions.source_id; Type: ACL; Schema: public
+--
+
+GRANT SELECT(source_id) ON TABLE public.source_push_subscriptions TO authenticated;
+
+--
+-- Name: COLUMN source_push_subscriptions.hub_url; Type: ACL; Schema: public
+--
+
+GRANT SELECT(hub_url) ON TABLE public.source_push_subscriptions TO authenticated;
+
+--
+-- Name: COLUMN source_push_subscriptions.topic_url; Type: ACL; Schema: public
+--
+
+GRANT SELECT(topic_url) ON TABLE public.source_push_subscriptions TO authenticated;
+
+--
+-- Name: COLUMN source_push_subscriptions.state; Type: ACL; Schema: public
+--
+
+GRANT SELECT(state) ON TABLE public.source_push_subscriptions TO authenticated;
+
+--
+-- Name: COLUMN source_push_subscriptions.lease_seconds; Type: ACL; Schema: public
+--
+
+GRANT SELECT(lease_seconds) ON TABLE public.source_push_subscriptions TO authenticated;
+
+--
+-- Name: COLUMN source_push_subscriptions.lease_expires_at; Type: ACL; Schema: public
+--
+
+GRANT SELECT(lease_expires_at) ON TABLE public.source_push_subscriptions TO authenticated;
+
+--
+-- Name: COLUMN source_push_subscriptions.last_error; Type: ACL; Schema: public
+--
+
+GRANT SELECT(last_error) ON TABLE public.source_push_subscriptions TO authenticated;
+
+--
+-- Name: COLUMN source_push_subscriptions.last_push_at; Type: ACL; Schema: public
+--
+
+GRANT SELECT(last_push_at) ON TABLE public.source_push_subscriptions TO authenticated;
+
+--
+-- Name: COLUMN source_push_subscriptions.created_at; Type: ACL; Schema: public
+--
+
+GRANT SELECT(created_at) ON TABLE public.source_push_subscriptions TO authenticated;
+
+--
+-- Name: COLUMN source_push_subscriptions.updated_at; Type: ACL; Schema: public
+--
+
+GRANT SELECT(updated_at) ON TABLE public.source_push_subscriptions TO authenticated;
+
 -- ======== api_request_log_key_at_idx ========
 
 --

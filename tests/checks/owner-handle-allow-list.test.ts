@@ -358,6 +358,26 @@ const ALLOWED: Allowed[] = [
       "anyone holding a preview link, without an account: private.article_preview_by_token finds the link by token hash (only while active and its maker an editor) and its tenant; the article is then read with the maker's claims under RLS",
   },
   { file: 'shared/services/jobs/scheduled.ts', fn: 'queueDueRuns', reason: ACROSS },
+  // A WebSub hub at a source's callback (ADR 0042): no credentials and no tenant until the
+  // callback's token (compared by hash, in constant time) has found its subscription row.
+  {
+    file: 'shared/services/sources/websub-callback.ts',
+    fn: 'subscriptionAt',
+    reason:
+      "a WebSub hub has no credentials: the callback's address names one subscription, read by id and kept only when the token's hash matches; nothing else of any tenant is read",
+  },
+  {
+    file: 'shared/services/sources/websub-callback.ts',
+    fn: 'verifyIntent',
+    reason:
+      "the hub's verification of the subscription its token found: that row's state and lease, and its renewal job in that row's tenant",
+  },
+  {
+    file: 'shared/services/sources/websub-callback.ts',
+    fn: 'receivePush',
+    reason:
+      "a signed push to the subscription its token found: that row's last push and a push job for that row's tenant and source",
+  },
   // Tenants
   {
     file: 'shared/services/tenants/invitations.ts',

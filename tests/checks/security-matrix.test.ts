@@ -188,10 +188,26 @@ describe('security matrix', () => {
   })
 
   it('answers 401 AUTH_REQUIRED without credentials', async () => {
-    for (const e of entries.filter((e) => e.allow.length > 0)) {
+    // A WebSub hub is a request without credentials: only the routes that name it take one (below).
+    for (const e of entries.filter((e) => e.allow.length > 0 && !e.allow.includes('websub_hub'))) {
       const res = await call(e, {})
       expect([res.status, res.body?.code], label(e)).toEqual([401, 'AUTH_REQUIRED'])
       expect(res.body.error, label(e)).toBe('Unauthorized')
+    }
+  })
+
+  it("takes a WebSub hub (no credentials) only at a source's callback, where a wrong address is 404", async () => {
+    // Deny by default: a new kind of caller reaches only the routes that name it (ADR 0042).
+    const declaring = entries.filter((e) => e.allow.includes('websub_hub'))
+    expect(declaring.map(label).sort()).toEqual([
+      'GET scrape-social/sources/websub/{subscription_id}/{token}',
+      'POST scrape-social/sources/websub/{subscription_id}/{token}',
+    ])
+    for (const e of declaring) {
+      expect(e.allow, label(e)).toEqual(['websub_hub'])
+      const query = e.method === 'GET' ? '?hub.mode=subscribe&hub.topic=t&hub.challenge=c' : ''
+      const res = await call(e, {}, { path: `${pathOf(e)}${query}`, body: {} })
+      expect([res.status, res.body?.code], label(e)).toEqual([404, 'NOT_FOUND'])
     }
   })
 

@@ -157,6 +157,12 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
   await sql`
     insert into public.article_source_items (tenant_id, article_id, item_id, job_id)
     values (${t}, ${ids.article}, ${item!.id}, ${ids.job})`
+  // A WebSub subscription (the server writes these; the ciphertexts are placeholders nobody reads).
+  await sql`
+    insert into public.source_push_subscriptions (tenant_id, source_id, hub_url, topic_url, state, token_hash,
+      token_ciphertext, secret_ciphertext)
+    values (${t}, ${ids.source}, 'https://hub.example/', 'https://feed.example/rss.xml', 'active',
+      ${'0'.repeat(64)}, 'x', 'x')`
   // A published article's old slug (the API writes one when a published article's slug changes).
   await sql`
     insert into public.article_slug_redirects (tenant_id, site_id, slug, article_id)

@@ -12120,6 +12120,156 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/sources/websub/{subscription_id}/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A WebSub hub verifies a source's subscription (or unsubscription), or says it was denied
+         * @description The hub's verification of intent (W3C WebSub §5.3). The address is the one the platform gave the hub as hub.callback; its token is the only credential. hub.challenge is echoed (200, text/plain) only when the mode and topic match a request the platform made; anything else answers 404 and changes nothing.
+         *
+         *     Supabase address: `GET /functions/v1/scrape-social/sources/websub/{subscription_id}/{token}`
+         */
+        get: {
+            parameters: {
+                query: {
+                    "hub.mode": "subscribe" | "unsubscribe" | "denied";
+                    "hub.topic": string;
+                    "hub.challenge"?: string;
+                    "hub.lease_seconds"?: number;
+                    "hub.reason"?: string;
+                };
+                header?: never;
+                path: {
+                    subscription_id: string;
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The challenge, echoed */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/plain": string;
+                    };
+                };
+                /** @description Invalid request (VALIDATION_ERROR) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * A WebSub hub pushes a source's feed (content distribution)
+         * @description The hub's content distribution (W3C WebSub §7): the feed document as the body, signed in X-Hub-Signature (sha256=<hex HMAC of the body under the subscription's secret>; sha1, sha384 and sha512 are taken too). A correctly signed body of an active subscription is ingested as a fetch would be (new items only, one source.items_added event) and answered accepted; anything else that reaches a real subscription is answered 200 ignored, as the recommendation asks, and ingests nothing. A wrong address answers 404; a body over 1048576 bytes 413.
+         *
+         *     Supabase address: `POST /functions/v1/scrape-social/sources/websub/{subscription_id}/{token}`
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    subscription_id: string;
+                    token: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Received (accepted or ignored) */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WebsubPushReceipt"];
+                    };
+                };
+                /** @description Missing or invalid credentials (AUTH_REQUIRED) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description No such record in this tenant (NOT_FOUND) */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Body too large (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Rate limit exceeded (RATE_LIMITED) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/functions/v1/generate-article": {
         parameters: {
             query?: never;
@@ -19234,6 +19384,15 @@ export interface components {
             last_error: string | null;
             /** Format: uuid */
             last_job_id: string | null;
+            /** @description The source's WebSub subscription, when its feed names a hub; null otherwise */
+            push: {
+                /** @enum {string} */
+                state: "pending" | "active" | "denied" | "expired" | "unsubscribing";
+                hub_url: string;
+                lease_expires_at: string | null;
+                last_push_at: string | null;
+                last_error: string | null;
+            } | null;
             created_at: string;
             updated_at: string;
         };
@@ -19303,6 +19462,10 @@ export interface components {
             }[];
             published_at: string | null;
             created_at: string;
+        };
+        WebsubPushReceipt: {
+            /** @enum {string} */
+            status: "accepted" | "ignored";
         };
         /**
          * @example {

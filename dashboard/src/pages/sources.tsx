@@ -55,6 +55,39 @@ function actorInput(text: string): Record<string, unknown> {
 }
 
 /** A source's latest items, loaded when opened. */
+const pushStates: Record<NonNullable<Source['push']>['state'], string> = {
+  pending: 'Push: waiting for the hub to confirm',
+  active: 'Push: active',
+  denied: 'Push: refused by the hub',
+  expired: 'Push: lease ran out (the next fetch subscribes again)',
+  unsubscribing: 'Push: unsubscribing',
+}
+
+/** The feed's WebSub subscription, when it names a hub: new items arrive as the hub pushes them. */
+function PushLine({ push }: { push: Source['push'] }): VNode | null {
+  if (!push) return null
+  const host = (() => {
+    try {
+      return new URL(push.hub_url).host
+    } catch {
+      return push.hub_url
+    }
+  })()
+  const renews =
+    push.state === 'active' && push.lease_expires_at
+      ? `, renews before ${new Date(push.lease_expires_at).toLocaleDateString()}`
+      : ''
+  return (
+    <>
+      <br />
+      <small class="muted" data-push-state={push.state} title={push.last_error ?? undefined}>
+        {pushStates[push.state]} via {host}
+        {renews}
+      </small>
+    </>
+  )
+}
+
 function Items({ source }: { source: Source }): VNode {
   const items = useSourceItems(source.id)
   return (
@@ -216,6 +249,7 @@ export function SourcesPage(): VNode {
                           {s.kind === 'feed' ? s.config.url : `Apify: ${s.config.actor_id}`}
                           {siteName(s.site_id) ? ` → ${siteName(s.site_id)}` : ''}
                         </small>
+                        <PushLine push={s.push} />
                       </td>
                       <td data-label="Schedule">
                         <ScheduleCell r={s} label={s.schedule ? scheduleNames[s.schedule] : null} />

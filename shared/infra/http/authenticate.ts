@@ -97,6 +97,14 @@ export function authenticate(options: RouteAuth): MiddlewareHandler<AppEnv> {
     const token = bearer(c)
     const apikey = c.req.header('apikey')
 
+    // A WebSub hub sends no credentials; only a route that names the kind takes it, and a request
+    // that presents any credential is authenticated (and refused) as that credential instead. The
+    // route charges the address's bucket when the token is wrong (a hub's good pushes are not limited).
+    if (allow.has('websub_hub') && !toolKey && !token && !apikey) {
+      c.set('caller', { kind: 'websub_hub' })
+      return next()
+    }
+
     // Service-role and anon keys, legacy or sb_secret_/sb_publishable_.
     if (await authenticateSupabaseKey(c, allow, token, apikey)) return next()
 

@@ -110,9 +110,13 @@ export function createFunctionApp(
           ] as const)
         : []),
     ])
+    // A WebSub hub's callback address ends in its subscription's token: never logged.
+    const pathname =
+      caller?.kind === 'websub_hub'
+        ? pathnameOf(c.req.url).replace(/\/[^/]*$/, '/[token]')
+        : pathnameOf(c.req.url)
     // Scheduled job calls arrive every second locally and every minute on pg_cron: a successful
     // one is routine (debug); a job that did something says so in its own log line.
-    const pathname = pathnameOf(c.req.url)
     const routine = caller?.kind === 'service' && c.res.status < 400 && c.req.path.startsWith('/jobs/')
     deps.logger[routine ? 'debug' : 'info']('request', {
       fn: name,

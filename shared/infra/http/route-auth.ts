@@ -63,3 +63,12 @@ export const serverFunctionAuth = {
 
 /** Routes that take no credentials (OAuth callbacks, invitation look-ups) say so explicitly. */
 export const publicRoute = { allow: [] } as const satisfies RouteAuth
+
+/**
+ * A WebSub hub at a source's push callback (verification of intent, content distribution): no
+ * credentials, the callback's address carries an unguessable per-subscription token the route
+ * compares, and pushed bodies are signed with the subscription's secret. Only a request with no
+ * credentials at all becomes this caller, and no other preset names it: every other route answers
+ * it 401 (docs/adr/0042-websub-push-for-feeds.md).
+ */
+export const websubHub = { allow: ['websub_hub'] } as const satisfies RouteAuth

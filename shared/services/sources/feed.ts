@@ -1,4 +1,5 @@
 import { parseFeed } from 'feedsmith'
+import { inFeedLinks } from './websub-discovery.ts'
 
 /** One scraped post, normalised from whichever source kind produced it. */
 export interface ScrapedItem {
@@ -61,8 +62,15 @@ function mediaOf(entry: Loose): { url: string; type: string | null }[] {
   return found
 }
 
-/** The feed's items, whatever its format (RSS 2.0, Atom, RDF, JSON Feed). Throws on anything else. */
-export function parseFeedItems(body: string): { format: string; items: ScrapedItem[] } {
+/**
+ * The feed's items, whatever its format (RSS 2.0, Atom, RDF, JSON Feed), and the WebSub hub and
+ * self links it names. Throws on anything else.
+ */
+export function parseFeedItems(body: string): {
+  format: string
+  items: ScrapedItem[]
+  links: ReturnType<typeof inFeedLinks>
+} {
   const { format, feed } = parseFeed(body) as { format: string; feed: Loose }
   const entries: Loose[] = feed.items ?? feed.entries ?? []
   const items: ScrapedItem[] = []
@@ -94,5 +102,5 @@ export function parseFeedItems(body: string): { format: string; items: ScrapedIt
         date(e.pubDate) ?? date(e.published) ?? date(e.date_published) ?? date(e.updated) ?? date(e.dc?.date),
     })
   }
-  return { format, items }
+  return { format, items, links: inFeedLinks(feed) }
 }

@@ -125,6 +125,22 @@ export const sourceSchema = z
     last_status: z.enum(['succeeded', 'failed']).nullable(),
     last_error: z.string().nullable(),
     last_job_id: z.uuid().nullable(),
+    /**
+     * WebSub push, when the feed names a hub (docs/sources.md): new items arrive as the hub
+     * pushes them; the schedule stays as the fallback.
+     */
+    push: z
+      .object({
+        state: z.enum(['pending', 'active', 'denied', 'expired', 'unsubscribing']),
+        hub_url: z.string(),
+        lease_expires_at: z.string().nullable(),
+        last_push_at: z.string().nullable(),
+        last_error: z.string().nullable(),
+      })
+      .nullable()
+      .openapi({
+        description: "The source's WebSub subscription, when its feed names a hub; null otherwise",
+      }),
     created_at: z.string(),
     updated_at: z.string(),
   })

@@ -1,11 +1,14 @@
 import type { FunctionDeps, JobDeps } from '@shared/infra/deps.ts'
-import { recordEvent } from '@shared/infra/events.ts'
 import { engineFor, isFinalAttempt, JobError, type JobRun, type Json } from '@shared/infra/jobs/engine.ts'
 import { OutboundError } from '@shared/infra/outbound.ts'
 import { CredentialUnavailableError, useCredential } from '../credentials/use-credential.ts'
 import { type ApifyRunConfig, runApifyActor } from './apify.ts'
-import { parseFeedItems, type ScrapedItem } from './feed.ts'
+import { parseFeedItems } from './feed.ts'
 import { SCRAPE_JOB_KIND, type SourceRow } from './sources.ts'
+import { storeItems } from './store-items.ts'
+import { notePushHub, WEBSUB_JOB_KIND, websubJobKind } from './websub.ts'
+import { PUSH_JOB_KIND, pushJobKind } from './websub-callback.ts'
+import { discoverHub } from './websub-discovery.ts'
 
 /** Feeds larger than this fail the job (a 10 MB body, a gzip bomb: counted after decoding). */
 const MAX_FEED_BYTES = 5 * 1024 * 1024
@@ -25,7 +28,7 @@ interface ScrapeResult {
 async function fetchFeed(
   deps: Pick<FunctionDeps, 'fetch'>,
   source: SourceRow,
-): Promise<{ body: string; etag: string | null; lastModified: string | null } | null> {
+): Promise<{ body: string; etag: string | null; lastModified: string | null; link: string | null } | null> {
   const url = String(source.config.url)
   const headers: Record<string, string> = {
     accept:
@@ -58,55 +61,8 @@ async function fetchFeed(
     body: await res.text(),
     etag: res.headers.get('etag'),
     lastModified: res.headers.get('last-modified'),
+    link: res.headers.get('link'),
   }
-}
-
-/** Inserts new items; an item already seen for this source (same guid, or link) is skipped. */
-async function storeItems(
-  deps: Pick<JobDeps, 'sql' | 'clock' | 'onOutboxCommitted'>,
-  source: SourceRow,
-  items: ScrapedItem[],
-) {
-  if (items.length === 0) return 0
-  const now = deps.clock.now()
-  // Duplicates within one fetch count once (the first wins, as it would across fetches).
-  const seen = new Set<string>()
-  const unique = items.filter((i) => !seen.has(i.externalId) && seen.add(i.externalId))
-  const ids: string[] = []
-  for (let at = 0; at < unique.length; at += 500) {
-    const chunk = unique.slice(at, at + 500).map((i, n) => ({
-      external_id: i.externalId,
-      // Items are listed newest created first: the feed's first item gets the fetch time and each
-      // later one a millisecond less, so one fetch's items list in the order the feed gave them.
-      created_at: new Date(now.getTime() - (at + n)).toISOString(),
-      url: i.url,
-      title: i.title,
-      text: i.text?.replaceAll('\u0000', '') ?? null,
-      author: i.author,
-      media: i.media,
-      published_at: i.publishedAt?.toISOString() ?? null,
-    }))
-    // One statement per 500 items: the batch travels as one JSON parameter.
-    const res = await deps.sql`
-      insert into public.source_items (tenant_id, source_id, external_id, url, title, text, author, media, published_at, created_at)
-      select ${source.tenant_id}, ${source.id}, x.external_id, x.url, x.title, x.text, x.author, coalesce(x.media, '[]'), x.published_at, x.created_at
-      from jsonb_to_recordset(${deps.sql.json(chunk as never)}) as x (external_id text, url text, title text, text text,
-        author text, media jsonb, published_at timestamptz, created_at timestamptz)
-      on conflict (source_id, external_id) do nothing
-      returning id`
-    ids.push(...res.map((r) => String(r.id)))
-  }
-  // Automations and webhooks that wait for new items hear of them once per fetch.
-  if (ids.length > 0)
-    await recordEvent(deps.sql, {
-      tenantId: source.tenant_id,
-      type: 'source.items_added',
-      at: now,
-      data: { source_id: source.id, new_items: ids.length, item_ids: ids.slice(0, 50) },
-    })
-  // Committed (one statement, no transaction): the automations waiting for it start now.
-  if (ids.length > 0) deps.onOutboxCommitted?.()
-  return ids.length
 }
 
 /** The scrape job: runs as the service, every statement scoped by the job's tenant. */
@@ -144,6 +100,13 @@ async function scrapeSourceJob({ deps, job }: JobRun): Promise<Json> {
         )
       }
       const added = await storeItems(deps, source, parsed.items)
+      // A feed that names a WebSub hub is subscribed to (or its subscription renewed when lapsed).
+      const websubJobs = await notePushHub(
+        deps,
+        source,
+        discoverHub(String(source.config.url), fetched.link, parsed.links),
+      )
+      if (websubJobs.length > 0) scrapeEngine(deps).kick(websubJobs)
       result = {
         source_id: source.id,
         kind: 'feed',
@@ -195,7 +158,12 @@ async function scrapeSourceJob({ deps, job }: JobRun): Promise<Json> {
   }
 }
 
-/** scrape-social's engine (one per function instance): its one kind, the source scrape. */
+/**
+ * scrape-social's engine (one per function instance): the source scrape, and WebSub push's two
+ * kinds (asking a hub to subscribe, renew or unsubscribe; ingesting a pushed body).
+ */
 export const scrapeEngine = engineFor({
   [SCRAPE_JOB_KIND]: { handler: scrapeSourceJob, maxAttempts: 3, leaseSeconds: 900 },
+  [WEBSUB_JOB_KIND]: websubJobKind,
+  [PUSH_JOB_KIND]: pushJobKind,
 })

@@ -13,6 +13,7 @@ import {
   sourceInput,
   type UpdateSourceInput,
 } from './schema.ts'
+import { queueUnsubscribe } from './websub.ts'
 
 /** Sources (the admin API /api/sources) and the scrape jobs they start. */
 
@@ -36,7 +37,24 @@ export interface SourceRow {
   last_error: string | null
   created_at: Date
   updated_at: Date
+  /** The WebSub subscription's visible state (selected with the row where it is shown). */
+  push?: PushJson | null
 }
+
+interface PushJson {
+  state: NonNullable<Source['push']>['state']
+  hub_url: string
+  lease_expires_at: string | null
+  last_push_at: string | null
+  last_error: string | null
+}
+
+/** The subscription's state beside each source (members read these columns, never the secrets). */
+const withPush = (tx: Queryable) => tx`(select jsonb_build_object('state', p.state, 'hub_url', p.hub_url,
+  'lease_expires_at', p.lease_expires_at, 'last_push_at', p.last_push_at, 'last_error', p.last_error)
+  from public.source_push_subscriptions p where p.source_id = sources.id) as push`
+
+const isoOf = (v: string | null) => (v ? new Date(v).toISOString() : null)
 
 interface ItemRow {
   id: string
@@ -67,6 +85,15 @@ function presentSource(row: SourceRow): Source {
     last_status: row.last_status,
     last_error: row.last_error,
     last_job_id: row.last_job_id,
+    push: row.push
+      ? {
+          state: row.push.state,
+          hub_url: row.push.hub_url,
+          lease_expires_at: isoOf(row.push.lease_expires_at),
+          last_push_at: isoOf(row.push.last_push_at),
+          last_error: row.push.last_error,
+        }
+      : null,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   }
@@ -159,7 +186,7 @@ export async function listSources(ctx: ServiceContext, page: PageRequest): Promi
   return keysetPage(page, { at: 'created_at' }, presentSource, (keyset) =>
     ctx.asTenant(
       (tx) => tx<SourceRow[]>`
-      select * from public.sources where tenant_id = ${caller.tenantId}
+      select *, ${withPush(tx)} from public.sources where tenant_id = ${caller.tenantId}
         ${keyset(tx)}`,
     ),
   )
@@ -168,7 +195,7 @@ export async function listSources(ctx: ServiceContext, page: PageRequest): Promi
 async function sourceRow(db: Queryable, tenantId: string, id: string): Promise<SourceRow> {
   const [row] = await db<
     SourceRow[]
-  >`select * from public.sources where id = ${id} and tenant_id = ${tenantId}`
+  >`select *, ${withPush(db)} from public.sources where id = ${id} and tenant_id = ${tenantId}`
   if (!row) throw notFound('Source')
   return row
 }
@@ -178,14 +205,15 @@ export async function getSource(ctx: ServiceContext, id: string): Promise<Source
   return presentSource(row)
 }
 
+/** Updates a source; pausing one returns the job that unsubscribes its push (for the route to kick). */
 export async function updateSource(
   ctx: ServiceContext,
   id: string,
   input: UpdateSourceInput,
-): Promise<Source> {
+): Promise<{ source: Source; unsubscribe: string | null }> {
   const { caller } = ctx
   const now = ctx.clock.now()
-  const row = await ctx
+  const { row, unsubscribe } = await ctx
     .asTenant(async (tx) => {
       const before = await sourceRow(tx, caller.tenantId, id)
       const config = input.config ? checkedConfig(before.kind, input.config) : before.config
@@ -204,23 +232,29 @@ export async function updateSource(
         etag = ${sameFeed ? before.etag : null}, last_modified = ${sameFeed ? before.last_modified : null},
         updated_at = ${now}
       where id = ${id} and tenant_id = ${caller.tenantId}
-      returning *`
+      returning *, ${withPush(tx)}`
       if (!updated) throw refused()
-      return updated
+      // A paused source stops taking pushes too (its next fetch after resuming subscribes again).
+      const unsubscribe =
+        before.enabled && !enabled ? await queueUnsubscribe(tx, caller.tenantId, id, now) : null
+      return { row: updated, unsubscribe }
     })
     .catch(siteMissing)
     .catch(asPermissionError)
-  return presentSource(row)
+  return { source: presentSource(row), unsubscribe }
 }
 
-export async function deleteSource(ctx: ServiceContext, id: string): Promise<void> {
+/** Deletes a source; its WebSub subscription, if any, is let go of by the job returned (to kick). */
+export async function deleteSource(ctx: ServiceContext, id: string): Promise<{ unsubscribe: string | null }> {
   const { caller } = ctx
-  await ctx
+  return ctx
     .asTenant(async (tx) => {
       await sourceRow(tx, caller.tenantId, id)
+      const unsubscribe = await queueUnsubscribe(tx, caller.tenantId, id, ctx.clock.now())
       const deleted =
         await tx`delete from public.sources where id = ${id} and tenant_id = ${caller.tenantId} returning id`
       if (deleted.length === 0) throw refused()
+      return { unsubscribe }
     })
     .catch(asPermissionError)
 }

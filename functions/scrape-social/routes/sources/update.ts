@@ -3,6 +3,7 @@ import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { ownerOrAdminOrKey } from '@shared/infra/http/route-auth.ts'
 import { sourceSchema, updateSourceBody } from '@shared/services/sources/schema.ts'
+import { scrapeEngine } from '@shared/services/sources/scrape.ts'
 import { updateSource } from '@shared/services/sources/sources.ts'
 
 export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
@@ -21,6 +22,13 @@ export const route = defineRoute(ownerOrAdminOrKey('content:write'), {
 })
 
 export const registerUpdateSource = (app: App) =>
-  app.openapi(route, async (c) =>
-    c.json(await updateSource(serviceContext(c), c.req.valid('param').id, c.req.valid('json')), 200),
-  )
+  app.openapi(route, async (c) => {
+    const { source, unsubscribe } = await updateSource(
+      serviceContext(c),
+      c.req.valid('param').id,
+      c.req.valid('json'),
+    )
+    // A paused source's hub is told now; the sweep does it if this instance stops first.
+    if (unsubscribe) scrapeEngine(c.var.deps).kick([unsubscribe])
+    return c.json(source, 200)
+  })

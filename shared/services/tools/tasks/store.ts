@@ -11,13 +11,13 @@ import { z } from 'zod'
  */
 
 /** How long a task and its result are kept: the client's ttl, within these bounds. */
-export const TASK_TTL_MS = { default: 15 * 60_000, min: 60_000, max: 60 * 60_000 } as const
+const TASK_TTL_MS = { default: 15 * 60_000, min: 60_000, max: 60 * 60_000 } as const
 /** How often a client is asked to poll tasks/get. */
-export const POLL_INTERVAL_MS = 1000
+const POLL_INTERVAL_MS = 1000
 /** tasks/list's page size. */
 const LIST_LIMIT = 50
 
-export type TaskStatus = 'working' | 'completed' | 'failed' | 'cancelled'
+type TaskStatus = 'working' | 'completed' | 'failed' | 'cancelled'
 
 /** A task as MCP's Task object names it. */
 export interface McpTask {

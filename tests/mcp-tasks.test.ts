@@ -31,6 +31,8 @@ const ARTICLE = '# A held draft\n\nWritten once the test let the model answer.'
 
 interface Held {
   release(): void
+  /** The connection cut without an answer (the instance that made the call is gone). */
+  drop(): void
   aborted: boolean
 }
 
@@ -57,7 +59,7 @@ async function startHeldLlm() {
         )
       }
       if (!state.holding) return answer()
-      const held: Held = { release: answer, aborted: false }
+      const held: Held = { release: answer, drop: () => res.socket?.destroy(), aborted: false }
       res.on('close', () => {
         if (!answered) held.aborted = true
       })
@@ -257,6 +259,35 @@ describe('MCP tasks (2025-11-25)', () => {
     const result = await a.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
     expect(result.isError).toBe(true)
     await expect(b.experimental.tasks.cancelTask(task.taskId)).rejects.toThrow(/terminal status 'cancelled'/)
+    await a.close()
+    await b.close()
+  })
+
+  it("survives the instance that started it: another instance's sweep takes its job over", async () => {
+    const f = await fixture()
+    const a = await v1(f.key, 0)
+    const b = await v1(f.key, 1)
+    const before = heldCalls()
+    const task = await startDraft(a, f)
+    await expect.poll(heldCalls, { timeout: 20_000, interval: 50 }).toBe(before + 1)
+    const first = llm.held.at(-1)!
+    // Instance 0 holds the job's lease and never finishes (as if it had stopped): once the lease
+    // has run out, instance 1's sweep claims the job and calls the model again.
+    clock.advance(301_000)
+    const sweep = tp.instances[1]!.platform.runJob('generate-article/jobs/sweep').then((r) => r.json())
+    await expect.poll(heldCalls, { timeout: 20_000, interval: 50 }).toBe(before + 2)
+    expect((await b.experimental.tasks.getTask(task.taskId)).status).toBe('working')
+    llm.held.at(-1)!.release()
+    expect(await sweep).toMatchObject({ succeeded: 1 })
+    expect((await b.experimental.tasks.getTask(task.taskId)).status).toBe('completed')
+    const result = await b.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema)
+    expect(result.structuredContent).toMatchObject({ status: 'draft' })
+    // The stale attempt ends without an answer; its outcome is fenced off by the newer claim.
+    first.drop()
+    await expect.poll(() => first.aborted, { timeout: 10_000, interval: 50 }).toBe(true)
+    expect((await a.experimental.tasks.getTask(task.taskId)).status).toBe('completed')
+    const articles = await tp.db.sql`select 1 from public.articles where tenant_id = ${f.tenant.tenantId}`
+    expect(articles).toHaveLength(1)
     await a.close()
     await b.close()
   })

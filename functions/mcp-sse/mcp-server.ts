@@ -29,6 +29,7 @@ import {
   type ToolOutcome,
 } from '@shared/services/tools/tool-set.ts'
 import type { Context } from 'hono'
+import { answerTaskMessage, withTaskSupport } from './tasks.ts'
 import { keyScopes, triggeredBy } from './tool-auth.ts'
 import { toolIcons } from './tool-icons.ts'
 
@@ -336,14 +337,20 @@ export async function handleMessage(
   // the HTTP+SSE transport stores and what clients of the older revisions read most simply, so the
   // legacy leg is wired here, as the SDK documents for isLegacyRequest.
   if (await isLegacyRequest(request, message)) {
+    // Tasks (2025-11-25) are answered from the database, before the SDK: tasks.ts.
+    const task = await answerTaskMessage(c, message)
+    if (task) return task
     const server = build()
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: !stream,
     })
     await server.connect(transport)
-    return answer(await transport.handleRequest(request, { parsedBody: message }), stream, () =>
-      server.close(),
+    return withTaskSupport(
+      message,
+      await answer(await transport.handleRequest(request, { parsedBody: message }), stream, () =>
+        server.close(),
+      ),
     )
   }
   const handler = createMcpHandler(build, {

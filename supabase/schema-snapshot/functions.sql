@@ -917,6 +917,23 @@ end
 $$;
 
 --
+-- Name: prune_mcp_tasks(timestamp with time zone); Type: FUNCTION; Schema: private
+--
+
+CREATE FUNCTION private.prune_mcp_tasks(p_now timestamp with time zone) RETURNS jsonb
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  n integer;
+begin
+  delete from public.mcp_tasks where expires_at < p_now;
+  get diagnostics n = row_count;
+  return jsonb_build_object('mcp_tasks', n);
+end
+$$;
+
+--
 -- Name: prune_request_log(timestamp with time zone, integer); Type: FUNCTION; Schema: private
 --
 
@@ -1688,6 +1705,12 @@ GRANT ALL ON FUNCTION private.preview_invitation(p_token_hash text) TO authentic
 --
 
 REVOKE ALL ON FUNCTION private.prune_finished_work(p_now timestamp with time zone, p_commerce_days integer, p_job_days integer) FROM PUBLIC;
+
+--
+-- Name: FUNCTION prune_mcp_tasks(p_now timestamp with time zone); Type: ACL; Schema: private
+--
+
+REVOKE ALL ON FUNCTION private.prune_mcp_tasks(p_now timestamp with time zone) FROM PUBLIC;
 
 --
 -- Name: FUNCTION prune_request_log(p_now timestamp with time zone, p_days integer); Type: ACL; Schema: private

@@ -366,3 +366,144 @@ GRANT SELECT ON TABLE public.mcp_oauth_grants TO authenticated;
 --
 
 GRANT UPDATE(revoked_at) ON TABLE public.mcp_oauth_grants TO authenticated;
+
+-- ======== mcp_tasks ========
+
+--
+-- Name: mcp_tasks; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.mcp_tasks (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    key_id text NOT NULL,
+    tool text NOT NULL,
+    job_id uuid NOT NULL,
+    ttl_ms integer NOT NULL,
+    poll_interval_ms integer NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    cancelled_at timestamp with time zone,
+    CONSTRAINT mcp_tasks_check CHECK (((expires_at > created_at) AND (expires_at <= (created_at + '01:00:00'::interval)))),
+    CONSTRAINT mcp_tasks_key_id_check CHECK (((length(key_id) >= 1) AND (length(key_id) <= 100))),
+    CONSTRAINT mcp_tasks_poll_interval_ms_check CHECK (((poll_interval_ms >= 100) AND (poll_interval_ms <= 60000))),
+    CONSTRAINT mcp_tasks_tool_check CHECK (((length(tool) >= 1) AND (length(tool) <= 200))),
+    CONSTRAINT mcp_tasks_ttl_ms_check CHECK (((ttl_ms >= 1000) AND (ttl_ms <= 3600000)))
+);
+
+--
+-- Name: mcp_tasks mcp_tasks_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.mcp_tasks
+    ADD CONSTRAINT mcp_tasks_pkey PRIMARY KEY (id);
+
+--
+-- Name: mcp_tasks_expires_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX mcp_tasks_expires_idx ON public.mcp_tasks USING btree (expires_at);
+
+--
+-- Name: mcp_tasks_job_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX mcp_tasks_job_idx ON public.mcp_tasks USING btree (job_id);
+
+--
+-- Name: mcp_tasks_key_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX mcp_tasks_key_idx ON public.mcp_tasks USING btree (tenant_id, key_id, created_at DESC, id);
+
+--
+-- Name: mcp_tasks mcp_tasks_job_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.mcp_tasks
+    ADD CONSTRAINT mcp_tasks_job_id_fkey FOREIGN KEY (job_id) REFERENCES public.jobs(id) ON DELETE CASCADE;
+
+--
+-- Name: mcp_tasks mcp_tasks_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.mcp_tasks
+    ADD CONSTRAINT mcp_tasks_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: mcp_tasks; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.mcp_tasks ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: mcp_tasks mcp_tasks_all; Type: POLICY; Schema: public
+--
+
+CREATE POLICY mcp_tasks_all ON public.mcp_tasks TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
+
+--
+-- Name: mcp_tasks published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.mcp_tasks AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: TABLE mcp_tasks; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.mcp_tasks TO authenticated;
+
+--
+-- Name: COLUMN mcp_tasks.tenant_id; Type: ACL; Schema: public
+--
+
+GRANT INSERT(tenant_id) ON TABLE public.mcp_tasks TO authenticated;
+
+--
+-- Name: COLUMN mcp_tasks.key_id; Type: ACL; Schema: public
+--
+
+GRANT INSERT(key_id) ON TABLE public.mcp_tasks TO authenticated;
+
+--
+-- Name: COLUMN mcp_tasks.tool; Type: ACL; Schema: public
+--
+
+GRANT INSERT(tool) ON TABLE public.mcp_tasks TO authenticated;
+
+--
+-- Name: COLUMN mcp_tasks.job_id; Type: ACL; Schema: public
+--
+
+GRANT INSERT(job_id) ON TABLE public.mcp_tasks TO authenticated;
+
+--
+-- Name: COLUMN mcp_tasks.ttl_ms; Type: ACL; Schema: public
+--
+
+GRANT INSERT(ttl_ms) ON TABLE public.mcp_tasks TO authenticated;
+
+--
+-- Name: COLUMN mcp_tasks.poll_interval_ms; Type: ACL; Schema: public
+--
+
+GRANT INSERT(poll_interval_ms) ON TABLE public.mcp_tasks TO authenticated;
+
+--
+-- Name: COLUMN mcp_tasks.created_at; Type: ACL; Schema: public
+--
+
+GRANT INSERT(created_at) ON TABLE public.mcp_tasks TO authenticated;
+
+--
+-- Name: COLUMN mcp_tasks.expires_at; Type: ACL; Schema: public
+--
+
+GRANT INSERT(expires_at) ON TABLE public.mcp_tasks TO authenticated;
+
+--
+-- Name: COLUMN mcp_tasks.cancelled_at; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(cancelled_at) ON TABLE public.mcp_tasks TO authenticated;

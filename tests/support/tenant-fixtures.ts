@@ -163,6 +163,10 @@ export async function seedEveryTenantTable(tp: TestPlatform, tenant: TestTenant)
       token_ciphertext, secret_ciphertext)
     values (${t}, ${ids.source}, 'https://hub.example/', 'https://feed.example/rss.xml', 'active',
       ${'0'.repeat(64)}, 'x', 'x')`
+  // An MCP task over the job (the tool server writes one for a tools/call run as a task).
+  await sql`
+    insert into public.mcp_tasks (tenant_id, key_id, tool, job_id, ttl_ms, poll_interval_ms, created_at, expires_at)
+    values (${t}, 'fixture-key', 'platform:generate_draft', ${ids.job}, 900000, 1000, now(), now() + interval '15 minutes')`
   // A published article's old slug (the API writes one when a published article's slug changes).
   await sql`
     insert into public.article_slug_redirects (tenant_id, site_id, slug, article_id)

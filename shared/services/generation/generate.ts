@@ -12,6 +12,7 @@ import {
 import { createArticle } from '../content/articles.ts'
 import { MAX_ARTICLE_BODY } from '../content/schema.ts'
 import { CredentialUnavailableError, modelBaseUrl, useCredential } from '../credentials/use-credential.ts'
+import { TASK_CANCELLED, watchTaskCancel } from '../tools/tasks/cancel-watch.ts'
 import { assertWithinQuota, reserveUsage, settleReservation } from '../usage/metering.ts'
 import { callModel, providerFailure } from './providers.ts'
 import { type AiProvider, defaultModels, type GenerateArticleInput } from './schema.ts'
@@ -151,6 +152,23 @@ async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
     select article_id from public.article_source_items where job_id = ${job.id} and tenant_id = ${job.tenant_id} limit 1`
   if (done) return { article_id: done.article_id, resumed: true }
 
+  // Run for an MCP task: a cancelled task stops before its model call, aborts it, or drops its answer.
+  const cancel = await watchTaskCancel(deps.sql, job)
+  try {
+    return await generateFor(deps, job, input, ctx, cancel)
+  } finally {
+    cancel.stop()
+  }
+}
+
+async function generateFor(
+  deps: JobRun['deps'],
+  job: JobRow,
+  input: GenerateJobInput,
+  ctx: ServiceContext,
+  cancel: Awaited<ReturnType<typeof watchTaskCancel>>,
+): Promise<Json> {
+  if (cancel.signal.aborted) throw new JobError(TASK_CANCELLED)
   const items = await deps.sql<PromptItem[]>`
     select id, title, text, url, author, published_at from public.source_items
     where tenant_id = ${job.tenant_id} and id in ${deps.sql(input.item_ids)}
@@ -192,9 +210,11 @@ async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
       maxOutputTokens: MAX_OUTPUT_TOKENS,
       timeoutMs: PROVIDER_TIMEOUT_MS,
       fetch: deps.fetch,
+      signal: cancel.signal,
     })
   } catch (err) {
     await settleReservation(ctx, reservation, 0)
+    if (cancel.signal.aborted) throw new JobError(TASK_CANCELLED, { cause: err })
     const failure = providerFailure(input.provider, err, apiKey)
     if (!failure) throw err
     throw new JobError(failure.reason, {
@@ -208,6 +228,7 @@ async function generateArticleJob({ deps, job }: JobRun): Promise<Json> {
   const tokens = answer.inputTokens + answer.outputTokens
   await settleReservation(ctx, reservation, tokens)
 
+  if (await cancel.cancelled()) throw new JobError(TASK_CANCELLED)
   const { title, body } = splitTitle(answer.text)
   if (!body) throw new JobError('the model returned no article text')
   const references = items.map((i, n) => `${n + 1}. ${i.url ?? i.title ?? i.id}`).join('\n')

@@ -15,6 +15,8 @@ export interface ModelCall {
   maxOutputTokens: number
   timeoutMs: number
   fetch: GuardedFetch
+  /** Aborts the call under way (an MCP task cancelled: docs/mcp.md "Tasks"). */
+  signal?: AbortSignal
 }
 
 export interface ModelAnswer {
@@ -40,12 +42,15 @@ export async function callModel(call: ModelCall): Promise<ModelAnswer> {
       maxRetries: 0,
       timeout: call.timeoutMs,
     })
-    const message = await client.messages.create({
-      model: call.model,
-      max_tokens: call.maxOutputTokens,
-      system: call.system,
-      messages: [{ role: 'user', content: call.prompt }],
-    })
+    const message = await client.messages.create(
+      {
+        model: call.model,
+        max_tokens: call.maxOutputTokens,
+        system: call.system,
+        messages: [{ role: 'user', content: call.prompt }],
+      },
+      { signal: call.signal },
+    )
     return {
       text: message.content.map((b) => (b.type === 'text' ? b.text : '')).join(''),
       inputTokens: message.usage?.input_tokens ?? 0,
@@ -60,14 +65,17 @@ export async function callModel(call: ModelCall): Promise<ModelAnswer> {
     maxRetries: 0,
     timeout: call.timeoutMs,
   })
-  const completion = await client.chat.completions.create({
-    model: call.model,
-    max_tokens: call.maxOutputTokens,
-    messages: [
-      { role: 'system', content: call.system },
-      { role: 'user', content: call.prompt },
-    ],
-  })
+  const completion = await client.chat.completions.create(
+    {
+      model: call.model,
+      max_tokens: call.maxOutputTokens,
+      messages: [
+        { role: 'system', content: call.system },
+        { role: 'user', content: call.prompt },
+      ],
+    },
+    { signal: call.signal },
+  )
   return {
     text: completion.choices[0]?.message?.content ?? '',
     inputTokens: completion.usage?.prompt_tokens ?? 0,

@@ -10,12 +10,13 @@ export interface RetentionResult {
   commerce_deliveries: number
   jobs: number
   request_log: number
+  mcp_tasks: number
 }
 
 /**
  * Prunes finished webhook deliveries, outbox events, tool usage records, finished commerce
  * deliveries, finished background jobs and request log rows past their retention periods
- * (config RETENTION_*, REQUEST_LOG_RETENTION_DAYS),
+ * (config RETENTION_*, REQUEST_LOG_RETENTION_DAYS) and MCP tasks past their ttl (private.prune_mcp_tasks),
  * rolling events and tool usage up into daily aggregates first. One statement (so one
  * transaction) over private.prune_retention, private.prune_finished_work and
  * private.prune_request_log. Rate-limit rows are
@@ -31,7 +32,8 @@ export async function pruneRetention(
              ${config.RETENTION_OUTBOX_DAYS}, ${config.RETENTION_TOOL_USAGE_DAYS})
         || private.prune_finished_work(${now}, ${config.RETENTION_COMMERCE_DELIVERY_DAYS},
              ${config.RETENTION_JOB_DAYS})
-        || private.prune_request_log(${now}, ${config.REQUEST_LOG_RETENTION_DAYS}) as result`
+        || private.prune_request_log(${now}, ${config.REQUEST_LOG_RETENTION_DAYS})
+        || private.prune_mcp_tasks(${now}) as result`
   return row!.result
 }
 

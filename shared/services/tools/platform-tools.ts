@@ -13,6 +13,7 @@ import { createTranslation, createTranslationBody } from '../content/translation
 import { generationEngine, queueGeneration } from '../generation/generate.ts'
 import { generateArticleBody } from '../generation/schema.ts'
 import { getJob } from '../jobs/jobs.ts'
+import type { Job } from '../jobs/schema.ts'
 import { listSourceItems, listSources } from '../sources/sources.ts'
 
 /**
@@ -37,6 +38,12 @@ export interface PlatformTool<P extends z.ZodType = z.ZodType> {
   approvalBindsArticle?: boolean
   /** `approved`: an assistant or automation call an owner or admin approved before it ran. */
   run(ctx: ServiceContext, params: z.infer<P>, call?: { approved?: boolean }): Promise<unknown>
+  /**
+   * The tool may run as an MCP task (docs/mcp.md "Tasks"): `start` queues its work as a job of
+   * the job engine (started at once in the background; any instance's sweep takes it over) and
+   * returns the job's id; `outcome` is the tool's result from the job when it has ended.
+   */
+  task?: { start(ctx: ServiceContext, params: z.infer<P>): Promise<string>; outcome(job: Job): unknown }
 }
 
 const listContentParams = z
@@ -196,11 +203,15 @@ export const platformTools: PlatformTool[] = [
       const queued = await queueGeneration(ctx, p)
       // The job runs here and now, as POST /generate-article runs it; retries go to its sweep.
       await generationEngine(jobDepsOf(ctx)).runDue({ ids: [queued.id] })
-      const job = await getJob(ctx, queued.id)
-      const result = (job.result ?? {}) as { article_id?: string; title?: string }
-      return job.status === 'succeeded'
-        ? { job_id: job.id, status: 'draft', article_id: result.article_id, title: result.title }
-        : { job_id: job.id, status: job.status, error: job.error }
+      return draftOutcome(await getJob(ctx, queued.id))
+    },
+    task: {
+      async start(ctx, p: z.infer<typeof generateDraftParams>) {
+        const queued = await queueGeneration(ctx, p)
+        generationEngine(jobDepsOf(ctx)).kick([queued.id])
+        return queued.id
+      },
+      outcome: draftOutcome,
     },
   },
   {
@@ -230,6 +241,14 @@ export const platformTools: PlatformTool[] = [
     },
   },
 ]
+
+/** generate_draft's answer from its generation job. */
+function draftOutcome(job: Job) {
+  const result = (job.result ?? {}) as { article_id?: string; title?: string }
+  return job.status === 'succeeded'
+    ? { job_id: job.id, status: 'draft', article_id: result.article_id, title: result.title }
+    : { job_id: job.id, status: job.status, error: job.error }
+}
 
 /** The function's dependencies again, for the job engine: it claims and runs jobs on the owner pool. */
 function jobDepsOf(ctx: ServiceContext): FunctionDeps {

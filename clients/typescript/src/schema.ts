@@ -6315,6 +6315,12 @@ export interface paths {
                             /** @default [] */
                             tools?: string[];
                         } | null;
+                        /**
+                         * @description 'search': the client is offered search_tools and call_tool instead of every tool
+                         * @default all
+                         * @enum {string}
+                         */
+                        tool_listing?: "all" | "search";
                     };
                 };
             };
@@ -16720,6 +16726,8 @@ export interface components {
             published_only: boolean;
             allowed_origins: string[];
             tool_subset: components["schemas"]["ToolSubset"];
+            /** @enum {string} */
+            tool_listing: "all" | "search";
         };
         Error: {
             /** @example Unauthorized */
@@ -16798,6 +16806,12 @@ export interface components {
                 /** @default [] */
                 tools?: string[];
             } | null;
+            /**
+             * @description Tool-server keys only: 'search' lists search_tools and call_tool instead of every tool (docs/mcp.md "Tool search")
+             * @default all
+             * @enum {string}
+             */
+            tool_listing?: "all" | "search";
         };
         RequestLogEntry: {
             /**
@@ -17871,6 +17885,8 @@ export interface components {
             user_id: string;
             scopes: string[];
             tool_subset: components["schemas"]["ToolSubset"];
+            /** @enum {string} */
+            tool_listing: "all" | "search";
             created_at: string;
             last_used_at: string | null;
             revoked_at: string | null;

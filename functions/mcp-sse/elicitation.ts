@@ -1,4 +1,4 @@
-import { CLIENT_CAPABILITIES_META_KEY, UrlElicitationRequiredError } from '@modelcontextprotocol/server'
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired } from '@modelcontextprotocol/server'
 import type { AppEnv } from '@shared/infra/http/app-env.ts'
 import type { ConnectNeed } from '@shared/services/tools/tool-set.ts'
 import type { Context } from 'hono'
@@ -7,12 +7,13 @@ import { dashboardLink } from './oauth/consent-url.ts'
 /**
  * URL elicitation for a missing connection (docs/mcp.md "Connecting from the client", ADR 0043).
  * A tool call that needs the tenant to connect an integration, or to re-authorize a connection,
- * is answered with MCP's URLElicitationRequiredError (-32042) naming the dashboard page where the
- * user does it, when the client declared URL-mode elicitation; otherwise with a tool error whose
- * text carries the same link. The error form, not an elicitation/create request: the server is
- * stateless (no server-to-client requests on 2026-07-28, no session on the older revisions), and
- * the connection is made in the browser, not answered through the client. The client retries the
- * call once the user is done; no notifications/elicitation/complete follows (nothing to send it on).
+ * is answered on 2026-07-28, for a client that declared URL-mode elicitation in the request's
+ * envelope, with an input-required result holding a URL-mode `elicitation/create` for the
+ * dashboard page where the user does it: the client shows the link, and retries the call with the
+ * user's answer (the revision's multi-round-trip requests; the SDK refuses -32042 there). The
+ * retry runs the call again; a connection still missing then is the tool error. Every other
+ * client (no URL elicitation declared, or an older revision, whose capabilities this stateless
+ * server cannot see on the call) gets a tool error whose text carries the same link.
  */
 
 /** The page that makes the connection: the catalog opened at the integration, or the connection's page. */
@@ -34,25 +35,25 @@ export function acceptsUrlElicitation(envelope: unknown): boolean {
   return caps?.elicitation?.url !== undefined
 }
 
+/** The key of the connect elicitation in the input-required result and the retry's inputResponses. */
+const CONNECT = 'connect'
+
 /**
- * The answer to a call refused for want of a connection: throws the -32042 error for a client that
- * takes URL elicitations, else returns the tool error with the link in its text.
+ * The answer to a call refused for want of a connection: the URL elicitation for a client that
+ * takes one and has not answered it yet, else the tool error with the link in its text.
  */
 export function connectionRequired(
   c: Context<AppEnv>,
   need: ConnectNeed,
   refusal: string,
-  acceptsUrl: boolean,
+  client: { acceptsUrl: boolean; inputResponses?: Record<string, unknown> },
 ) {
   const url = connectLink(c, need)
   const message = need.connectionId
     ? `Re-authorize the ${need.integration} connection in the dashboard, then try again`
     : `Connect ${need.integration} in the dashboard, then try again`
-  if (acceptsUrl)
-    throw new UrlElicitationRequiredError(
-      [{ mode: 'url', elicitationId: crypto.randomUUID(), url, message }],
-      refusal,
-    )
+  if (client.acceptsUrl && client.inputResponses?.[CONNECT] === undefined)
+    return inputRequired({ inputRequests: { [CONNECT]: inputRequired.elicitUrl({ message, url }) } })
   return {
     content: [{ type: 'text' as const, text: `${refusal}. ${message}: ${url}` }],
     isError: true,

@@ -196,12 +196,10 @@ function buildServer(c: Context<AppEnv>, opts: { relay: boolean }): Server {
         ...(relay && { relay }),
       })
       if (outcome.status === 'refused' && outcome.connect)
-        return connectionRequired(
-          c,
-          outcome.connect,
-          outcome.message,
-          acceptsUrlElicitation(extra.mcpReq.envelope),
-        ) as never
+        return connectionRequired(c, outcome.connect, outcome.message, {
+          acceptsUrl: acceptsUrlElicitation(extra.mcpReq.envelope),
+          ...(extra.mcpReq.inputResponses && { inputResponses: extra.mcpReq.inputResponses }),
+        }) as never
       return toCallResult(outcome) as never
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'NOT_FOUND')

@@ -1,4 +1,7 @@
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client'
+import {
+  Client as ClientV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { encode } from 'gpt-tokenizer'
@@ -27,7 +30,11 @@ const slackClient = { clientId: 'slack-client', clientSecret: 'slack-secret-0123
 const FIVE = ['slack', 'github', 'notion', 'linear', 'gmail']
 
 beforeAll(async () => {
-  ;[slack, github, others] = await Promise.all([startSlack(slackClient), startGitHub(), startOtherProviders()])
+  ;[slack, github, others] = await Promise.all([
+    startSlack(slackClient),
+    startGitHub(),
+    startOtherProviders(),
+  ])
   tp = await startTestPlatform({
     env: {
       OAUTH_PROVIDERS_OVERRIDE: JSON.stringify({
@@ -148,7 +155,10 @@ describe('a key with tool_listing search', () => {
     const before = (await usage(slackConn.id!)).length
     const client = await v1(searchKey)
     const args = { channel: 'C012AB3CD', text: 'hello' }
-    const ok = await client.callTool({ name: 'call_tool', arguments: { name: 'slack__post_message', arguments: args } })
+    const ok = await client.callTool({
+      name: 'call_tool',
+      arguments: { name: 'slack__post_message', arguments: args },
+    })
     expect(ok.isError ?? false).toBe(false)
 
     const set = await tp.json(`/api/connections/${slackConn.id}/permissions`, {
@@ -181,9 +191,18 @@ describe('a key with tool_listing search', () => {
 
   it('takes tool_listing on tool-server keys only, and a known value only; a refused key is not made', async () => {
     const count = async () =>
-      (await tp.db.sql<{ n: number }[]>`select count(*)::int as n from public.api_keys where tenant_id = ${a.tenantId}`)[0]!.n
+      (
+        await tp.db.sql<
+          { n: number }[]
+        >`select count(*)::int as n from public.api_keys where tenant_id = ${a.tenantId}`
+      )[0]!.n
     const keys = await count()
-    const body = { name: 'k', environment: 'development', scopes: ['content:read'], rate_limit_per_minute: 60 }
+    const body = {
+      name: 'k',
+      environment: 'development',
+      scopes: ['content:read'],
+      rate_limit_per_minute: 60,
+    }
     const platform = await tp.json('/api/api-keys', {
       token: a.token,
       body: { ...body, kind: 'platform', tool_listing: 'search' },

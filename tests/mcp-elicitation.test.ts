@@ -118,8 +118,10 @@ async function v1Client(elicitationUrl: boolean) {
   return client
 }
 
-const text = (r: { content?: unknown }) =>
-  ((r.content as { type: string; text?: string }[]) ?? []).map((c) => c.text ?? '').join('')
+const text = (r: unknown) =>
+  (((r as { content?: unknown }).content as { type: string; text?: string }[]) ?? [])
+    .map((c) => c.text ?? '')
+    .join('')
 
 describe('a tool of an integration the tenant has not connected', () => {
   it('asks a 2026-07-28 client that takes URL elicitations to connect it on the dashboard; the retried call succeeds', async () => {

@@ -5611,7 +5611,7 @@ export interface paths {
         put?: never;
         /**
          * Execute a tool
-         * @description A refused call (scope, permission, restriction, connection needing re-authorization) is 403; params failing the inputSchema 400; a provider or MCP server that fails 422 UNPROCESSABLE.
+         * @description A refused call (scope, permission, restriction, connection needing re-authorization, integration not connected) is 403; params failing the inputSchema 400; a provider or MCP server that fails 422 UNPROCESSABLE.
          *
          *     Supabase address: `POST /functions/v1/mcp-sse/tools/execute`
          */

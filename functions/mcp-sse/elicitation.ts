@@ -17,7 +17,7 @@ import { dashboardLink } from './oauth/consent-url.ts'
  */
 
 /** The page that makes the connection: the catalog opened at the integration, or the connection's page. */
-export function connectLink(c: Context<AppEnv>, need: ConnectNeed): string {
+function connectLink(c: Context<AppEnv>, need: ConnectNeed): string {
   return need.connectionId
     ? dashboardLink(c, `#/integrations/${need.connectionId}`)
     : dashboardLink(c, `#/integrations?connect=${encodeURIComponent(need.integration)}`)

@@ -5,7 +5,7 @@ import type { ServiceContext } from '@shared/infra/deps.ts'
  * How the tool server lists tools to a tool-server key or an MCP OAuth grant (`tool_listing`):
  * every tool, or search_tools and call_tool only (tool-search.ts; docs/mcp.md "Tool search").
  */
-export const toolListings = ['all', 'search'] as const
+const toolListings = ['all', 'search'] as const
 export type ToolListing = (typeof toolListings)[number]
 
 /** 'all' (every tool the key may call) or 'search' (search_tools and call_tool instead). */

@@ -14,7 +14,7 @@ import { type CallOptions, callTool, listTools, type ToolEntry, type ToolOutcome
 export const SEARCH_TOOLS = 'search_tools'
 export const CALL_TOOL = 'call_tool'
 
-export const searchToolsArgs = z
+const searchToolsArgs = z
   .object({
     query: z.string().max(200).optional(),
     integration: z
@@ -26,7 +26,7 @@ export const searchToolsArgs = z
   })
   .strict()
 
-export const callToolArgs = z
+const callToolArgs = z
   .object({
     name: z.string().min(1).max(200),
     arguments: z.record(z.string(), z.unknown()).default({}),
@@ -84,7 +84,7 @@ const integrationOf = (t: ToolEntry) => t.connection?.integration_slug ?? 'platf
  * description (case-insensitive); tools whose name holds more of the words come first. A few
  * hundred tools at most, so a scan is enough.
  */
-export function searchTools(tools: ToolEntry[], args: z.output<typeof searchToolsArgs>) {
+function searchTools(tools: ToolEntry[], args: z.output<typeof searchToolsArgs>) {
   const words = (args.query ?? '')
     .toLowerCase()
     .split(/[^a-z0-9]+/)

@@ -174,6 +174,17 @@ describe('OAuth sign-in for MCP clients', () => {
     expect(clients[0].tool_subset).toEqual({ connections: [], tools: ['platform:list_content'] })
   })
 
+  it('lists search_tools and call_tool to a grant whose consent chose tool search', async () => {
+    const { provider } = await signIn(new MemoryProvider(), owner, { tool_listing: 'search' })
+    const client = await connect(provider)
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['search_tools', 'call_tool'])
+    const found = await client.callTool({ name: 'search_tools', arguments: { query: 'list content' } })
+    expect(JSON.stringify(found.structuredContent)).toContain('platform__list_content')
+    await client.close()
+    const clients = (await tp.json('/api/mcp-clients', { token: owner.token })).body.data
+    expect(clients[0].tool_listing).toBe('search')
+  })
+
   it('refreshes with rotation, and a reused refresh token ends the grant', async () => {
     const { provider } = await signIn()
     const first = provider.saved!

@@ -34,7 +34,8 @@ import { workspaceZone } from './zone.ts'
 
 /** Hash routes (#/keys, #/webhooks/<id>) so any static host serves the app without rewrites. */
 function useRoute(): string[] {
-  const read = () => location.hash.replace(/^#\/?/, '').split('/').filter(Boolean)
+  // A query after the route (#/integrations?connect=slack) is the page's own, not part of the route.
+  const read = () => location.hash.replace(/^#\/?/, '').split('?')[0]!.split('/').filter(Boolean)
   const [route, setRoute] = useState(read)
   useEffect(() => {
     const on = () => setRoute(read())

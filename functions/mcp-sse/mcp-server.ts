@@ -22,13 +22,11 @@ import {
   listAllResourceTemplates,
   readAnyResource,
 } from '@shared/services/tools/connected-features.ts'
-import {
-  callTool,
-  listTools,
-  type NotificationRelay,
-  type ToolOutcome,
-} from '@shared/services/tools/tool-set.ts'
+import { callerToolListing } from '@shared/services/tools/tool-listing.ts'
+import { CALL_TOOL, callOrSearch, SEARCH_TOOLS, searchListing } from '@shared/services/tools/tool-search.ts'
+import { listTools, type NotificationRelay, type ToolOutcome } from '@shared/services/tools/tool-set.ts'
 import type { Context } from 'hono'
+import { acceptsUrlElicitation, connectionRequired } from './elicitation.ts'
 import { answerTaskMessage, withTaskSupport } from './tasks.ts'
 import { keyScopes, triggeredBy } from './tool-auth.ts'
 import { toolIcons } from './tool-icons.ts'
@@ -156,6 +154,8 @@ function buildServer(c: Context<AppEnv>, opts: { relay: boolean }): Server {
   server.setRequestHandler('logging/setLevel', async () => ({}))
   server.setRequestHandler('tools/list', async () => {
     try {
+      // A key or grant that asked for tool search is offered search_tools and call_tool only.
+      if ((await callerToolListing(ctx)) === 'search') return { tools: searchListing }
       const tools = await listTools(ctx, scopes)
       return {
         tools: tools.map((t) => ({
@@ -190,12 +190,17 @@ function buildServer(c: Context<AppEnv>, opts: { relay: boolean }): Server {
         }
       : undefined
     try {
-      const outcome = await callTool(ctx, req.params.name, req.params.arguments ?? {}, {
+      const outcome = await callOrSearch(ctx, req.params.name, req.params.arguments ?? {}, {
         scopes,
         triggeredBy: by,
         timeoutMs,
         ...(relay && { relay }),
       })
+      if (outcome.status === 'refused' && outcome.connect)
+        return connectionRequired(c, outcome.connect, outcome.message, {
+          acceptsUrl: acceptsUrlElicitation(extra.mcpReq.envelope),
+          ...(extra.mcpReq.inputResponses && { inputResponses: extra.mcpReq.inputResponses }),
+        }) as never
       return toCallResult(outcome) as never
     } catch (err) {
       if (err instanceof ServiceError && err.code === 'NOT_FOUND')
@@ -281,7 +286,9 @@ const logLevel = (level: string): (typeof LOG_LEVELS)[number] =>
 function mayNotify(message: unknown): boolean {
   const m = message as { method?: unknown; params?: { name?: unknown } }
   if (m.method !== 'tools/call' || typeof m.params?.name !== 'string') return false
-  const name = m.params.name
+  const inner = (m.params as { arguments?: { name?: unknown } }).arguments?.name
+  const name = m.params.name === CALL_TOOL && typeof inner === 'string' ? inner : m.params.name
+  if (name === SEARCH_TOOLS) return false
   const slug = (name.includes(':') ? name.split(':')[0]! : name.split('__')[0]!).replace(
     /[@_][0-9a-f]{8}$/,
     '',

@@ -55,7 +55,9 @@ CREATE TABLE private.mcp_oauth_requests (
     code_hash text,
     expires_at timestamp with time zone NOT NULL,
     tool_subset jsonb,
-    client_name text
+    client_name text,
+    tool_listing text DEFAULT 'all'::text NOT NULL,
+    CONSTRAINT mcp_oauth_requests_tool_listing_check CHECK ((tool_listing = ANY (ARRAY['all'::text, 'search'::text])))
 );
 
 --
@@ -301,6 +303,8 @@ CREATE TABLE public.mcp_oauth_grants (
     last_used_at timestamp with time zone,
     revoked_at timestamp with time zone,
     tool_subset jsonb,
+    tool_listing text DEFAULT 'all'::text NOT NULL,
+    CONSTRAINT mcp_oauth_grants_tool_listing_check CHECK ((tool_listing = ANY (ARRAY['all'::text, 'search'::text]))),
     CONSTRAINT mcp_oauth_grants_tool_subset_shape CHECK (((tool_subset IS NULL) OR ((jsonb_typeof(tool_subset) = 'object'::text) AND (octet_length((tool_subset)::text) <= 65536))))
 );
 

@@ -241,12 +241,14 @@ CREATE TABLE public.api_keys (
     published_only boolean DEFAULT false NOT NULL,
     allowed_origins text[] DEFAULT '{}'::text[] NOT NULL,
     tool_subset jsonb,
+    tool_listing text DEFAULT 'all'::text NOT NULL,
     CONSTRAINT api_keys_allowed_origins_check CHECK ((cardinality(allowed_origins) <= 20)),
     CONSTRAINT api_keys_environment_check CHECK ((environment = ANY (ARRAY['production'::text, 'sandbox'::text, 'development'::text, 'service'::text]))),
     CONSTRAINT api_keys_family_check CHECK ((family = ANY (ARRAY['platform'::text, 'tool_server'::text]))),
     CONSTRAINT api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100))),
     CONSTRAINT api_keys_published_only_check CHECK (((NOT published_only) OR ((family = 'platform'::text) AND (scopes = ARRAY['content:read'::text])))),
     CONSTRAINT api_keys_rate_limit_per_minute_check CHECK (((rate_limit_per_minute >= 1) AND (rate_limit_per_minute <= 1000))),
+    CONSTRAINT api_keys_tool_listing_check CHECK ((tool_listing = ANY (ARRAY['all'::text, 'search'::text]))),
     CONSTRAINT api_keys_tool_subset_shape CHECK (((tool_subset IS NULL) OR ((jsonb_typeof(tool_subset) = 'object'::text) AND (octet_length((tool_subset)::text) <= 65536))))
 );
 
@@ -421,6 +423,12 @@ GRANT SELECT(allowed_origins) ON TABLE public.api_keys TO authenticated;
 --
 
 GRANT SELECT(tool_subset) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.tool_listing; Type: ACL; Schema: public
+--
+
+GRANT SELECT(tool_listing) ON TABLE public.api_keys TO authenticated;
 
 -- ======== invitations ========
 

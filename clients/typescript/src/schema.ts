@@ -5813,7 +5813,7 @@ export interface paths {
         put?: never;
         /**
          * Execute a tool
-         * @description A refused call (scope, permission, restriction, connection needing re-authorization) is 403; params failing the inputSchema 400; a provider or MCP server that fails 422 UNPROCESSABLE.
+         * @description A refused call (scope, permission, restriction, connection needing re-authorization, integration not connected) is 403; params failing the inputSchema 400; a provider or MCP server that fails 422 UNPROCESSABLE.
          *
          *     Supabase address: `POST /functions/v1/mcp-sse/tools/execute`
          */
@@ -6527,6 +6527,12 @@ export interface paths {
                             /** @default [] */
                             tools?: string[];
                         } | null;
+                        /**
+                         * @description 'search': the client is offered search_tools and call_tool instead of every tool
+                         * @default all
+                         * @enum {string}
+                         */
+                        tool_listing?: "all" | "search";
                     };
                 };
             };
@@ -17240,6 +17246,8 @@ export interface components {
             published_only: boolean;
             allowed_origins: string[];
             tool_subset: components["schemas"]["ToolSubset"];
+            /** @enum {string} */
+            tool_listing: "all" | "search";
         };
         Error: {
             /** @example Unauthorized */
@@ -17318,6 +17326,12 @@ export interface components {
                 /** @default [] */
                 tools?: string[];
             } | null;
+            /**
+             * @description Tool-server keys only: 'search' lists search_tools and call_tool instead of every tool (docs/mcp.md "Tool search")
+             * @default all
+             * @enum {string}
+             */
+            tool_listing?: "all" | "search";
         };
         RequestLogEntry: {
             /**
@@ -18460,6 +18474,8 @@ export interface components {
             user_id: string;
             scopes: string[];
             tool_subset: components["schemas"]["ToolSubset"];
+            /** @enum {string} */
+            tool_listing: "all" | "search";
             created_at: string;
             last_used_at: string | null;
             revoked_at: string | null;

@@ -101,6 +101,7 @@ export function ApiKeysPage(): VNode {
       rate_limit_per_minute: Number(d.get('rate_limit_per_minute')),
       ...(expires && { expires_at: new Date(expires).toISOString() }),
       ...(limited && { tool_subset: subset }),
+      ...(kind === 'tool_server' && d.get('tool_search') === 'on' && { tool_listing: 'search' as const }),
     })
     form.reset()
     setPublishedOnly(false)
@@ -212,6 +213,12 @@ export function ApiKeysPage(): VNode {
               </fieldset>
             )}
             {kind === 'tool_server' ? <ToolSubsetFields /> : null}
+            {kind === 'tool_server' ? (
+              <label>
+                <input type="checkbox" name="tool_search" /> Tool search: list search_tools and call_tool
+                instead of every tool (a smaller context for the client)
+              </label>
+            ) : null}
           </Form>
         </details>
       ) : (
@@ -263,6 +270,12 @@ export function ApiKeysPage(): VNode {
                           <>
                             <br />
                             <small class="muted">limited to {subsetText(k.tool_subset)}</small>
+                          </>
+                        ) : null}
+                        {k.tool_listing === 'search' ? (
+                          <>
+                            <br />
+                            <small class="muted">tool search</small>
                           </>
                         ) : null}
                       </td>

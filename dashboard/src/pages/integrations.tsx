@@ -30,6 +30,10 @@ export function IntegrationsPage(): VNode {
   const connections = useConnections()
   const [connecting, setConnecting] = useState<Integration>()
   const [category, setCategory] = useState('')
+  // #/integrations?connect=<slug>: the link an MCP client shows when a tool needs that integration.
+  const [wanted, setWanted] = useState(
+    () => new URLSearchParams(location.hash.split('?')[1] ?? '').get('connect') ?? '',
+  )
 
   return (
     <section>
@@ -97,7 +101,14 @@ export function IntegrationsPage(): VNode {
         {(cat) => (
           <>
             <div class="row wrap" role="group" aria-label="Category">
-              <button type="button" aria-pressed={category === ''} onClick={() => setCategory('')}>
+              <button
+                type="button"
+                aria-pressed={category === '' && !wanted}
+                onClick={() => {
+                  setCategory('')
+                  setWanted('')
+                }}
+              >
                 All
               </button>
               {cat.categories
@@ -115,7 +126,7 @@ export function IntegrationsPage(): VNode {
             </div>
             <div class="catalog">
               {cat.data
-                .filter((i) => !category || i.category === category)
+                .filter((i) => (wanted ? i.slug === wanted : !category || i.category === category))
                 .map((i) => (
                   <article class="card" aria-label={i.name}>
                     <h3>{i.name}</h3>

@@ -3,11 +3,11 @@ import type { Context } from 'hono'
 import { mcpUrl } from '../public-url.ts'
 
 /**
- * The dashboard's consent page for an authorization request. When the dashboard is served by the
- * deployment itself (DASHBOARD_URL on PUBLIC_URL's origin, as on the local platform), it is on the
- * origin the client used, so a platform on any port sends the browser to its own dashboard.
+ * A page of the dashboard, by its hash route. When the dashboard is served by the deployment
+ * itself (DASHBOARD_URL on PUBLIC_URL's origin, as on the local platform), it is on the origin the
+ * client used, so a platform on any port sends the browser to its own dashboard.
  */
-export function consentUrl(c: Context<AppEnv>, requestId: string): string {
+export function dashboardLink(c: Context<AppEnv>, hash: string): string {
   const { DASHBOARD_URL, PUBLIC_URL } = c.var.deps.config
   const dashboard = new URL(DASHBOARD_URL)
   if (dashboard.origin === new URL(PUBLIC_URL).origin) {
@@ -15,6 +15,10 @@ export function consentUrl(c: Context<AppEnv>, requestId: string): string {
     dashboard.protocol = own.protocol
     dashboard.host = own.host
   }
-  dashboard.hash = `#/oauth/consent/${requestId}`
+  dashboard.hash = hash
   return dashboard.toString()
 }
+
+/** The dashboard's consent page for an authorization request. */
+export const consentUrl = (c: Context<AppEnv>, requestId: string): string =>
+  dashboardLink(c, `#/oauth/consent/${requestId}`)

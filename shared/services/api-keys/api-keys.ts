@@ -32,10 +32,11 @@ interface ApiKeyRow {
   published_only: boolean
   allowed_origins: string[]
   tool_subset: ApiKey['tool_subset']
+  tool_listing: ApiKey['tool_listing']
 }
 
 const columns =
-  'id, name, family, environment, key_prefix, scopes, rate_limit_per_minute, expires_at, last_used_at, revoked_at, created_at, published_only, allowed_origins, tool_subset'
+  'id, name, family, environment, key_prefix, scopes, rate_limit_per_minute, expires_at, last_used_at, revoked_at, created_at, published_only, allowed_origins, tool_subset, tool_listing'
 
 function present(row: ApiKeyRow): ApiKey {
   return {
@@ -53,6 +54,7 @@ function present(row: ApiKeyRow): ApiKey {
     published_only: row.published_only,
     allowed_origins: row.allowed_origins,
     tool_subset: row.tool_subset ?? null,
+    tool_listing: row.tool_listing,
   }
 }
 
@@ -105,6 +107,8 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
   const toolSubset = input.tool_subset ?? null
   if (toolSubset && input.kind !== 'tool_server')
     throw invalidField('tool_subset', 'tool-server keys only', 'Only a tool-server key takes a tool_subset')
+  if (input.tool_listing !== 'all' && input.kind !== 'tool_server')
+    throw invalidField('tool_listing', 'tool-server keys only', 'Only a tool-server key takes a tool_listing')
   const expiresAt = input.expires_at ? new Date(input.expires_at) : null
   requireFuture('expires_at', expiresAt, now)
   const key = generateKey(prefix as Parameters<typeof generateKey>[0])
@@ -113,10 +117,10 @@ export async function createApiKey(ctx: ServiceContext, input: CreateApiKeyInput
     .asTenant(async (tx) => {
       if (toolSubset) await requireOwnConnections(tx, caller.tenantId, toolSubset.connections)
       const [created] = await tx<ApiKeyRow[]>`
-      insert into public.api_keys (tenant_id, created_by, name, family, environment, key_prefix, key_hash, scopes, rate_limit_per_minute, expires_at, created_at, published_only, allowed_origins, tool_subset)
+      insert into public.api_keys (tenant_id, created_by, name, family, environment, key_prefix, key_hash, scopes, rate_limit_per_minute, expires_at, created_at, published_only, allowed_origins, tool_subset, tool_listing)
       values (${caller.tenantId}, ${caller.userId}, ${input.name}, ${input.kind}, ${input.environment}, ${displayPrefix(key)},
               ${keyHash}, ${input.scopes}, ${input.rate_limit_per_minute}, ${expiresAt}, ${now}, ${input.published_only}, ${input.allowed_origins},
-              ${toolSubset ? tx.json(toolSubset) : null})
+              ${toolSubset ? tx.json(toolSubset) : null}, ${input.tool_listing})
       returning ${tx.unsafe(columns)}`
       await recordEvent(tx, {
         tenantId: caller.tenantId,

@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi'
 import { scopes } from '@shared/infra/caller.ts'
 import { isoTimestamp } from '@shared/infra/schemas.ts'
+import { toolListingSchema } from '@shared/services/tools/tool-listing.ts'
 import { toolSubsetSchema } from '@shared/services/tools/tool-subset.ts'
 
 const keyKinds = ['platform', 'tool_server'] as const
@@ -64,6 +65,10 @@ export const createApiKeyBody = z
       description:
         'Tool-server keys only: limits the key to these connections and tools (docs/mcp.md); absent or null: every tool',
     }),
+    tool_listing: toolListingSchema.default('all').openapi({
+      description:
+        'Tool-server keys only: \'search\' lists search_tools and call_tool instead of every tool (docs/mcp.md "Tool search")',
+    }),
   })
   .strict()
   .openapi('CreateApiKey', {
@@ -108,6 +113,7 @@ export const apiKeySchema = z
     published_only: z.boolean(),
     allowed_origins: z.array(z.string()),
     tool_subset: toolSubsetSchema.nullable(),
+    tool_listing: toolListingSchema,
   })
   .openapi('ApiKey')
 

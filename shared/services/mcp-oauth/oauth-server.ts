@@ -2,6 +2,7 @@ import { requireRole } from '@shared/infra/caller.ts'
 import { randomBase62, sha256Hex } from '@shared/infra/crypto.ts'
 import type { FunctionDeps, ServiceContext } from '@shared/infra/deps.ts'
 import { ServiceError } from '@shared/infra/errors.ts'
+import type { ToolListing } from '../tools/tool-listing.ts'
 import { requireOwnConnections, type ToolSubset } from '../tools/tool-subset.ts'
 import {
   clientFromMetadataDocument,
@@ -226,7 +227,7 @@ export async function decideRequest(
   ctx: ServiceContext,
   id: string,
   approve: boolean,
-  opts: { toolSubset?: ToolSubset | null } = {},
+  opts: { toolSubset?: ToolSubset | null; toolListing?: ToolListing } = {},
 ) {
   const request = await pendingRequest(ctx, id)
   const url = new URL(request.redirect_uri)
@@ -246,6 +247,7 @@ export async function decideRequest(
     update private.mcp_oauth_requests
     set tenant_id = ${ctx.caller.tenantId}, user_id = ${ctx.caller.userId}, code_hash = ${sha256Hex(code)},
         tool_subset = ${toolSubset ? JSON.stringify(toolSubset) : null}::text::jsonb,
+        tool_listing = ${opts.toolListing ?? 'all'},
         expires_at = ${new Date(ctx.clock.now().getTime() + 60_000)}
     where id = ${id} and code_hash is null returning id`
   if (!updated) throw new ServiceError('NOT_FOUND', 'No such authorization request, or it has expired')
@@ -327,9 +329,10 @@ export async function exchangeToken(deps: FunctionDeps, params: TokenParams, res
         user_id: string
         expires_at: Date
         tool_subset: ToolSubset | null
+        tool_listing: ToolListing
       }[]
     >`delete from private.mcp_oauth_requests where code_hash = ${sha256Hex(params.code)}
-      returning client_id, redirect_uri, code_challenge, scopes, resource, tenant_id, user_id, expires_at, tool_subset`
+      returning client_id, redirect_uri, code_challenge, scopes, resource, tenant_id, user_id, expires_at, tool_subset, tool_listing`
     if (!request || request.expires_at <= now || request.client_id !== client.client_id)
       throw new OAuthError('invalid_grant', 'The code is unknown, used, expired or not this client’s')
     if (params.redirect_uri !== undefined && params.redirect_uri !== request.redirect_uri)
@@ -341,9 +344,9 @@ export async function exchangeToken(deps: FunctionDeps, params: TokenParams, res
       throw new OAuthError('invalid_grant', 'PKCE verification failed')
     await assertMayConnect(deps, request.tenant_id, request.user_id)
     const [grant] = await deps.sql<{ id: string }[]>`
-      insert into public.mcp_oauth_grants (tenant_id, user_id, client_id, client_name, scopes, resource, tool_subset)
+      insert into public.mcp_oauth_grants (tenant_id, user_id, client_id, client_name, scopes, resource, tool_subset, tool_listing)
       values (${request.tenant_id}, ${request.user_id}, ${client.client_id}, ${client.client_name}, ${request.scopes}, ${request.resource},
-              ${request.tool_subset ? JSON.stringify(request.tool_subset) : null}::text::jsonb)
+              ${request.tool_subset ? JSON.stringify(request.tool_subset) : null}::text::jsonb, ${request.tool_listing})
       returning id`
     return issueTokens(deps, grant!.id, request.scopes)
   }
@@ -404,6 +407,7 @@ export interface ConnectedClient {
   user_id: string
   scopes: string[]
   tool_subset: ToolSubset | null
+  tool_listing: ToolListing
   created_at: string
   last_used_at: string | null
   revoked_at: string | null
@@ -420,11 +424,12 @@ export async function listConnectedClients(ctx: ServiceContext): Promise<Connect
         user_id: string
         scopes: string[]
         tool_subset: ToolSubset | null
+        tool_listing: ToolListing
         created_at: Date
         last_used_at: Date | null
         revoked_at: Date | null
       }[]
-    >`select id, client_id, client_name, user_id, scopes, tool_subset, created_at, last_used_at, revoked_at
+    >`select id, client_id, client_name, user_id, scopes, tool_subset, tool_listing, created_at, last_used_at, revoked_at
     from public.mcp_oauth_grants where tenant_id = ${ctx.caller.tenantId}
     order by created_at desc, id limit 200`,
   )

@@ -93,12 +93,23 @@ const catalogAnnotations = (action: UsageAction): ToolAnnotations =>
 
 export type ToolOutcome =
   | { status: 'ok'; result: unknown; mcpResult?: { content: unknown[]; structuredContent?: unknown } }
-  /** Refused: missing scope, permission or restriction, or a connection that needs re-authorization. */
-  | { status: 'refused'; message: string }
+  /**
+   * Refused: missing scope, permission or restriction, or a connection that needs re-authorization.
+   * `connect`: the call needs the tenant to connect the integration (no connection yet) or to
+   * re-authorize the named connection; the MCP server turns it into a URL elicitation (ADR 0043).
+   */
+  | { status: 'refused'; message: string; connect?: ConnectNeed }
   /** The arguments fail the tool's inputSchema. */
   | { status: 'invalid'; message: string; details: FieldIssue[] }
   /** The provider or MCP server failed (error answer, garbage, time-out) or the tool reported an error. */
   | { status: 'failed'; message: string; mcpResult?: { content: unknown[] }; code?: 'NOT_FOUND' | 'CONFLICT' }
+
+/** What the tenant has to do in the dashboard before the call can succeed. */
+export interface ConnectNeed {
+  integration: string
+  /** The connection to re-authorize; absent: the integration is not connected at all. */
+  connectionId?: string
+}
 
 export interface CallOptions {
   /** The key's scopes (platform tools). */
@@ -360,10 +371,37 @@ async function unlisted(
           responseTimeMs: 0,
         })
       }
-      return { status: 'refused', message: `${name}: ${decision.reason}` }
+      return {
+        status: 'refused',
+        message: `${name}: ${decision.reason}`,
+        ...(decision.code === 'needs_reauthorization' &&
+          integration && {
+            connect: { integration: integration.slug, connectionId: decision.connection_id },
+          }),
+      }
     }
+    const missing = !decision.allowed && decision.code === 'no_connection' && notConnected(name)
+    if (missing)
+      return {
+        status: 'refused',
+        message: `${name}: ${missing} is not connected; connect it in the dashboard`,
+        connect: { integration: missing },
+      }
   }
   throw new ServiceError('NOT_FOUND', `No tool named ${name.slice(0, 200)}`)
+}
+
+/**
+ * The integration a tool name belongs to when the tenant has not connected it: a tool of the
+ * catalog's, or any tool of an integration that connects as an MCP server (its tools are known
+ * only once connected). Undefined for a name of no integration.
+ */
+function notConnected(name: string): string | undefined {
+  const slug = name.includes(':') ? name.split(':')[0]! : name.split('__')[0]!
+  const integration = integrationBySlug(slug)
+  if (!integration) return undefined
+  const known = integration.tools.some((t) => t.name === name || toolAlias(t.name) === name)
+  return known || integration.connection_types.includes('mcp') ? integration.slug : undefined
 }
 
 async function callIntegrationTool(
@@ -461,7 +499,11 @@ async function runOAuthTool(
       // One refresh, under the hourly job's lease, then one retry.
       const refreshed = await refreshConnectionToken(ctx, connection.id)
       if (refreshed === 'needs_reauth')
-        return { status: 'refused', message: `${entry.name}: the connection needs to be re-authorized` }
+        return {
+          status: 'refused',
+          message: `${entry.name}: the connection needs to be re-authorized`,
+          connect: { integration: connection.integration_slug, connectionId: connection.id },
+        }
       const again = await connectionToken(ctx, connection.id).catch(() => null)
       // 'skipped': another run holds the lease or backs off; retry only if it stored a new token.
       if (!again || (refreshed !== 'refreshed' && again.token === first.token)) {

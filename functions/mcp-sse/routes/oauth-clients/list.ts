@@ -4,6 +4,7 @@ import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, jsonContent } from '@shared/infra/http/openapi.ts'
 import { member } from '@shared/infra/http/route-auth.ts'
 import { listConnectedClients } from '@shared/services/mcp-oauth/oauth-server.ts'
+import { toolListingSchema } from '@shared/services/tools/tool-listing.ts'
 import { toolSubsetSchema } from '@shared/services/tools/tool-subset.ts'
 
 const clientSchema = z
@@ -14,6 +15,7 @@ const clientSchema = z
     user_id: z.uuid(),
     scopes: z.array(z.string()),
     tool_subset: toolSubsetSchema.nullable(),
+    tool_listing: toolListingSchema,
     created_at: z.string(),
     last_used_at: z.string().nullable(),
     revoked_at: z.string().nullable(),

@@ -4,6 +4,7 @@ import { defineRoute, serviceContext } from '@shared/infra/http/define-route.ts'
 import { errorResponses, idParam, jsonContent } from '@shared/infra/http/openapi.ts'
 import { member } from '@shared/infra/http/route-auth.ts'
 import { decideRequest } from '@shared/services/mcp-oauth/oauth-server.ts'
+import { toolListingSchema } from '@shared/services/tools/tool-listing.ts'
 import { toolSubsetSchema } from '@shared/services/tools/tool-subset.ts'
 
 const decisionBody = z
@@ -12,6 +13,9 @@ const decisionBody = z
     tool_subset: toolSubsetSchema.nullable().optional().openapi({
       description:
         'Limits the grant to these connections and tools (docs/mcp.md); absent or null: every tool',
+    }),
+    tool_listing: toolListingSchema.default('all').openapi({
+      description: "'search': the client is offered search_tools and call_tool instead of every tool",
     }),
   })
   .strict()
@@ -38,6 +42,7 @@ export const registerOAuthRequestDecide = (app: App) =>
     c.json(
       await decideRequest(serviceContext(c), c.req.valid('param').id, c.req.valid('json').approve, {
         toolSubset: c.req.valid('json').tool_subset ?? null,
+        toolListing: c.req.valid('json').tool_listing,
       }),
       200,
     ),

@@ -21,7 +21,7 @@ export const route = defineRoute(toolAuth, {
   path: '/tools/execute',
   summary: 'Execute a tool',
   description:
-    'A refused call (scope, permission, restriction, connection needing re-authorization) is 403; params failing the inputSchema 400; a provider or MCP server that fails 422 UNPROCESSABLE.',
+    'A refused call (scope, permission, restriction, connection needing re-authorization, integration not connected) is 403; params failing the inputSchema 400; a provider or MCP server that fails 422 UNPROCESSABLE.',
   request: { body: { content: { 'application/json': { schema: executeBody } }, required: true } },
   responses: {
     200: jsonContent(executeResult, 'The tool result'),

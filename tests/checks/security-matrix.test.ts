@@ -489,6 +489,7 @@ const fixturePatterns: [string, string][] = [
   ['content/sites/{id}', 'site'],
   ['content/sites/{site_id}/articles/{slug}', 'site'],
   ['content/tags/{id}', 'tag'],
+  ['content/media/{id}', 'media'],
   ['content/articles/{id}', 'article'],
   ['credentials/{id}', 'credential'],
   ['webhooks/{id}', 'webhook'],
@@ -536,6 +537,9 @@ const contributorRefusals: Record<string, [number, string]> = {
   'DELETE content/articles/{id}': [403, 'INSUFFICIENT_PERMISSIONS'],
   'POST content/articles/{id}/submit': [403, 'INSUFFICIENT_PERMISSIONS'],
   'POST content/articles/{id}/revisions/{revision_id}/restore': [403, 'INSUFFICIENT_PERMISSIONS'],
+  // Another member's upload: a contributor changes and deletes its own media only.
+  'PATCH content/media/{id}': [403, 'INSUFFICIENT_PERMISSIONS'],
+  'DELETE content/media/{id}': [403, 'INSUFFICIENT_PERMISSIONS'],
   // Another member: a member removes only themselves.
   'DELETE tenants/current/members/{user_id}': [403, 'INSUFFICIENT_PERMISSIONS'],
   // Another member's connection.
@@ -563,6 +567,7 @@ const validBodies: Record<string, unknown> = {
   'PATCH content/articles/{id}': { title: 'Renamed' },
   'PATCH content/sites/{id}': { name: 'Renamed' },
   'PATCH content/tags/{id}': { name: 'Renamed' },
+  'PATCH content/media/{id}': { alt_text: 'Renamed' },
   'POST content/articles/{id}/schedule': { publish_at: '2100-01-01T00:00:00Z' },
   // The fixture article's own locale (the site's default): 409 for a caller who may, 404 for another tenant's.
   'POST content/articles/{id}/translations': { locale: 'en' },

@@ -3,6 +3,7 @@ import { queryArticleBySlug } from '@shared/services/content/article-reads.ts'
 import { queryContent, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { claimsSetup, type Tx, withTenant } from '../shared/infra/db.ts'
+import { ensureMediaStoragePolicies } from './support/media-storage-policies.ts'
 import { setupTimeout, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 import { seedEveryTenantTable } from './support/tenant-fixtures.ts'
 
@@ -16,6 +17,8 @@ beforeAll(async () => {
   b = await tp.createTenant()
   // Tenant B has a row in every tenant table, so "A sees none of B's rows" compares something with 0.
   await seedEveryTenantTable(tp, b)
+  // On Supabase's schema the storage.objects policies are the operator's step (docs/deploy.md).
+  if (process.env.SHARED_TEST_DATABASE_URL) await ensureMediaStoragePolicies(tp.db.sql, tp.db.url)
 }, setupTimeout())
 afterAll(() => tp.close())
 

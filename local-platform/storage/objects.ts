@@ -42,12 +42,39 @@ export function asCaller<T>(sql: Sql, caller: StorageCaller, fn: (tx: Tx) => Pro
   throw new StorageError(403, 'Unauthorized', 'The publishable key alone reaches public buckets only')
 }
 
+/**
+ * A bucket's row as this database has it. Supabase's Storage server adds the settings columns
+ * (public, file_size_limit, allowed_mime_types, ...) in its own migrations, so a database with
+ * Supabase's schema but no Storage server run yet has only id, name, owner and the times: the row
+ * is read whole (to_jsonb) and a missing setting is Supabase's default (private, no limits).
+ */
 export async function bucketOf(sql: Sql, id: string): Promise<BucketRow> {
-  const [bucket] = await sql<BucketRow[]>`
-    select id, name, public, file_size_limit::text, allowed_mime_types, created_at, updated_at
-    from storage.buckets where id = ${id}`
-  if (!bucket) throw new StorageError(404, 'Bucket not found', 'Bucket not found')
-  return bucket
+  const [found] = await sql<{ row: Record<string, unknown> }[]>`
+    select to_jsonb(b) as row from storage.buckets b where id = ${id}`
+  if (!found) throw new StorageError(404, 'Bucket not found', 'Bucket not found')
+  const row = found.row
+  const limit = row.file_size_limit
+  return {
+    id: String(row.id),
+    name: String(row.name),
+    public: row.public === true,
+    file_size_limit: limit === null || limit === undefined ? null : String(limit),
+    allowed_mime_types: Array.isArray(row.allowed_mime_types) ? (row.allowed_mime_types as string[]) : null,
+    created_at: new Date(String(row.created_at)),
+    updated_at: new Date(String(row.updated_at)),
+  }
+}
+
+/**
+ * Whether storage.objects has Supabase's newer owner_id column (text; the Storage server writes
+ * it beside the older uuid owner). The schema is Supabase's, never altered here: the local Storage
+ * writes the columns every version has, and owner_id where it exists, as Supabase Storage does.
+ */
+async function hasOwnerId(tx: Tx): Promise<boolean> {
+  const [r] = await tx<{ n: number }[]>`
+    select count(*)::int as n from information_schema.columns
+    where table_schema = 'storage' and table_name = 'objects' and column_name = 'owner_id'`
+  return r!.n > 0
 }
 
 /** Postgres' RLS refusal of a write (42501) as Supabase Storage answers it. */
@@ -69,18 +96,31 @@ export async function insertObject(
 ): Promise<{ id: string; replaced: boolean }> {
   const existing = await tx<{ id: string }[]>`
     select id from storage.objects where bucket_id = ${row.bucket} and name = ${row.name} for update`
+  const ownerId = await hasOwnerId(tx)
   if (existing[0] && !row.upsert) throw new StorageError(409, 'Duplicate', 'The resource already exists')
   if (existing[0]) {
-    const updated = await tx<{ id: string }[]>`
-      update storage.objects set metadata = ${tx.json(row.metadata)}, updated_at = now(), owner = ${row.owner}
-      where id = ${existing[0].id} returning id`.catch(refusedByPolicy)
+    const updated = await (ownerId
+      ? tx<{ id: string }[]>`
+          update storage.objects set metadata = ${tx.json(row.metadata)}, updated_at = now(), owner = ${row.owner},
+            owner_id = ${row.owner}
+          where id = ${existing[0].id} returning id`
+      : tx<{ id: string }[]>`
+          update storage.objects set metadata = ${tx.json(row.metadata)}, updated_at = now(), owner = ${row.owner}
+          where id = ${existing[0].id} returning id`
+    ).catch(refusedByPolicy)
     if (!updated[0]) throw new StorageError(403, 'Unauthorized', 'new row violates row-level security policy')
     return { id: updated[0].id, replaced: true }
   }
-  const [inserted] = await tx<{ id: string }[]>`
-    insert into storage.objects (bucket_id, name, owner, metadata)
-    values (${row.bucket}, ${row.name}, ${row.owner}, ${tx.json(row.metadata)})
-    returning id`.catch(refusedByPolicy)
+  const [inserted] = await (ownerId
+    ? tx<{ id: string }[]>`
+        insert into storage.objects (bucket_id, name, owner, owner_id, metadata)
+        values (${row.bucket}, ${row.name}, ${row.owner}, ${row.owner}, ${tx.json(row.metadata)})
+        returning id`
+    : tx<{ id: string }[]>`
+        insert into storage.objects (bucket_id, name, owner, metadata)
+        values (${row.bucket}, ${row.name}, ${row.owner}, ${tx.json(row.metadata)})
+        returning id`
+  ).catch(refusedByPolicy)
   return { id: inserted!.id, replaced: false }
 }
 

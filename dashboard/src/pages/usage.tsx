@@ -12,7 +12,7 @@ import {
 } from '../data/usage.ts'
 import { num } from '../format.ts'
 import { Action, Bar, canWrite, Field, Form, Loaded, ReadOnly, useSession } from '../ui.tsx'
-import { MediaStorageUsage } from './media-usage.ts'
+import { MediaStorageUsage } from './media-usage.tsx'
 
 /**
  * What a used-up quota means, in place of a bare QUOTA_EXCEEDED: which product, the month's use

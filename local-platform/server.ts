@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { serviceKeys } from '@shared/infra/config.ts'
 import { createDeps } from '@shared/infra/create-deps.ts'
 import type { Sql } from '@shared/infra/db.ts'
@@ -15,8 +16,9 @@ import { serveApiReference } from './api-reference.ts'
 import { createLocalAuth } from './auth.ts'
 import { serveDashboard } from './dashboard.ts'
 import { functionModules } from './functions.ts'
-import type { LocalEnv } from './local-env.ts'
+import { dataDir, type LocalEnv } from './local-env.ts'
 import { type MailboxRow, renderMailbox, wantsMailboxPage } from './mailbox-page.ts'
+import { createLocalStorage } from './storage/app.ts'
 
 export interface PlatformOptions {
   /** The functions' environment (see functionEnvironment()). */
@@ -28,6 +30,8 @@ export interface PlatformOptions {
    * Tests that drive the sweep by hand on a test clock turn it off to keep that control.
    */
   kickEventRuns?: boolean
+  /** Where the local Storage keeps object bytes (default: the data folder's storage/). */
+  storageDir?: string
 }
 
 export interface Platform {
@@ -49,8 +53,25 @@ export interface Platform {
  */
 export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
   const signals = new EventTarget()
+  // The functions call Storage at SUPABASE_URL/storage/v1 with supabase-js; here that is this
+  // platform's own /storage/v1, reached in process (the address may not be the one it listens on).
+  let dispatchRef: ((req: Request) => Promise<Response>) | undefined
+  const storageFetch: typeof fetch = (input, init) => {
+    const req = new Request(input, init)
+    const url = new URL(req.url)
+    const body = req.method === 'GET' || req.method === 'HEAD' ? null : req.body
+    return dispatchRef!(
+      new Request(`http://platform.local${url.pathname}${url.search}`, {
+        method: req.method,
+        headers: req.headers,
+        body,
+        ...(body && { duplex: 'half' }),
+      } as RequestInit),
+    )
+  }
   const deps = await createDeps(opts.env, {
     onOutboxCommitted: () => signals.dispatchEvent(new Event('outbox')),
+    storageFetch,
     ...opts.overrides,
   })
   const handlers = new Map(functionModules.map((m) => [m.functionName, m.createApp(deps).fetch]))
@@ -83,6 +104,22 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
   root.get('/auth/v1/.well-known/jwks.json', (c) => c.json({ keys: [opts.localEnv.jwtPublicJwk] }))
   // Supabase Auth's password endpoints, for the dashboard and any supabase-js app.
   root.route('/auth/v1', createLocalAuth(deps, opts.localEnv))
+  // Supabase Storage's REST API (the subset the platform uses), backed by files in the data folder.
+  root.use('/storage/v1/*', async (c, next) => {
+    const started = performance.now()
+    await next()
+    deps.logger.info('request', {
+      fn: 'storage',
+      method: c.req.method,
+      path: c.req.path.replace(/\?.*$/, ''),
+      status: c.res.status,
+      duration_ms: Math.round(performance.now() - started),
+    })
+  })
+  root.route(
+    '/storage/v1',
+    createLocalStorage(deps, opts.localEnv, opts.storageDir ?? join(dataDir(), 'storage')),
+  )
   // The tenant dashboard (built by `npm run build:dashboard`), same origin as the API.
   serveDashboard(root, {
     anonKey: deps.config.SUPABASE_ANON_KEY ?? opts.localEnv.anonKey,
@@ -135,6 +172,7 @@ export async function createPlatform(opts: PlatformOptions): Promise<Platform> {
     const handler = functionFor(getPath(req))
     return handler ? handler(req, conn) : root.fetch(req, conn)
   }
+  dispatchRef = (req) => dispatch(req, { remoteAddr: '127.0.0.1' })
 
   const runJob = async (path: string) =>
     dispatch(
@@ -246,6 +284,7 @@ function platformIndex(origin: string, functions: string[]) {
     openapi: functions.map((fn) => `${origin}/functions/v1/${fn}/openapi.json`),
     dev_mailbox: `${origin}/_dev/mailbox`,
     auth: `${origin}/auth/v1`,
+    storage: `${origin}/storage/v1`,
     readme: 'README.md in the repository: the first session, the API conventions and deployment',
   }
 }

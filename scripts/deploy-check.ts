@@ -11,7 +11,9 @@
  * 2. Boot (with DATABASE_URL). Each copy runs under Deno from cache only, against that database,
  *    with the environment a Supabase project gives (sb_ keys as JSON objects), and must answer
  *    /health (a database round trip).
- * 3. Jobs (--jobs, with DATABASE_URL on the Supabase schema fixture after the migrations). Every job of
+ * 3. Storage (with DATABASE_URL): the media bucket exists with the settings docs/deploy.md names
+ *    (private, 25 MB, the image types), and storage.objects carries its policies (a warning).
+ * 4. Jobs (--jobs, with DATABASE_URL on the Supabase schema fixture after the migrations). Every job of
  *    shared/infra/jobs/schedule.ts must be registered in cron.job with its schedule. Then the Vault
  *    holds project_url (the running function) and service_role_key (an sb_secret_ key), each
  *    job's cron command runs as pg_cron would run it, and the request the pg_net stand-in recorded
@@ -26,6 +28,7 @@ import postgres from 'postgres'
 import { createLocalEnv } from '../local-platform/local-env.ts'
 import { registeredSchedule, scheduledJobs } from '../shared/infra/jobs/schedule.ts'
 import { bundleOf, configuredFunctions } from './lib/deploy-bundle.ts'
+import { checkMediaBucket } from './lib/media-bucket.ts'
 
 const root = resolve(import.meta.dirname, '..')
 const deno = join(root, 'node_modules/.bin/deno')
@@ -172,6 +175,11 @@ try {
     // 3. Jobs: registered by pg_cron; each called through the request pg_net recorded.
     const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} })
     try {
+      // The media bucket's settings (docs/deploy.md, step 5).
+      const bucket = await checkMediaBucket(sql)
+      for (const w of bucket.warnings) console.log(`warn   ${w}`)
+      for (const f of bucket.failures) fail(f)
+      if (!bucket.failures.length) console.log('bucket media: present with its settings')
       const [{ cron } = { cron: false }] = await sql<{ cron: boolean }[]>`
         select to_regclass('cron.job') is not null and to_regclass('net.http_request_queue') is not null
                and to_regclass('vault.decrypted_secrets') is not null as cron`

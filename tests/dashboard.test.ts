@@ -584,6 +584,9 @@ describe.skipIf(browserMissing)('the dashboard in a browser', () => {
     await go('#/usage')
     await page.locator('.usage .bar-row').first().waitFor()
     expect(await page.locator('main').textContent()).toContain('built-in 80%, 90% and 100%')
+    // The media library's storage against the plan's quota, beside the monthly products.
+    await page.locator('[data-media-usage] .bar-row').waitFor()
+    expect(await page.locator('[data-media-usage]').textContent()).toMatch(/Media storage.*\/ 500 MB/)
     await page.getByLabel('Threshold %').fill('50')
     await page.getByRole('button', { name: 'Add alert' }).click()
     await page.locator('tr', { hasText: '50%' }).waitFor()

@@ -45,8 +45,11 @@ const executable: Record<'anon' | 'authenticated', string[]> = {
   ],
 }
 
-/** Tables anon may read any column of (the public catalogs); nothing else. */
-const anonReadable = ['public.plan_quotas', 'public.products', 'public.providers']
+/**
+ * Tables anon may read any column of (the public catalogs: a plan's quotas and its media limits,
+ * products, providers); nothing else.
+ */
+const anonReadable = ['public.media_plan_limits', 'public.plan_quotas', 'public.products', 'public.providers']
 
 /**
  * Secret material authenticated must never read. Columns named like a secret (hash, token,

@@ -3,6 +3,7 @@ import { queryArticleBySlug } from '@shared/services/content/article-reads.ts'
 import { queryContent, readContentAsTenant } from '@shared/services/content/feed.ts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { claimsSetup, type Tx, withTenant } from '../shared/infra/db.ts'
+import { ensureMediaStoragePolicies } from './support/media-storage-policies.ts'
 import { setupTimeout, startTestPlatform, type TestPlatform, type TestTenant } from './support/platform.ts'
 import { seedEveryTenantTable } from './support/tenant-fixtures.ts'
 
@@ -16,6 +17,8 @@ beforeAll(async () => {
   b = await tp.createTenant()
   // Tenant B has a row in every tenant table, so "A sees none of B's rows" compares something with 0.
   await seedEveryTenantTable(tp, b)
+  // On Supabase's schema the storage.objects policies are the operator's step (docs/deploy.md).
+  if (process.env.SHARED_TEST_DATABASE_URL) await ensureMediaStoragePolicies(tp.db.sql, tp.db.url)
 }, setupTimeout())
 afterAll(() => tp.close())
 
@@ -26,7 +29,7 @@ const claimsOf = (t: TestTenant) => ({
 })
 
 /** Public tables that hold no tenant's data: catalogs every tenant reads. */
-const SHARED_CATALOGS = ['plan_quotas', 'products', 'providers']
+const SHARED_CATALOGS = ['media_plan_limits', 'plan_quotas', 'products', 'providers']
 
 /** Every public table with a tenant_id column, from the catalog (not from a list kept by hand). */
 async function tenantTables(): Promise<string[]> {
@@ -180,6 +183,37 @@ describe('row-level security', () => {
     // Rolled back: nothing planted is left.
     const [left] = await tp.db.sql`select count(*)::int as n from pg_policy where polname = 'planted_open'`
     expect(left!.n).toBe(0)
+  })
+
+  it("keeps storage.objects apart by the tenant prefix: B's media objects are neither seen nor written by A", async () => {
+    // The fixture's image is B's object under B's prefix (the local Storage wrote it as B).
+    const [own] = await withTenant(
+      tp.db.sql,
+      claimsOf(b),
+      (tx) =>
+        tx`select count(*)::int as n from storage.objects where bucket_id = 'media' and name like ${`${b.tenantId}/%`}`,
+    )
+    expect(own!.n).toBeGreaterThan(0)
+    const [seen] = await withTenant(
+      tp.db.sql,
+      claimsOf(a),
+      (tx) => tx`select count(*)::int as n from storage.objects where name like ${`${b.tenantId}/%`}`,
+    )
+    expect(seen!.n).toBe(0)
+    await expect(
+      withTenant(
+        tp.db.sql,
+        claimsOf(a),
+        (tx) =>
+          tx`insert into storage.objects (bucket_id, name, owner) values ('media', ${`${b.tenantId}/planted.png`}, ${a.userId})`,
+      ),
+    ).rejects.toThrow(/row-level security/)
+    const removed = await withTenant(
+      tp.db.sql,
+      claimsOf(a),
+      (tx) => tx`delete from storage.objects where name like ${`${b.tenantId}/%`} returning id`,
+    )
+    expect(removed).toEqual([])
   })
 
   it('refuses to write rows into another tenant', async () => {

@@ -1,6 +1,7 @@
 import type { FunctionDeps } from '@shared/infra/deps.ts'
 import { serviceContext } from '@shared/infra/http/define-route.ts'
 import { createFunctionApp } from '@shared/infra/http/function-app.ts'
+import { MEDIA_BUCKET_MAX_BYTES } from '@shared/services/media/bucket.ts'
 import { meterContentRequest } from '@shared/services/usage/metering.ts'
 import { registerGetArticleBySlug } from './routes/articles/by-slug.ts'
 import { registerCancelSchedule } from './routes/articles/cancel-schedule.ts'
@@ -22,6 +23,12 @@ import { registerSitemap } from './routes/feeds/sitemap.ts'
 import { registerSitemapPage } from './routes/feeds/sitemap-page.ts'
 import { registerPublishScheduledJob } from './routes/jobs/publish-scheduled.ts'
 import { registerListContent } from './routes/list.ts'
+import { registerDeleteMedia } from './routes/media/delete.ts'
+import { registerGetMedia } from './routes/media/get.ts'
+import { registerListMedia } from './routes/media/list.ts'
+import { registerUpdateMedia } from './routes/media/update.ts'
+import { registerUploadMedia } from './routes/media/upload.ts'
+import { registerMediaUsage } from './routes/media/usage.ts'
 import { registerCreatePreview } from './routes/previews/create.ts'
 import { registerListPreviews } from './routes/previews/list.ts'
 import { registerReadPreview } from './routes/previews/read.ts'
@@ -45,10 +52,18 @@ export const functionName = 'content'
 
 /** Content API: a tenant's sites, articles, tags and revisions; requests made with API keys are metered. */
 export function createApp(deps: FunctionDeps) {
-  const app = createFunctionApp(functionName, deps, 'Content API: sites, articles, tags and revisions', {
-    keyOriginCors: true,
-    meter: (c, { buffered }) => meterContentRequest(serviceContext(c), { buffered }),
-  })
+  const app = createFunctionApp(
+    functionName,
+    deps,
+    'Content API: sites, articles, tags, revisions and the media library',
+    {
+      keyOriginCors: true,
+      meter: (c, { buffered }) => meterContentRequest(serviceContext(c), { buffered }),
+      // A media upload carries the image: up to the bucket's limit (each plan's is lower or equal).
+      bodyLimitFor: (path, method) =>
+        method === 'POST' && /\/media\/?$/.test(path) ? MEDIA_BUCKET_MAX_BYTES + 64 * 1024 : undefined,
+    },
+  )
   for (const register of [
     registerListContent,
     registerGetArticle,
@@ -88,6 +103,12 @@ export function createApp(deps: FunctionDeps) {
     registerReadPreview,
     registerCreateTranslation,
     registerListTranslations,
+    registerUploadMedia,
+    registerListMedia,
+    registerMediaUsage,
+    registerGetMedia,
+    registerUpdateMedia,
+    registerDeleteMedia,
   ])
     register(app)
   return app

@@ -13,7 +13,7 @@ import { Vault } from './vault.ts'
  */
 export async function createDeps(
   env: Record<string, string | undefined>,
-  overrides: Partial<Pick<FunctionDeps, 'clock' | 'fetch' | 'onOutboxCommitted'>> & {
+  overrides: Partial<Pick<FunctionDeps, 'clock' | 'fetch' | 'onOutboxCommitted' | 'storageFetch'>> & {
     sql?: FunctionDeps['sql']
   } = {},
 ): Promise<FunctionDeps> {
@@ -45,5 +45,6 @@ export async function createDeps(
     }),
     jwt: createJwtVerifier(config),
     onOutboxCommitted: overrides.onOutboxCommitted,
+    ...(overrides.storageFetch && { storageFetch: overrides.storageFetch }),
   }
 }

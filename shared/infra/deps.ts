@@ -34,6 +34,11 @@ export interface FunctionDeps {
    * pick the events up by polling.
    */
   onOutboxCommitted?: () => void
+  /**
+   * How Storage (SUPABASE_URL/storage/v1) is called: the guarded fetch by default; the local
+   * platform hands its own handler in, so the functions reach its /storage/v1 in process.
+   */
+  storageFetch?: typeof fetch
 }
 
 /**
@@ -99,6 +104,7 @@ export function serviceContextFor(deps: FunctionDeps, caller: TenantCaller): Ser
     notifier: deps.notifier,
     jwt: deps.jwt,
     onOutboxCommitted: deps.onOutboxCommitted,
+    storageFetch: deps.storageFetch,
     caller,
     asTenant: (fn) => withTenant(sql, caller.claims, fn),
     readAsTenant: (query) => readAsTenant(sql, caller.claims, query),

@@ -652,7 +652,7 @@ CREATE TABLE public.articles (
     CONSTRAINT articles_canonical_url_check CHECK (((canonical_url ~ '^https://'::text) AND (length(canonical_url) <= 2000))),
     CONSTRAINT articles_excerpt_check CHECK ((length(excerpt) <= 500)),
     CONSTRAINT articles_feature_image_alt_check CHECK ((length(feature_image_alt) <= 500)),
-    CONSTRAINT articles_feature_image_url_check CHECK (((feature_image_url ~ '^https://'::text) AND (length(feature_image_url) <= 2000))),
+    CONSTRAINT articles_feature_image_url_check CHECK ((((feature_image_url ~ '^https://'::text) OR (feature_image_url ~ '^media:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'::text)) AND (length(feature_image_url) <= 2000))),
     CONSTRAINT articles_locale_check CHECK (((length(locale) <= 35) AND (locale ~ '^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$'::text))),
     CONSTRAINT articles_meta_description_check CHECK ((length(meta_description) <= 500)),
     CONSTRAINT articles_meta_title_check CHECK ((length(meta_title) <= 300)),

@@ -303,6 +303,231 @@ CREATE POLICY published_only_sees_nothing ON public.event_outbox AS RESTRICTIVE 
 
 GRANT SELECT ON TABLE public.event_outbox TO authenticated;
 
+-- ======== media ========
+
+--
+-- Name: media; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.media (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    tenant_id uuid NOT NULL,
+    object_path text NOT NULL,
+    file_name text NOT NULL,
+    alt_text text DEFAULT ''::text NOT NULL,
+    caption text DEFAULT ''::text NOT NULL,
+    width integer,
+    height integer,
+    bytes bigint NOT NULL,
+    content_type text NOT NULL,
+    uploaded_by uuid,
+    created_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    updated_at timestamp with time zone DEFAULT date_trunc('milliseconds'::text, now()) NOT NULL,
+    CONSTRAINT media_alt_text_check CHECK ((length(alt_text) <= 1000)),
+    CONSTRAINT media_bytes_check CHECK ((bytes > 0)),
+    CONSTRAINT media_caption_check CHECK ((length(caption) <= 2000)),
+    CONSTRAINT media_check CHECK (((object_path ~ '^[0-9a-f-]{36}/[0-9a-f-]{36}/[A-Za-z0-9][A-Za-z0-9._-]{0,119}$'::text) AND (split_part(object_path, '/'::text, 1) = (tenant_id)::text) AND (split_part(object_path, '/'::text, 2) = (id)::text))),
+    CONSTRAINT media_content_type_check CHECK ((content_type = ANY (ARRAY['image/jpeg'::text, 'image/png'::text, 'image/webp'::text, 'image/gif'::text, 'image/avif'::text, 'image/svg+xml'::text]))),
+    CONSTRAINT media_file_name_check CHECK (((length(file_name) >= 1) AND (length(file_name) <= 255))),
+    CONSTRAINT media_height_check CHECK ((height > 0)),
+    CONSTRAINT media_width_check CHECK ((width > 0))
+);
+
+--
+-- Name: media media_object_path_key; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.media
+    ADD CONSTRAINT media_object_path_key UNIQUE (object_path);
+
+--
+-- Name: media media_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.media
+    ADD CONSTRAINT media_pkey PRIMARY KEY (id);
+
+--
+-- Name: media_tenant_id_idx; Type: INDEX; Schema: public
+--
+
+CREATE INDEX media_tenant_id_idx ON public.media USING btree (tenant_id, created_at DESC, id);
+
+--
+-- Name: media media_tenant_id_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.media
+    ADD CONSTRAINT media_tenant_id_fkey FOREIGN KEY (tenant_id) REFERENCES public.tenants(id) ON DELETE CASCADE;
+
+--
+-- Name: media media_uploaded_by_fkey; Type: FK CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.media
+    ADD CONSTRAINT media_uploaded_by_fkey FOREIGN KEY (uploaded_by) REFERENCES auth.users(id) ON DELETE SET NULL;
+
+--
+-- Name: media; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.media ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: media media_all; Type: POLICY; Schema: public
+--
+
+CREATE POLICY media_all ON public.media TO authenticated USING ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id))) WITH CHECK ((tenant_id = ( SELECT private.request_tenant_id() AS request_tenant_id)));
+
+--
+-- Name: media media_contributor_delete; Type: POLICY; Schema: public
+--
+
+CREATE POLICY media_contributor_delete ON public.media AS RESTRICTIVE FOR DELETE TO authenticated USING ((( SELECT private.request_not_contributor() AS request_not_contributor) OR (uploaded_by = ( SELECT auth.uid() AS uid))));
+
+--
+-- Name: media media_contributor_insert; Type: POLICY; Schema: public
+--
+
+CREATE POLICY media_contributor_insert ON public.media AS RESTRICTIVE FOR INSERT TO authenticated WITH CHECK ((( SELECT private.request_not_contributor() AS request_not_contributor) OR (uploaded_by = ( SELECT auth.uid() AS uid))));
+
+--
+-- Name: media media_contributor_update; Type: POLICY; Schema: public
+--
+
+CREATE POLICY media_contributor_update ON public.media AS RESTRICTIVE FOR UPDATE TO authenticated USING ((( SELECT private.request_not_contributor() AS request_not_contributor) OR (uploaded_by = ( SELECT auth.uid() AS uid))));
+
+--
+-- Name: media published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.media AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: TABLE media; Type: ACL; Schema: public
+--
+
+GRANT SELECT,DELETE ON TABLE public.media TO authenticated;
+
+--
+-- Name: COLUMN media.id; Type: ACL; Schema: public
+--
+
+GRANT INSERT(id) ON TABLE public.media TO authenticated;
+
+--
+-- Name: COLUMN media.tenant_id; Type: ACL; Schema: public
+--
+
+GRANT INSERT(tenant_id) ON TABLE public.media TO authenticated;
+
+--
+-- Name: COLUMN media.object_path; Type: ACL; Schema: public
+--
+
+GRANT INSERT(object_path) ON TABLE public.media TO authenticated;
+
+--
+-- Name: COLUMN media.file_name; Type: ACL; Schema: public
+--
+
+GRANT INSERT(file_name) ON TABLE public.media TO authenticated;
+
+--
+-- Name: COLUMN media.alt_text; Type: ACL; Schema: public
+--
+
+GRANT INSERT(alt_text),UPDATE(alt_text) ON TABLE public.media TO authenticated;
+
+--
+-- Name: COLUMN media.caption; Type: ACL; Schema: public
+--
+
+GRANT INSERT(caption),UPDATE(caption) ON TABLE public.media TO authenticated;
+
+--
+-- Name: COLUMN media.width; Type: ACL; Schema: public
+--
+
+GRANT INSERT(width) ON TABLE public.media TO authenticated;
+
+--
+-- Name: COLUMN media.height; Type: ACL; Schema: public
+--
+
+GRANT INSERT(height) ON TABLE public.media TO authenticated;
+
+--
+-- Name: COLUMN media.bytes; Type: ACL; Schema: public
+--
+
+GRANT INSERT(bytes) ON TABLE public.media TO authenticated;
+
+--
+-- Name: COLUMN media.content_type; Type: ACL; Schema: public
+--
+
+GRANT INSERT(content_type) ON TABLE public.media TO authenticated;
+
+--
+-- Name: COLUMN media.uploaded_by; Type: ACL; Schema: public
+--
+
+GRANT INSERT(uploaded_by) ON TABLE public.media TO authenticated;
+
+--
+-- Name: COLUMN media.updated_at; Type: ACL; Schema: public
+--
+
+GRANT UPDATE(updated_at) ON TABLE public.media TO authenticated;
+
+-- ======== media_plan_limits ========
+
+--
+-- Name: media_plan_limits; Type: TABLE; Schema: public
+--
+
+CREATE TABLE public.media_plan_limits (
+    plan text NOT NULL,
+    max_file_bytes bigint NOT NULL,
+    storage_quota_bytes bigint NOT NULL,
+    CONSTRAINT media_plan_limits_max_file_bytes_check CHECK (((max_file_bytes > 0) AND (max_file_bytes <= 26214400))),
+    CONSTRAINT media_plan_limits_plan_check CHECK ((plan = ANY (ARRAY['free'::text, 'pro'::text, 'business'::text, 'enterprise'::text]))),
+    CONSTRAINT media_plan_limits_storage_quota_bytes_check CHECK ((storage_quota_bytes > 0))
+);
+
+--
+-- Name: media_plan_limits media_plan_limits_pkey; Type: CONSTRAINT; Schema: public
+--
+
+ALTER TABLE ONLY public.media_plan_limits
+    ADD CONSTRAINT media_plan_limits_pkey PRIMARY KEY (plan);
+
+--
+-- Name: media_plan_limits; Type: ROW SECURITY; Schema: public
+--
+
+ALTER TABLE public.media_plan_limits ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: media_plan_limits media_plan_limits_select; Type: POLICY; Schema: public
+--
+
+CREATE POLICY media_plan_limits_select ON public.media_plan_limits FOR SELECT TO anon, authenticated USING (true);
+
+--
+-- Name: media_plan_limits published_only_sees_nothing; Type: POLICY; Schema: public
+--
+
+CREATE POLICY published_only_sees_nothing ON public.media_plan_limits AS RESTRICTIVE TO authenticated USING ((NOT ( SELECT private.request_published_only() AS request_published_only))) WITH CHECK ((NOT ( SELECT private.request_published_only() AS request_published_only)));
+
+--
+-- Name: TABLE media_plan_limits; Type: ACL; Schema: public
+--
+
+GRANT SELECT ON TABLE public.media_plan_limits TO anon;
+GRANT SELECT ON TABLE public.media_plan_limits TO authenticated;
+
 -- ======== notifications ========
 
 --

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { configSchema } from '@shared/infra/config.ts'
 import { publicRoutes } from '@shared/infra/http/public-routes.ts'
 import { catalog } from '@shared/services/integrations/catalog.ts'
+import { mediaBucketSettings } from '@shared/services/media/bucket.ts'
 import { describe, expect, it } from 'vitest'
 
 /**
@@ -76,5 +77,18 @@ describe('docs/deploy.md', () => {
       `${r.prefix}/ /functions/v1/${r.fn}${r.path}/`,
     ])
     expect(locations.sort()).toEqual(expected.sort())
+  })
+})
+
+describe('docs/deploy.md: the media bucket', () => {
+  it('names the settings the migration gives the bucket and the deploy check reads back', () => {
+    const bucket = section('5. Apply the migrations')
+    expect(bucket).toContain(`\`${mediaBucketSettings.id}\``)
+    expect(bucket).toMatch(/Public bucket\s*\| off/)
+    expect(bucket).toContain(`\`${mediaBucketSettings.file_size_limit}\` bytes`)
+    for (const type of mediaBucketSettings.allowed_mime_types) expect(bucket).toContain(`\`${type}\``)
+    const migration = readFileSync('migrations/20261208070000_media_storage.sql', 'utf8')
+    expect(migration).toContain(`${mediaBucketSettings.file_size_limit},`)
+    for (const type of mediaBucketSettings.allowed_mime_types) expect(migration).toContain(`'${type}'`)
   })
 })

@@ -506,6 +506,7 @@ const fixturePatterns: [string, string][] = [
   ['content/sites/{id}', 'site'],
   ['content/sites/{site_id}/articles/{slug}', 'site'],
   ['content/tags/{id}', 'tag'],
+  ['content/media/{id}', 'media'],
   ['content/articles/{id}', 'article'],
   ['credentials/{id}', 'credential'],
   ['webhooks/{id}', 'webhook'],
@@ -553,6 +554,9 @@ const contributorRefusals: Record<string, [number, string]> = {
   'DELETE content/articles/{id}': [403, 'INSUFFICIENT_PERMISSIONS'],
   'POST content/articles/{id}/submit': [403, 'INSUFFICIENT_PERMISSIONS'],
   'POST content/articles/{id}/revisions/{revision_id}/restore': [403, 'INSUFFICIENT_PERMISSIONS'],
+  // Another member's upload: a contributor changes and deletes its own media only.
+  'PATCH content/media/{id}': [403, 'INSUFFICIENT_PERMISSIONS'],
+  'DELETE content/media/{id}': [403, 'INSUFFICIENT_PERMISSIONS'],
   // Another member: a member removes only themselves.
   'DELETE tenants/current/members/{user_id}': [403, 'INSUFFICIENT_PERMISSIONS'],
   // Another member's connection.
@@ -580,6 +584,7 @@ const validBodies: Record<string, unknown> = {
   'PATCH content/articles/{id}': { title: 'Renamed' },
   'PATCH content/sites/{id}': { name: 'Renamed' },
   'PATCH content/tags/{id}': { name: 'Renamed' },
+  'PATCH content/media/{id}': { alt_text: 'Renamed' },
   'POST content/articles/{id}/schedule': { publish_at: '2100-01-01T00:00:00Z' },
   'POST content/articles/{id}/return': { note: 'Add a source for the figures.' },
   // The fixture article's own locale (the site's default): 409 for a caller who may, 404 for another tenant's.

@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { ServerType } from '@hono/node-server'
 import { ensureUserAndTenant, issueAccessToken } from '@local-platform/dev-identity.ts'
 import { listenPlatform } from '@local-platform/listen.ts'
@@ -45,6 +49,8 @@ interface RequestOptions {
 
 export interface TestPlatform {
   db: TestDatabase
+  /** Where the local Storage keeps object bytes. */
+  storageDir: string
   localEnv: LocalEnv
   instances: TestInstance[]
   baseUrl: string
@@ -67,6 +73,17 @@ export interface TestPlatform {
 }
 
 let counter = 0
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const s = createServer()
+    s.once('error', fail)
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number }
+      s.close(() => done(port))
+    })
+  })
+}
 
 /**
  * The bound of a set-up hook that starts platforms (each a database migrated from scratch and an
@@ -100,8 +117,12 @@ export async function startTestPlatform(
 ): Promise<TestPlatform> {
   const db = await createTestDatabase({ serverUrl: opts.databaseServerUrl })
   const localEnv = await createLocalEnv()
+  // The first instance's address is known before it starts, so the URLs the platform gives out
+  // (Storage's signed URLs under SUPABASE_URL) point at it.
+  const firstPort = await freePort()
   const env = {
     ...functionEnvironment(localEnv, db.url),
+    SUPABASE_URL: `http://127.0.0.1:${firstPort}`,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATABASE_POOL_MAX: '5',
     OUTBOUND_ALLOW_LOOPBACK: 'true',
@@ -110,15 +131,18 @@ export async function startTestPlatform(
   }
   const instances: TestInstance[] = []
   const servers: ServerType[] = []
+  // One Storage folder for all instances, as they share one database.
+  const storageDir = mkdtempSync(join(tmpdir(), 'platform-storage-'))
   for (let i = 0; i < (opts.instances ?? 1); i++) {
     const platform = await createPlatform({
       env,
       localEnv,
       kickEventRuns: opts.kickEventRuns ?? false,
+      storageDir,
       overrides: { ...(opts.clock && { clock: opts.clock }), ...(opts.fetch && { fetch: opts.fetch }) },
     })
     const { server, port } = await listenPlatform(platform, {
-      port: 0,
+      port: i === 0 ? firstPort : 0,
       // Tests may name the client's socket address; otherwise the real one, as in production.
       clientAddress: (req, socketAddress) => req.headers.get('x-test-client') ?? socketAddress,
     })
@@ -132,8 +156,10 @@ export async function startTestPlatform(
   const request: TestPlatform['request'] = (path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers }
     if (o.token) headers.authorization = `Bearer ${o.token}`
-    let body: string | undefined
-    if (o.body !== undefined) {
+    let body: string | FormData | undefined
+    // A form (a media upload) goes as multipart, its boundary in the type fetch sets.
+    if (o.body instanceof FormData) body = o.body
+    else if (o.body !== undefined) {
       body = typeof o.body === 'string' ? o.body : JSON.stringify(o.body)
       headers['content-type'] ??= 'application/json'
     }
@@ -146,6 +172,7 @@ export async function startTestPlatform(
 
   return {
     db,
+    storageDir,
     localEnv,
     instances,
     baseUrl: instances[0]!.baseUrl,
@@ -177,6 +204,7 @@ export async function startTestPlatform(
         await assertEmittedEventsMatchCatalog(db.sql)
       } finally {
         await db.close()
+        rmSync(storageDir, { recursive: true, force: true })
       }
     },
   }

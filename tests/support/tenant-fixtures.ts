@@ -7,6 +7,9 @@ import type { TestPlatform, TestTenant } from './platform.ts'
  * API where one exists; an OAuth connection needs a provider's consent, so it is inserted with its
  * tokens encrypted as the callback stores them.
  */
+const FIXTURE_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAACXBIWXMAAAPoAAAD6AG1e1JrAAAAEklEQVQImWMwTjtjnHaGAUIBACS2BZUFBQd/AAAAAElFTkSuQmCC'
+
 export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant) {
   const post = async (path: string, body: unknown) => {
     const res = await tp.json(path, { token: tenant.token, body })
@@ -98,6 +101,17 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant) {
     insert into public.mcp_oauth_grants (tenant_id, user_id, client_id, client_name, scopes, resource)
     values (${tenant.tenantId}, ${tenant.userId}, 'mcpc_fixture', 'Fixture client', '{content:read}', 'http://127.0.0.1/mcp')
     returning id`
+  // An image of the media library, uploaded as a form (a 2x2 PNG).
+  const form = new FormData()
+  form.append('file', new Blob([Buffer.from(FIXTURE_PNG, 'base64')]), 'fixture.png')
+  form.append('alt_text', 'Fixture image')
+  const mediaRes = await tp.request('/v1/content/media', {
+    method: 'POST',
+    token: tenant.token,
+    body: form,
+  })
+  const media = await mediaRes.json()
+  expect(mediaRes.status, `media: ${JSON.stringify(media)}`).toBe(201)
   const assistantConversation = await post('/v1/assistant/conversations', { title: 'Fixture' })
   const assistantAutomation = await post('/v1/assistant/automations', {
     name: 'Fixture',
@@ -113,6 +127,7 @@ export async function tenantFixtures(tp: TestPlatform, tenant: TestTenant) {
     /** The preview link's token (shown once when it is made). */
     articlePreviewToken: articlePreview.token,
     tag: tag.id,
+    media: media.id,
     credential: credential.id,
     webhook: webhook.id,
     alert: alert.id,

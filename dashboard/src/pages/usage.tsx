@@ -12,6 +12,7 @@ import {
 } from '../data/usage.ts'
 import { num } from '../format.ts'
 import { Action, Bar, canWrite, Field, Form, Loaded, ReadOnly, useSession } from '../ui.tsx'
+import { MediaStorageUsage } from './media-usage.tsx'
 
 /**
  * What a used-up quota means, in place of a bare QUOTA_EXCEEDED: which product, the month's use
@@ -106,6 +107,7 @@ export function UsagePage(): VNode {
                 </strong>
               </p>
             </div>
+            <MediaStorageUsage />
             <DailyUsageCharts period={period} />
             <h2>Alerts</h2>
             <p class="muted">

@@ -29,6 +29,11 @@ export interface FunctionAppOptions extends CorsRules {
    * in meteredHandler (route-meter.ts), which calls it after validation and before the handler.
    */
   meter?: MeterRequest
+  /**
+   * A larger body limit than MAX_BODY_BYTES for the requests that carry files (a media upload):
+   * bytes, or undefined for the default. Given the function path and method.
+   */
+  bodyLimitFor?: (path: string, method: string) => number | undefined
 }
 
 /**
@@ -131,7 +136,7 @@ export function createFunctionApp(
     logTenantRequest(c, name, started)
   })
 
-  app.use('*', bodyLimitGuard(deps))
+  app.use('*', bodyLimitGuard(deps, options.bodyLimitFor))
   app.use('*', storableInputGuard(options.ownsBody))
 
   app.onError((err, c) =>

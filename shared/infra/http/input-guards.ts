@@ -16,16 +16,33 @@ const unstorable = (field: string) =>
   })
 
 /** PAYLOAD_TOO_LARGE past MAX_BODY_BYTES. */
-export function bodyLimitGuard(deps: FunctionDeps): MiddlewareHandler<AppEnv> {
-  const limitBody = bodyLimit({
-    maxSize: deps.config.MAX_BODY_BYTES,
-    onError: () => {
-      throw new ServiceError('PAYLOAD_TOO_LARGE', `Request body exceeds ${deps.config.MAX_BODY_BYTES} bytes`)
-    },
-  })
+export function bodyLimitGuard(
+  deps: FunctionDeps,
+  bodyLimitFor?: (path: string, method: string) => number | undefined,
+): MiddlewareHandler<AppEnv> {
+  const limitOf = (maxSize: number) =>
+    bodyLimit({
+      maxSize,
+      onError: () => {
+        throw new ServiceError('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxSize} bytes`)
+      },
+    })
+  const limitBody = limitOf(deps.config.MAX_BODY_BYTES)
+  // The larger limits a function declares for its uploads, one middleware per size.
+  const largeBodies = new Map<number, MiddlewareHandler>()
   // GET and HEAD carry no body; asking the runtime's request for one (as bodyLimit does) builds a
   // full Request object on Node, a measured cost on the hot read path.
-  return (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next))
+  return (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
+    const large = bodyLimitFor?.(c.req.path, c.req.method)
+    if (!large) return limitBody(c, next)
+    let limit = largeBodies.get(large)
+    if (!limit) {
+      limit = limitOf(large)
+      largeBodies.set(large, limit)
+    }
+    return limit(c, next)
+  }
 }
 
 /**

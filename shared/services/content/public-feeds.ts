@@ -286,7 +286,8 @@ export async function renderFeed(
           date_published: a.published_at,
           date_modified: a.updated_at,
           tags: a.tags,
-          ...(a.feature_image_url && { image: a.feature_image_url }),
+          // A library image (media:<id>) has no public URL of its own here: only https ones go out.
+          ...(a.feature_image_url?.startsWith('https://') && { image: a.feature_image_url }),
           ...(a.author_name && { authors: [{ name: a.author_name }] }),
         })),
       }),

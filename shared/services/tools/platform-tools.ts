@@ -15,6 +15,7 @@ import { generateArticleBody } from '../generation/schema.ts'
 import { getJob } from '../jobs/jobs.ts'
 import type { Job } from '../jobs/schema.ts'
 import { listSourceItems, listSources } from '../sources/sources.ts'
+import { listMediaForTool, listMediaParams, setFeatureImage, setFeatureImageParams } from './media-tools.ts'
 
 /**
  * The platform's own tools, offered to every tool-server key that holds the scope each needs.
@@ -239,6 +240,22 @@ export const platformTools: PlatformTool[] = [
       })
       return { items: page.data }
     },
+  },
+  {
+    name: 'platform:list_media',
+    description:
+      "List the tenant's media library (images: id, reference, file name, alt text, caption, size), newest first; `q` searches file names, alt texts and captions. Use an image in a body as ![alt](media:<id>).",
+    scope: 'content:read',
+    params: listMediaParams,
+    run: (ctx, p: z.infer<typeof listMediaParams>) => listMediaForTool(ctx, p),
+  },
+  {
+    name: 'platform:set_feature_image',
+    description:
+      "Make an image of the media library (platform:list_media) an article's feature image; alt defaults to the image's alt text. Uploading is not offered here.",
+    scope: 'content:write',
+    params: setFeatureImageParams,
+    run: (ctx, p: z.infer<typeof setFeatureImageParams>) => setFeatureImage(ctx, p),
   },
 ]
 

@@ -2118,8 +2118,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Return a draft waiting for review to its writer with a note (content:write, editors): clears review_requested_at, sets review_return and e-mails the author; event content.updated. An article not waiting for review is 409
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. The writer reads the note on the article (review_return) until submitting it again.
+         * Return a draft to its writer with a note
+         * @description Return a draft waiting for review to its writer with a note (content:write, editors): clears review_requested_at, sets review_return and e-mails the author; event content.updated. An article not waiting for review is 409. With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered. The writer reads the note on the article (review_return) until submitting it again.
          *
          *     Supabase address: `POST /functions/v1/content/articles/{id}/return`
          */
@@ -3959,8 +3959,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the tenant's media library, newest first, with `q` searching file names, alt texts and captions (content:read)
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * List the media library
+         * @description List the tenant's media library, newest first, with `q` searching file names, alt texts and captions (content:read). With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `GET /functions/v1/content/media`
          */
@@ -4029,8 +4029,8 @@ export interface paths {
         };
         put?: never;
         /**
-         * Upload an image to the media library (content:write): JPEG, PNG, WebP, GIF, AVIF or SVG, recognised from its bytes; 413 over the plan's file size, 429 QUOTA_EXCEEDED over its storage, 415 for anything else, 422 for an SVG with script or links
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Upload an image
+         * @description Upload an image to the media library (content:write): JPEG, PNG, WebP, GIF, AVIF or SVG, recognised from its bytes; 413 over the plan's file size, 429 QUOTA_EXCEEDED over its storage, 415 for anything else, 422 for an SVG with script or links. With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `POST /functions/v1/content/media`
          */
@@ -4145,8 +4145,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The media library's stored bytes against the plan's storage quota and file size limit (content:read)
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Media storage against the plan
+         * @description The media library's stored bytes against the plan's storage quota and file size limit (content:read). With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `GET /functions/v1/content/media-usage`
          */
@@ -4213,8 +4213,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Read one image of the media library, with a signed URL of the original (content:read)
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Read one image
+         * @description Read one image of the media library, with a signed URL of the original (content:read). With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `GET /functions/v1/content/media/{id}`
          */
@@ -4288,8 +4288,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Delete an image and its stored file (content:write; a contributor its own uploads only); 409 while an article uses it, naming the articles
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Delete an image
+         * @description Delete an image and its stored file (content:write; a contributor its own uploads only); 409 while an article uses it, naming the articles. With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `DELETE /functions/v1/content/media/{id}`
          */
@@ -4370,8 +4370,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an image's alt text or caption (content:write; a contributor its own uploads only)
-         * @description With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
+         * Change an image's alt text or caption
+         * @description Change an image's alt text or caption (content:write; a contributor its own uploads only). With an API key, metered as one Content API request (past the Free quota: 429 QUOTA_EXCEEDED); a signed-in member is not metered.
          *
          *     Supabase address: `PATCH /functions/v1/content/media/{id}`
          */
@@ -12643,8 +12643,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A WebSub hub verifies a source's subscription (or unsubscription), or says it was denied
-         * @description The hub's verification of intent (W3C WebSub §5.3). The address is the one the platform gave the hub as hub.callback; its token is the only credential. hub.challenge is echoed (200, text/plain) only when the mode and topic match a request the platform made; anything else answers 404 and changes nothing.
+         * A WebSub hub verifies a subscription
+         * @description A WebSub hub verifies a source's subscription (or unsubscription), or says it was denied. The hub's verification of intent (W3C WebSub §5.3). The address is the one the platform gave the hub as hub.callback; its token is the only credential. hub.challenge is echoed (200, text/plain) only when the mode and topic match a request the platform made; anything else answers 404 and changes nothing.
          *
          *     Supabase address: `GET /functions/v1/scrape-social/sources/websub/{subscription_id}/{token}`
          */
@@ -15288,8 +15288,10 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The assistant's model: provider, model, credential environment, and what the next turn will use
-         * @description Supabase address: `GET /functions/v1/assistant/settings`
+         * The assistant's model settings
+         * @description The assistant's model: provider, model, credential environment, and what the next turn will use
+         *
+         *     Supabase address: `GET /functions/v1/assistant/settings`
          */
         get: {
             parameters: {
@@ -15339,8 +15341,10 @@ export interface paths {
             };
         };
         /**
-         * Choose the assistant's provider and model (owners and admins)
-         * @description Supabase address: `PUT /functions/v1/assistant/settings`
+         * Choose the assistant's provider and model
+         * @description Choose the assistant's provider and model (owners and admins)
+         *
+         *     Supabase address: `PUT /functions/v1/assistant/settings`
          */
         put: {
             parameters: {

@@ -8,7 +8,8 @@ import { getSettings } from '@shared/services/assistant/settings.ts'
 export const route = defineRoute(memberOrKey('assistant:invoke'), {
   method: 'get',
   path: '/settings',
-  summary: "The assistant's model: provider, model, credential environment, and what the next turn will use",
+  summary: `The assistant's model settings`,
+  description: `The assistant's model: provider, model, credential environment, and what the next turn will use`,
   responses: { 200: jsonContent(settingsSchema, 'The settings'), ...errorResponses(401, 403, 429) },
 })
 

@@ -8,7 +8,8 @@ import { updateSettings } from '@shared/services/assistant/settings.ts'
 export const route = defineRoute(ownerOrAdminOrKey('assistant:invoke'), {
   method: 'put',
   path: '/settings',
-  summary: "Choose the assistant's provider and model (owners and admins)",
+  summary: `Choose the assistant's provider and model`,
+  description: `Choose the assistant's provider and model (owners and admins)`,
   request: { body: { content: { 'application/json': { schema: settingsBody } }, required: true } },
   responses: { 200: jsonContent(settingsSchema, 'The settings'), ...errorResponses(400, 401, 403, 413, 429) },
 })

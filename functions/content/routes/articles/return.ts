@@ -11,9 +11,8 @@ export const route = defineRoute(editorOrKey('content:write'), {
   method: 'post',
   path: '/articles/{id}/return',
   meter: 'content',
-  summary:
-    'Return a draft waiting for review to its writer with a note (content:write, editors): clears review_requested_at, sets review_return and e-mails the author; event content.updated. An article not waiting for review is 409',
-  description: `${metered} The writer reads the note on the article (review_return) until submitting it again.`,
+  summary: 'Return a draft to its writer with a note',
+  description: `Return a draft waiting for review to its writer with a note (content:write, editors): clears review_requested_at, sets review_return and e-mails the author; event content.updated. An article not waiting for review is 409.${metered} The writer reads the note on the article (review_return) until submitting it again.`,
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: returnArticleBody } }, required: true },

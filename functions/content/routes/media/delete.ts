@@ -10,9 +10,8 @@ export const route = defineRoute(memberOrKey('content:write'), {
   method: 'delete',
   path: '/media/{id}',
   meter: 'content',
-  summary:
-    'Delete an image and its stored file (content:write; a contributor its own uploads only); 409 while an article uses it, naming the articles',
-  description: metered,
+  summary: 'Delete an image',
+  description: `Delete an image and its stored file (content:write; a contributor its own uploads only); 409 while an article uses it, naming the articles.${metered}`,
   request: { params: idParam },
   responses: {
     204: { description: 'Deleted' },

@@ -11,8 +11,8 @@ export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/media/{id}',
   meter: 'content',
-  summary: 'Read one image of the media library, with a signed URL of the original (content:read)',
-  description: metered,
+  summary: 'Read one image',
+  description: `Read one image of the media library, with a signed URL of the original (content:read).${metered}`,
   request: { params: idParam },
   responses: {
     200: jsonContent(mediaSchema, 'The image'),

@@ -12,9 +12,8 @@ export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/media',
   meter: 'content',
-  summary:
-    "List the tenant's media library, newest first, with `q` searching file names, alt texts and captions (content:read)",
-  description: metered,
+  summary: 'List the media library',
+  description: `List the tenant's media library, newest first, with \`q\` searching file names, alt texts and captions (content:read).${metered}`,
   request: { query: mediaListQuery },
   responses: {
     200: jsonContent(mediaListSchema, 'A page of images'),

@@ -11,8 +11,8 @@ export const route = defineRoute(memberOrKey('content:write'), {
   method: 'patch',
   path: '/media/{id}',
   meter: 'content',
-  summary: "Change an image's alt text or caption (content:write; a contributor its own uploads only)",
-  description: metered,
+  summary: `Change an image's alt text or caption`,
+  description: `Change an image's alt text or caption (content:write; a contributor its own uploads only).${metered}`,
   request: {
     params: idParam,
     body: { content: { 'application/json': { schema: updateMediaBody } }, required: true },

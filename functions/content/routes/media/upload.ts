@@ -11,9 +11,8 @@ export const route = defineRoute(memberOrKey('content:write'), {
   method: 'post',
   path: '/media',
   meter: 'content',
-  summary:
-    "Upload an image to the media library (content:write): JPEG, PNG, WebP, GIF, AVIF or SVG, recognised from its bytes; 413 over the plan's file size, 429 QUOTA_EXCEEDED over its storage, 415 for anything else, 422 for an SVG with script or links",
-  description: metered,
+  summary: 'Upload an image',
+  description: `Upload an image to the media library (content:write): JPEG, PNG, WebP, GIF, AVIF or SVG, recognised from its bytes; 413 over the plan's file size, 429 QUOTA_EXCEEDED over its storage, 415 for anything else, 422 for an SVG with script or links.${metered}`,
   request: {
     body: { content: { 'multipart/form-data': { schema: uploadMediaForm } }, required: true },
   },

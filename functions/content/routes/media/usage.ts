@@ -11,9 +11,8 @@ export const route = defineRoute(memberOrKey('content:read'), {
   method: 'get',
   path: '/media-usage',
   meter: 'content',
-  summary:
-    "The media library's stored bytes against the plan's storage quota and file size limit (content:read)",
-  description: metered,
+  summary: 'Media storage against the plan',
+  description: `The media library's stored bytes against the plan's storage quota and file size limit (content:read).${metered}`,
   responses: {
     200: jsonContent(mediaUsageSchema, 'Storage used and the plan quota'),
     ...errorResponses(401, 403, 429),

@@ -18,9 +18,8 @@ const intentQuery = z.object({
 export const route = defineRoute(websubHub, {
   method: 'get',
   path: '/sources/websub/{subscription_id}/{token}',
-  summary: "A WebSub hub verifies a source's subscription (or unsubscription), or says it was denied",
-  description:
-    "The hub's verification of intent (W3C WebSub §5.3). The address is the one the platform gave the hub as hub.callback; its token is the only credential. hub.challenge is echoed (200, text/plain) only when the mode and topic match a request the platform made; anything else answers 404 and changes nothing.",
+  summary: 'A WebSub hub verifies a subscription',
+  description: `A WebSub hub verifies a source's subscription (or unsubscription), or says it was denied. The hub's verification of intent (W3C WebSub §5.3). The address is the one the platform gave the hub as hub.callback; its token is the only credential. hub.challenge is echoed (200, text/plain) only when the mode and topic match a request the platform made; anything else answers 404 and changes nothing.`,
   request: { params: callbackParams, query: intentQuery },
   responses: {
     200: { description: 'The challenge, echoed', content: { 'text/plain': { schema: z.string() } } },

@@ -220,8 +220,10 @@ describe.skipIf(browserMissing)('the Assistant page as a chat page', () => {
     await form.getByLabel('Instructions').fill('Answer in French.')
     await form.getByLabel('API endpoint').fill('http://192.168.1.10/v1')
     await form.getByRole('button', { name: 'Save settings' }).click()
-    const refused = form.getByRole('alert')
+    // The refusal is said below the form and beside the field it names.
+    const refused = form.locator('div.error[role="alert"]')
     await refused.waitFor()
+    expect(await form.locator('small.field-error').textContent()).toContain('refused')
     expect(await refused.getAttribute('data-code')).toBe('VALIDATION_ERROR')
     expect(await refused.textContent()).toContain('refused')
     const read = async () => {

@@ -209,6 +209,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     expect(row!.body).toBe('First draft, now longer.')
 
     await page.getByRole('button', { name: 'Publish' }).click()
+    // Publish asks first (the dialog names the article).
+    await page.getByRole('dialog').getByRole('button', { name: 'Publish' }).click()
     await page.getByText('content.published', { exact: true }).waitFor()
     await expect.poll(() => page.locator('main .pill').first().textContent()).toBe('published')
     // The status once, then when: never "published published just now".
@@ -322,6 +324,8 @@ describe.skipIf(browserMissing)('content pages in a browser', { timeout: 60_000 
     await page.getByLabel('Title', { exact: true }).fill('What the week brought, edited')
     await expect.poll(saveState, { timeout: 10_000 }).toBe('Saved')
     await page.getByRole('button', { name: 'Publish' }).click()
+    // Publish asks first (the dialog names the article).
+    await page.getByRole('dialog').getByRole('button', { name: 'Publish' }).click()
     await expect.poll(() => page.locator('main .pill').first().textContent()).toBe('published')
     await screenshot(page, 'generated-draft')
     await screenshot(page, 'generated-draft-narrow', 390)

@@ -230,6 +230,8 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     expect((await article(firstId)).canonical_url).toBeNull()
     // Publish saves first: with edits that cannot be saved, nothing is published.
     await page.getByRole('button', { name: 'Publish' }).click()
+    // Publish asks first (the dialog names the article).
+    await page.getByRole('dialog').getByRole('button', { name: 'Publish' }).click()
     await page.locator('.editor-bar .error', { hasText: 'Nothing was changed' }).waitFor()
     expect((await article(firstId)).status).toBe('draft')
     await page.getByLabel('Canonical URL').fill('https://garden.example.com/frost')
@@ -270,6 +272,8 @@ describe.skipIf(browserMissing)('the article editor in a browser', { timeout: 60
     await page.getByLabel('Title', { exact: true }).fill('The first frost')
     // At once, before the draft would save on its own.
     await page.getByRole('button', { name: 'Publish' }).click()
+    // Publish asks first (the dialog names the article).
+    await page.getByRole('dialog').getByRole('button', { name: 'Publish' }).click()
     await expect.poll(() => page.locator('.editor-bar .pill').textContent()).toBe('published')
     const published = await article(firstId)
     expect(published.title).toBe('The first frost')

@@ -95,7 +95,17 @@ describe.skipIf(skip)('the dashboard by role', () => {
   it('shows an owner everything, what needs them today and the set-up checklist', async () => {
     await actAs('owner')
     expect(await menu()).toEqual([
-      ...['Home', 'Articles', 'Review', 'Scheduled', 'Assistant', 'Approvals', 'Sites'],
+      ...[
+        'Home',
+        'Articles',
+        'Review',
+        'Scheduled',
+        'Assistant',
+        'Automations',
+        'Approvals',
+        'Sites',
+        'Tags',
+      ],
       ...['Sources', 'Integrations', 'Credentials', 'Webhooks', 'Commerce', 'Affiliate', 'Jobs', 'Usage'],
       ...['Request log', 'API keys', 'MCP clients', 'Team'],
     ])
@@ -114,8 +124,18 @@ describe.skipIf(skip)('the dashboard by role', () => {
 
   it("shows an editor the newsroom first, the plumbing folded under Settings, and today's review", async () => {
     await actAs('member')
-    expect((await menu()).slice(0, 7)).toEqual([
-      ...['Home', 'Articles', 'Review', 'Scheduled', 'Assistant', 'Approvals', 'Sites'],
+    expect((await menu()).slice(0, 9)).toEqual([
+      ...[
+        'Home',
+        'Articles',
+        'Review',
+        'Scheduled',
+        'Assistant',
+        'Automations',
+        'Approvals',
+        'Sites',
+        'Tags',
+      ],
     ])
     expect(await visible('Credentials')).toBe(false)
     await page.locator('nav details.nav-fold summary').click()

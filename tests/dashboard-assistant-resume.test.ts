@@ -45,7 +45,7 @@ beforeAll(async () => {
     body: { provider_id: openai!.id, name: 'openai', environment: 'production', credential: llm.key },
   })
   expect(made.status).toBe(201)
-  await page.getByRole('link', { name: 'Assistant' }).click()
+  await page.getByRole('link', { name: 'Assistant', exact: true }).click()
 }, 180_000)
 afterEach(() => releaseAll())
 afterAll(async () => {

@@ -73,7 +73,7 @@ describe.skipIf(browserMissing)('the Assistant page', () => {
       },
     })
     expect(dev.status).toBe(201)
-    await page.getByRole('link', { name: 'Assistant' }).click()
+    await page.getByRole('link', { name: 'Assistant', exact: true }).click()
     const note = page.getByRole('alert').filter({ hasText: 'needs an AI model' })
     await note.waitFor()
     expect(await note.getByRole('link', { name: 'Credentials' }).getAttribute('href')).toBe('#/credentials')

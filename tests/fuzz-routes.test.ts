@@ -88,6 +88,8 @@ beforeAll(async () => {
   credentials.published_key = { authorization: `Bearer ${published.body.key}` }
   credentials.service = { apikey: tp.serviceRoleKey }
   credentials.anon = { apikey: tp.anonKey }
+  // A WebSub hub carries no credential: the callback's address (its token) is all it has.
+  credentials.websub_hub = {}
   for (const m of functionModules) {
     const doc = (await tp.json(`/functions/v1/${m.functionName}/openapi.json`)).body
     for (const entry of routesOf(m.functionName, doc)) {

@@ -174,6 +174,8 @@ describe('resources, prompts, completions and logging', () => {
       prompts: { listChanged: false },
       completions: {},
       logging: {},
+      // Tasks for long tool calls (ADR 0044), on this client's revision (2025-11-25).
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     })
     expect(await client.setLoggingLevel('warning')).toEqual({})
     await client.close()

@@ -18428,6 +18428,11 @@ export interface components {
              */
             unpublish_at?: string;
         };
+        /**
+         * @example {
+         *       "note": "Add a source for the figures in the second paragraph."
+         *     }
+         */
         ReturnArticle: {
             /**
              * @description What to change, for the writer (1 to 2,000 characters)

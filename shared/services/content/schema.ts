@@ -413,7 +413,7 @@ export const returnArticleBody = z
     }),
   })
   .strict()
-  .openapi('ReturnArticle')
+  .openapi('ReturnArticle', { example: { note: 'Add a source for the figures in the second paragraph.' } })
 
 export const scheduleArticleBody = z
   .object({

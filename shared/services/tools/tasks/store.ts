@@ -1,6 +1,7 @@
 import type { Queryable } from '@shared/infra/db.ts'
 import type { ServiceContext } from '@shared/infra/deps.ts'
 import { notFound, ServiceError } from '@shared/infra/errors.ts'
+import { isoTimestamp } from '@shared/infra/schemas.ts'
 import { z } from 'zod'
 
 /**
@@ -125,7 +126,7 @@ export async function getTask(ctx: ServiceContext, taskId: string): Promise<Task
   return present(row)
 }
 
-const cursorSchema = z.object({ at: z.iso.datetime(), id: z.uuid() })
+const cursorSchema = z.object({ at: isoTimestamp(), id: z.uuid() })
 
 /** The caller's live tasks, newest first, a page at a time (the cursor is opaque to the client). */
 export async function listTasks(

@@ -142,6 +142,10 @@ describe.skipIf(skip)('the dashboard by role', () => {
     expect(await visible('Credentials')).toBe(true)
     await page.locator('nav details.nav-fold summary').click()
     expect(await need('review')).toEqual(['1', '#/review'])
+    // One draft, said as one.
+    const reviewLine = (await page.locator('li[data-need="review"]').textContent()) ?? ''
+    expect(reviewLine).toContain('draft waiting for review')
+    expect(reviewLine).not.toContain('drafts')
     expect(await page.locator('li[data-need="approvals"]').count()).toBe(0)
     expect(await page.getByRole('heading', { name: 'Getting started' }).count()).toBe(0)
     await screenshot(page, 'home-editor')
@@ -210,6 +214,14 @@ describe.skipIf(skip)('the dashboard by role', () => {
     const note = page.getByRole('note', { name: 'Returned with a note' })
     await note.getByText('Add the opening hours.').waitFor()
     expect(await page.getByRole('button', { name: 'Submit for review' }).count()).toBe(1)
+    // A tag the workspace lacks is answered in words, nothing is sent to be refused, and the
+    // contributor can still pick an existing one.
+    const tagsBefore = (await tp.json('/v1/content/tags', { token: editor.token })).body.data.length
+    await page.getByLabel('Add a tag').fill('Lighthouses')
+    await page.getByRole('button', { name: 'Add tag' }).click()
+    await page.getByRole('status').getByText("“Lighthouses” is not one of the workspace's tags").waitFor()
+    expect(await page.getByRole('alert').count()).toBe(0)
+    expect((await tp.json('/v1/content/tags', { token: editor.token })).body.data.length).toBe(tagsBefore)
     await screenshot(page, 'review-return')
     await screenshot(page, 'review-return-390', 390)
 

@@ -13,6 +13,8 @@ export interface Need {
   id: string
   /** What waits, as a noun phrase ("drafts waiting for review"). */
   label: string
+  /** The phrase for exactly one ("draft waiting for review"). */
+  one: string
   count: number
   /** More than one page's worth: the count is a floor. */
   more: boolean
@@ -33,11 +35,23 @@ type Read = () => Promise<Omit<Need, 'id'>>
 const editorReads = (): Record<string, Read> => ({
   review: async () => {
     const [count, more] = await articles({ review: 'requested' })
-    return { label: 'drafts waiting for review', href: '#/review', count, more }
+    return {
+      label: 'drafts waiting for review',
+      one: 'draft waiting for review',
+      href: '#/review',
+      count,
+      more,
+    }
   },
   scheduled: async () => {
     const [count, more] = await articles({ status: 'scheduled' })
-    return { label: 'articles scheduled to go out', href: '#/scheduled', count, more }
+    return {
+      label: 'articles scheduled to go out',
+      one: 'article scheduled to go out',
+      href: '#/scheduled',
+      count,
+      more,
+    }
   },
 })
 
@@ -46,6 +60,7 @@ const adminReads = (): Record<string, Read> => ({
     const page = await listApprovals('pending', PAGE)
     return {
       label: 'assistant actions waiting for approval',
+      one: 'assistant action waiting for approval',
       href: '#/approvals',
       count: page.data.length,
       more: page.data.length >= PAGE,
@@ -56,6 +71,7 @@ const adminReads = (): Record<string, Read> => ({
     const failing = page.data.filter((w) => w.status === 'paused' && w.paused_reason === 'failures')
     return {
       label: 'webhooks paused after failed deliveries',
+      one: 'webhook paused after failed deliveries',
       href: '#/webhooks',
       count: failing.length,
       more: false,
@@ -67,6 +83,7 @@ const adminReads = (): Record<string, Read> => ({
     const near = usage.products.filter((p) => p.percent !== null && p.percent >= 80)
     return {
       label: 'quotas at 80% or more this month',
+      one: 'quota at 80% or more this month',
       href: '#/usage',
       count: near.length,
       more: false,
@@ -78,11 +95,23 @@ const adminReads = (): Record<string, Read> => ({
 const writerReads = (userId: string): Record<string, Read> => ({
   drafts: async () => {
     const [count, more] = await articles({ status: 'draft', author: userId })
-    return { label: 'of your drafts in progress', href: '#/drafts', count, more }
+    return {
+      label: 'of your drafts in progress',
+      one: 'of your drafts in progress',
+      href: '#/drafts',
+      count,
+      more,
+    }
   },
   submitted: async () => {
     const [count, more] = await articles({ review: 'requested', author: userId })
-    return { label: 'of your drafts with the editors', href: '#/drafts', count, more }
+    return {
+      label: 'of your drafts with the editors',
+      one: 'of your drafts with the editors',
+      href: '#/drafts',
+      count,
+      more,
+    }
   },
 })
 

@@ -122,7 +122,7 @@ function NeedLine({ n }: { n: Need }): VNode {
         </span>
         <span>
           <span class="sr">{shown} </span>
-          {n.label}
+          {n.count === 1 && !n.more ? n.one : n.label}
         </span>
       </a>
     </li>

@@ -1,10 +1,14 @@
 import type { VNode } from 'preact'
 import { useState } from 'preact/hooks'
 import { createTag } from '../../data/content.ts'
-import { ErrorNote } from '../../ui.tsx'
+import { ErrorNote, useSession } from '../../ui.tsx'
 import type { TagRef } from './fields.ts'
 
-/** The article's tags: picked from the workspace's tags by name, or made on the spot. */
+/**
+ * The article's tags: picked from the workspace's tags by name, or made on the spot. A contributor
+ * picks from the workspace's tags only (editors make tags): a name that is not one of them is
+ * answered here, in words, rather than sent to be refused.
+ */
 export function TagPicker({
   value,
   known,
@@ -19,6 +23,8 @@ export function TagPicker({
   const [text, setText] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<unknown>()
+  const [unknownName, setUnknownName] = useState('')
+  const canCreate = useSession().role !== 'contributor'
   const bySlug = new Map(known.map((t) => [t.slug, t]))
   const [made, setMade] = useState<TagRef[]>([])
   for (const t of made) bySlug.set(t.slug, t)
@@ -26,10 +32,15 @@ export function TagPicker({
     const name = text.trim()
     if (!name) return
     setError(undefined)
+    setUnknownName('')
     const found = [...bySlug.values()].find(
       (t) => t.name.toLowerCase() === name.toLowerCase() || t.slug === name.toLowerCase(),
     )
     let tag = found
+    if (!tag && !canCreate) {
+      setUnknownName(name)
+      return
+    }
     if (!tag) {
       setBusy(true)
       try {
@@ -78,7 +89,7 @@ export function TagPicker({
           list="tag-choices"
           maxlength={100}
           value={text}
-          placeholder="Pick or type a new tag"
+          placeholder={canCreate ? 'Pick or type a new tag' : 'Pick a tag'}
           onInput={(e: Event) => setText((e.target as HTMLInputElement).value)}
           onKeyDown={(e: KeyboardEvent) => {
             if (e.key === 'Enter') {
@@ -97,8 +108,17 @@ export function TagPicker({
         ))}
       </datalist>
       <small>
-        A name not yet among the workspace's tags makes a new tag. The first tag is the primary one.
+        {canCreate
+          ? "A name not yet among the workspace's tags makes a new tag. "
+          : "Pick from the workspace's tags; editors add new ones. "}
+        The first tag is the primary one.
       </small>
+      {unknownName ? (
+        <p class="note" role="status">
+          “{unknownName}” is not one of the workspace's tags. Pick one of them, or suggest it to the editors
+          when you submit the draft for review.
+        </p>
+      ) : null}
       <ErrorNote error={error} />
     </div>
   )

@@ -1,4 +1,5 @@
 import type { VNode } from 'preact'
+import { useState } from 'preact/hooks'
 import {
   decideAuthorization,
   revokeMcpClient,
@@ -22,8 +23,9 @@ const scopeText: Record<string, string> = {
 export function McpConsentPage({ id }: { id: string }): VNode {
   const session = useSession()
   const request = useAuthorizationRequest(id)
+  const [toolSearch, setToolSearch] = useState(false)
   const decide = async (approve: boolean) => {
-    const { redirect_to } = await decideAuthorization(id, approve)
+    const { redirect_to } = await decideAuthorization(id, approve, toolSearch)
     location.assign(redirect_to)
   }
   return (
@@ -45,6 +47,15 @@ export function McpConsentPage({ id }: { id: string }): VNode {
               ))}
               <li>call the tools of this workspace's connected integrations, as their permissions allow</li>
             </ul>
+            <label class="check">
+              <input
+                type="checkbox"
+                checked={toolSearch}
+                onChange={(e: Event) => setToolSearch((e.target as HTMLInputElement).checked)}
+              />{' '}
+              Tool search: the client is offered <code>search_tools</code> and <code>call_tool</code> instead
+              of every connected tool, which keeps its context small when many integrations are connected
+            </label>
             <p class="muted">
               After your answer you return to{' '}
               <code>

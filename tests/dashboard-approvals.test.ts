@@ -147,7 +147,7 @@ describe.skipIf(browserMissing)('the Approvals page', () => {
     await shot('approvals-denied')
 
     // The automation form offers events beside a schedule.
-    await page.goto(`${tp.baseUrl}/dashboard/#/assistant`)
+    await page.goto(`${tp.baseUrl}/dashboard/#/automations`)
     const form = page.getByRole('form', { name: 'Add an automation' })
     await form.getByLabel('Name').fill('New items digest')
     await form.getByLabel('Instruction').fill('Summarise the new items.')

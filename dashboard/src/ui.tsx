@@ -358,10 +358,14 @@ export function fieldError(error: unknown, field: string | undefined): string | 
   return d ? inDashboardWords(d.message) : undefined
 }
 
-/** A refusal's message beside its field: highlighted, and read out with the field (aria-describedby). */
+/**
+ * A refusal's message beside its field: highlighted, and read out with the field (aria-describedby).
+ * Not an alert itself: the form's note under it is the one alert, so a screen reader announces the
+ * refusal once.
+ */
 export function FieldError({ id, message }: { id: string; message: string | undefined }): VNode | null {
   return message ? (
-    <small class="field-error" id={id} role="alert">
+    <small class="field-error" id={id}>
       {message}
     </small>
   ) : null
